@@ -1,0 +1,15 @@
+"""Data layer: tokenizers (character, byte-level BPE), synthetic seq2seq tasks, language-model
+data and text corpora."""
+from playground.data.tokenizer import (
+    BOS_ID,
+    EOS_ID,
+    MASK_ID,
+    PAD_ID,
+    SPECIAL_TOKENS,
+    UNK_ID,
+    TokenSpan,
+    Tokenizer,
+    tokenizer_from_json,
+)
+from playground.data.char_tokenizer import CharTokenizer
+from playground.data.bpe_tokenizer import BPETokenizer
