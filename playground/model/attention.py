@@ -1,0 +1,136 @@
+"""Scaled dot-product attention, written out, and multi-head attention with a KV cache.
+
+    Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k) + mask) V
+
+The pieces (score function, head split and merge) are module attributes, so an experiment can
+swap one from outside; the fused kernel is used only while every piece is the reference one
+and nothing is being recorded.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .positional import PositionalEncoding
+from .trace import Trace, record
+
+
+def scaled_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+    """Q K^T / sqrt(d_k).  [B, H, Tq, Dh] x [B, H, Tk, Dh] -> [B, H, Tq, Tk]"""
+    return q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+
+
+def split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:
+    """[B, T, D] -> [B, H, T, Dh]: each head gets its own slice of the features, at every position."""
+    batch, length, d_model = x.shape
+    return x.view(batch, length, n_heads, d_model // n_heads).transpose(1, 2)
+
+
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """[B, H, T, Dh] -> [B, T, H*Dh]: the inverse of split_heads."""
+    batch, n_heads, length, head_dim = x.shape
+    return x.transpose(1, 2).reshape(batch, length, n_heads * head_dim)
+
+
+def attend(q, k, v, mask: torch.Tensor | None, score_fn=scaled_scores, dropout: nn.Module | None = None):
+    """The explicit path. Returns (output [B, H, Tq, Dh], scores [B, H, Tq, Tk], weights [B, H, Tq, Tk])."""
+    scores = score_fn(q, k)
+    masked = scores if mask is None else scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(masked, dim=-1)
+    dropped = weights if dropout is None else dropout(weights)
+    return dropped @ v, scores, weights
+
+
+@dataclass
+class LayerCache:
+    """Keys and values one attention layer has already computed, [B, H, T, Dh] each."""
+
+    k: torch.Tensor | None = None
+    v: torch.Tensor | None = None
+
+    @property
+    def length(self) -> int:
+        return 0 if self.k is None else self.k.size(2)
+
+    def append(self, k: torch.Tensor, v: torch.Tensor):
+        if self.k is not None:
+            k, v = torch.cat((self.k, k), dim=2), torch.cat((self.v, v), dim=2)
+        self.k, self.v = k, v
+        return k, v
+
+    def crop(self, length: int) -> None:
+        if self.k is not None:
+            self.k, self.v = self.k[:, :, :length], self.v[:, :, :length]
+
+
+class MultiHeadAttention(nn.Module):
+    """Self- or cross-attention over H heads of size Dh = D / H.
+
+    Self-attention: keys and values come from `x` and grow in `cache` while decoding.
+    Cross-attention: keys and values come from `context` (the encoder output) and are computed
+    once, then reused from `cache`.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, name: str, bias: bool = True, dropout: float = 0.0):
+        super().__init__()
+        self.n_heads = n_heads
+        self.name = name
+        self.w_q = nn.Linear(d_model, d_model, bias=bias)
+        self.w_k = nn.Linear(d_model, d_model, bias=bias)
+        self.w_v = nn.Linear(d_model, d_model, bias=bias)
+        self.w_o = nn.Linear(d_model, d_model, bias=bias)
+        self.dropout_p = dropout
+        self.attn_dropout = nn.Dropout(dropout)
+        self.score_fn = scaled_scores
+        self.split = split_heads
+        self.merge = merge_heads
+
+    def uses_reference_pieces(self) -> bool:
+        return self.score_fn is scaled_scores and self.split is split_heads and self.merge is merge_heads
+
+    def forward(
+        self,
+        x: torch.Tensor,                          # [B, Tq, D]
+        mask: torch.Tensor | None = None,         # bool, broadcastable to [B, H, Tq, Tk]
+        is_causal: bool = False,                  # mask is exactly the square causal mask
+        context: torch.Tensor | None = None,      # [B, Tk, D] for cross-attention
+        positions: PositionalEncoding | None = None,
+        offset: int = 0,
+        cache: LayerCache | None = None,
+        trace: Trace | None = None,
+    ) -> torch.Tensor:                            # [B, Tq, D]
+        q = self.split(self.w_q(x), self.n_heads)                            # [B, H, Tq, Dh]
+        if context is None:
+            k = self.split(self.w_k(x), self.n_heads)                        # [B, H, Tq, Dh]
+            v = self.split(self.w_v(x), self.n_heads)
+            if positions is not None:
+                q, k = positions.rotate(q, offset), positions.rotate(k, offset)
+            if cache is not None:
+                k, v = cache.append(k, v)                                    # [B, H, Tk, Dh]
+        elif cache is not None and cache.k is not None:
+            k, v = cache.k, cache.v
+        else:
+            k = self.split(self.w_k(context), self.n_heads)                  # [B, H, Tk, Dh]
+            v = self.split(self.w_v(context), self.n_heads)
+            if cache is not None:
+                cache.append(k, v)
+        for part, tensor in (("q", q), ("k", k), ("v", v)):
+            record(trace, f"{self.name}.{part}", tensor)
+
+        dropout_p = self.dropout_p if self.training else 0.0
+        wants_weights = trace is not None and (trace.wants(f"{self.name}.weights") or trace.wants(f"{self.name}.scores"))
+        if wants_weights or not self.uses_reference_pieces():
+            out, scores, weights = attend(q, k, v, mask, self.score_fn, self.attn_dropout if dropout_p else None)
+            record(trace, f"{self.name}.scores", scores)
+            record(trace, f"{self.name}.weights", weights)
+        elif is_causal:
+            out = F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=dropout_p)
+        else:
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p)
+        out = self.w_o(self.merge(out))                                      # [B, Tq, D]
+        record(trace, f"{self.name}.out", out)
+        return out

@@ -1,0 +1,113 @@
+"""Transformer blocks: feed-forward, encoder block, decoder block; pre- or post-norm.
+
+Every sub-layer is wrapped the same way:
+    pre-norm:  x = residual(x, dropout(sublayer(norm(x))))
+    post-norm: x = norm(residual(x, dropout(sublayer(x))))
+`residual` and the norms are attributes, so an experiment can swap them from outside.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+from torch import nn
+
+from .attention import LayerCache, MultiHeadAttention
+from .positional import PositionalEncoding
+from .trace import Trace, record
+
+
+def residual_add(x: torch.Tensor, sublayer_out: torch.Tensor) -> torch.Tensor:
+    """The residual connection: the sub-layer adds to the stream instead of replacing it."""
+    return x + sublayer_out
+
+
+class FeedForward(nn.Module):
+    """Position-wise FFN(x) = W2 act(W1 x + b1) + b2.  [B, T, D] -> [B, T, F] -> [B, T, D]"""
+
+    def __init__(self, d_model: int, d_ff: int, activation: str, name: str, bias: bool = True, dropout: float = 0.0):
+        super().__init__()
+        self.name = name
+        self.w_in = nn.Linear(d_model, d_ff, bias=bias)
+        self.activation = nn.GELU() if activation == "gelu" else nn.ReLU()
+        self.dropout = nn.Dropout(dropout)
+        self.w_out = nn.Linear(d_ff, d_model, bias=bias)
+
+    def forward(self, x: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
+        hidden = self.activation(self.w_in(x))                               # [B, T, F]
+        record(trace, f"{self.name}.hidden", hidden)
+        out = self.w_out(self.dropout(hidden))                               # [B, T, D]
+        record(trace, f"{self.name}.out", out)
+        return out
+
+
+class _Block(nn.Module):
+    """What encoder and decoder blocks share: the sub-layer wrapper and the feed-forward."""
+
+    def __init__(self, d_model: int, d_ff: int, activation: str, norm: str, bias: bool, dropout: float, name: str):
+        super().__init__()
+        self.name = name
+        self.pre_norm = norm == "pre"
+        self.residual: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] = residual_add
+        self.dropout = nn.Dropout(dropout)
+        self.ffn = FeedForward(d_model, d_ff, activation, f"{name}.ffn", bias, dropout)
+        self.norm_ffn = nn.LayerNorm(d_model, bias=bias)
+
+    def sublayer(self, x: torch.Tensor, norm: nn.Module, fn: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+        if self.pre_norm:
+            return self.residual(x, self.dropout(fn(norm(x))))
+        return norm(self.residual(x, self.dropout(fn(x))))
+
+    def feed_forward(self, x: torch.Tensor, trace: Trace | None) -> torch.Tensor:
+        x = self.sublayer(x, self.norm_ffn, lambda h: self.ffn(h, trace))
+        record(trace, f"{self.name}.resid_post", x)
+        return x
+
+
+class EncoderBlock(_Block):
+    """Self-attention (bidirectional unless a mask says otherwise), then feed-forward."""
+
+    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name):
+        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name)
+        self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
+        self.norm_self = nn.LayerNorm(d_model, bias=bias)
+
+    def forward(self, x, mask=None, positions: PositionalEncoding | None = None, trace: Trace | None = None):
+        record(trace, f"{self.name}.resid_pre", x)
+        x = self.sublayer(x, self.norm_self, lambda h: self.self_attn(h, mask, positions=positions, trace=trace))
+        record(trace, f"{self.name}.resid_mid", x)
+        return self.feed_forward(x, trace)
+
+
+class DecoderBlock(_Block):
+    """Masked self-attention, cross-attention to the encoder output (seq2seq only), feed-forward."""
+
+    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name, cross_attention: bool):
+        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name)
+        self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
+        self.norm_self = nn.LayerNorm(d_model, bias=bias)
+        self.cross_attn = MultiHeadAttention(d_model, n_heads, f"{name}.cross_attn", bias, dropout) if cross_attention else None
+        self.norm_cross = nn.LayerNorm(d_model, bias=bias) if cross_attention else None
+
+    def forward(
+        self,
+        x,                                        # [B, T, D]
+        mask=None,                                # [Tq, Tk] or broadcastable
+        is_causal: bool = False,
+        positions: PositionalEncoding | None = None,
+        offset: int = 0,
+        memory=None,                              # [B, S, D] encoder output
+        memory_mask=None,                         # [B, 1, 1, S]
+        self_cache: LayerCache | None = None,
+        cross_cache: LayerCache | None = None,
+        trace: Trace | None = None,
+    ):
+        record(trace, f"{self.name}.resid_pre", x)
+        x = self.sublayer(x, self.norm_self, lambda h: self.self_attn(
+            h, mask, is_causal, positions=positions, offset=offset, cache=self_cache, trace=trace))
+        record(trace, f"{self.name}.resid_mid", x)
+        if self.cross_attn is not None:
+            x = self.sublayer(x, self.norm_cross, lambda h: self.cross_attn(
+                h, memory_mask, context=memory, cache=cross_cache, trace=trace))
+            record(trace, f"{self.name}.resid_cross", x)
+        return self.feed_forward(x, trace)

@@ -1,0 +1,141 @@
+"""ModelConfig: every architectural choice of a model, validated, and round-tripping through JSON."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, fields
+
+ARCHITECTURES = ("encoder_decoder", "decoder_only", "encoder_only")
+POSITIONAL_ENCODINGS = ("sinusoidal", "learned", "rope", "none")
+NORM_PLACEMENTS = ("pre", "post")
+ACTIVATIONS = ("relu", "gelu")
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """The shape of a Transformer.
+
+    arch: "encoder_decoder" (seq2seq with cross-attention), "decoder_only" (GPT) or
+        "encoder_only" (BERT-style, bidirectional).
+    vocab_size: source vocabulary (the only vocabulary outside encoder_decoder).
+    tgt_vocab_size: target vocabulary of an encoder_decoder; None means the same as vocab_size.
+    n_encoder_layers / n_decoder_layers: blocks per stack; a stack the architecture lacks has 0.
+    positional: "sinusoidal" | "learned" | "rope" | "none".
+    norm: "pre" (LayerNorm before each sub-layer) or "post" (after the residual add).
+    tie_weights: the output head reuses the token embedding (for encoder_decoder the source
+        embedding, target embedding and head all share one matrix).
+    scale_embedding: multiply token embeddings by sqrt(d_model) before adding positions.
+    bias: biases in every Linear and LayerNorm (the output head never has one).
+    """
+
+    arch: str = "decoder_only"
+    vocab_size: int = 64
+    tgt_vocab_size: int | None = None
+    d_model: int = 128
+    n_heads: int = 4
+    n_encoder_layers: int = 0
+    n_decoder_layers: int = 2
+    d_ff: int = 512
+    max_len: int = 256
+    positional: str = "sinusoidal"
+    norm: str = "pre"
+    activation: str = "gelu"
+    dropout: float = 0.0
+    tie_weights: bool = True
+    scale_embedding: bool = True
+    bias: bool = True
+    pad_id: int = 0
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def target_vocab_size(self) -> int:
+        """The vocabulary the output head predicts."""
+        return self.tgt_vocab_size if self.tgt_vocab_size is not None else self.vocab_size
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+    def replace(self, **changes) -> "ModelConfig":
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ModelConfig":
+        if not isinstance(data, dict):
+            raise ValueError(f"a model config must be a JSON object, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown config field(s) {unknown}; valid fields are {sorted(known)}")
+        return cls(**data)
+
+    @classmethod
+    def from_json(cls, text: str) -> "ModelConfig":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"the model config is not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
+def _require(condition: bool, field: str, message: str) -> None:
+    if not condition:
+        raise ValueError(f"ModelConfig.{field}: {message}")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _validate(c: ModelConfig) -> None:
+    _require(c.arch in ARCHITECTURES, "arch", f"{c.arch!r} is not one of {ARCHITECTURES}")
+    for name in ("vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
+        value = getattr(c, name)
+        _require(_is_int(value) and value >= 1, name, f"must be a positive integer, got {value!r}")
+    _require(c.vocab_size >= 2, "vocab_size", f"must be at least 2, got {c.vocab_size}")
+    for name in ("n_encoder_layers", "n_decoder_layers"):
+        value = getattr(c, name)
+        _require(_is_int(value) and value >= 0, name, f"must be an integer >= 0, got {value!r}")
+    if c.arch == "encoder_decoder":
+        _require(c.n_encoder_layers >= 1, "n_encoder_layers", "an encoder_decoder needs at least 1 encoder layer")
+        _require(c.n_decoder_layers >= 1, "n_decoder_layers", "an encoder_decoder needs at least 1 decoder layer")
+        if c.tgt_vocab_size is not None:
+            _require(_is_int(c.tgt_vocab_size) and c.tgt_vocab_size >= 2, "tgt_vocab_size",
+                     f"must be an integer >= 2 or None, got {c.tgt_vocab_size!r}")
+    else:
+        _require(c.tgt_vocab_size is None, "tgt_vocab_size", f"only an encoder_decoder has a target vocabulary; use None for {c.arch}")
+    if c.arch == "decoder_only":
+        _require(c.n_decoder_layers >= 1, "n_decoder_layers", "a decoder_only model needs at least 1 decoder layer")
+        _require(c.n_encoder_layers == 0, "n_encoder_layers", "a decoder_only model has no encoder: set it to 0")
+    if c.arch == "encoder_only":
+        _require(c.n_encoder_layers >= 1, "n_encoder_layers", "an encoder_only model needs at least 1 encoder layer")
+        _require(c.n_decoder_layers == 0, "n_decoder_layers", "an encoder_only model has no decoder: set it to 0")
+    _require(c.d_model % c.n_heads == 0, "d_model",
+             f"{c.d_model} is not divisible by n_heads={c.n_heads}; "
+             f"use a multiple of {c.n_heads} such as {max(c.n_heads, c.d_model // c.n_heads * c.n_heads)}")
+    _require(c.positional in POSITIONAL_ENCODINGS, "positional", f"{c.positional!r} is not one of {POSITIONAL_ENCODINGS}")
+    if c.positional == "rope":
+        _require(c.head_dim % 2 == 0, "positional",
+                 f"rope rotates pairs of dimensions, so the head size d_model/n_heads must be even (got {c.head_dim})")
+    _require(c.norm in NORM_PLACEMENTS, "norm", f"{c.norm!r} is not one of {NORM_PLACEMENTS}")
+    _require(c.activation in ACTIVATIONS, "activation", f"{c.activation!r} is not one of {ACTIVATIONS}")
+    _require(isinstance(c.dropout, (int, float)) and not isinstance(c.dropout, bool) and 0 <= c.dropout < 1,
+             "dropout", f"must be in [0, 1), got {c.dropout!r}")
+    for name in ("tie_weights", "scale_embedding", "bias"):
+        _require(isinstance(getattr(c, name), bool), name, f"must be true or false, got {getattr(c, name)!r}")
+    smallest_vocab = min(c.vocab_size, c.target_vocab_size)
+    _require(_is_int(c.pad_id) and 0 <= c.pad_id < smallest_vocab, "pad_id",
+             f"must be a token id in [0, {smallest_vocab}), got {c.pad_id!r}")
+    if c.arch == "encoder_decoder" and c.tie_weights:
+        _require(c.target_vocab_size == c.vocab_size, "tie_weights",
+                 f"tying shares one embedding matrix between source, target and head, so the vocabularies must match "
+                 f"(vocab_size={c.vocab_size}, tgt_vocab_size={c.target_vocab_size}); set tie_weights=False or equal sizes")

@@ -1,0 +1,208 @@
+"""The three architectures: EncoderDecoder (seq2seq), DecoderOnly (GPT), EncoderOnly (BERT-style)."""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from .attention import LayerCache
+from .blocks import DecoderBlock, EncoderBlock
+from .config import ModelConfig
+from .masks import causal_mask, padding_mask
+from .positional import build_positional, embedding_scale
+from .trace import Trace, record
+
+
+class Embedding(nn.Module):
+    """Token embedding (times sqrt(D) where configured) plus additive positions, then dropout."""
+
+    def __init__(self, vocab_size: int, config: ModelConfig, name: str):
+        super().__init__()
+        self.name = name
+        self.tokens = nn.Embedding(vocab_size, config.d_model)
+        self.scale = embedding_scale(config.d_model, config.scale_embedding)
+        self.positions = build_positional(config.positional, config.d_model, config.head_dim, config.max_len)
+        self.dropout = nn.Dropout(config.dropout)
+
+    def forward(self, ids: torch.Tensor, offset: int = 0, trace: Trace | None = None) -> torch.Tensor:
+        x = self.tokens(ids) * self.scale                                    # [B, T, D]
+        record(trace, f"{self.name}.tok_embed", x)
+        table = self.positions.table(offset + ids.size(1))
+        if table is not None:
+            record(trace, f"{self.name}.pos_embed", table[offset:])         # [T, D]
+        return self.dropout(self.positions.add(x, offset))
+
+
+class KVCache:
+    """Per-layer key/value caches of a decoder; `length` tokens have been processed."""
+
+    def __init__(self, n_layers: int):
+        self.self_attn = [LayerCache() for _ in range(n_layers)]
+        self.cross_attn = [LayerCache() for _ in range(n_layers)]
+
+    @property
+    def length(self) -> int:
+        return self.self_attn[0].length
+
+    def crop(self, length: int) -> None:
+        """Forget every position from `length` on (cross-attention keys stay)."""
+        for layer in self.self_attn:
+            layer.crop(length)
+
+
+class EncoderStack(nn.Module):
+    """Embedding, N bidirectional blocks, and a final LayerNorm for pre-norm stacks."""
+
+    def __init__(self, config: ModelConfig, vocab_size: int, name: str = "encoder"):
+        super().__init__()
+        self.name = name
+        self.pad_id = config.pad_id
+        self.embed = Embedding(vocab_size, config, name)
+        self.blocks = nn.ModuleList(
+            EncoderBlock(config.d_model, config.n_heads, config.d_ff, config.activation, config.norm,
+                         config.bias, config.dropout, f"{name}.{i}")
+            for i in range(config.n_encoder_layers)
+        )
+        self.final_norm = nn.LayerNorm(config.d_model, bias=config.bias) if config.norm == "pre" else nn.Identity()
+
+    def forward(self, ids: torch.Tensor, trace: Trace | None = None):
+        """ids [B, S] -> (hidden [B, S, D], key mask [B, 1, 1, S] or None when nothing is padded)."""
+        mask = padding_mask(ids, self.pad_id) if bool((ids == self.pad_id).any()) else None
+        x = self.embed(ids, 0, trace)
+        for block in self.blocks:
+            x = block(x, mask, self.embed.positions, trace)
+        x = self.final_norm(x)
+        record(trace, f"{self.name}.final_norm", x)
+        return x, mask
+
+
+class DecoderStack(nn.Module):
+    """Embedding, N causal blocks (with cross-attention in a seq2seq model), final LayerNorm."""
+
+    def __init__(self, config: ModelConfig, vocab_size: int, cross_attention: bool, name: str = "decoder"):
+        super().__init__()
+        self.name = name
+        self.embed = Embedding(vocab_size, config, name)
+        self.blocks = nn.ModuleList(
+            DecoderBlock(config.d_model, config.n_heads, config.d_ff, config.activation, config.norm,
+                         config.bias, config.dropout, f"{name}.{i}", cross_attention)
+            for i in range(config.n_decoder_layers)
+        )
+        self.final_norm = nn.LayerNorm(config.d_model, bias=config.bias) if config.norm == "pre" else nn.Identity()
+        self.mask_builder = causal_mask
+
+    def forward(self, ids, cache: KVCache | None = None, trace: Trace | None = None, memory=None, memory_mask=None):
+        """ids [B, T] (the new tokens when a cache is given) -> hidden [B, T, D]."""
+        offset = cache.length if cache is not None else 0
+        n_keys = offset + ids.size(1)
+        mask = self.mask_builder(ids.size(1), n_keys, ids.device)            # [Tq, Tk]
+        is_causal = self.mask_builder is causal_mask and offset == 0
+        x = self.embed(ids, offset, trace)
+        for i, block in enumerate(self.blocks):
+            x = block(x, mask, is_causal, self.embed.positions, offset, memory, memory_mask,
+                      cache.self_attn[i] if cache is not None else None,
+                      cache.cross_attn[i] if cache is not None else None, trace)
+        x = self.final_norm(x)
+        record(trace, f"{self.name}.final_norm", x)
+        return x
+
+
+class _LanguageModelHead(nn.Module):
+    """Shared pieces: the config, the output head, initialisation."""
+
+    config: ModelConfig
+
+    def _make_head(self, vocab_size: int, embedding: nn.Embedding) -> None:
+        self.head = nn.Linear(self.config.d_model, vocab_size, bias=False)
+        if self.config.tie_weights:
+            self.head.weight = embedding.weight
+
+    def _initialise(self) -> None:
+        """Linear weights ~ N(0, 0.02); token embeddings ~ N(0, 1/D) when scaled by sqrt(D), else N(0, 0.02)."""
+        token_std = self.config.d_model ** -0.5 if self.config.scale_embedding else 0.02
+        for module in self.modules():
+            if isinstance(module, nn.Linear):
+                nn.init.normal_(module.weight, std=0.02)
+                if module.bias is not None:
+                    nn.init.zeros_(module.bias)
+        for name, module in self.named_modules():
+            if isinstance(module, nn.Embedding):
+                nn.init.normal_(module.weight, std=token_std if name.endswith("tokens") else 0.02)
+
+    def logits(self, hidden: torch.Tensor, trace: Trace | None) -> torch.Tensor:
+        out = self.head(hidden)                                              # [B, T, V]
+        record(trace, "logits", out)
+        return out
+
+
+class DecoderOnly(_LanguageModelHead):
+    """GPT: predicts token t+1 from tokens 0..t."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.decoder = DecoderStack(config, config.vocab_size, cross_attention=False)
+        self._make_head(config.vocab_size, self.decoder.embed.tokens)
+        self._initialise()
+
+    def new_cache(self) -> KVCache:
+        return KVCache(self.config.n_decoder_layers)
+
+    def forward(self, ids: torch.Tensor, cache: KVCache | None = None, trace: Trace | None = None) -> torch.Tensor:
+        """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only."""
+        return self.logits(self.decoder(ids, cache, trace), trace)
+
+
+class EncoderOnly(_LanguageModelHead):
+    """BERT-style: every position sees both sides; the head predicts each (masked) token."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.encoder = EncoderStack(config, config.vocab_size)
+        self._make_head(config.vocab_size, self.encoder.embed.tokens)
+        self._initialise()
+
+    def forward(self, ids: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
+        """ids [B, T] -> logits [B, T, V]."""
+        hidden, _ = self.encoder(ids, trace)
+        return self.logits(hidden, trace)
+
+
+class EncoderDecoder(_LanguageModelHead):
+    """The original Transformer: the encoder reads the source, the decoder writes the target."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.encoder = EncoderStack(config, config.vocab_size)
+        self.decoder = DecoderStack(config, config.target_vocab_size, cross_attention=True)
+        if config.tie_weights:
+            self.decoder.embed.tokens.weight = self.encoder.embed.tokens.weight
+        self._make_head(config.target_vocab_size, self.decoder.embed.tokens)
+        self._initialise()
+
+    def new_cache(self) -> KVCache:
+        return KVCache(self.config.n_decoder_layers)
+
+    def encode(self, src: torch.Tensor, trace: Trace | None = None):
+        """src [B, S] -> (memory [B, S, D], source key mask [B, 1, 1, S] or None)."""
+        return self.encoder(src, trace)
+
+    def decode(self, tgt, memory, memory_mask=None, cache: KVCache | None = None, trace: Trace | None = None):
+        """tgt [B, T] (new tokens when cached) -> logits [B, T, V]."""
+        return self.logits(self.decoder(tgt, cache, trace, memory, memory_mask), trace)
+
+    def forward(self, src: torch.Tensor, tgt: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
+        """src [B, S], tgt [B, T] (bos + target, teacher forcing) -> logits [B, T, V]."""
+        memory, memory_mask = self.encode(src, trace)
+        return self.decode(tgt, memory, memory_mask, trace=trace)
+
+
+MODEL_CLASSES = {"encoder_decoder": EncoderDecoder, "decoder_only": DecoderOnly, "encoder_only": EncoderOnly}
+
+
+def build_model(config: ModelConfig) -> nn.Module:
+    """A freshly initialised model of the configured architecture."""
+    if not isinstance(config, ModelConfig):
+        raise TypeError(f"build_model needs a ModelConfig, got {type(config).__name__}")
+    return MODEL_CLASSES[config.arch](config)

@@ -1,0 +1,67 @@
+"""Trace: opt-in recording of what happens inside a forward pass, under stable names.
+
+Names follow one scheme (TransformerLens-style), with STACK in {"encoder", "decoder"}:
+
+    STACK.tok_embed              [B, T, D]   token embeddings (scaled by sqrt(D) where configured)
+    STACK.pos_embed              [T, D]      additive positions (sinusoidal / learned only)
+    STACK.{i}.resid_pre          [B, T, D]   residual stream entering block i
+    STACK.{i}.ATTN.q|k|v         [B, H, T, Dh] (k, v span the whole cache during decoding)
+    STACK.{i}.ATTN.scores        [B, H, Tq, Tk] scaled scores before the mask and softmax
+    STACK.{i}.ATTN.weights       [B, H, Tq, Tk] attention probabilities (rows sum to 1)
+    STACK.{i}.ATTN.out           [B, Tq, D]  after the output projection
+    STACK.{i}.resid_mid          [B, T, D]   after the self-attention sub-layer
+    STACK.{i}.resid_cross        [B, T, D]   after the cross-attention sub-layer (seq2seq decoder)
+    STACK.{i}.ffn.hidden         [B, T, F]   feed-forward activations
+    STACK.{i}.ffn.out            [B, T, D]
+    STACK.{i}.resid_post         [B, T, D]   residual stream leaving block i
+    STACK.final_norm             [B, T, D]   (pre-norm models)
+    logits                       [B, T, V]
+
+where ATTN is "self_attn" or "cross_attn". When no Trace is passed, nothing is stored and
+attention runs on the fused kernel.
+"""
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import Iterable
+
+import torch
+
+
+class Trace:
+    """Collects activations whose names match any of the given glob patterns."""
+
+    def __init__(self, include: Iterable[str] = ("*",)):
+        self.patterns = tuple(include)
+        self.cache: dict[str, torch.Tensor] = {}
+
+    def wants(self, name: str) -> bool:
+        return any(fnmatchcase(name, pattern) for pattern in self.patterns)
+
+    def record(self, name: str, tensor: torch.Tensor) -> None:
+        if self.wants(name):
+            self.cache[name] = tensor.detach()
+
+    def __getitem__(self, name: str) -> torch.Tensor:
+        return self.cache[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.cache
+
+    def names(self) -> list[str]:
+        return list(self.cache)
+
+    def attention(self, stack: str, kind: str = "self_attn") -> torch.Tensor:
+        """All layers' attention weights of one stack, stacked: [L, B, H, Tq, Tk]."""
+        layers = []
+        while f"{stack}.{len(layers)}.{kind}.weights" in self.cache:
+            layers.append(self.cache[f"{stack}.{len(layers)}.{kind}.weights"])
+        if not layers:
+            raise KeyError(f"no {stack} {kind} weights were recorded; recorded: {self.names()[:8]}...")
+        return torch.stack(layers)
+
+
+def record(trace: Trace | None, name: str, tensor: torch.Tensor) -> None:
+    """Record `tensor` under `name` when a trace is active."""
+    if trace is not None:
+        trace.record(name, tensor)
