@@ -1,0 +1,1 @@
+"""Benchmarks: one module per suite, run through `python -m playground.bench`."""

@@ -1,0 +1,34 @@
+"""`python -m playground.bench SUITE [--quick]`: print one JSON measurement per line.
+
+Each suite is a module playground/bench/<suite>.py with `run(quick: bool) -> list[dict]`.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+SUITES = ("model", "train", "generate", "viz", "app", "labs")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m playground.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("suite", choices=SUITES + ("all",))
+    parser.add_argument("--quick", action="store_true", help="fewer repeats; every metric is still measured")
+    args = parser.parse_args(argv)
+    for suite in SUITES if args.suite == "all" else (args.suite,):
+        try:
+            module = importlib.import_module(f"playground.bench.{suite}")
+        except ModuleNotFoundError:
+            if args.suite != "all":
+                parser.error(f"the {suite} suite is not available in this version")
+            continue
+        for line in module.run(args.quick):
+            sys.stdout.write(json.dumps(line) + "\n")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
