@@ -13,3 +13,5 @@ from playground.data.tokenizer import (
 )
 from playground.data.char_tokenizer import CharTokenizer
 from playground.data.bpe_tokenizer import BPETokenizer
+from playground.data.batching import Seq2SeqBatch, pad_sequences
+from playground.data import tasks
