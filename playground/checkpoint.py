@@ -1,0 +1,187 @@
+"""Checkpoints: safetensors only, with the config, tokenizer, card and training metadata inside.
+
+One `.safetensors` file is a complete model: its header metadata holds
+    "format": "transformer-playground", "config": ModelConfig JSON, "tokenizer": tokenizer JSON,
+    "card": markdown, "metadata": training metadata JSON.
+A saved directory holds that file as `model.safetensors` plus `tokenizer.json` and `card.md`
+for people to read. Loading never unpickles: the bytes are checked before safetensors parses
+them, and every tensor must match the shape its config implies.
+"""
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+from typing import NamedTuple
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load as safetensors_load
+from safetensors.torch import save as safetensors_save
+from torch import nn
+
+from .data import Tokenizer, tokenizer_from_json
+from .model import ModelConfig, build_model
+
+FORMAT = "transformer-playground"
+MODEL_FILE, TOKENIZER_FILE, CARD_FILE = "model.safetensors", "tokenizer.json", "card.md"
+MAX_HEADER_BYTES = 16 * 1024 * 1024
+MAX_FILE_BYTES = 512 * 1024 * 1024
+STORAGE_DTYPES = {torch.float32: "float32", torch.float16: "float16"}
+
+
+class CheckpointError(ValueError):
+    """A file that is not a usable Transformer Playground checkpoint; the message says why."""
+
+
+class Checkpoint(NamedTuple):
+    model: nn.Module
+    tokenizer: Tokenizer
+    config: ModelConfig
+    card: str
+
+
+def _weights(model: nn.Module) -> dict[str, torch.Tensor]:
+    """Every parameter once (a tied weight under its first name) and every persistent buffer."""
+    tensors = dict(model.named_parameters())
+    tensors.update(model.named_buffers())
+    persistent = model.state_dict(keep_vars=True).keys()
+    return {name: tensor for name, tensor in tensors.items() if name in persistent}
+
+
+def to_bytes(model: nn.Module, tokenizer: Tokenizer, card: str = "", metadata: dict | None = None,
+             dtype: torch.dtype = torch.float32) -> bytes:
+    """The whole model as one safetensors file (weights stored as `dtype`: float32 or float16)."""
+    if dtype not in STORAGE_DTYPES:
+        raise ValueError(f"weights can be stored as {list(STORAGE_DTYPES.values())}, not {dtype}")
+    tensors = {name: t.detach().to("cpu", dtype).contiguous() for name, t in _weights(model).items()}
+    header = {
+        "format": FORMAT,
+        "config": model.config.to_json(),
+        "tokenizer": tokenizer.to_json(),
+        "card": card,
+        "metadata": json.dumps(metadata or {}, sort_keys=True),
+    }
+    return safetensors_save(tensors, metadata=header)
+
+
+def save(directory: str | Path, model: nn.Module, tokenizer: Tokenizer, card: str = "",
+         metadata: dict | None = None, dtype: torch.dtype = torch.float32) -> Path:
+    """Write model.safetensors, tokenizer.json and card.md into `directory` (created if needed)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / MODEL_FILE).write_bytes(to_bytes(model, tokenizer, card, metadata, dtype))
+    (directory / TOKENIZER_FILE).write_text(tokenizer.to_json(), encoding="utf-8")
+    (directory / CARD_FILE).write_text(card, encoding="utf-8")
+    return directory
+
+
+def _parse_header(data: bytes, file_size: int) -> dict:
+    """Check that `data` (the file, or at least its first 8 + header bytes) is safetensors; return the header.
+
+    Runs before any parser sees the bytes, so pickles, truncation and absurd sizes get a clear message.
+    """
+    looks_like_safetensors = data[8:9] == b"{"                               # the JSON header opens at byte 8
+    if not looks_like_safetensors and (data[:1] == b"\x80" or data[:2] == b"PK"):
+        raise CheckpointError("this file is a pickle (a PyTorch .pt/.pth/.bin or similar); pickles can run code, "
+                              "so only .safetensors checkpoints are accepted")
+    if file_size < 8:
+        raise CheckpointError(f"the file is {file_size} bytes long: too short to be a safetensors checkpoint")
+    (header_size,) = struct.unpack("<Q", data[:8])
+    if header_size > MAX_HEADER_BYTES:
+        raise CheckpointError(f"the header claims {header_size:,} bytes (the limit is {MAX_HEADER_BYTES:,}): "
+                              "this is not a valid safetensors checkpoint")
+    if 8 + header_size > file_size:
+        raise CheckpointError(f"the header claims {header_size:,} bytes but only {file_size - 8:,} follow: "
+                              "the file is truncated or not a safetensors checkpoint")
+    try:
+        header = json.loads(data[8:8 + header_size])
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise CheckpointError("the header is not JSON: this is not a safetensors checkpoint") from None
+    if not isinstance(header, dict):
+        raise CheckpointError("the header is not a JSON object: this is not a safetensors checkpoint")
+    body = file_size - 8 - header_size
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        offsets = info.get("data_offsets") if isinstance(info, dict) else None
+        if not (isinstance(offsets, list) and len(offsets) == 2 and 0 <= offsets[0] <= offsets[1] <= body):
+            raise CheckpointError(f"tensor {name!r} points outside the file: the file is truncated or corrupt")
+    return header
+
+
+def _header_fields(header: dict) -> dict:
+    metadata = header.get("__metadata__") or {}
+    if metadata.get("format") != FORMAT or "config" not in metadata or "tokenizer" not in metadata:
+        raise CheckpointError("this safetensors file has no Transformer Playground config and tokenizer in its "
+                              "header; save models with the Playground's download button or playground.checkpoint.save")
+    return metadata
+
+
+def from_bytes(data: bytes) -> Checkpoint:
+    """Rebuild a model from one checkpoint file's bytes, checking everything on the way."""
+    if len(data) > MAX_FILE_BYTES:
+        raise CheckpointError(f"the file is {len(data) / 2**20:.0f} MB; checkpoints are limited to "
+                              f"{MAX_FILE_BYTES // 2**20} MB")
+    fields = _header_fields(_parse_header(data, len(data)))
+    try:
+        config = ModelConfig.from_json(fields["config"])
+        tokenizer = tokenizer_from_json(fields["tokenizer"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise CheckpointError(f"the checkpoint's config or tokenizer is invalid: {error}") from None
+    if tokenizer.vocab_size > min(config.vocab_size, config.target_vocab_size):
+        raise CheckpointError(f"the tokenizer has {tokenizer.vocab_size} tokens but the model only "
+                              f"{min(config.vocab_size, config.target_vocab_size)}")
+    try:
+        tensors = safetensors_load(data)
+    except SafetensorError as error:
+        raise CheckpointError(f"the weights could not be read: {error}") from None
+    model = build_model(config)
+    _copy_weights(model, tensors)
+    return Checkpoint(model.eval(), tokenizer, config, fields.get("card", ""))
+
+
+def _copy_weights(model: nn.Module, tensors: dict[str, torch.Tensor]) -> None:
+    expected = _weights(model)
+    missing, unexpected = sorted(set(expected) - set(tensors)), sorted(set(tensors) - set(expected))
+    if missing or unexpected:
+        raise CheckpointError(f"the weights do not match the config: missing {missing[:5]}, unexpected {unexpected[:5]}")
+    for name, target in expected.items():
+        source = tensors[name]
+        if source.shape != target.shape:
+            raise CheckpointError(f"tensor {name!r} has shape {tuple(source.shape)} but the config needs "
+                                  f"{tuple(target.shape)}")
+        if not source.is_floating_point():
+            raise CheckpointError(f"tensor {name!r} has dtype {source.dtype}; weights must be floating point")
+        if not torch.isfinite(source).all():
+            raise CheckpointError(f"tensor {name!r} contains NaN or infinite values")
+    with torch.no_grad():
+        for name, target in expected.items():
+            target.copy_(tensors[name].to(target.dtype))
+
+
+def _model_file(path: Path) -> Path:
+    return path / MODEL_FILE if path.is_dir() else path
+
+
+def load(path: str | Path) -> Checkpoint:
+    """Load a saved directory or a single .safetensors file -> (model, tokenizer, config, card)."""
+    path = Path(path)
+    file = _model_file(path)
+    if not file.is_file():
+        raise CheckpointError(f"no checkpoint at {file}")
+    if file.stat().st_size > MAX_FILE_BYTES:
+        raise CheckpointError(f"{file.name} is larger than the {MAX_FILE_BYTES // 2**20} MB limit")
+    return from_bytes(file.read_bytes())
+
+
+def load_metadata(path: str | Path) -> dict:
+    """The training metadata stored with a checkpoint, read from its header alone."""
+    file = _model_file(Path(path))
+    file_size = file.stat().st_size
+    with file.open("rb") as handle:
+        head = handle.read(8)
+        header_size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+        head += handle.read(min(header_size, MAX_HEADER_BYTES))
+    fields = _header_fields(_parse_header(head, file_size))
+    return json.loads(fields.get("metadata") or "{}")
