@@ -1,0 +1,48 @@
+"""Plotly figures for the playground: pure functions from arrays and plain Python data to
+plotly.graph_objects.Figure, in one shared look (see theme). Titles and labels are parameters
+with English defaults, so the UI can pass translated text."""
+from playground.viz.architecture import architecture_diagram, parameter_treemap, shape_table
+from playground.viz.attention import (
+    attention_filling,
+    attention_grid,
+    attention_head,
+    attention_mean,
+    attention_snapshots,
+)
+from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.positional import (
+    cosine_similarity,
+    position_similarity,
+    positional_curves,
+    positional_heatmap,
+    rope_angles,
+    rope_rotation,
+)
+from playground.viz.tokenizer import merges_table, token_spans
+from playground.viz.training import compare_runs, head_scores_heatmap, head_scores_over_steps, training_curves
+
+__all__ = [
+    "BeamNode",
+    "architecture_diagram",
+    "attention_filling",
+    "attention_grid",
+    "attention_head",
+    "attention_mean",
+    "attention_snapshots",
+    "beam_tree",
+    "candidate_bars",
+    "compare_runs",
+    "cosine_similarity",
+    "head_scores_heatmap",
+    "head_scores_over_steps",
+    "merges_table",
+    "parameter_treemap",
+    "position_similarity",
+    "positional_curves",
+    "positional_heatmap",
+    "rope_angles",
+    "rope_rotation",
+    "shape_table",
+    "token_spans",
+    "training_curves",
+]

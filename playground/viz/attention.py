@@ -1,0 +1,281 @@
+"""Attention maps: the layer x head grid, one enlarged head, the mean over heads, the causal
+matrix filling in during generation, and attention across training snapshots.
+
+All functions take plain arrays of softmax weights (rows sum to 1) and the token texts of the query
+and key positions. For encoder self-attention and decoder self-attention both token lists are the
+same sequence; for cross-attention the queries are decoder tokens and the keys encoder tokens.
+"""
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from playground.viz import theme
+from playground.viz.labels import as_float32, axis_categories, check_tokens, check_weights
+
+# The grid stores each weight as a whole percent (uint8 0..100): a 64-token 4 x 4 grid then fits
+# in ~110 KB of JSON instead of ~370 KB as float32. Stored value = round(weight * 100), so the
+# hover's percentage is within GRID_PRECISION of the exact weight. Enlarged views keep float32.
+GRID_SCALE = 100
+GRID_PRECISION = 0.005
+MAX_TICK_LABELS = 40
+
+
+def quantise_grid(weights: np.ndarray) -> np.ndarray:
+    """Weights in [0, 1] -> whole percents as uint8, the representation stored in the grid."""
+    return np.rint(np.clip(weights, 0.0, 1.0) * GRID_SCALE).astype(np.uint8)
+
+
+def _tick_axis(categories: list[str], tick_text: list[str], title: str) -> dict:
+    """A categorical axis showing token text, thinned to at most MAX_TICK_LABELS labels."""
+    every = max(1, -(-len(categories) // MAX_TICK_LABELS))
+    size = theme.FONT_SIZE if len(categories) <= 24 else theme.SMALL_FONT_SIZE
+    return dict(
+        title=dict(text=title),
+        type="category",
+        tickmode="array",
+        tickvals=categories[::every],
+        ticktext=tick_text[::every],
+        tickfont=dict(size=size),
+        showgrid=False,
+    )
+
+
+def _head_hover(query_label: str, key_label: str, weight_label: str, extra: str = "") -> str:
+    return f"{extra}{query_label}: %{{y}}<br>{key_label}: %{{x}}<br>{weight_label}: %{{z:.2%}}<extra></extra>"
+
+
+def _heatmap_layout(title, query_cats, query_text, key_cats, key_text, query_label, key_label, height):
+    yaxis = _tick_axis(query_cats, query_text, query_label)
+    yaxis["autorange"] = "reversed"
+    return theme.base_layout(
+        title,
+        height=height,
+        xaxis=_tick_axis(key_cats, key_text, key_label),
+        yaxis=yaxis,
+        coloraxis=dict(colorscale=theme.ATTENTION_COLORSCALE, cmin=0.0, cmax=1.0, colorbar=dict(tickformat=".0%")),
+    )
+
+
+def _default_height(n_query: int) -> int:
+    return int(min(720, max(360, 200 + 14 * n_query)))
+
+
+def attention_grid(
+    weights,
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    title: str = "Attention: every layer × head",
+    layer_label: str = "layer",
+    head_label: str = "head",
+    query_label: str = "query",
+    key_label: str = "key",
+    weight_label: str = "weight",
+    height: int | None = None,
+) -> go.Figure:
+    """Every layer x head as a grid of small heatmaps (rows: layers, columns: heads).
+
+    weights: [L, H, Tq, Tk] softmax weights; query_tokens: Tq texts; key_tokens: Tk texts.
+    Values are stored as whole percents (see GRID_SCALE / GRID_PRECISION) with one shared colour
+    axis fixed at 0..100 % so heads are comparable; the hover names layer, head, the (query, key)
+    token pair and the rounded weight.
+    """
+    w = as_float32(weights, "weights", 4)  # [L, H, Tq, Tk]
+    check_weights(w, "weights")
+    n_layers, n_heads, n_query, n_key = w.shape
+    check_tokens(query_tokens, n_query, "query_tokens", "query")
+    check_tokens(key_tokens, n_key, "key_tokens", "key")
+    query_cats, _ = axis_categories(query_tokens)
+    key_cats, _ = axis_categories(key_tokens)
+    stored = quantise_grid(w)  # [L, H, Tq, Tk] uint8
+
+    gap = 0.012
+    left = 0.05
+    width = (1.0 - left - gap * (n_heads - 1)) / n_heads
+    cell_height = (1.0 - 0.04 - gap * (n_layers - 1)) / n_layers
+    traces, layout_axes, annotations = [], {}, []
+    for layer in range(n_layers):
+        top = 0.96 - layer * (cell_height + gap)
+        for head in range(n_heads):
+            k = layer * n_heads + head + 1
+            suffix = "" if k == 1 else str(k)
+            x0 = left + head * (width + gap)
+            hover = (
+                f"{layer_label} {layer} · {head_label} {head}<br>{query_label}: %{{y}}<br>"
+                f"{key_label}: %{{x}}<br>{weight_label} ≈ %{{z}}% (±0.5)<extra></extra>"
+            )
+            traces.append(
+                go.Heatmap(
+                    z=stored[layer, head], x=key_cats, y=query_cats, coloraxis="coloraxis",
+                    xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate=hover,
+                )
+            )
+            axis_style = dict(showticklabels=False, ticks="", showgrid=False, zeroline=False, type="category")
+            layout_axes[f"xaxis{suffix}"] = dict(axis_style, domain=[x0, x0 + width], anchor=f"y{suffix}")
+            layout_axes[f"yaxis{suffix}"] = dict(
+                axis_style, domain=[top - cell_height, top], anchor=f"x{suffix}", autorange="reversed"
+            )
+        annotations.append(dict(
+            text=f"{layer_label} {layer}", x=left - 0.005, y=top - cell_height / 2, xref="paper", yref="paper",
+            xanchor="right", showarrow=False, textangle=-90,
+        ))
+    for head in range(n_heads):
+        annotations.append(dict(
+            text=f"{head_label} {head}", x=left + head * (width + gap) + width / 2, y=0.965, xref="paper",
+            yref="paper", yanchor="bottom", showarrow=False,
+        ))
+    cell_px = 130 if n_layers <= 4 else 100
+    layout = theme.base_layout(
+        title,
+        height=height if height is not None else 110 + n_layers * cell_px,
+        coloraxis=dict(
+            colorscale=theme.ATTENTION_COLORSCALE, cmin=0, cmax=GRID_SCALE,
+            colorbar=dict(ticksuffix="%", thickness=14),
+        ),
+        annotations=annotations,
+        margin=dict(l=30, r=30, t=80, b=20),
+        **layout_axes,
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def attention_head(
+    weights,
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    title: str = "Attention of one head",
+    query_label: str = "query",
+    key_label: str = "key",
+    weight_label: str = "weight",
+    height: int | None = None,
+) -> go.Figure:
+    """One head enlarged: weights [Tq, Tk] as exact float32, token text on both axes.
+
+    Rows are query positions (top to bottom), columns key positions; the colour axis is fixed at
+    0..1 and the hover gives the (query, key) token pair and the weight to 0.01 %.
+    """
+    w = as_float32(weights, "weights", 2)  # [Tq, Tk]
+    check_weights(w, "weights")
+    check_tokens(query_tokens, w.shape[0], "query_tokens", "query")
+    check_tokens(key_tokens, w.shape[1], "key_tokens", "key")
+    query_cats, query_text = axis_categories(query_tokens)
+    key_cats, key_text = axis_categories(key_tokens)
+    trace = go.Heatmap(
+        z=w, x=key_cats, y=query_cats, coloraxis="coloraxis",
+        hovertemplate=_head_hover(query_label, key_label, weight_label),
+    )
+    layout = _heatmap_layout(
+        title, query_cats, query_text, key_cats, key_text, query_label, key_label,
+        height if height is not None else _default_height(w.shape[0]),
+    )
+    return go.Figure(data=[trace], layout=layout)
+
+
+def attention_mean(
+    weights,
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    title: str = "Attention: mean over heads",
+    query_label: str = "query",
+    key_label: str = "key",
+    weight_label: str = "mean weight",
+    height: int | None = None,
+) -> go.Figure:
+    """The mean over heads of one layer: weights [H, Tq, Tk] -> one [Tq, Tk] heatmap (float32)."""
+    w = as_float32(weights, "weights", 3)  # [H, Tq, Tk]
+    return attention_head(
+        w.mean(axis=0), query_tokens, key_tokens, title=title, query_label=query_label,
+        key_label=key_label, weight_label=weight_label, height=height,
+    )
+
+
+def attention_filling(
+    weights,
+    tokens: Sequence[str],
+    step: int,
+    title: str = "Causal attention, filled in as tokens are generated",
+    query_label: str = "query",
+    key_label: str = "key",
+    weight_label: str = "weight",
+    height: int | None = None,
+) -> go.Figure:
+    """The causal matrix during generation: weights [T, T] with rows after `step` left blank.
+
+    tokens: the T texts of the full sequence; step: index of the newest query row (0..T-1). Rows
+    0..step are drawn, later rows are NaN (blank) and the newest row is outlined.
+    """
+    w = as_float32(weights, "weights", 2)  # [T, T]
+    check_weights(w, "weights")
+    n = w.shape[0]
+    if w.shape[1] != n:
+        raise ValueError(f"weights must be square [T, T] for causal self-attention, got shape {w.shape}")
+    check_tokens(tokens, n, "tokens", "sequence")
+    if not 0 <= step < n:
+        raise ValueError(f"step must be between 0 and {n - 1} (the newest row), got {step}")
+    shown = w.copy()
+    shown[step + 1:] = np.nan  # [T, T], future rows blank
+    cats, text = axis_categories(tokens)
+    trace = go.Heatmap(
+        z=shown, x=cats, y=cats, coloraxis="coloraxis", hoverongaps=False,
+        hovertemplate=_head_hover(query_label, key_label, weight_label),
+    )
+    layout = _heatmap_layout(
+        title, cats, text, cats, text, query_label, key_label,
+        height if height is not None else _default_height(n),
+    )
+    layout["shapes"] = [dict(
+        type="rect", xref="x", yref="y", x0=-0.5, x1=n - 0.5, y0=step - 0.5, y1=step + 0.5,
+        line=dict(color=theme.HIGHLIGHT_COLOR, width=3),
+    )]
+    return go.Figure(data=[trace], layout=layout)
+
+
+def attention_snapshots(
+    steps: Sequence[int],
+    weights,
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    title: str = "Attention during training",
+    step_label: str = "step",
+    query_label: str = "query",
+    key_label: str = "key",
+    weight_label: str = "weight",
+    height: int | None = None,
+) -> go.Figure:
+    """One head's attention across training snapshots, with a slider to move between them.
+
+    steps: S training steps; weights: [S, Tq, Tk]. Each snapshot is one heatmap trace; the slider
+    steps switch which trace is visible (no animation frames, which gr.Plot does not play).
+    The last snapshot is shown first.
+    """
+    w = as_float32(weights, "weights", 3)  # [S, Tq, Tk]
+    check_weights(w, "weights")
+    if len(steps) != w.shape[0]:
+        raise ValueError(f"steps has {len(steps)} entries but weights has {w.shape[0]} snapshots")
+    check_tokens(query_tokens, w.shape[1], "query_tokens", "query")
+    check_tokens(key_tokens, w.shape[2], "key_tokens", "key")
+    query_cats, query_text = axis_categories(query_tokens)
+    key_cats, key_text = axis_categories(key_tokens)
+    last = len(steps) - 1
+    traces = [
+        go.Heatmap(
+            z=w[i], x=key_cats, y=query_cats, coloraxis="coloraxis", visible=i == last, name=f"{step_label} {s}",
+            hovertemplate=_head_hover(query_label, key_label, weight_label, f"{step_label} {s}<br>"),
+        )
+        for i, s in enumerate(steps)
+    ]
+    slider_steps = [
+        dict(
+            label=str(s), method="update",
+            args=[{"visible": [j == i for j in range(len(steps))]}, {"title.text": f"{title} ({step_label} {s})"}],
+        )
+        for i, s in enumerate(steps)
+    ]
+    layout = _heatmap_layout(
+        f"{title} ({step_label} {steps[last]})", query_cats, query_text, key_cats, key_text,
+        query_label, key_label, (height if height is not None else _default_height(w.shape[1])) + 90,
+    )
+    layout["sliders"] = [dict(
+        active=last, steps=slider_steps, currentvalue=dict(prefix=f"{step_label}: "), pad=dict(t=60),
+    )]
+    return go.Figure(data=traces, layout=layout)

@@ -1,0 +1,53 @@
+"""Token text for axes and hovers, and checks on the arrays the figures receive."""
+from collections.abc import Sequence
+
+import numpy as np
+
+# Whitespace drawn as symbols; "<", ">" and "&" escaped because Plotly renders text as HTML-like markup.
+_VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def visible_token(token: str) -> str:
+    """Token text as Plotly shows it: whitespace as symbols (space -> ␣, newline -> ↵), "<", ">", "&"
+    escaped so they display literally, empty -> ∅."""
+    if token == "":
+        return "∅"
+    return "".join(_VISIBLE.get(ch, ch) for ch in token)
+
+
+def axis_categories(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Unique axis categories and their tick text for a token sequence.
+
+    Plotly merges equal categories, so two "a" tokens would collapse onto one row. Each category is
+    "position: token" (unique, shown in hovers); the tick text is the token alone.
+    Returns (categories, tick_text), both of length len(tokens).
+    """
+    shown = [visible_token(str(t)) for t in tokens]
+    return [f"{i}: {s}" for i, s in enumerate(shown)], shown
+
+
+def as_float32(values, name: str, ndim: int) -> np.ndarray:
+    """`values` as a float32 array with `ndim` dimensions and only finite entries, else ValueError."""
+    array = np.asarray(values, dtype=np.float32)
+    if array.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimensions, got shape {array.shape}")
+    if array.size == 0:
+        raise ValueError(f"{name} is empty (shape {array.shape}); pass at least one value")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinite values; pass finite numbers")
+    return array
+
+
+def check_weights(weights: np.ndarray, name: str) -> None:
+    """Raise ValueError unless every value is an attention weight in [0, 1] (rounding slack 1e-3)."""
+    if weights.min() < -1e-3 or weights.max() > 1 + 1e-3:
+        raise ValueError(
+            f"{name} must hold attention weights in [0, 1], got values in "
+            f"[{weights.min():.4g}, {weights.max():.4g}]; pass softmax outputs, not raw scores"
+        )
+
+
+def check_tokens(tokens: Sequence[str], length: int, name: str, axis: str) -> None:
+    """Raise ValueError unless there is one token per position along `axis`."""
+    if len(tokens) != length:
+        raise ValueError(f"{name} has {len(tokens)} tokens but the weights have {length} {axis} positions")

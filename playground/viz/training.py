@@ -1,0 +1,179 @@
+"""Training figures: loss and validation curves, accuracy, learning rate, tokens/s, head scores
+over steps, and several runs overlaid for side-by-side comparisons.
+
+A training history is a mapping column name -> sequence, one entry per logged step, for example
+{"step": [...], "loss": [...], "val_loss": [... None where not evaluated], "accuracy": [...],
+"exact_match": [...], "lr": [...], "tokens_per_s": [...]}. Only "step" and "loss" are required;
+None entries become gaps that the lines bridge.
+"""
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from playground.viz import theme
+from playground.viz.labels import as_float32
+
+TRAINING_PANELS = (
+    ("Loss", (("loss", "train loss"), ("val_loss", "validation loss"))),
+    ("Accuracy", (("accuracy", "accuracy"), ("exact_match", "exact match"))),
+    ("Learning rate", (("lr", "learning rate"),)),
+    ("Tokens / s", (("tokens_per_s", "tokens/s"),)),
+)
+
+
+def history_column(history: Mapping[str, Sequence], name: str) -> np.ndarray:
+    """One column of a history as float32, None -> NaN; ValueError if its length differs from "step"."""
+    if "step" not in history:
+        raise ValueError(f"history needs a 'step' column; it has {sorted(history)}")
+    values = np.array([np.nan if v is None else v for v in history[name]], dtype=np.float32)  # [N]
+    if len(values) != len(history["step"]):
+        raise ValueError(f"history column '{name}' has {len(values)} entries but 'step' has {len(history['step'])}")
+    return values
+
+
+def training_curves(
+    history: Mapping[str, Sequence],
+    title: str = "Training",
+    panel_titles: Sequence[str] | None = None,
+    series_names: Mapping[str, str] | None = None,
+    step_label: str = "step",
+    height: int | None = None,
+) -> go.Figure:
+    """Four panels: loss (+ validation loss), accuracy (+ exact match), learning rate, tokens/s.
+
+    history: see the module docstring. panel_titles: four titles in TRAINING_PANELS order;
+    series_names: column name -> legend name. Columns absent from the history are left out.
+    """
+    if "loss" not in history:
+        raise ValueError(f"history needs a 'loss' column; it has {sorted(history)}")
+    steps = history_column(history, "step")
+    panel_titles = list(panel_titles) if panel_titles is not None else [p[0] for p in TRAINING_PANELS]
+    if len(panel_titles) != len(TRAINING_PANELS):
+        raise ValueError(f"panel_titles needs {len(TRAINING_PANELS)} titles, got {len(panel_titles)}")
+    names = dict(series_names or {})
+    fig = make_subplots(rows=2, cols=2, subplot_titles=panel_titles, vertical_spacing=0.16, horizontal_spacing=0.1)
+    color_index = 0
+    for index, (_, columns) in enumerate(TRAINING_PANELS):
+        row, col = divmod(index, 2)
+        for column, default_name in columns:
+            if column not in history:
+                continue
+            name = names.get(column, default_name)
+            fig.add_trace(go.Scatter(
+                x=steps, y=history_column(history, column), mode="lines+markers", name=name, connectgaps=True,
+                line=dict(width=3, color=theme.SERIES_COLORS[color_index % len(theme.SERIES_COLORS)]),
+                marker=dict(size=5), hovertemplate=f"{name}<br>{step_label}: %{{x}}<br>%{{y:.4g}}<extra></extra>",
+            ), row=row + 1, col=col + 1)
+            color_index += 1
+    fig.update_xaxes(title_text=step_label, row=2)
+    fig.update_layout(theme.base_layout(
+        title, height=height if height is not None else 620,
+        legend=dict(orientation="h", yanchor="bottom", y=1.08, x=0),
+        margin=dict(l=70, r=30, t=120, b=60),
+    ))
+    return fig
+
+
+def compare_runs(
+    runs: Mapping[str, Mapping[str, Sequence]],
+    metrics: Sequence[str] = ("loss", "val_loss"),
+    title: str = "Runs compared",
+    metric_names: Mapping[str, str] | None = None,
+    step_label: str = "step",
+    height: int | None = None,
+) -> go.Figure:
+    """Several runs overlaid: runs maps a run name (e.g. "correct", "missing 1/sqrt(d_k)") to its history.
+
+    Each run keeps one colour; each metric keeps one line style (solid, dash, dot, ...).
+    A metric missing from a run is skipped for that run.
+    """
+    if len(runs) == 0:
+        raise ValueError("runs is empty; pass at least one history to plot")
+    if len(metrics) == 0:
+        raise ValueError("metrics is empty; choose at least one column such as 'loss'")
+    names = dict(metric_names or {})
+    dashes = ("solid", "dash", "dot", "dashdot")
+    traces = []
+    for run_index, (run_name, history) in enumerate(runs.items()):
+        steps = history_column(history, "step")
+        for metric_index, metric in enumerate(metrics):
+            if metric not in history:
+                continue
+            label = f"{run_name} · {names.get(metric, metric)}"
+            traces.append(go.Scatter(
+                x=steps, y=history_column(history, metric), mode="lines", name=label, connectgaps=True,
+                line=dict(
+                    width=3, color=theme.SERIES_COLORS[run_index % len(theme.SERIES_COLORS)],
+                    dash=dashes[metric_index % len(dashes)],
+                ),
+                hovertemplate=f"{label}<br>{step_label}: %{{x}}<br>%{{y:.4g}}<extra></extra>",
+            ))
+    if not traces:
+        raise ValueError(f"none of the runs has any of the metrics {list(metrics)}")
+    layout = theme.base_layout(
+        title, height=height if height is not None else 460,
+        xaxis=dict(title=dict(text=step_label)),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        margin=dict(l=70, r=30, t=110, b=60),
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def _head_rows(n_layers: int, n_heads: int) -> list[str]:
+    return [f"L{layer} H{head}" for layer in range(n_layers) for head in range(n_heads)]
+
+
+def head_scores_over_steps(
+    steps: Sequence[int],
+    scores,
+    score_name: str = "previous-token score",
+    title: str | None = None,
+    step_label: str = "step",
+    head_label: str = "head",
+    height: int | None = None,
+) -> go.Figure:
+    """scores: [S, L, H] one score per head at each of the S steps -> heatmap, rows = heads
+    ("L{layer} H{head}"), columns = steps, so a head that specialises shows as a brightening row."""
+    s = as_float32(scores, "scores", 3)  # [S, L, H]
+    if len(steps) != s.shape[0]:
+        raise ValueError(f"steps has {len(steps)} entries but scores has {s.shape[0]} rows of scores")
+    n_steps, n_layers, n_heads = s.shape
+    z = s.reshape(n_steps, n_layers * n_heads).T  # [L*H, S]
+    trace = go.Heatmap(
+        z=np.ascontiguousarray(z), x=[str(v) for v in steps], y=_head_rows(n_layers, n_heads),
+        colorscale=theme.ATTENTION_COLORSCALE,
+        hovertemplate=f"{head_label}: %{{y}}<br>{step_label}: %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
+    )
+    layout = theme.base_layout(
+        title if title is not None else f"{score_name} over training",
+        height=height if height is not None else int(min(720, 180 + 22 * n_layers * n_heads)),
+        xaxis=dict(title=dict(text=step_label), type="category", showgrid=False),
+        yaxis=dict(title=dict(text=head_label), autorange="reversed", type="category", showgrid=False),
+    )
+    return go.Figure(data=[trace], layout=layout)
+
+
+def head_scores_heatmap(
+    scores,
+    score_name: str = "previous-token score",
+    title: str | None = None,
+    layer_label: str = "layer",
+    head_label: str = "head",
+    height: int | None = None,
+) -> go.Figure:
+    """scores: [L, H], one score per head -> an L x H heatmap with each value written in its cell."""
+    s = as_float32(scores, "scores", 2)  # [L, H]
+    trace = go.Heatmap(
+        z=s, x=[f"{head_label} {h}" for h in range(s.shape[1])], y=[f"{layer_label} {l}" for l in range(s.shape[0])],
+        colorscale=theme.ATTENTION_COLORSCALE, texttemplate="%{z:.2f}",
+        hovertemplate=f"%{{y}} · %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
+    )
+    layout = theme.base_layout(
+        title if title is not None else f"{score_name} per head",
+        height=height if height is not None else 160 + 60 * s.shape[0],
+        xaxis=dict(type="category", showgrid=False, side="top"),
+        yaxis=dict(type="category", autorange="reversed", showgrid=False),
+    )
+    return go.Figure(data=[trace], layout=layout)
