@@ -1,0 +1,124 @@
+"""Text corpora: the bundled text shipped with the project and tiny Shakespeare.
+
+Tiny Shakespeare is looked for, in order, at the path in $PLAYGROUND_SHAKESPEARE, in the user
+cache ($XDG_CACHE_HOME or ~/.cache, under transformer-playground/), and in the shared copy
+next to the repository (../shared/data/). Only then is it downloaded, checked against its
+SHA-256 and cached. Copies in the cache or the shared folder that fail the checksum are
+ignored; the file named by the environment variable is trusted as the user's choice.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import urllib.request
+from pathlib import Path
+
+BUNDLED_PATH = Path(__file__).with_name("bundled.txt")
+
+SHAKESPEARE_ENV_VAR = "PLAYGROUND_SHAKESPEARE"
+SHAKESPEARE_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
+SHAKESPEARE_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
+SHAKESPEARE_BYTES = 1_115_394
+SHARED_SHAKESPEARE_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tinyshakespeare.txt"
+DOWNLOAD_TIMEOUT_S = 10.0
+
+
+class CorpusUnavailable(RuntimeError):
+    """A corpus could not be found locally or downloaded; the bundled text always works."""
+
+
+def bundled_text() -> str:
+    """The project's own short English text (prose about attention and simple stories)."""
+    return BUNDLED_PATH.read_text(encoding="utf-8")
+
+
+def shakespeare_cache_path() -> Path:
+    """Where a downloaded tiny Shakespeare is kept."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "transformer-playground" / "tinyshakespeare.txt"
+
+
+def download_bytes(url: str, timeout: float) -> bytes:
+    """The body of ``url`` (HTTP GET)."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.read()
+
+
+def _is_genuine(data: bytes) -> bool:
+    return len(data) == SHAKESPEARE_BYTES and hashlib.sha256(data).hexdigest() == SHAKESPEARE_SHA256
+
+
+def _read_verified(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if _is_genuine(data) else None
+
+
+def _write_cache(data: bytes) -> None:
+    """Store ``data`` in the cache atomically; a cache that cannot be written is skipped."""
+    path = shakespeare_cache_path()
+    partial: Path | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".part") as tmp:
+            partial = Path(tmp.name)
+            tmp.write(data)
+        os.replace(partial, path)
+    except OSError:
+        if partial is not None:
+            partial.unlink(missing_ok=True)
+
+
+def tiny_shakespeare(allow_download: bool = True) -> str:
+    """Karpathy's tiny Shakespeare (about 1 MB), from a local copy or downloaded once.
+
+    Raises CorpusUnavailable, saying that the bundled text can be used instead, when no copy
+    is found and downloading is off or fails, or when a download fails the checksum.
+    """
+    fallback = "Use the bundled text instead (it works offline)."
+    override = os.environ.get(SHAKESPEARE_ENV_VAR)
+    if override:
+        try:
+            return Path(override).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CorpusUnavailable(
+                f"${SHAKESPEARE_ENV_VAR} is {override!r}, which is not a readable UTF-8 text file ({exc}); "
+                f"fix the path or unset the variable. {fallback}"
+            ) from exc
+
+    for path in (shakespeare_cache_path(), SHARED_SHAKESPEARE_PATH):
+        data = _read_verified(path)
+        if data is not None:
+            return data.decode("utf-8")
+
+    searched = f"${SHAKESPEARE_ENV_VAR}, {shakespeare_cache_path()}, {SHARED_SHAKESPEARE_PATH}"
+    if not allow_download:
+        raise CorpusUnavailable(f"Tiny Shakespeare was not found ({searched}) and downloading is off. {fallback}")
+    try:
+        data = download_bytes(SHAKESPEARE_URL, DOWNLOAD_TIMEOUT_S)
+    except OSError as exc:  # urllib's URLError and socket timeouts are OSErrors
+        raise CorpusUnavailable(
+            f"Tiny Shakespeare was not found ({searched}) and could not be downloaded ({exc}). {fallback}"
+        ) from exc
+    if not _is_genuine(data):
+        raise CorpusUnavailable(
+            f"The downloaded tiny Shakespeare failed its checksum (expected SHA-256 {SHAKESPEARE_SHA256}, "
+            f"{SHAKESPEARE_BYTES} bytes; got {len(data)} bytes) and was not cached. {fallback}"
+        )
+    _write_cache(data)
+    return data.decode("utf-8")
+
+
+CORPORA = ("bundled", "tiny_shakespeare")
+
+
+def load_corpus(name: str, allow_download: bool = True) -> str:
+    """The text of a named corpus, one of ``CORPORA``."""
+    if name == "bundled":
+        return bundled_text()
+    if name == "tiny_shakespeare":
+        return tiny_shakespeare(allow_download=allow_download)
+    raise ValueError(f"unknown corpus {name!r}; choose one of {list(CORPORA)}")

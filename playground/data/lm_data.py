@@ -1,0 +1,115 @@
+"""Training data from plain text: next-token prediction (LMData) and masked LM (MLMData).
+
+The text is tokenized once. The validation split is the last ``val_fraction`` of the tokens,
+so it is text the model never trains on, not a random sample of overlapping windows.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+import torch
+
+from playground.data.tokenizer import MASK_ID, NUM_SPECIAL, Tokenizer
+
+IGNORE_INDEX = -100  # label of positions that take no part in the loss (F.cross_entropy's default)
+
+Split = Literal["train", "val"]
+
+
+class _TokenSplits:
+    """Token ids of a text split into train and validation, each at least ``min_tokens`` long."""
+
+    def __init__(self, text: str, tokenizer: Tokenizer, block_size: int, val_fraction: float, min_tokens: int):
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if not text:
+            raise ValueError("the text is empty; paste or upload some text, or use the bundled text")
+        if not isinstance(tokenizer, Tokenizer):
+            raise TypeError(f"tokenizer must be a playground Tokenizer, got {type(tokenizer).__name__}")
+        if isinstance(block_size, bool) or not isinstance(block_size, int) or not 1 <= block_size <= 65_536:
+            raise ValueError(f"block_size must be an int between 1 and 65536, got {block_size!r}")
+        if isinstance(val_fraction, bool) or not isinstance(val_fraction, (int, float)) or not 0 < val_fraction < 1:
+            raise ValueError(f"val_fraction must be a number between 0 and 1 (exclusive), got {val_fraction!r}")
+        self.tokenizer = tokenizer
+        self.block_size = block_size
+        self.val_fraction = float(val_fraction)
+        self.unknown_chars = tokenizer.unknown_chars(text)
+        ids = torch.tensor(tokenizer.encode(text), dtype=torch.long)  # [N]
+        n_val = round(len(ids) * val_fraction)
+        self.train_ids = ids[: len(ids) - n_val]  # [N_train]
+        self.val_ids = ids[len(ids) - n_val :]  # [N_val]
+        shortest = min(len(self.train_ids), len(self.val_ids))
+        if shortest < min_tokens:
+            raise ValueError(
+                f"the text has {len(ids)} tokens: {len(self.train_ids)} for training and {len(self.val_ids)} "
+                f"for validation (val_fraction={val_fraction}), but block_size={block_size} needs at least "
+                f"{min_tokens} in each; use a longer text or a smaller block_size"
+            )
+
+    @property
+    def vocab_size(self) -> int:
+        return self.tokenizer.vocab_size
+
+    def ids(self, split: Split) -> torch.Tensor:
+        """All token ids of one split. [N_split]"""
+        if split == "train":
+            return self.train_ids
+        if split == "val":
+            return self.val_ids
+        raise ValueError(f'split must be "train" or "val", got {split!r}')
+
+    def random_windows(self, split: Split, batch_size: int, length: int, generator: torch.Generator) -> torch.Tensor:
+        """``batch_size`` windows of ``length`` consecutive ids at random offsets. [B, length]"""
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= 65_536:
+            raise ValueError(f"batch_size must be an int between 1 and 65536, got {batch_size!r}")
+        if not isinstance(generator, torch.Generator):
+            raise TypeError("pass a torch.Generator so batches are reproducible, e.g. torch.Generator().manual_seed(0)")
+        ids = self.ids(split)
+        starts = torch.randint(0, len(ids) - length + 1, (batch_size,), generator=generator)  # [B]
+        return ids[starts[:, None] + torch.arange(length)]  # [B, length]
+
+
+class LMData(_TokenSplits):
+    """Next-token prediction windows: ``y`` is ``x`` shifted left by one token."""
+
+    def __init__(self, text: str, tokenizer: Tokenizer, block_size: int, val_fraction: float = 0.1):
+        super().__init__(text, tokenizer, block_size, val_fraction, min_tokens=block_size + 1)
+
+    def batch(self, split: Split, batch_size: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        """Random inputs and next-token targets, x [B, T] and y [B, T] with T = block_size."""
+        window = self.random_windows(split, batch_size, self.block_size + 1, generator)  # [B, T+1]
+        return window[:, :-1], window[:, 1:]
+
+
+class MLMData(_TokenSplits):
+    """BERT-style masked LM windows.
+
+    Each position is selected with probability ``mask_prob`` (every row gets at least one).
+    A selected token becomes <mask> 80% of the time, a random ordinary token 10% and stays
+    itself 10%. Labels hold the original id at selected positions and -100 elsewhere.
+    """
+
+    def __init__(
+        self, text: str, tokenizer: Tokenizer, block_size: int, val_fraction: float = 0.1, mask_prob: float = 0.15
+    ):
+        super().__init__(text, tokenizer, block_size, val_fraction, min_tokens=block_size)
+        if isinstance(mask_prob, bool) or not isinstance(mask_prob, (int, float)) or not 0 < mask_prob <= 1:
+            raise ValueError(f"mask_prob must be a number in (0, 1], got {mask_prob!r}")
+        self.mask_prob = float(mask_prob)
+
+    def batch(self, split: Split, batch_size: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+        """Corrupted inputs x [B, T] and labels [B, T] (original ids where selected, else -100)."""
+        original = self.random_windows(split, batch_size, self.block_size, generator)  # [B, T]
+        B, T = original.shape
+        selected = torch.rand(B, T, generator=generator) < self.mask_prob  # [B, T]
+        forced = torch.randint(0, T, (B,), generator=generator)  # [B]
+        empty_rows = ~selected.any(dim=1)  # [B]
+        selected[empty_rows, forced[empty_rows]] = True
+        action = torch.rand(B, T, generator=generator)  # [B, T]
+        random_ids = torch.randint(NUM_SPECIAL, self.vocab_size, (B, T), generator=generator)  # [B, T]
+        x = original.clone()
+        x[selected & (action < 0.8)] = MASK_ID
+        swap = selected & (action >= 0.8) & (action < 0.9)
+        x[swap] = random_ids[swap]
+        labels = torch.where(selected, original, torch.full_like(original, IGNORE_INDEX))  # [B, T]
+        return x, labels
