@@ -11,6 +11,7 @@ Special tokens are shown as "<pad>", "<bos>", "<eos>", "<unk>", "<mask>".
 from __future__ import annotations
 
 import json
+import operator
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable
@@ -142,13 +143,18 @@ class Tokenizer(ABC):
     def _check_ids(self, ids: Iterable[int]) -> list[int]:
         if hasattr(ids, "tolist"):
             ids = ids.tolist()
-        ids = list(ids)
+        checked: list[int] = []
         for i in ids:
-            if isinstance(i, bool) or not isinstance(i, int):
-                raise TypeError(f"token ids must be ints, got {i!r}")
+            try:
+                if isinstance(i, bool):
+                    raise TypeError
+                i = operator.index(i)
+            except TypeError:
+                raise TypeError(f"token ids must be integers, got {i!r}") from None
             if not 0 <= i < self.vocab_size:
                 raise ValueError(f"token id {i} is outside the vocabulary (0..{self.vocab_size - 1})")
-        return ids
+            checked.append(i)
+        return checked
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other._state() == self._state()

@@ -182,5 +182,8 @@ def test_decode_rejects_ids_outside_the_vocabulary():
     tok = CharTokenizer.from_text("ab")
     with pytest.raises(ValueError, match="outside the vocabulary"):
         tok.decode([0, 99])
+    with pytest.raises(TypeError, match="must be integers"):
+        tok.decode([5, 1.0])
+    assert tok.id_to_piece(torch.tensor(6)) == "b"
     with pytest.raises(ValueError, match="at least one character"):
         CharTokenizer([])
