@@ -15,6 +15,7 @@ from plotly.subplots import make_subplots
 from playground.viz import theme
 from playground.viz.labels import as_float32
 
+MARKER_LIMIT = 60  # longer histories are drawn as plain lines
 TRAINING_PANELS = (
     ("Loss", (("loss", "train loss"), ("val_loss", "validation loss"))),
     ("Accuracy", (("accuracy", "accuracy"), ("exact_match", "exact match"))),
@@ -54,6 +55,7 @@ def training_curves(
         raise ValueError(f"panel_titles needs {len(TRAINING_PANELS)} titles, got {len(panel_titles)}")
     names = dict(series_names or {})
     fig = make_subplots(rows=2, cols=2, subplot_titles=panel_titles, vertical_spacing=0.16, horizontal_spacing=0.1)
+    mode = "lines+markers" if len(steps) <= MARKER_LIMIT else "lines"
     color_index = 0
     for index, (_, columns) in enumerate(TRAINING_PANELS):
         row, col = divmod(index, 2)
@@ -62,7 +64,7 @@ def training_curves(
                 continue
             name = names.get(column, default_name)
             fig.add_trace(go.Scatter(
-                x=steps, y=history_column(history, column), mode="lines+markers", name=name, connectgaps=True,
+                x=steps, y=history_column(history, column), mode=mode, name=name, connectgaps=True,
                 line=dict(width=3, color=theme.SERIES_COLORS[color_index % len(theme.SERIES_COLORS)]),
                 marker=dict(size=5), hovertemplate=f"{name}<br>{step_label}: %{{x}}<br>%{{y:.4g}}<extra></extra>",
             ), row=row + 1, col=col + 1)

@@ -20,6 +20,13 @@ def test_grid_holds_every_head_within_the_stated_precision():
     assert fig.layout.coloraxis.cmin == 0 and fig.layout.coloraxis.cmax == GRID_SCALE
 
 
+def test_grid_builds_at_classroom_size_with_every_subplot_inside_the_figure():
+    fig = attention_grid(softmax_weights((6, 8, 3, 3)), list("abc"), list("abc"))
+    assert len(fig.data) == 48
+    domains = [fig.layout[f"yaxis{k if k > 1 else ''}"].domain for k in range(1, 49)]
+    assert all(0.0 <= lo < hi <= 1.0 for lo, hi in domains)
+
+
 def test_grid_axes_are_the_tokens_and_hover_names_layer_and_head():
     query = ["x", "y"]
     keys = ["p", "q", "p"]
@@ -74,7 +81,7 @@ def test_snapshot_slider_switches_visible_trace_without_frames():
     assert [s.label for s in slider.steps] == ["0", "50", "100"]
     assert slider.steps[1].args[0]["visible"] == [False, True, False]
     for i in range(3):
-        np.testing.assert_array_equal(fig.data[i].z, weights[i])
+        np.testing.assert_allclose(figure_json_array(fig, i, "z") / GRID_SCALE, weights[i], atol=GRID_PRECISION + 1e-7)
 
 
 @pytest.mark.parametrize(
