@@ -144,14 +144,14 @@ def head_scores_over_steps(
     n_steps, n_layers, n_heads = s.shape
     z = s.reshape(n_steps, n_layers * n_heads).T  # [L*H, S]
     trace = go.Heatmap(
-        z=np.ascontiguousarray(z), x=[str(v) for v in steps], y=_head_rows(n_layers, n_heads),
+        z=np.ascontiguousarray(z), x=np.asarray(steps, dtype=np.int64), y=_head_rows(n_layers, n_heads),
         colorscale=theme.ATTENTION_COLORSCALE,
         hovertemplate=f"{head_label}: %{{y}}<br>{step_label}: %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
     )
     layout = theme.base_layout(
         title if title is not None else f"{score_name} over training",
         height=height if height is not None else int(min(720, 180 + 22 * n_layers * n_heads)),
-        xaxis=dict(title=dict(text=step_label), type="category", showgrid=False),
+        xaxis=dict(title=dict(text=step_label), showgrid=False),
         yaxis=dict(title=dict(text=head_label), autorange="reversed", type="category", showgrid=False),
     )
     return go.Figure(data=[trace], layout=layout)

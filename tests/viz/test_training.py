@@ -48,7 +48,7 @@ def test_head_scores_over_steps_rows_are_heads_columns_are_steps():
     z = fig.data[0].z
     assert list(fig.data[0].y)[5] == "L1 H1"
     np.testing.assert_array_equal(z[5], scores[:, 1, 1])
-    assert list(fig.data[0].x) == ["0", "100", "200"]
+    np.testing.assert_array_equal(fig.data[0].x, [0, 100, 200])
     assert fig.layout.title.text == "induction over training"
 
 
