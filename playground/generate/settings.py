@@ -1,0 +1,73 @@
+"""Validated decoding settings shared by the Stepper and beam search."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+STRATEGIES = ("greedy", "sample", "beam")
+MAX_BEAM_WIDTH = 16          # the tree grows by up to 2 x width nodes per step; wider is slow and unreadable
+MAX_NEW_TOKENS = 2048
+MAX_SEED = 2**63 - 1
+MAX_LENGTH_PENALTY = 5.0
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class SamplingConfig:
+    """How the next token is chosen.
+
+    strategy: "greedy" (the most likely token), "sample" (draw from the filtered distribution,
+        reproducibly from `seed`), or "beam" (see `beam_search`).
+    temperature: sampling divides the logits by it before the softmax; must be > 0. Near 0 the
+        distribution collapses onto the most likely token, above 1 it flattens.
+    top_k: sampling keeps only the k most likely tokens (None = off); k >= 1.
+    top_p: sampling keeps the smallest set of most likely tokens whose mass reaches p (None = off);
+        p in (0, 1]. Applied after top-k.
+    seed: sampling seed; the draw at each position depends only on (seed, position), so going back
+        and stepping again picks the same token.
+    beam_width: hypotheses kept per step by beam search, 1 .. MAX_BEAM_WIDTH.
+    max_new_tokens: the token budget, 1 .. MAX_NEW_TOKENS.
+    length_penalty: beam search ranks finished hypotheses by log-prob / length ** length_penalty,
+        in [0, MAX_LENGTH_PENALTY] (0 = raw log-prob, which favours short outputs).
+    """
+
+    strategy: str = "greedy"
+    temperature: float = 1.0
+    top_k: int | None = None
+    top_p: float | None = None
+    seed: int = 0
+    beam_width: int = 4
+    max_new_tokens: int = 64
+    length_penalty: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {STRATEGIES}, got {self.strategy!r}")
+        if not _is_number(self.temperature) or not math.isfinite(self.temperature):
+            raise ValueError(f"temperature must be a finite number, got {self.temperature!r}")
+        if self.strategy == "sample" and self.temperature <= 0:
+            raise ValueError(f"temperature must be > 0 for sampling (use strategy='greedy' for the most likely "
+                             f"token), got {self.temperature}")
+        if self.top_k is not None and (not _is_int(self.top_k) or self.top_k < 1):
+            raise ValueError(f"top_k must be an integer >= 1, or None to switch it off; got {self.top_k!r}")
+        if self.top_p is not None and (not _is_number(self.top_p) or not 0 < self.top_p <= 1):
+            raise ValueError(f"top_p must be in (0, 1], or None to switch it off; got {self.top_p!r}")
+        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer in [0, 2**63 - 1], got {self.seed!r}")
+        if not _is_int(self.beam_width) or not 1 <= self.beam_width <= MAX_BEAM_WIDTH:
+            raise ValueError(f"beam_width must be an integer from 1 to {MAX_BEAM_WIDTH}, got {self.beam_width!r}")
+        if not _is_int(self.max_new_tokens) or not 1 <= self.max_new_tokens <= MAX_NEW_TOKENS:
+            raise ValueError(f"max_new_tokens must be an integer from 1 to {MAX_NEW_TOKENS}, got {self.max_new_tokens!r}")
+        if not _is_number(self.length_penalty) or not 0 <= self.length_penalty <= MAX_LENGTH_PENALTY:
+            raise ValueError(f"length_penalty must be a number in [0, {MAX_LENGTH_PENALTY}], got {self.length_penalty!r}")
+
+    def replace(self, **changes) -> "SamplingConfig":
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
