@@ -95,7 +95,10 @@ class DecoderStack(nn.Module):
         offset = cache.length if cache is not None else 0
         n_keys = offset + ids.size(1)
         mask = self.mask_builder(ids.size(1), n_keys, ids.device)            # [Tq, Tk]
-        is_causal = self.mask_builder is causal_mask and offset == 0
+        is_causal = False
+        if self.mask_builder is causal_mask:
+            is_causal = offset == 0                                          # the kernel's own square mask
+            mask = None if ids.size(1) == 1 else mask                        # one new query sees every key
         x = self.embed(ids, offset, trace)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, is_causal, self.embed.positions, offset, memory, memory_mask,
