@@ -9,8 +9,6 @@ and nothing is being recorded.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -45,26 +43,52 @@ def attend(q, k, v, mask: torch.Tensor | None, score_fn=scaled_scores, dropout: 
     return dropped @ v, scores, weights
 
 
-@dataclass
 class LayerCache:
-    """Keys and values one attention layer has already computed, [B, H, T, Dh] each."""
+    """Keys and values one attention layer has already computed.
 
-    k: torch.Tensor | None = None
-    v: torch.Tensor | None = None
+    They live in buffers [B, H, capacity, Dh] that grow geometrically, so appending a token
+    writes one slot instead of copying the whole history; `k` and `v` are views [B, H, length, Dh].
+    """
+
+    def __init__(self):
+        self._k: torch.Tensor | None = None
+        self._v: torch.Tensor | None = None
+        self.length = 0
 
     @property
-    def length(self) -> int:
-        return 0 if self.k is None else self.k.size(2)
+    def k(self) -> torch.Tensor | None:
+        return None if self._k is None else self._k[:, :, : self.length]
+
+    @property
+    def v(self) -> torch.Tensor | None:
+        return None if self._v is None else self._v[:, :, : self.length]
 
     def append(self, k: torch.Tensor, v: torch.Tensor):
-        if self.k is not None:
-            k, v = torch.cat((self.k, k), dim=2), torch.cat((self.v, v), dim=2)
-        self.k, self.v = k, v
-        return k, v
+        """Add new keys/values [B, H, Tnew, Dh]; return all of them [B, H, length, Dh]."""
+        end = self.length + k.size(2)
+        if self._k is None or end > self._k.size(2):
+            capacity = max(end, 64, 2 * (0 if self._k is None else self._k.size(2)))
+            self._k, self._v = self._grown(self._k, k, capacity), self._grown(self._v, v, capacity)
+        self._k[:, :, self.length:end] = k
+        self._v[:, :, self.length:end] = v
+        self.length = end
+        return self.k, self.v
+
+    def _grown(self, old: torch.Tensor | None, like: torch.Tensor, capacity: int) -> torch.Tensor:
+        batch, heads, _, head_dim = like.shape
+        buffer = like.new_zeros(batch, heads, capacity, head_dim)
+        if old is not None:
+            buffer[:, :, : self.length] = old[:, :, : self.length]
+        return buffer
 
     def crop(self, length: int) -> None:
-        if self.k is not None:
-            self.k, self.v = self.k[:, :, :length], self.v[:, :, :length]
+        """Forget every position from `length` on."""
+        self.length = min(self.length, length)
+
+    def reorder(self, batch_index: torch.Tensor) -> None:
+        """Keep batch rows `batch_index` (in that order), e.g. the surviving beams."""
+        if self._k is not None:
+            self._k, self._v = self._k.index_select(0, batch_index), self._v.index_select(0, batch_index)
 
 
 class MultiHeadAttention(nn.Module):

@@ -48,6 +48,11 @@ class KVCache:
         for layer in self.self_attn:
             layer.crop(length)
 
+    def reorder(self, batch_index: torch.Tensor) -> None:
+        """Keep batch rows `batch_index` in every layer (beam search reorders its hypotheses)."""
+        for layer in self.self_attn + self.cross_attn:
+            layer.reorder(batch_index)
+
 
 class EncoderStack(nn.Module):
     """Embedding, N bidirectional blocks, and a final LayerNorm for pre-norm stacks."""

@@ -154,3 +154,23 @@ def test_learned_positions_refuse_positions_past_their_table():
     model = tiny_model("decoder_only", "learned")
     with pytest.raises(ValueError, match="past the learned table"):
         model(torch.randint(5, 23, (1, 33)))
+
+
+def test_reordering_the_cache_follows_the_chosen_rows():
+    model = tiny_model("encoder_decoder", "rope")
+    src, tgt = torch.randint(5, 23, (3, 7)), torch.randint(5, 23, (3, 4))
+    memory, memory_mask = model.encode(src)
+    cache = model.new_cache()
+    model.decode(tgt[:, :3], memory, memory_mask, cache=cache)
+    order = torch.tensor([2, 2, 0])
+    cache.reorder(order)
+    stepped = model.decode(tgt[order, 3:4], memory[order], None, cache=cache)
+    torch.testing.assert_close(stepped, model(src[order], tgt[order])[:, 3:4], atol=1e-5, rtol=0)
+
+
+def test_the_cache_grows_past_its_first_buffer():
+    model = tiny_model("decoder_only", "sinusoidal", max_len=200)
+    ids = torch.randint(5, 23, (1, 150))
+    cache = model.new_cache()
+    pieces = [model(ids[:, t:t + 1], cache=cache) for t in range(150)]
+    torch.testing.assert_close(torch.cat(pieces, dim=1), model(ids), atol=1e-5, rtol=0)
