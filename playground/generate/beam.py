@@ -70,9 +70,7 @@ class BeamResult:
 
 def _reorder(cache: KVCache, rows: torch.Tensor) -> None:
     """Make batch row i of every cached key/value a copy of row rows[i]."""
-    for layer in (*cache.self_attn, *cache.cross_attn):
-        if layer.k is not None:
-            layer.k, layer.v = layer.k[rows], layer.v[rows]                  # [B, H, T, Dh]
+    cache.reorder(rows)
 
 
 class _Search:
