@@ -96,7 +96,6 @@ def test_back_undoes_a_step_exactly():
         np.testing.assert_array_equal(new.raw_probs, old.raw_probs)
         np.testing.assert_array_equal(new.attention["self"], old.attention["self"])
     np.testing.assert_array_equal(stepper.attention_matrix(), matrix)
-    np.testing.assert_array_equal(stepper.step().raw_probs, stepper.back().raw_probs)
 
 
 def test_back_without_a_step_is_an_error():
