@@ -21,8 +21,6 @@ import torch
 from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
-from playground.model import KVCache
-
 from .context import DecoderCall, check_model_and_tokenizer, encode_prompt
 from .settings import SamplingConfig
 
@@ -66,11 +64,6 @@ class BeamResult:
     best_path: list[int]            # node ids from the root to the best hypothesis
     unknown_chars: list[str]
     notices: list[str]
-
-
-def _reorder(cache: KVCache, rows: torch.Tensor) -> None:
-    """Make batch row i of every cached key/value a copy of row rows[i]."""
-    cache.reorder(rows)
 
 
 class _Search:
@@ -158,7 +151,7 @@ def beam_search(model: nn.Module, tokenizer: Tokenizer, prompt: str, beam_width:
                 for node in live:
                     search.finish(node, reason)
                 break
-            _reorder(cache, torch.tensor(parents))
+            cache.reorder(torch.tensor(parents))                                   # rows follow their parents
             new_tokens = torch.tensor([[search.tree[n].token_id] for n in live])           # [B, 1]
             logits = call(new_tokens, cache)[:, -1]                                        # [B, V]
     ranked = sorted(search.finished, key=lambda h: -h.score)
