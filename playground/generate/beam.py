@@ -21,6 +21,7 @@ import torch
 from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
+
 from .context import DecoderCall, check_model_and_tokenizer, encode_prompt
 from .settings import SamplingConfig
 
