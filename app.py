@@ -1,14 +1,10 @@
-"""Entry point: `python app.py` serves the Transformer Playground."""
-import gradio as gr
+"""Entry point: `python app.py` serves the Transformer Playground.
 
-
-def create_app() -> gr.Blocks:
-    with gr.Blocks(title="Transformer Playground") as demo:
-        gr.Markdown("# Transformer Playground")
-    return demo
-
+GRADIO_SERVER_NAME and GRADIO_SERVER_PORT set the address; PLAYGROUND_PRETRAINED_DIR the models.
+"""
+from playground.ui import create_app, launch_kwargs
 
 demo = create_app()
 
 if __name__ == "__main__":
-    demo.launch()
+    demo.launch(**launch_kwargs())

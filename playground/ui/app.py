@@ -1,0 +1,69 @@
+"""The page: a header with the language control, then one tab per view."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import gradio as gr
+
+from .context import LIGHT_CONCURRENCY, AppContext
+from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
+from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
+from .registry import ModelRegistry
+from .runtime import configure_torch
+from .tabs import architecture, positional, tokenizer
+from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
+
+QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
+TITLE = "Transformer Playground"
+CSS = """
+#header { align-items: center; }
+.explanation { font-size: 1.02rem; }
+"""
+
+
+def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
+               idle_seconds: float = IDLE_SECONDS) -> gr.Blocks:
+    """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/)."""
+    configure_torch()
+    registry = ModelRegistry(pretrained_dir)
+    store = WorkspaceStore(max_sessions, idle_seconds)
+    with gr.Blocks(title=TITLE) as demo:
+        gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
+        with gr.Row(elem_id="header"):
+            gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
+            language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
+                                label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
+
+        def on_load(probe: str, request: gr.Request) -> str:
+            return detect_language(probe, request.headers.get("accept-language") if request else None)
+
+        started = demo.load(on_load, [language], [language], js=READ_PROBE_JS, show_progress="hidden",
+                            api_visibility="private")
+        language.input(None, [language], None, js=SET_LOCALE_JS)
+        ctx = AppContext(registry, store, language, started)
+        with gr.Tabs(elem_id="tabs"):
+            for key, module in (("positional", positional), ("tokenizer", tokenizer), ("architecture", architecture)):
+                with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}"):
+                    module.build(ctx)
+
+        def on_unload(request: gr.Request) -> None:
+            if request is not None and request.session_hash:
+                store.drop(request.session_hash)
+
+        demo.unload(on_unload)
+    demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
+    return demo
+
+
+def launch_kwargs() -> dict:
+    """Arguments for demo.launch(): theme, css, translations and the language-following script.
+
+    Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
+    """
+    return {
+        "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
+        "css": CSS,
+        "i18n": I18N,
+        "js": FOLLOW_SETTINGS_JS,
+        "footer_links": ["api", "settings"],
+    }

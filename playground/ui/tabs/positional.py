@@ -1,0 +1,288 @@
+"""Positional encoding tab: the sinusoidal table, chosen dimensions, position similarity, a model's
+own position vectors, RoPE's rotating pairs, and why a model without positions is order-blind."""
+from __future__ import annotations
+
+import functools
+import random
+from functools import partial
+
+import gradio as gr
+import plotly.graph_objects as go
+import torch
+
+from playground import viz
+from playground.model import ModelConfig, Trace, sinusoidal_table
+
+from ..context import LATEX, LIGHT, PRIVATE, QUIET, AppContext
+from ..i18n import label, text
+from ..registry import ModelEntry, ascii_tokenizer, seeded_model
+from ..runtime import guarded
+from ..validation import (
+    MAX_INPUT_CHARS,
+    MAX_SEED,
+    POSITIONAL_D_MODEL_RANGE,
+    POSITIONAL_LENGTH_RANGE,
+    check_known_chars,
+    check_number,
+    check_text,
+    fail,
+)
+
+DEFAULT_D_MODEL, DEFAULT_LENGTH = 64, 64
+DEFAULT_DIMS = (0, 1, 10, 11, 40, 41)
+DEFAULT_ROPE_DIM, DEFAULT_ROPE_POSITIONS = 16, 32
+DEFAULT_ROPE_PAIRS = (0, 1, 3, 7)
+MAX_ROPE_POSITIONS = 256
+ORDER_ENCODINGS = ("none", "sinusoidal", "learned", "rope")
+ORDER_WEIGHT_STD = 0.3
+SAME_OUTPUT_TOLERANCE = 1e-4
+DEFAULT_SHUFFLE_TEXT = "the cat sat on the mat"
+
+
+def _dimensions(dims, d_model: int, lang: str) -> list[int]:
+    chosen = sorted({int(d) for d in (dims or [])})
+    if not chosen:
+        raise fail(lang, "err_pick_dims")
+    outside = [d for d in chosen if not 0 <= d < d_model]
+    if outside:
+        raise fail(lang, "err_dims_outside", dims=outside, d_model=d_model)
+    return chosen
+
+
+def sinusoidal_views(d_model, length, dims, lang: str) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """The [length, d_model] sinusoidal table as a heatmap, chosen dimensions as curves, and the
+    position-to-position cosine similarity."""
+    d_model = check_number(d_model, lang, "d_model", *POSITIONAL_D_MODEL_RANGE, integer=True)
+    length = check_number(length, lang, "length", *POSITIONAL_LENGTH_RANGE, integer=True)
+    if d_model % 2:
+        raise fail(lang, "err_even_d_model", d_model=d_model)
+    chosen = _dimensions(dims, d_model, lang)
+    table = sinusoidal_table(length, d_model).numpy()                       # [T, D]
+    t = partial(text, lang)
+    heatmap = viz.positional_heatmap(
+        table, title=t("fig_sinusoidal", length=length, d_model=d_model),
+        position_label=t("w_position"), dimension_label=t("w_dimension"), value_label=t("w_value"))
+    curves = viz.positional_curves(
+        table, chosen, title=t("fig_sinusoidal_curves"), position_label=t("w_position"),
+        value_label=t("w_value"), dimension_label=t("w_dim"))
+    similarity = viz.position_similarity(
+        table, title=t("fig_position_similarity"), position_label=t("w_position"),
+        value_label=t("w_cosine"))
+    return heatmap, curves, similarity
+
+
+def model_position_views(entry: ModelEntry, lang: str) -> tuple[go.Figure | None, go.Figure | None, str]:
+    """A model's own additive position table (learned or sinusoidal) and its similarity, with a note.
+
+    RoPE and no-position models add nothing to the embeddings, so they get a note and no figure.
+    """
+    config = entry.config
+    t = partial(text, lang)
+    module = (entry.model.decoder if config.n_decoder_layers else entry.model.encoder).embed.positions
+    length = min(config.max_len, POSITIONAL_LENGTH_RANGE[1])
+    table = module.table(length)
+    if table is None:
+        return None, None, t(f"note_positions_{config.positional}", model=entry.name)
+    matrix = table.detach().float().numpy()                                  # [T, D]
+    heatmap = viz.positional_heatmap(
+        matrix, title=t("fig_model_positions", model=entry.name, kind=config.positional),
+        position_label=t("w_position"), dimension_label=t("w_dimension"), value_label=t("w_value"))
+    similarity = viz.position_similarity(
+        matrix, title=t("fig_model_position_similarity", model=entry.name), position_label=t("w_position"),
+        value_label=t("w_cosine"))
+    note = t(f"note_positions_{config.positional}", model=entry.name)
+    if entry.source == "untrained" and config.positional == "learned":
+        note += " " + t("note_untrained_positions")
+    return heatmap, similarity, note
+
+
+def rope_view(head_dim, n_positions, pairs, lang: str) -> go.Figure:
+    """Each chosen pair of a head's dimensions rotated to every position."""
+    head_dim = check_number(head_dim, lang, "head_dim", *POSITIONAL_D_MODEL_RANGE, integer=True)
+    n_positions = check_number(n_positions, lang, "positions", 2, MAX_ROPE_POSITIONS, integer=True)
+    if head_dim % 2:
+        raise fail(lang, "err_even_d_model", d_model=head_dim)
+    chosen = sorted({int(p) for p in (pairs or [])})
+    if not chosen:
+        raise fail(lang, "err_pick_pairs")
+    outside = [p for p in chosen if not 0 <= p < head_dim // 2]
+    if outside:
+        raise fail(lang, "err_pairs_outside", pairs=outside, n_pairs=head_dim // 2)
+    t = partial(text, lang)
+    return viz.rope_rotation(
+        head_dim, chosen, n_positions, title=t("fig_rope", head_dim=head_dim), pair_label=t("w_pair"),
+        position_label=t("w_position"), angle_label=t("w_angle"))
+
+
+@functools.cache
+def order_models() -> dict[str, ModelEntry]:
+    """One tiny encoder per positional encoding, same seed and tokenizer, for the shuffle demo.
+
+    Their matrices are drawn with std ORDER_WEIGHT_STD, larger than a training initialisation, so
+    attention is sharp and what positions change is plain to see.
+    """
+    tokenizer = ascii_tokenizer()
+    models = {}
+    for positional in ORDER_ENCODINGS:
+        config = ModelConfig(arch="encoder_only", vocab_size=tokenizer.vocab_size, d_model=32, n_heads=2,
+                             n_encoder_layers=2, n_decoder_layers=0, d_ff=64, max_len=MAX_INPUT_CHARS,
+                             positional=positional)
+        model = seeded_model(config)
+        generator = torch.Generator().manual_seed(0)
+        with torch.no_grad():
+            for parameter in model.parameters():
+                if parameter.dim() == 2:
+                    parameter.normal_(0.0, ORDER_WEIGHT_STD, generator=generator)
+        models[positional] = ModelEntry(f"order-{positional}", model, tokenizer, config, "", "untrained")
+    return models
+
+
+def shuffle_demo(text_value, seed, lang: str) -> tuple[list[list], str]:
+    """Shuffle the input's tokens; compare f(shuffled x) with shuffled f(x) for each encoding.
+
+    Returns table rows (encoding, largest difference, verdict) and a summary naming the order used.
+    """
+    text_value = check_text(text_value, lang)
+    seed = check_number(seed, lang, "seed", 0, MAX_SEED, integer=True)
+    models = order_models()
+    tokenizer = next(iter(models.values())).tokenizer
+    check_known_chars(text_value, tokenizer, "order-demo", lang)
+    ids = tokenizer.encode(text_value)
+    if len(ids) < 2:
+        raise fail(lang, "err_need_two_tokens")
+    order = list(range(len(ids)))
+    rng = random.Random(seed)
+    while order == sorted(order):                                            # a real shuffle
+        rng.shuffle(order)
+    x = torch.tensor([ids])                                                  # [1, T]
+    perm = torch.tensor(order)                                               # [T]
+    rows = []
+    for positional, entry in models.items():
+        trace_a, trace_b = Trace(("encoder.final_norm",)), Trace(("encoder.final_norm",))
+        entry.model(x, trace=trace_a)
+        entry.model(x[:, perm], trace=trace_b)
+        expected = trace_a["encoder.final_norm"][:, perm]                    # [1, T, D] shuffled f(x)
+        difference = float((trace_b["encoder.final_norm"] - expected).abs().max())
+        same = difference < SAME_OUTPUT_TOLERANCE
+        rows.append([text(lang, f"enc_{positional}"), f"{difference:.2e}",
+                     text(lang, "verdict_order_blind" if same else "verdict_order_aware")])
+    shuffled = "".join(text_value[i] for i in order)
+    return rows, text(lang, "shuffle_summary", original=text_value, shuffled=shuffled)
+
+
+def _dim_choices(d_model: int) -> list[int]:
+    return list(range(int(d_model)))
+
+
+def build(ctx: AppContext) -> None:
+    """Declare the tab's components and events (inside a gr.Tab)."""
+    lang = ctx.language
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Row():
+                d_model = gr.Slider(*POSITIONAL_D_MODEL_RANGE, value=DEFAULT_D_MODEL, step=2,
+                                    label=label("lbl_d_model"), elem_id="pos-d-model")
+                length = gr.Slider(*POSITIONAL_LENGTH_RANGE, value=DEFAULT_LENGTH, step=1, label=label("lbl_length"),
+                                   elem_id="pos-length")
+            heatmap = gr.Plot(show_label=False, elem_id="pos-heatmap")
+        with gr.Column(scale=2):
+            gr.Markdown(label("pos_explanation"), elem_id="pos-explanation", latex_delimiters=LATEX,
+                        elem_classes="explanation")
+    dims = gr.Dropdown(_dim_choices(DEFAULT_D_MODEL), value=list(DEFAULT_DIMS), multiselect=True,
+                       label=label("lbl_dims"), elem_id="pos-dims")
+    with gr.Row():
+        curves = gr.Plot(show_label=False, elem_id="pos-curves")
+        similarity = gr.Plot(show_label=False, elem_id="pos-similarity")
+
+    gr.Markdown(label("pos_model_heading"))
+    with gr.Row():
+        model = gr.Dropdown(ctx.registry.names(), value=ctx.registry.default(), label=label("lbl_model"),
+                            elem_id="pos-model", scale=1)
+        model_note = gr.Markdown(elem_id="pos-model-note")
+    with gr.Row():
+        model_heatmap = gr.Plot(show_label=False, elem_id="pos-model-heatmap")
+        model_similarity = gr.Plot(show_label=False, elem_id="pos-model-similarity")
+
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Row():
+                rope_dim = gr.Slider(2, 256, value=DEFAULT_ROPE_DIM, step=2, label=label("lbl_head_dim"),
+                                     elem_id="rope-dim")
+                rope_positions = gr.Slider(2, MAX_ROPE_POSITIONS, value=DEFAULT_ROPE_POSITIONS, step=1,
+                                           label=label("lbl_rope_positions"), elem_id="rope-positions")
+            rope_pairs = gr.Dropdown(list(range(DEFAULT_ROPE_DIM // 2)), value=list(DEFAULT_ROPE_PAIRS),
+                                     multiselect=True, label=label("lbl_rope_pairs"), elem_id="rope-pairs")
+            rope_plot = gr.Plot(show_label=False, elem_id="rope-plot")
+        with gr.Column(scale=2):
+            gr.Markdown(label("rope_explanation"), elem_id="rope-explanation", latex_delimiters=LATEX,
+                        elem_classes="explanation")
+
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Row():
+                shuffle_text = gr.Textbox(DEFAULT_SHUFFLE_TEXT, label=label("lbl_shuffle_text"), max_lines=1,
+                                          max_length=MAX_INPUT_CHARS, elem_id="shuffle-text", scale=3)
+                shuffle_seed = gr.Number(0, precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
+                                         elem_id="shuffle-seed", scale=1)
+            shuffle_run = gr.Button(label("btn_shuffle"), variant="primary", elem_id="shuffle-run")
+            shuffle_summary = gr.Markdown(elem_id="shuffle-summary")
+            shuffle_table = gr.Dataframe(headers=["encoding", "max |difference|", "verdict"], interactive=False,
+                                         elem_id="shuffle-table")
+        with gr.Column(scale=2):
+            gr.Markdown(label("shuffle_explanation"), elem_id="shuffle-explanation", elem_classes="explanation")
+
+    @guarded
+    def on_sinusoidal(d_model, length, dims, lang):
+        return sinusoidal_views(d_model, length, dims, lang)
+
+    @guarded
+    def on_d_model(d_model, dims, lang):
+        d_model = check_number(d_model, lang, "d_model", *POSITIONAL_D_MODEL_RANGE, integer=True)
+        kept = [d for d in (dims or []) if 0 <= int(d) < d_model] or [0, 1]
+        return gr.Dropdown(choices=_dim_choices(d_model), value=kept)
+
+    @guarded
+    def on_model(name, lang, request: gr.Request):
+        entry = ctx.find_model(ctx.workspace(request), name, lang)
+        figure, similarity_figure, note = model_position_views(entry, lang)
+        return (gr.Plot(figure, visible=figure is not None),
+                gr.Plot(similarity_figure, visible=similarity_figure is not None), note)
+
+    @guarded
+    def on_rope_dim(head_dim, pairs, lang):
+        head_dim = check_number(head_dim, lang, "head_dim", *POSITIONAL_D_MODEL_RANGE, integer=True)
+        kept = [p for p in (pairs or []) if 0 <= int(p) < head_dim // 2] or [0]
+        return gr.Dropdown(choices=list(range(head_dim // 2)), value=kept)
+
+    @guarded
+    def on_rope(head_dim, n_positions, pairs, lang):
+        return rope_view(head_dim, n_positions, pairs, lang)
+
+    @guarded
+    def on_shuffle(text_value, seed, lang):
+        rows, summary = shuffle_demo(text_value, seed, lang)
+        headers = [text(lang, "col_encoding"), text(lang, "col_max_difference"), text(lang, "col_verdict")]
+        return summary, gr.Dataframe(value=rows, headers=headers)
+
+    sinusoidal_inputs, sinusoidal_outputs = [d_model, length, dims, lang], [heatmap, curves, similarity]
+    ctx.on_language(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs)
+    length.release(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, api_name="positional_sinusoidal", **LIGHT)
+    dims.input(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **LIGHT, **PRIVATE)
+    d_model.release(on_d_model, [d_model, dims, lang], [dims], **QUIET, **PRIVATE).then(
+        on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **LIGHT, **PRIVATE)
+
+    model_outputs = [model_heatmap, model_similarity, model_note]
+    ctx.on_language(on_model, [model, lang], model_outputs)
+    model.input(on_model, [model, lang], model_outputs, api_name="positional_model", **LIGHT)
+
+    rope_inputs = [rope_dim, rope_positions, rope_pairs, lang]
+    ctx.on_language(on_rope, rope_inputs, [rope_plot])
+    rope_positions.release(on_rope, rope_inputs, [rope_plot], api_name="positional_rope", **LIGHT)
+    rope_pairs.input(on_rope, rope_inputs, [rope_plot], **LIGHT, **PRIVATE)
+    rope_dim.release(on_rope_dim, [rope_dim, rope_pairs, lang], [rope_pairs], **QUIET, **PRIVATE).then(
+        on_rope, rope_inputs, [rope_plot], **LIGHT, **PRIVATE)
+
+    shuffle_inputs, shuffle_outputs = [shuffle_text, shuffle_seed, lang], [shuffle_summary, shuffle_table]
+    ctx.on_language(on_shuffle, shuffle_inputs, shuffle_outputs)
+    shuffle_run.click(on_shuffle, shuffle_inputs, shuffle_outputs, api_name="positional_shuffle", **LIGHT)
+    shuffle_text.submit(on_shuffle, shuffle_inputs, shuffle_outputs, **LIGHT, **PRIVATE)

@@ -1,0 +1,76 @@
+"""Input checks that run before any handler touches a model.
+
+Each check raises `gr.Error` with a message, in the session's language, that names the limit
+and says what to change. The limits are named constants so the messages, the sliders and the
+tests share one number.
+"""
+from __future__ import annotations
+
+import math
+
+import gradio as gr
+
+from playground.data import Tokenizer
+
+from .i18n import text
+
+MAX_INPUT_CHARS = 200            # attention / generation prompts
+MAX_TOKENIZER_CHARS = 2_000      # text shown as token spans
+MAX_CORPUS_CHARS = 200_000       # text a BPE is trained on live
+MAX_NEW_TOKENS = 200             # Run to the end
+TEMPERATURE_RANGE = (0.05, 5.0)
+TOP_P_RANGE = (0.01, 1.0)        # 1 = off
+MAX_TOP_K = 1_000                # 0 = off
+MAX_BEAM_WIDTH = 6
+MAX_SEED = 2**31 - 1
+POSITIONAL_D_MODEL_RANGE = (2, 512)
+POSITIONAL_LENGTH_RANGE = (2, 512)
+BPE_VOCAB_RANGE = (262, 4_000)   # 5 special tokens + 256 bytes + at least one merge
+MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+CONFIG_LIMITS = {                # the Architecture tab's custom config
+    "n_layers": (0, 48), "n_heads": (1, 64), "d_model": (2, 8192), "d_ff": (1, 32768),
+    "vocab_size": (2, 300_000), "max_len": (1, 65_536),
+}
+
+
+def fail(lang: str, key: str, **values) -> gr.Error:
+    """A gr.Error with the message `key` in `lang`."""
+    return gr.Error(text(lang, key, **values))
+
+
+def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:
+    """A non-empty string of at most `limit` characters."""
+    if not isinstance(value, str):
+        raise fail(lang, "err_not_text", what=text(lang, f"what_{what}"))
+    if not value.strip():
+        raise fail(lang, "err_empty", what=text(lang, f"what_{what}"))
+    if len(value) > limit:
+        raise fail(lang, "err_too_long", what=text(lang, f"what_{what}"), length=len(value), limit=limit)
+    return value
+
+
+def check_known_chars(value: str, tokenizer: Tokenizer, model_name: str, lang: str) -> None:
+    """Every character is in the model's vocabulary (byte-level BPE knows them all)."""
+    unknown = tokenizer.unknown_chars(value)
+    if unknown:
+        shown = " ".join(repr(ch) for ch in unknown[:12])
+        raise fail(lang, "err_unknown_chars", model=model_name, chars=shown, count=len(unknown))
+
+
+def check_number(value, lang: str, name: str, low: float, high: float, integer: bool = False) -> float | int:
+    """A finite number in [low, high]; an integer when `integer`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise fail(lang, "err_not_number", name=text(lang, f"param_{name}"), low=low, high=high)
+    if integer and value != int(value):
+        raise fail(lang, "err_not_integer", name=text(lang, f"param_{name}"), value=value)
+    if not low <= value <= high:
+        raise fail(lang, "err_out_of_range", name=text(lang, f"param_{name}"), value=value, low=low, high=high)
+    return int(value) if integer else float(value)
+
+
+def check_choice(value, choices, lang: str, name: str):
+    """One of `choices`."""
+    if value not in choices:
+        raise fail(lang, "err_bad_choice", name=text(lang, f"param_{name}"), value=value,
+                   choices=", ".join(str(c) for c in choices))
+    return value

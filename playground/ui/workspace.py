@@ -1,0 +1,89 @@
+"""One Workspace per browser session, kept in a store bounded in count and idle lifetime.
+
+A Workspace holds what a session changes: its own models (uploaded or trained; the shared
+pretrained ones are never copied until a session changes them) and its generation state.
+Events of one session are serialised by the workspace's lock; different sessions never share
+anything mutable, so nothing one session does changes what another sees.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from .registry import ModelEntry, ModelRegistry
+
+MAX_SESSIONS = 200
+IDLE_SECONDS = 30 * 60
+MAX_SESSION_MODELS = 2
+
+
+class Workspace:
+    """What one session owns: its models and its generation state."""
+
+    def __init__(self, session_id: str):
+        self.session_id = session_id
+        self.models: OrderedDict[str, ModelEntry] = OrderedDict()
+        self.generation: Any = None
+        self.lock = threading.RLock()
+
+    def add_model(self, entry: ModelEntry) -> None:
+        """Keep `entry` as one of this session's models; the oldest goes beyond MAX_SESSION_MODELS."""
+        self.models.pop(entry.name, None)
+        self.models[entry.name] = entry
+        while len(self.models) > MAX_SESSION_MODELS:
+            self.models.popitem(last=False)
+
+    def model_names(self, registry: ModelRegistry, generative_only: bool = False) -> list[str]:
+        """The shared models, then this session's own."""
+        own = [n for n, e in self.models.items() if e.generative or not generative_only]
+        return registry.names(generative_only) + own
+
+    def find_model(self, registry: ModelRegistry, name: str) -> ModelEntry | None:
+        return self.models.get(name) or registry.get(name)
+
+
+class WorkspaceStore:
+    """Session id -> Workspace; at most `max_sessions`, each forgotten after `idle_seconds` unused."""
+
+    def __init__(self, max_sessions: int = MAX_SESSIONS, idle_seconds: float = IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
+        if max_sessions < 1 or idle_seconds <= 0:
+            raise ValueError(f"need max_sessions >= 1 and idle_seconds > 0, got {max_sessions}, {idle_seconds}")
+        self.max_sessions = max_sessions
+        self.idle_seconds = idle_seconds
+        self._clock = clock
+        self._workspaces: OrderedDict[str, tuple[Workspace, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session_id: str) -> Workspace:
+        """The session's workspace (a fresh one when it is new or was forgotten)."""
+        if not session_id:
+            raise ValueError("a workspace needs a session id")
+        now = self._clock()
+        with self._lock:
+            self._expire(now)
+            workspace = self._workspaces.pop(session_id, (None, now))[0] or Workspace(session_id)
+            self._workspaces[session_id] = (workspace, now)
+            while len(self._workspaces) > self.max_sessions:
+                self._workspaces.popitem(last=False)
+            return workspace
+
+    def drop(self, session_id: str) -> None:
+        """Forget a session (its tab was closed)."""
+        with self._lock:
+            self._workspaces.pop(session_id, None)
+
+    def _expire(self, now: float) -> None:
+        while self._workspaces:
+            _, (_, last_used) = next(iter(self._workspaces.items()))
+            if now - last_used <= self.idle_seconds:
+                break
+            self._workspaces.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._workspaces)
+
+    def __contains__(self, session_id: str) -> bool:
+        return session_id in self._workspaces
