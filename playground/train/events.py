@@ -1,0 +1,80 @@
+"""What a training run yields: progress events and, less often, attention snapshots."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+Status = Literal["running", "paused", "finished", "diverged"]
+
+
+@dataclass(frozen=True)
+class TrainEvent:
+    """Progress after ``step`` optimisation steps.
+
+    loss: mean training loss of the steps since the previous event.
+    val_loss, perplexity (= exp(val_loss)), accuracy (next-token accuracy, teacher forced; for
+        masked LMs the accuracy on masked positions) and exact_match (share of held-out sources
+        whose greedy decode equals the target; None for language models) are measured on the
+        fixed held-out set; all four are None on events where no evaluation ran.
+    lr: learning rate of the latest step; grad_norm: its gradient norm before clipping.
+    tokens_per_s: input tokens (padding excluded) trained on per second since the previous event.
+    elapsed: training wall seconds over every run so far, evaluations included.
+    status: "running"; on the last event of a run "paused" (this call's step or time cap was
+        reached, ``run`` again continues), "finished" (max_steps or max_seconds of the config
+        reached) or "diverged" (the loss or gradient became NaN or infinite; ``message`` says
+        what to change).
+    """
+
+    step: int
+    loss: float
+    val_loss: float | None
+    perplexity: float | None
+    accuracy: float | None
+    exact_match: float | None
+    lr: float
+    grad_norm: float
+    tokens_per_s: float
+    elapsed: float
+    status: Status = "running"
+    message: str = ""
+
+    @property
+    def evaluated(self) -> bool:
+        """True when this event carries held-out metrics."""
+        return self.val_loss is not None
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One model output shown while training: its input, what the model wrote, the expected text.
+
+    seq2seq: a held-out source, its greedy decode and target. Language model: a prompt and a
+    sampled continuation (target None). Masked LM: the corrupted text, the text with the model's
+    guesses at the masked positions, and the original.
+    """
+
+    input: str
+    output: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The model at ``step`` seen through a fixed probe input.
+
+    attention: kind -> weights [L, H, Tq, Tk] (float32), kinds being "encoder.self_attn",
+        "decoder.self_attn" and "decoder.cross_attn" as the architecture has them.
+    tokens: kind -> (query token strings [Tq], key token strings [Tk]) for axis labels.
+    head_scores: "KIND.SCORE" -> [L, H] (e.g. "decoder.self_attn.previous_token",
+        "decoder.cross_attn.diagonal"), from ``playground.analysis.head_scores``.
+    samples: a few outputs of the model at this step.
+    """
+
+    step: int
+    probe: str
+    attention: dict[str, np.ndarray]
+    tokens: dict[str, tuple[list[str], list[str]]]
+    head_scores: dict[str, np.ndarray] = field(default_factory=dict)
+    samples: list[Sample] = field(default_factory=list)

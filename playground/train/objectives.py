@@ -1,0 +1,457 @@
+"""What a model learns from a kind of data: batches, the loss targets, held-out metrics, the probe.
+
+An objective pairs a data object with an architecture:
+
+    seq2seq task (playground.data.tasks)  + encoder_decoder -> Seq2SeqObjective
+    seq2seq task                          + decoder_only    -> PromptedSeq2SeqObjective
+                                            (source, <bos>, target, <eos> read as one sequence)
+    LMData                                + decoder_only    -> LanguageModelObjective
+    MLMData                               + encoder_only    -> MaskedLMObjective
+
+Each owns its training-data random stream, so a trainer that keeps the objective keeps its
+place in the data. Every check that can fail runs in the constructor, before any training.
+"""
+from __future__ import annotations
+
+import math
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from playground.analysis import head_scores
+from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, PAD_ID, LMData, MLMData, Tokenizer, pad_sequences
+from playground.data.tasks import Task
+from playground.data.tokenizer import NUM_SPECIAL
+from playground.model import ModelConfig, Trace
+from playground.train.config import TrainConfig
+from playground.train.decoding import greedy_continue, greedy_seq2seq, sample_continuation
+from playground.train.events import Sample
+
+EVAL_CHUNK = 256          # sequences per forward pass while evaluating
+PROBE_MAX_TOKENS = 32     # attention maps larger than this are unreadable
+N_SAMPLES = 3             # held-out decodes shown per snapshot
+LM_SAMPLE_TOKENS = 120
+LM_SAMPLE_TEMPERATURE = 0.8
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Model inputs, targets [B, T] (IGNORE_INDEX where no loss is taken) and input tokens read."""
+
+    inputs: tuple[torch.Tensor, ...]
+    targets: torch.Tensor
+    n_tokens: int
+
+
+@dataclass(frozen=True)
+class Metrics:
+    val_loss: float
+    accuracy: float
+    exact_match: float | None
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Attention of one fixed input: kind -> [L, H, Tq, Tk], with axis tokens and head scores."""
+
+    text: str
+    attention: dict[str, np.ndarray]
+    tokens: dict[str, tuple[list[str], list[str]]]
+    head_scores: dict[str, np.ndarray]
+
+
+class Objective(ABC):
+    """Training batches, loss targets and held-out evaluation for one kind of data."""
+
+    arch: str
+    tokenizer: Tokenizer
+
+    def __init__(self, model_config: ModelConfig, train_config: TrainConfig):
+        if model_config.arch != self.arch:
+            raise ValueError(f"{self.describe()} needs arch={self.arch!r}, got {model_config.arch!r}")
+        smallest = min(model_config.vocab_size, model_config.target_vocab_size)
+        if smallest < self.tokenizer.vocab_size:
+            raise ValueError(
+                f"the tokenizer has {self.tokenizer.vocab_size} tokens but the model's vocabulary has {smallest}; "
+                f"set vocab_size (and tgt_vocab_size) to at least {self.tokenizer.vocab_size}"
+            )
+        self.model_config = model_config
+        self.train_config = train_config
+
+    @abstractmethod
+    def describe(self) -> str:
+        """A short phrase for messages, e.g. "the copy task"."""
+
+    @abstractmethod
+    def next_batch(self) -> Batch:
+        """The next training batch, drawn from the objective's own random stream."""
+
+    @abstractmethod
+    def forward(self, model: nn.Module, inputs: tuple[torch.Tensor, ...], trace: Trace | None = None) -> torch.Tensor:
+        """Logits [B, T, V] for a batch's inputs."""
+
+    @abstractmethod
+    def val_batches(self) -> list[Batch]:
+        """The fixed held-out set, in chunks."""
+
+    @abstractmethod
+    def exact_match(self, model: nn.Module) -> float | None:
+        """Share of held-out examples whose greedy decode is exactly right; None for language models."""
+
+    @abstractmethod
+    def probe(self, model: nn.Module) -> Probe:
+        """Attention on the fixed probe input."""
+
+    @abstractmethod
+    def samples(self, model: nn.Module) -> list[Sample]:
+        """A few outputs of the model, for people to read."""
+
+    def loss(self, model: nn.Module, batch: Batch) -> torch.Tensor:
+        """Mean cross-entropy over the positions that have a target."""
+        logits = self.forward(model, batch.inputs)                          # [B, T, V]
+        return F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
+
+    @torch.no_grad()
+    def evaluate(self, model: nn.Module) -> Metrics:
+        """Held-out loss and token accuracy (teacher forced), plus exact match where it applies."""
+        total_loss, correct, count = 0.0, 0, 0
+        for batch in self.val_batches():
+            logits = self.forward(model, batch.inputs)                      # [B, T, V]
+            counted = batch.targets != IGNORE_INDEX                          # [B, T]
+            total_loss += float(F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(),
+                                                ignore_index=IGNORE_INDEX, reduction="sum"))
+            correct += int((logits.argmax(-1) == batch.targets)[counted].sum())
+            count += int(counted.sum())
+        return Metrics(total_loss / count, correct / count, self.exact_match(model))
+
+    def _traced(self, model: nn.Module, inputs: tuple[torch.Tensor, ...]) -> Trace:
+        trace = Trace(include=("*.weights",))
+        with torch.no_grad():
+            self.forward(model, inputs, trace)
+        return trace
+
+    def _pieces(self, ids: list[int]) -> list[str]:
+        return [self.tokenizer.id_to_piece(i) for i in ids]
+
+
+def _attention(trace: Trace, stack: str, kind: str) -> np.ndarray:
+    """Weights of the one probe sequence: [L, H, Tq, Tk] float32."""
+    return trace.attention(stack, kind)[:, 0].float().numpy()
+
+
+def _scores(kind_name: str, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
+    kind = "cross" if kind_name.endswith("cross_attn") else "self"
+    return {f"{kind_name}.{score}": value for score, value in head_scores(weights, kind, **kwargs).items()}
+
+
+def _with_ignored_pads(ids: torch.Tensor) -> torch.Tensor:
+    return ids.masked_fill(ids == PAD_ID, IGNORE_INDEX)
+
+
+class _TaskObjective(Objective):
+    """Shared by both seq2seq objectives: a held-out set of distinct sources kept out of training."""
+
+    def __init__(self, task: Task, model_config: ModelConfig, train_config: TrainConfig):
+        self.task = task
+        self.tokenizer = task.tokenizer
+        super().__init__(model_config, train_config)
+        self._check_length(model_config)
+        try:
+            # The sources left after the held-out set must fill at least one batch.
+            pairs = task.held_out(train_config.val_size + train_config.batch_size, seed=train_config.seed)
+        except ValueError as error:
+            raise ValueError(
+                f"{self.describe()} has too few distinct examples for val_size={train_config.val_size} held-out "
+                f"plus a batch of batch_size={train_config.batch_size}; lower val_size or batch_size, or make the "
+                f"task larger ({error})"
+            ) from None
+        self.held_out = pairs[: train_config.val_size]
+        self._held_out_sources = frozenset(source for source, _ in self.held_out)
+        self._val = [self._batch(self.held_out[i:i + EVAL_CHUNK]) for i in range(0, len(self.held_out), EVAL_CHUNK)]
+        self.rng = random.Random(f"train/{task.name}/{train_config.seed}")
+
+    def describe(self) -> str:
+        return f"the {self.task.name} task"
+
+    @abstractmethod
+    def _check_length(self, model_config: ModelConfig) -> None:
+        """Raise ValueError when the task's sequences do not fit the model's context."""
+
+    def next_batch(self) -> Batch:
+        pairs = self.task.sample_pairs(self.train_config.batch_size, self.rng, exclude=self._held_out_sources)
+        return self._batch(pairs)
+
+    @abstractmethod
+    def _batch(self, pairs: list[tuple[str, str]]) -> Batch:
+        """Tensors for (source, target) pairs."""
+
+    def val_batches(self) -> list[Batch]:
+        return self._val
+
+    def exact_match(self, model: nn.Module) -> float:
+        right = 0
+        for start in range(0, len(self.held_out), EVAL_CHUNK):
+            pairs = self.held_out[start:start + EVAL_CHUNK]
+            decoded = self.greedy(model, [source for source, _ in pairs])
+            right += sum(out == self.tokenizer.encode(target, add_eos=True) for out, (_, target) in zip(decoded, pairs))
+        return right / len(self.held_out)
+
+    @abstractmethod
+    def greedy(self, model: nn.Module, sources: list[str]) -> list[list[int]]:
+        """Greedy decodes (ids up to and including eos) of ``sources``."""
+
+    def samples(self, model: nn.Module) -> list[Sample]:
+        pairs = self.held_out[:N_SAMPLES]
+        decoded = self.greedy(model, [source for source, _ in pairs])
+        return [Sample(source, self.tokenizer.decode(out), target) for out, (source, target) in zip(decoded, pairs)]
+
+
+class Seq2SeqObjective(_TaskObjective):
+    """Encoder-decoder on a seq2seq task: the encoder reads the source, the decoder writes the target."""
+
+    arch = "encoder_decoder"
+
+    def _check_length(self, model_config: ModelConfig) -> None:
+        longest = max(self.task.max_source_len, self.task.max_target_len + 1)
+        if longest > model_config.max_len:
+            raise ValueError(
+                f"{self.describe()} needs sequences of up to {longest} tokens (source {self.task.max_source_len}, "
+                f"target {self.task.max_target_len} + <bos>) but the model's max_len is {model_config.max_len}; "
+                f"raise max_len to at least {longest} or make the task shorter"
+            )
+
+    def _batch(self, pairs):
+        batch = self.task.batch(pairs)
+        n_tokens = int((batch.src != PAD_ID).sum() + (batch.tgt_in != PAD_ID).sum())
+        return Batch((batch.src, batch.tgt_in), _with_ignored_pads(batch.tgt_out), n_tokens)
+
+    def forward(self, model, inputs, trace=None):
+        src, tgt_in = inputs
+        return model(src, tgt_in, trace=trace)
+
+    def greedy(self, model, sources):
+        src = pad_sequences([self.tokenizer.encode(s) for s in sources])   # [B, S]
+        return greedy_seq2seq(model, src, self.task.max_target_len + 1)
+
+    def probe(self, model):
+        source, target = self.held_out[0]
+        src_ids, tgt_ids = self.task.encode_pair(source, target)
+        tgt_in = [BOS_ID, *tgt_ids]
+        trace = self._traced(model, (torch.tensor([src_ids]), torch.tensor([tgt_in])))
+        src_pieces, tgt_pieces = self._pieces(src_ids), self._pieces(tgt_in)
+        attention = {
+            "encoder.self_attn": _attention(trace, "encoder", "self_attn"),
+            "decoder.self_attn": _attention(trace, "decoder", "self_attn"),
+            "decoder.cross_attn": _attention(trace, "decoder", "cross_attn"),
+        }
+        tokens = {
+            "encoder.self_attn": (src_pieces, src_pieces),
+            "decoder.self_attn": (tgt_pieces, tgt_pieces),
+            "decoder.cross_attn": (tgt_pieces, src_pieces),
+        }
+        scores = {
+            **_scores("encoder.self_attn", attention["encoder.self_attn"], ids=src_ids, causal=False),
+            **_scores("decoder.self_attn", attention["decoder.self_attn"], ids=tgt_in, causal=True),
+            **_scores("decoder.cross_attn", attention["decoder.cross_attn"]),
+        }
+        return Probe(f"{source} -> {target}", attention, tokens, scores)
+
+
+class PromptedSeq2SeqObjective(_TaskObjective):
+    """Decoder-only on a seq2seq task: reads ``source <bos> target <eos>`` as one sequence and
+    learns only the part after <bos>; decoding continues the prompt ``source <bos>``."""
+
+    arch = "decoder_only"
+
+    def _check_length(self, model_config: ModelConfig) -> None:
+        longest = self.task.max_source_len + 1 + self.task.max_target_len
+        if longest > model_config.max_len:
+            raise ValueError(
+                f"a decoder-only model reads {self.describe()}'s source, <bos> and target as one sequence of up to "
+                f"{longest} tokens, but its max_len is {model_config.max_len}; raise max_len to at least {longest}"
+            )
+
+    def _sequence(self, source: str, target: str) -> list[int]:
+        src_ids, tgt_ids = self.task.encode_pair(source, target)
+        return [*src_ids, BOS_ID, *tgt_ids, EOS_ID]
+
+    def _batch(self, pairs):
+        rows = [self._sequence(s, t) for s, t in pairs]
+        ids = pad_sequences(rows)                                            # [B, T+1]
+        targets = ids[:, 1:].clone()                                         # [B, T]
+        for row, (source, _) in enumerate(pairs):
+            targets[row, : len(source)] = IGNORE_INDEX                       # the source and <bos> are given
+        targets = _with_ignored_pads(targets)
+        return Batch((ids[:, :-1],), targets, sum(len(r) - 1 for r in rows))
+
+    def forward(self, model, inputs, trace=None):
+        (ids,) = inputs
+        return model(ids, trace=trace)
+
+    def greedy(self, model, sources):
+        decoded: dict[int, list[int]] = {}
+        by_length: dict[int, list[int]] = {}
+        for i, source in enumerate(sources):
+            by_length.setdefault(len(self.tokenizer.encode(source)), []).append(i)
+        for indices in by_length.values():
+            prompt = torch.tensor([[*self.tokenizer.encode(sources[i]), BOS_ID] for i in indices])  # [B, P]
+            for i, out in zip(indices, greedy_continue(model, prompt, self.task.max_target_len + 1)):
+                decoded[i] = out
+        return [decoded[i] for i in range(len(sources))]
+
+    def probe(self, model):
+        source, target = self.held_out[0]
+        ids = self._sequence(source, target)[:-1]
+        trace = self._traced(model, (torch.tensor([ids]),))
+        weights = _attention(trace, "decoder", "self_attn")
+        pieces = self._pieces(ids)
+        return Probe(f"{source} -> {target}", {"decoder.self_attn": weights},
+                     {"decoder.self_attn": (pieces, pieces)},
+                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+
+
+class _TextObjective(Objective):
+    """Shared by the language-model objectives: windows of a text, a batch must fit the training text."""
+
+    def __init__(self, data: LMData | MLMData, model_config: ModelConfig, train_config: TrainConfig, window: int):
+        self.data = data
+        self.tokenizer = data.tokenizer
+        super().__init__(model_config, train_config)
+        if data.block_size > model_config.max_len:
+            raise ValueError(
+                f"the data's block_size ({data.block_size} tokens) is longer than the model's max_len "
+                f"({model_config.max_len}); lower block_size or raise max_len"
+            )
+        n_windows = len(data.ids("train")) - window + 1
+        if train_config.batch_size > n_windows:
+            raise ValueError(
+                f"batch_size={train_config.batch_size} is larger than the data: the training text has only "
+                f"{n_windows} windows of {window} tokens; lower batch_size or block_size, or use a longer text"
+            )
+        self.generator = torch.Generator().manual_seed(train_config.seed)
+
+    def next_batch(self) -> Batch:
+        x, y = self.data.batch("train", self.train_config.batch_size, self.generator)  # [B, T] each
+        return Batch((x,), y, x.numel())
+
+    def forward(self, model, inputs, trace=None):
+        (ids,) = inputs
+        return model(ids, trace=trace)
+
+    def exact_match(self, model):
+        return None
+
+
+class LanguageModelObjective(_TextObjective):
+    """Next-token prediction with a decoder-only model."""
+
+    arch = "decoder_only"
+
+    def __init__(self, data: LMData, model_config: ModelConfig, train_config: TrainConfig):
+        super().__init__(data, model_config, train_config, window=data.block_size + 1)
+        self._val = self._val_windows(train_config.val_size)
+
+    def describe(self) -> str:
+        return "next-token prediction (LMData)"
+
+    def _val_windows(self, val_size: int) -> list[Batch]:
+        """Non-overlapping windows of the validation text, evenly spread when there are more than val_size."""
+        ids, T = self.data.ids("val"), self.data.block_size
+        n_windows = max(1, (len(ids) - 1) // T)
+        chosen = np.unique(np.linspace(0, n_windows - 1, min(val_size, n_windows)).round().astype(int))
+        windows = torch.stack([ids[i * T: i * T + T + 1] for i in chosen])  # [N, T+1]
+        return [Batch((w[:, :-1],), w[:, 1:], w[:, :-1].numel()) for w in windows.split(EVAL_CHUNK)]
+
+    def val_batches(self):
+        return self._val
+
+    def _probe_ids(self) -> list[int]:
+        return self.data.ids("val")[: min(self.data.block_size, PROBE_MAX_TOKENS)].tolist()
+
+    def probe(self, model):
+        ids = self._probe_ids()
+        trace = self._traced(model, (torch.tensor([ids]),))
+        weights = _attention(trace, "decoder", "self_attn")
+        pieces = self._pieces(ids)
+        return Probe(self.tokenizer.decode(ids), {"decoder.self_attn": weights}, {"decoder.self_attn": (pieces, pieces)},
+                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+
+    def samples(self, model):
+        prompt = self._probe_ids()[: max(1, min(16, self.data.block_size // 2))]
+        room = min(LM_SAMPLE_TOKENS, self.data.block_size - len(prompt))
+        generator = torch.Generator().manual_seed(self.train_config.seed)    # the same draws at every snapshot
+        out = sample_continuation(model, prompt, room, LM_SAMPLE_TEMPERATURE, generator)
+        return [Sample(self.tokenizer.decode(prompt), self.tokenizer.decode(out))]
+
+
+class MaskedLMObjective(_TextObjective):
+    """BERT-style masked-token prediction with an encoder-only model."""
+
+    arch = "encoder_only"
+
+    def __init__(self, data: MLMData, model_config: ModelConfig, train_config: TrainConfig):
+        super().__init__(data, model_config, train_config, window=data.block_size)
+        n_val = min(train_config.val_size, max(1, len(data.ids("val")) // data.block_size))
+        x, labels = data.batch("val", n_val, torch.Generator().manual_seed(train_config.seed))  # [N, T]
+        self._val = [Batch((xs,), ls, xs.numel()) for xs, ls in zip(x.split(EVAL_CHUNK), labels.split(EVAL_CHUNK))]
+        length = min(data.block_size, PROBE_MAX_TOKENS)
+        self._probe_x, self._probe_labels = x[:N_SAMPLES, :length], labels[:N_SAMPLES, :length]  # [n, T']
+
+    def describe(self) -> str:
+        return "masked-token prediction (MLMData)"
+
+    def val_batches(self):
+        return self._val
+
+    def probe(self, model):
+        ids = self._probe_x[0].tolist()
+        trace = self._traced(model, (self._probe_x[:1],))
+        weights = _attention(trace, "encoder", "self_attn")
+        pieces = self._pieces(ids)
+        return Probe(self.tokenizer.decode(ids, skip_special=False), {"encoder.self_attn": weights},
+                     {"encoder.self_attn": (pieces, pieces)},
+                     _scores("encoder.self_attn", weights, ids=ids, causal=False))
+
+    @torch.no_grad()
+    def samples(self, model):
+        logits = model(self._probe_x)                                        # [n, T', V]
+        logits[..., :NUM_SPECIAL] = -math.inf                                # a hidden token is never a special one
+        guesses = logits.argmax(-1)                                          # [n, T']
+        selected = self._probe_labels != IGNORE_INDEX
+        original = torch.where(selected, self._probe_labels, self._probe_x)
+        filled = torch.where(selected, guesses, self._probe_x)
+        return [
+            Sample(self.tokenizer.decode(x.tolist(), skip_special=False), self.tokenizer.decode(f.tolist()),
+                   self.tokenizer.decode(o.tolist()))
+            for x, f, o in zip(self._probe_x, filled, original)
+        ]
+
+
+def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) -> Objective:
+    """The objective for ``data`` on ``model``; ValueError when the data and architecture do not fit."""
+    arch = model_config.arch
+    if isinstance(data, Task):
+        if arch == "encoder_decoder":
+            return Seq2SeqObjective(data, model_config, train_config)
+        if arch == "decoder_only":
+            return PromptedSeq2SeqObjective(data, model_config, train_config)
+        raise ValueError(
+            f"the {data.name} task maps a source to a target: use arch='encoder_decoder' (or 'decoder_only', "
+            f"which reads source and target as one sequence); an {arch} model cannot generate a target"
+        )
+    if isinstance(data, MLMData):
+        if arch != "encoder_only":
+            raise ValueError(f"masked-token prediction (MLMData) needs arch='encoder_only' (bidirectional), got {arch!r}")
+        return MaskedLMObjective(data, model_config, train_config)
+    if isinstance(data, LMData):
+        if arch != "decoder_only":
+            raise ValueError(f"next-token prediction (LMData) needs arch='decoder_only' (causal), got {arch!r}")
+        return LanguageModelObjective(data, model_config, train_config)
+    raise TypeError(
+        f"data must be a seq2seq task (playground.data.tasks.get(...)), LMData or MLMData, got {type(data).__name__}"
+    )

@@ -1,0 +1,147 @@
+"""Named training set-ups: the data, a model shape and a schedule that are known to work.
+
+    trainer = PRESETS["copy"].trainer()                    # a Trainer, ready to run
+    trainer = PRESETS["shakespeare-char"].quick().trainer(text=my_text)
+
+Sizes are chosen for a 2-core CPU. ``quick()`` gives the variant for live training in the
+app: the same data and model, a shorter schedule and a time cap.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from playground.data import BPETokenizer, CharTokenizer, LMData, MLMData, Tokenizer, load_corpus, tasks
+from playground.model import ModelConfig
+from playground.train.config import TrainConfig
+from playground.train.trainer import Trainer
+
+QUICK_SECONDS = 60.0
+SHAKESPEARE_CHAR_VOCAB = 70        # 65 distinct characters + 5 special tokens
+SHAKESPEARE_BPE_VOCAB = 2048
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A task or corpus, a ModelConfig and a TrainConfig.
+
+    Seq2seq presets name a task (``task``, ``task_knobs``); language-model presets name a
+    corpus (one of playground.data.CORPORA), a tokenizer ("char" or "bpe", with
+    ``bpe_vocab_size``), a ``block_size`` and whether tokens are masked (``masked``, for
+    encoder-only models). ``model_config.vocab_size`` fits the default data; ``trainer`` adapts
+    it to the tokenizer of other text.
+    """
+
+    name: str
+    description: str
+    model_config: ModelConfig
+    train_config: TrainConfig
+    task: str | None = None
+    task_knobs: dict = field(default_factory=dict)
+    corpus: str | None = None
+    tokenizer: str | None = None
+    bpe_vocab_size: int | None = None
+    block_size: int | None = None
+    masked: bool = False
+    quick_steps: int = 300
+
+    @property
+    def kind(self) -> str:
+        """"seq2seq", "lm" (next token) or "mlm" (masked tokens)."""
+        if self.task is not None:
+            return "seq2seq"
+        return "mlm" if self.masked else "lm"
+
+    def quick(self, seconds: float = QUICK_SECONDS) -> "Preset":
+        """The same data and model with ``quick_steps`` steps and a ``seconds`` cap, for live training."""
+        steps = min(self.quick_steps, self.train_config.max_steps)
+        warmup = min(self.train_config.warmup_steps, steps // 5)
+        config = self.train_config.replace(max_steps=steps, warmup_steps=warmup, max_seconds=seconds)
+        return replace(self, train_config=config)
+
+    def build_tokenizer(self, text: str) -> Tokenizer:
+        """The tokenizer of a corpus preset, fitted to ``text``."""
+        if self.tokenizer == "bpe":
+            return BPETokenizer.train(text, self.bpe_vocab_size)
+        return CharTokenizer.from_text(text)
+
+    def build_data(self, text: str | None = None):
+        """The task, or LMData / MLMData of ``text`` (default: the preset's corpus)."""
+        if self.task is not None:
+            if text is not None:
+                raise ValueError(f"the {self.name} preset trains on the {self.task} task, which takes no text")
+            return tasks.get(self.task, **self.task_knobs)
+        if text is None:
+            text = load_corpus(self.corpus)
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        if not text.strip():
+            raise ValueError("the corpus is empty; paste or upload some text, or use the bundled text")
+        data_class = MLMData if self.masked else LMData
+        return data_class(text, self.build_tokenizer(text), self.block_size)
+
+    def trainer(self, text: str | None = None, **train_changes) -> Trainer:
+        """A Trainer for this preset; ``train_changes`` replace TrainConfig fields (e.g. max_steps=50)."""
+        data = self.build_data(text)
+        return Trainer(self.model_config.replace(vocab_size=data.tokenizer.vocab_size), self.train_changed(**train_changes),
+                       data)
+
+    def train_changed(self, **changes) -> TrainConfig:
+        """The TrainConfig with ``changes``; a shorter max_steps also shortens the warm-up to fit."""
+        if "max_steps" in changes and "warmup_steps" not in changes and isinstance(changes["max_steps"], int):
+            changes["warmup_steps"] = min(self.train_config.warmup_steps, max(changes["max_steps"] // 5, 0))
+        return self.train_config.replace(**changes)
+
+
+def _seq2seq(name: str, description: str, task: str, model: dict, train: dict, quick_steps: int, **knobs) -> Preset:
+    vocab = tasks.get(task, **knobs).tokenizer.vocab_size
+    model_config = ModelConfig(arch="encoder_decoder", vocab_size=vocab, **model)
+    return Preset(name, description, model_config, TrainConfig(**train), task=task, task_knobs=knobs,
+                  quick_steps=quick_steps)
+
+
+_SMALL_SEQ2SEQ = dict(d_model=64, n_heads=4, n_encoder_layers=2, n_decoder_layers=2, d_ff=256, max_len=32)
+_SMALL_SCHEDULE = dict(lr=3e-3, warmup_steps=100, batch_size=64, max_steps=2000, val_size=500)
+
+PRESETS: dict[str, Preset] = {
+    preset.name: preset
+    for preset in (
+        _seq2seq("copy", "Copy 10 letters from a 10-letter alphabet (encoder-decoder).", "copy",
+                 _SMALL_SEQ2SEQ, _SMALL_SCHEDULE, quick_steps=800, length=10, symbols=10),
+        _seq2seq("reverse", "Write 10 letters backwards (encoder-decoder).", "reverse",
+                 _SMALL_SEQ2SEQ, _SMALL_SCHEDULE, quick_steps=800, length=10, symbols=10),
+        _seq2seq("sort", "Sort 10 letters alphabetically (encoder-decoder).", "sort",
+                 _SMALL_SEQ2SEQ, {**_SMALL_SCHEDULE, "max_steps": 3000}, quick_steps=1000, length=10, symbols=10),
+        _seq2seq("dates", "Normalise human-written dates to yyyy-mm-dd (encoder-decoder).", "dates",
+                 dict(d_model=128, n_heads=4, n_encoder_layers=2, n_decoder_layers=2, d_ff=512, max_len=48),
+                 dict(lr=2e-3, warmup_steps=200, batch_size=64, max_steps=4000, val_size=500), quick_steps=1000),
+        Preset(
+            "shakespeare-char", "A character-level GPT on tiny Shakespeare (decoder-only).",
+            ModelConfig(arch="decoder_only", vocab_size=SHAKESPEARE_CHAR_VOCAB, d_model=192, n_heads=6,
+                        n_decoder_layers=4, d_ff=768, max_len=128, positional="learned"),
+            TrainConfig(lr=2e-3, warmup_steps=200, batch_size=32, max_steps=8000, weight_decay=0.1, val_size=300),
+            corpus="tiny_shakespeare", tokenizer="char", block_size=128, quick_steps=600,
+        ),
+        Preset(
+            "shakespeare-bpe", "A GPT on tiny Shakespeare with a 2048-token byte-level BPE (decoder-only).",
+            ModelConfig(arch="decoder_only", vocab_size=SHAKESPEARE_BPE_VOCAB, d_model=192, n_heads=6,
+                        n_decoder_layers=4, d_ff=768, max_len=64, positional="learned"),
+            TrainConfig(lr=2e-3, warmup_steps=200, batch_size=32, max_steps=5000, weight_decay=0.1, val_size=300),
+            corpus="tiny_shakespeare", tokenizer="bpe", bpe_vocab_size=SHAKESPEARE_BPE_VOCAB, block_size=64,
+            quick_steps=400,
+        ),
+        Preset(
+            "masked-char", "Fill in masked characters of tiny Shakespeare (encoder-only, BERT-style).",
+            ModelConfig(arch="encoder_only", n_encoder_layers=4, n_decoder_layers=0, vocab_size=SHAKESPEARE_CHAR_VOCAB,
+                        d_model=128, n_heads=4, d_ff=512, max_len=64, positional="learned"),
+            TrainConfig(lr=2e-3, warmup_steps=200, batch_size=64, max_steps=4000, weight_decay=0.1, val_size=300),
+            corpus="tiny_shakespeare", tokenizer="char", block_size=64, masked=True, quick_steps=600,
+        ),
+    )
+}
+
+
+def get_preset(name: str) -> Preset:
+    """The preset called ``name``; ValueError listing the names otherwise."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; choose one of {list(PRESETS)}")
+    return PRESETS[name]

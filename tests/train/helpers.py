@@ -1,0 +1,56 @@
+"""Tiny set-ups for trainer tests: a step takes a few milliseconds."""
+from playground.data import CharTokenizer, LMData, MLMData, bundled_text, tasks
+from playground.model import ModelConfig
+from playground.train import Trainer, TrainConfig, TrainEvent
+
+TEXT = bundled_text()
+
+
+def quiet_config(**changes) -> TrainConfig:
+    """Small batches, an event after every step, no snapshots unless asked."""
+    fields = dict(lr=3e-3, warmup_steps=min(5, changes.get("max_steps", 40)), batch_size=8, max_steps=40, val_size=16,
+                  eval_every_s=None, event_every_s=0.0, snapshot_every_s=None)
+    fields.update(changes)
+    return TrainConfig(**fields)
+
+
+def copy_task(length: int = 5, symbols: int = 5):
+    return tasks.get("copy", length=length, symbols=symbols)
+
+
+def model_config(arch: str, vocab_size: int, **changes) -> ModelConfig:
+    layers = {
+        "encoder_decoder": dict(n_encoder_layers=1, n_decoder_layers=1),
+        "decoder_only": dict(n_encoder_layers=0, n_decoder_layers=2),
+        "encoder_only": dict(n_encoder_layers=2, n_decoder_layers=0),
+    }[arch]
+    fields = dict(arch=arch, vocab_size=vocab_size, d_model=32, n_heads=2, d_ff=64, max_len=32, **layers)
+    fields.update(changes)
+    return ModelConfig(**fields)
+
+
+def lm_data(block_size: int = 16, text: str = TEXT) -> LMData:
+    return LMData(text, CharTokenizer.from_text(text), block_size)
+
+
+def mlm_data(block_size: int = 16, text: str = TEXT) -> MLMData:
+    return MLMData(text, CharTokenizer.from_text(text), block_size)
+
+
+def seq2seq_trainer(**train_changes) -> Trainer:
+    task = copy_task()
+    return Trainer(model_config("encoder_decoder", task.tokenizer.vocab_size), quiet_config(**train_changes), task)
+
+
+def lm_trainer(**train_changes) -> Trainer:
+    data = lm_data()
+    return Trainer(model_config("decoder_only", data.vocab_size), quiet_config(**train_changes), data)
+
+
+def mlm_trainer(**train_changes) -> Trainer:
+    data = mlm_data()
+    return Trainer(model_config("encoder_only", data.vocab_size), quiet_config(**train_changes), data)
+
+
+def events(items) -> list[TrainEvent]:
+    return [item for item in items if isinstance(item, TrainEvent)]
