@@ -6,11 +6,12 @@ from pathlib import Path
 import gradio as gr
 
 from .context import LIGHT_CONCURRENCY, AppContext
+from . import own_models
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
 from .runtime import configure_torch
-from .tabs import architecture, positional, tokenizer
+from .tabs import architecture, attention, generate, positional, tokenizer
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
@@ -41,10 +42,13 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                             api_visibility="private")
         language.input(None, [language], None, js=SET_LOCALE_JS)
         ctx = AppContext(registry, store, language, started)
+        upload, upload_status = own_models.build()
         with gr.Tabs(elem_id="tabs"):
-            for key, module in (("positional", positional), ("tokenizer", tokenizer), ("architecture", architecture)):
+            for key, module in (("attention", attention), ("generate", generate), ("positional", positional),
+                                ("tokenizer", tokenizer), ("architecture", architecture)):
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}"):
                     module.build(ctx)
+        own_models.wire(ctx, upload, upload_status)
 
         def on_unload(request: gr.Request) -> None:
             if request is not None and request.session_hash:

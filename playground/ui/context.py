@@ -2,7 +2,7 @@
 and the event groups that bound concurrency."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gradio as gr
 
@@ -33,6 +33,7 @@ class AppContext:
     store: WorkspaceStore
     language: gr.Radio
     started: gr.events.Dependency
+    pickers: list[tuple[gr.Dropdown, bool]] = field(default_factory=list)   # (dropdown, generative only)
 
     def workspace(self, request: gr.Request | None) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request)."""
@@ -46,6 +47,13 @@ class AppContext:
             choices = ", ".join(workspace.model_names(self.registry, generative_only))
             raise fail(lang, "err_unknown_model", name=name, choices=choices)
         return entry
+
+    def model_picker(self, elem_id: str, generative_only: bool = False, **kwargs) -> gr.Dropdown:
+        """A model dropdown that also lists the session's own models once it has some."""
+        dropdown = gr.Dropdown(self.registry.names(generative_only), value=self.registry.default(generative_only),
+                               elem_id=elem_id, **kwargs)
+        self.pickers.append((dropdown, generative_only))
+        return dropdown
 
     def on_language(self, fn, inputs: list, outputs: list) -> None:
         """Run `fn` once the page has loaded and again whenever the user changes the language."""

@@ -13,6 +13,7 @@ EN: dict[str, str] = {
     "tab_architecture": "Architecture",
     "lbl_model": "Model",
     "lbl_examples": "Examples (click one)",
+    "lbl_explanation": "Explanation",
     "lbl_seed": "Seed",
 
     # ------------------------------------------------------------------ messages
@@ -275,4 +276,184 @@ EN: dict[str, str] = {
     "dw_tied": "tied to embedding",
     "dw_heads": "heads",
     "dw_probabilities": "softmax → next-token probabilities",
+    # ------------------------------------------------------------------ attention
+    "attention_explanation": (
+        "**Attention** lets every position gather information from the others. Each head computes queries "
+        "$Q = XW_Q$, keys $K = XW_K$ and values $V = XW_V$ and returns\n"
+        "$$\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V$$\n"
+        "where $d_k$ is the head size and the mask $M$ is $-\\infty$ wherever a query may not look. In every "
+        "heatmap a row is one query token and a column one key token; each row sums to 1. The grid shows every "
+        "layer (rows) and head (columns) at once; choose a layer and head below to enlarge one with its tokens.\n\n"
+        "In a decoder the causal mask removes the upper triangle: a query sees itself and the tokens before it, "
+        "never the ones after. Cross-attention rows are target tokens and columns source tokens: a copy model "
+        "draws the diagonal, a reversing model the anti-diagonal. Dividing by $\\sqrt{d_k}$ keeps the scores' "
+        "variance near 1 when the components of $q$ and $k$ have variance 1; without it the softmax saturates "
+        "and its gradients vanish. A seq2seq target left empty is written by the model itself (greedy decoding)."),
+    "scores_explanation": (
+        "**Head scores** (each between 0 and 1): *previous token*, the mean weight a query puts on the token "
+        "just before it; *first token*, the weight on position 0 (an \"attention sink\"); *entropy*, how spread "
+        "out the weights are (0 = one key, 1 = uniform over the keys it can see); *induction*, the weight on "
+        "the token that followed an earlier occurrence of the current token, which is how a head copies a "
+        "repeated text (type something twice to see it); *diagonal* / *anti-diagonal* (cross-attention), how "
+        "much target position i reads source position i, or the mirrored position: copying and reversing."),
+    "lbl_attention_text": "Input",
+    "lbl_attention_target": "Target for the decoder (empty: the model writes it)",
+    "btn_show_attention": "Show attention",
+    "lbl_attention_kind": "Attention",
+    "lbl_layer": "Layer",
+    "lbl_head": "Head",
+    "lbl_mean_heads": "Mean over the layer's heads",
+    "lbl_score": "Head score",
+    "btn_best_head": "Enlarge the best head for this score",
+    "lbl_shapes": "The forward pass: tensor shapes at every stage",
+    "kind_encoder": "encoder self-attention",
+    "kind_decoder": "decoder self-attention (causal)",
+    "kind_cross": "cross-attention (target → source)",
+    "score_previous_token": "previous token",
+    "score_first_token": "first token",
+    "score_entropy": "entropy",
+    "score_induction": "induction",
+    "score_diagonal": "diagonal (copy)",
+    "score_anti_diagonal": "anti-diagonal (reverse)",
+    "param_kind": "Attention",
+    "param_layer": "Layer",
+    "param_head": "Head",
+    "param_score": "Head score",
+    "w_query": "query",
+    "w_key": "key",
+    "w_weight": "weight",
+    "w_layer": "layer",
+    "w_head": "head",
+    "w_stage": "stage",
+    "w_tensor": "tensor",
+    "w_shape": "shape",
+    "w_note": "what it is",
+    "fig_attention_grid": "{kind}: every layer × head",
+    "fig_attention_head": "{kind}: layer {layer}, head {head}",
+    "fig_attention_mean": "{kind}: layer {layer}, mean over heads",
+    "fig_head_scores": "{score} score of every head ({kind})",
+    "fig_shapes": "Tensor shapes through the forward pass (B = batch, T/S = target/source length, "
+                  "D = d_model, H = heads, Dh = head size, F = d_ff, V = vocabulary)",
+    "best_heads_intro": "**Highest-scoring heads:**",
+    "best_head_line": "{score}: layer {layer}, head {head} ({value:.2f})",
+    "attention_summary": "**{model}**: {arch}, d_model {d_model}, {heads} heads, {enc} encoder and {dec} decoder "
+                         "layers, {params} parameters. The input is {n} tokens.",
+    "attention_generated": "The model wrote the target itself: `{target}`",
+    "attention_untrained": "This model is untrained (random weights): its attention is close to uniform. "
+                           "Compare it with a trained model.",
+    "err_too_many_tokens": "The {what} is {n} tokens long; this view shows at most {limit}. Shorten it.",
+    "shape_stage_embedding": "{stack}: embedding",
+    "shape_stage_final_norm": "{stack}: final norm",
+    "shape_stage_block": "{stack} block {i}: {sublayer}",
+    "shape_stage_output": "output",
+    "shape_sublayer_self_attn": "self-attention",
+    "shape_sublayer_cross_attn": "cross-attention",
+    "shape_sublayer_ffn": "feed-forward",
+    "shape_scaled": ", times sqrt({d})",
+    "shape_note_tok_embed": "token embeddings{scaled}: one {d}-vector per token",
+    "shape_note_pos_embed": "{positional} positional encodings, added to the token embeddings",
+    "shape_note_final_norm_pre": "the final LayerNorm",
+    "shape_note_final_norm_post": "the stream leaving the last block (post-norm has no final LayerNorm)",
+    "shape_note_q": "queries x W_Q, split into {h} heads of {dh}",
+    "shape_note_k": "keys: {source} x W_K, split into {h} heads of {dh}",
+    "shape_note_v": "values: {source} x W_V, split into {h} heads of {dh}",
+    "shape_source_same": "the same positions",
+    "shape_source_encoder": "the encoder output",
+    "shape_note_scores": "Q K^T / sqrt({dh}): one score per query-key pair, before the mask",
+    "shape_note_weights": "softmax over the keys, each row sums to 1; {mask}",
+    "shape_mask_encoder": "every position sees every other (padding masked)",
+    "shape_mask_decoder": "causal: position t sees keys 0..t",
+    "shape_mask_cross": "every target position sees every source token",
+    "shape_note_out": "the heads' weighted values joined back to {d} and multiplied by W_O",
+    "shape_note_resid_pre": "the residual stream entering the block",
+    "shape_note_resid_mid": "the stream after self-attention was added",
+    "shape_note_resid_cross": "the stream after cross-attention was added",
+    "shape_note_ffn_hidden": "{act}(x W_1 + b_1): widened from {d} to {f} at every position",
+    "shape_note_ffn_out": "x W_2 + b_2: back to {d}",
+    "shape_note_resid_post": "the residual stream leaving the block",
+    "shape_note_logits": "one score per vocabulary token ({v}); softmax turns them into next-token probabilities",
+    # ------------------------------------------------------------------ generate
+    "generate_explanation": (
+        "**Generation is a loop.** The model reads the prompt and gives every token of its vocabulary a "
+        "probability of coming next; one token is chosen, appended and fed back in. *Greedy* always takes the "
+        "most likely token. *Sampling* draws at random after up to three filters, in this order: *temperature* "
+        "$T$ divides the logits before the softmax, $p_i = e^{z_i/T} / \\sum_j e^{z_j/T}$ ($T < 1$ sharpens, "
+        "$T > 1$ flattens); *top-k* keeps the $k$ most likely tokens; *top-p* (nucleus) keeps the smallest set "
+        "of most likely tokens whose probabilities add up to at least $p$. After each filter the kept "
+        "probabilities are renormalised to sum to 1. Each draw depends only on the seed and the position, so "
+        "Back then Step picks the same token again. *Beam search* keeps the *width* most likely partial outputs "
+        "(by summed log-probability) at every step and returns the best finished one, ranked by log-probability "
+        "divided by length; the tree shows every hypothesis it kept, the best path in red. A KV cache keeps "
+        "each layer's keys and values, so a step runs only the new token through the model, and the causal "
+        "matrix fills in one row per step."),
+    "lbl_prompt": "Prompt (the source text for an encoder-decoder model)",
+    "btn_step": "Step",
+    "btn_run": "Run",
+    "btn_stop": "Stop",
+    "btn_back": "Back",
+    "btn_reset": "Reset",
+    "lbl_output": "Text so far",
+    "lbl_strategy": "Decoding",
+    "strategy_greedy": "greedy",
+    "strategy_sample": "sampling",
+    "strategy_beam": "beam search",
+    "lbl_temperature": "Temperature",
+    "lbl_top_k": "Top-k (0 = off)",
+    "lbl_top_p": "Top-p (1 = off)",
+    "lbl_max_new": "Most new tokens",
+    "lbl_beam_width": "Beam width",
+    "param_strategy": "Decoding",
+    "param_temperature": "Temperature",
+    "param_top_k": "Top-k",
+    "param_top_p": "Top-p",
+    "param_max_new": "Most new tokens",
+    "param_beam_width": "Beam width",
+    "stage_raw": "raw",
+    "stage_temperature": "after temperature",
+    "stage_top_k": "after top-k",
+    "stage_top_p": "after top-p",
+    "w_chosen": "chosen",
+    "w_token": "token",
+    "w_probability": "probability",
+    "w_layer_head": "L{layer}·H{head}",
+    "w_layer_and_head": "layer, head",
+    "w_step": "step",
+    "w_score": "score",
+    "w_logprob": "log-probability",
+    "fig_candidates": "Step {index}: the candidates for the next token (chosen: {token})",
+    "fig_token_attention_self": "Where the new token {token} looks, in every layer and head",
+    "fig_token_attention_cross": "Which source tokens the new token {token} reads (cross-attention)",
+    "fig_filling": "Causal self-attention, layer {layer}, head {head}: one new row per step",
+    "fig_beam_tree": "Beam search tree (width {width})",
+    "span_prompt": "prompt",
+    "span_generated": "generated",
+    "span_new": "newest",
+    "status_ready": "**{model}** has read the prompt ({n} tokens). Press Step to choose the next token, or Run.",
+    "status_beam_ready": "Beam search runs the whole search at once: press Run. ({model})",
+    "status_step": "Step {index}: chose **{token}** with probability {p:.3f} (raw: {raw:.3f}) by {strategy}.",
+    "status_context": "{generated} new token(s); {used} of the model's {max_len} positions are in use.",
+    "status_slid": "The context was full: the window slid and now starts at token {start}.",
+    "reason_eos": "Finished: the model wrote the end-of-sequence token `<eos>`.",
+    "reason_budget": "Finished: the most-new-tokens budget is used up.",
+    "reason_context": "Finished: the model's context is full.",
+    "reason_short_eos": "end of sequence",
+    "reason_short_budget": "budget used up",
+    "reason_short_context": "context full",
+    "beam_best": "**Best:** `{text}` (log-probability {logprob:.3f}, score {score:.3f})",
+    "beam_hypothesis": "{rank}. `{text}`: score {score:.3f} ({reason})",
+    "err_beam_steps": "Beam search runs as a whole: press Run, or choose greedy or sampling to step.",
+    "err_generation_finished": "Generation has finished ({reason}). Press Back to undo the last step or Reset to "
+                               "start again.",
+    "err_nothing_to_undo": "Nothing to undo: no token has been generated yet.",
+    "err_prompt_context": "The prompt is {n} tokens long but {model} reads at most {limit}. Shorten it.",
+    # ------------------------------------------------------------------ own models
+    "lbl_own_model": "Use your own model",
+    "own_model_explanation": "Load a checkpoint saved by the Playground (one `.safetensors` file, for example from "
+                             "`python -m playground.train`). It is checked before use, never unpickled, and only "
+                             "this browser session sees it.",
+    "lbl_upload": "Checkpoint (.safetensors)",
+    "upload_done": "Loaded **{name}** ({arch}, {params} parameters). It is now selected in every tab that can use it.",
+    "err_upload_type": "\"{name}\" is not a .safetensors file; save the model with the Playground and upload that file.",
+    "err_upload_size": "The file is {size} MB; the limit is {limit} MB.",
+    "err_upload_checkpoint": "This file cannot be used: {error}",
 }

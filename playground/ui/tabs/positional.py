@@ -196,8 +196,7 @@ def build(ctx: AppContext) -> None:
 
     gr.Markdown(label("pos_model_heading"))
     with gr.Row():
-        model = gr.Dropdown(ctx.registry.names(), value=ctx.registry.default(), label=label("lbl_model"),
-                            elem_id="pos-model", scale=1)
+        model = ctx.model_picker("pos-model", label=label("lbl_model"), scale=1)
         model_note = gr.Markdown(elem_id="pos-model-note")
     with gr.Row():
         model_heatmap = gr.Plot(show_label=False, elem_id="pos-model-heatmap")

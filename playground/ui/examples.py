@@ -1,0 +1,61 @@
+"""Inputs a teacher can click: ones that show something striking on each model.
+
+Shipped models are named after their training preset (pretrained/NAME), so examples are keyed
+by that name; a model without its own examples gets the generic ones its tokenizer can write.
+"""
+from __future__ import annotations
+
+from .registry import ModelEntry, ModelRegistry
+
+ATTENTION_EXAMPLES: dict[str, list[str]] = {
+    "copy": ["abcdefghij", "aabbccddee"],                     # cross-attention: the diagonal
+    "reverse": ["abcdefghij", "badcfehgji"],                  # cross-attention: the anti-diagonal
+    "sort": ["cabbage", "jihgfedcba"],                        # each output letter looks up where it is
+    "dates": ["the 26th of August, 2027", "30 Nov 2029", "27-Feb-1971"],
+    "shakespeare-char": ["First Citizen:\nBefore we proceed any further, hear me speak.",
+                         "To be, or not to be: to be, or not to be"],   # repeated text: induction heads
+    "shakespeare-bpe": ["First Citizen:\nBefore we proceed any further, hear me speak.",
+                        "To be, or not to be: to be, or not to be"],
+    "masked-char": ["To be, or not to be, that is the question"],
+    "untrained-gpt": ["abcdefg abcdefg"],
+    "untrained-seq2seq": ["hello world"],
+}
+GENERATE_EXAMPLES: dict[str, list[str]] = {
+    "copy": ["abcdefghij", "jjiihhggff"],
+    "reverse": ["abcdefghij"],
+    "sort": ["cabbage"],
+    "dates": ["the 4th of July, 1999", "30 Nov 2029"],
+    "shakespeare-char": ["ROMEO:\n", "First Citizen:\n"],
+    "shakespeare-bpe": ["ROMEO:\n", "To be, or not to be"],
+    "untrained-gpt": ["Once upon a time"],
+    "untrained-seq2seq": ["hello"],
+}
+GENERIC_EXAMPLES = ["abcabcabc", "hello world", "To be, or not to be"]
+
+
+def _usable(entry: ModelEntry, value: str) -> bool:
+    return not entry.tokenizer.unknown_chars(value) and len(entry.tokenizer.encode(value)) <= entry.config.max_len
+
+
+def examples_for(entry: ModelEntry, table: dict[str, list[str]]) -> list[str]:
+    """The model's own examples, else the generic ones it can read."""
+    candidates = table.get(entry.name) or GENERIC_EXAMPLES
+    return [value for value in candidates if _usable(entry, value)]
+
+
+def suitable_input(entry: ModelEntry, value, table: dict[str, list[str]]) -> str:
+    """`value` when the model can read it, else the model's first example (so switching models keeps working)."""
+    if isinstance(value, str) and value.strip() and _usable(entry, value):
+        return value
+    return next(iter(examples_for(entry, table)), value if isinstance(value, str) else "")
+
+
+def attention_examples(registry: ModelRegistry) -> list[list[str]]:
+    """[model name, input] pairs for every shared model."""
+    return [[e.name, value] for e in registry.entries() for value in examples_for(e, ATTENTION_EXAMPLES)]
+
+
+def generate_examples(registry: ModelRegistry) -> list[list[str]]:
+    """[model name, prompt] pairs for every shared model that generates."""
+    return [[e.name, value] for e in registry.entries() if e.generative
+            for value in examples_for(e, GENERATE_EXAMPLES)]

@@ -1,0 +1,74 @@
+"""A session's own models: a checkpoint uploaded as one .safetensors file joins the session's
+model pickers (for this session only)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import gradio as gr
+
+from playground.checkpoint import CheckpointError, from_bytes
+
+from .context import HEAVY, AppContext
+from .i18n import label, text
+from .registry import ModelEntry, freeze
+from .runtime import guarded
+from .validation import MAX_UPLOAD_BYTES, fail
+
+OWN_PREFIX = "mine-"
+
+
+def own_name(filename: str) -> str:
+    """"My Model (2).safetensors" -> "mine-My-Model-2": never the name of a shared model."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(filename).stem).strip("-.") or "model"
+    return OWN_PREFIX + stem[:40]
+
+
+def load_own_model(path: str | Path, lang: str) -> ModelEntry:
+    """Read an uploaded checkpoint file, checking its size and contents (never unpickling)."""
+    path = Path(path)
+    if path.suffix.lower() != ".safetensors":
+        raise fail(lang, "err_upload_type", name=path.name)
+    size = path.stat().st_size
+    if size > MAX_UPLOAD_BYTES:
+        raise fail(lang, "err_upload_size", size=size // 2**20, limit=MAX_UPLOAD_BYTES // 2**20)
+    try:
+        model, tokenizer, config, card = from_bytes(path.read_bytes())
+    except CheckpointError as error:
+        raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
+    return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
+
+
+def build() -> tuple[gr.File, gr.Markdown]:
+    """The upload panel (declared above the tabs; `wire` connects it once every picker exists)."""
+    with gr.Accordion(label("lbl_own_model"), open=False, elem_id="own-model-panel"):
+        gr.Markdown(label("own_model_explanation"))
+        upload = gr.File(file_types=[".safetensors"], file_count="single", type="filepath",
+                         label=label("lbl_upload"), elem_id="model-upload")
+        status = gr.Markdown(elem_id="model-upload-status")
+    return upload, status
+
+
+def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown) -> None:
+    """Loading a file adds the model to this session and to every model picker, and selects it."""
+    pickers = ctx.pickers
+
+    @guarded
+    def on_upload(path, lang, request: gr.Request):
+        if not path:
+            return (gr.Markdown(), *(gr.Dropdown() for _ in pickers))
+        workspace = ctx.workspace(request)
+        entry = load_own_model(path, lang)
+        with workspace.lock:
+            workspace.add_model(entry)
+        updates = []
+        for _, generative_only in pickers:
+            usable = entry.generative or not generative_only
+            choices = workspace.model_names(ctx.registry, generative_only)
+            updates.append(gr.Dropdown(choices=choices, value=entry.name) if usable else gr.Dropdown(choices=choices))
+        message = text(lang, "upload_done", name=entry.name, arch=text(lang, f"arch_{entry.config.arch}"),
+                       params=f"{entry.n_parameters:,}")
+        return (message, *updates)
+
+    upload.upload(on_upload, [upload, ctx.language], [status, *(dropdown for dropdown, _ in pickers)],
+                  api_name="upload_model", **HEAVY)

@@ -1,0 +1,58 @@
+"""The shape walk-through's rows in the session's language: (stage, tensor, shape, note)."""
+from __future__ import annotations
+
+import re
+
+from playground.analysis import ShapeRow
+from playground.model import ModelConfig
+
+from .i18n import text
+
+_NAME = re.compile(r"^(?P<stack>encoder|decoder)\.(?:(?P<layer>\d+)\.)?(?P<part>.+)$")
+_SUBLAYER_OF = {"resid_pre": "self_attn", "resid_mid": "self_attn", "resid_cross": "cross_attn",
+                "ffn.hidden": "ffn", "ffn.out": "ffn", "resid_post": "ffn"}
+
+
+def _stage(stack: str, layer: str | None, part: str, lang: str) -> str:
+    stack_name = text(lang, f"tm_{stack}")
+    if layer is None:
+        key = "shape_stage_embedding" if part in ("tok_embed", "pos_embed") else "shape_stage_final_norm"
+        return text(lang, key, stack=stack_name)
+    sublayer = part.split(".")[0] if part.startswith(("self_attn.", "cross_attn.")) else _SUBLAYER_OF[part]
+    return text(lang, "shape_stage_block", stack=stack_name, i=layer, sublayer=text(lang, f"shape_sublayer_{sublayer}"))
+
+
+def _note(stack: str, part: str, config: ModelConfig, lang: str) -> str:
+    values = dict(d=config.d_model, h=config.n_heads, dh=config.head_dim, f=config.d_ff, act=config.activation,
+                  positional=config.positional, v=config.target_vocab_size)
+    if part.startswith(("self_attn.", "cross_attn.")):
+        sublayer, piece = part.split(".", 1)
+        if piece in ("k", "v"):
+            values["source"] = text(lang, "shape_source_encoder" if sublayer == "cross_attn" else "shape_source_same")
+        if piece == "weights":
+            mask = "cross" if sublayer == "cross_attn" else stack
+            values["mask"] = text(lang, f"shape_mask_{mask}")
+        return text(lang, f"shape_note_{piece}", **values)
+    if part == "tok_embed":
+        scaled = text(lang, "shape_scaled", d=config.d_model) if config.scale_embedding else ""
+        return text(lang, "shape_note_tok_embed", scaled=scaled, d=config.d_model)
+    if part == "final_norm":
+        return text(lang, f"shape_note_final_norm_{config.norm}")
+    return text(lang, f"shape_note_{part.replace('.', '_')}", **values)
+
+
+def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tuple[str, str, tuple, str]]:
+    """Rows for viz.shape_table: the stage and note in `lang`, the shape in symbols before the note."""
+    out = []
+    for row in rows:
+        if row.name == "logits":
+            stage = text(lang, "shape_stage_output")
+            note = text(lang, "shape_note_logits", v=config.target_vocab_size)
+        else:
+            match = _NAME.match(row.name)
+            if match is None:
+                raise ValueError(f"unknown trace name {row.name!r}")
+            stage = _stage(match["stack"], match["layer"], match["part"], lang)
+            note = _note(match["stack"], match["part"], config, lang)
+        out.append((stage, row.name, row.shape, f"{row.symbols} {note}"))
+    return out
