@@ -49,9 +49,13 @@ class AppContext:
         return entry
 
     def model_picker(self, elem_id: str, generative_only: bool = False, **kwargs) -> gr.Dropdown:
-        """A model dropdown that also lists the session's own models once it has some."""
+        """A model dropdown that also lists the session's own models once it has some.
+
+        Any value reaches the handlers (allow_custom_value), which check it against the session's
+        models and explain, in the session's language, which names exist.
+        """
         dropdown = gr.Dropdown(self.registry.names(generative_only), value=self.registry.default(generative_only),
-                               elem_id=elem_id, **kwargs)
+                               allow_custom_value=True, elem_id=elem_id, **kwargs)
         self.pickers.append((dropdown, generative_only))
         return dropdown
 

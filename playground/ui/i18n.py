@@ -11,6 +11,7 @@ from __future__ import annotations
 import string
 
 import gradio as gr
+from gradio.i18n import I18nData
 
 from .strings_en import EN
 from .strings_zh import ZH
@@ -22,7 +23,7 @@ DEFAULT_LANGUAGE = "en"
 I18N = gr.I18n(**STRINGS)
 
 
-def label(key: str) -> gr.I18nData:
+def label(key: str) -> I18nData:
     """A static text the browser translates (a component's label, a button, a panel)."""
     if key not in EN:
         raise KeyError(f"no text with key {key!r} in playground.ui.strings_en")

@@ -60,9 +60,9 @@ def _as_gradio_error(error: Exception, lang: str) -> gr.Error:
     if isinstance(error, gr.Error):
         return error
     if isinstance(error, (ValueError, TypeError, KeyError)):
-        return gr.Error(str(error).strip("'\""))
-    log.exception("handler failed")
-    return gr.Error(text(lang, "err_internal", kind=type(error).__name__))
+        return gr.Error(str(error).strip("'\""), print_exception=False)
+    log.error("handler failed", exc_info=error)
+    return gr.Error(text(lang, "err_internal", kind=type(error).__name__), print_exception=False)
 
 
 def guarded(fn):

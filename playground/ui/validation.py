@@ -35,7 +35,7 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config
 
 def fail(lang: str, key: str, **values) -> gr.Error:
     """A gr.Error with the message `key` in `lang`."""
-    return gr.Error(text(lang, key, **values))
+    return gr.Error(text(lang, key, **values), print_exception=False)
 
 
 def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:
@@ -53,7 +53,7 @@ def check_known_chars(value: str, tokenizer: Tokenizer, model_name: str, lang: s
     """Every character is in the model's vocabulary (byte-level BPE knows them all)."""
     unknown = tokenizer.unknown_chars(value)
     if unknown:
-        shown = " ".join(repr(ch) for ch in unknown[:12])
+        shown = ", ".join(repr(ch) for ch in unknown[:12])
         raise fail(lang, "err_unknown_chars", model=model_name, chars=shown, count=len(unknown))
 
 

@@ -1,0 +1,148 @@
+"""The app served in this process and driven through gradio_client, as independent sessions."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
+
+from playground.generate import SamplingConfig, Stepper
+from playground.ui import create_app, launch_kwargs
+
+REPO = Path(__file__).resolve().parents[2]
+GREEDY = ("greedy", 1.0, 0, 1.0, 0, 40, 3)          # strategy, temperature, top-k, top-p, seed, max new, beam width
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(pretrained_dir):
+    demo = create_app(pretrained_dir)
+    port = free_port()
+    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, **launch_kwargs())
+    yield f"http://127.0.0.1:{port}/"
+    demo.close()
+
+
+def session(url: str) -> Client:
+    return Client(url, verbose=False)
+
+
+def generate(client: Client, action: str, model: str, prompt: str, settings=GREEDY, lang="en"):
+    """(tokens as (text, kind) pairs, status) after one Generate action."""
+    output, status, *_ = client.predict(model, prompt, *settings, 0, 0, lang, api_name=f"/generate_{action}")
+    return [(span["token"], span["class_or_confidence"]) for span in output], status
+
+
+def greedy_tokens(registry, model: str, prompt: str, n: int) -> list[str]:
+    entry = registry.get(model)
+    stepper = Stepper(entry.model, entry.tokenizer, prompt, SamplingConfig(), trace_attention=False)
+    return [stepper.step().token_text for _ in range(n)]
+
+
+def generated(tokens) -> list[str]:
+    return [text for text, kind in tokens if kind in ("generated", "newest")]
+
+
+def test_two_sessions_step_independently(server, registry):
+    a, b = session(server), session(server)
+    generate(a, "step", "tiny-gpt", "abc")
+    generate(b, "step", "tiny-gpt", "cab")
+    generate(a, "step", "tiny-gpt", "abc")
+    generate(b, "back", "tiny-gpt", "cab")
+    tokens_a, status_a = generate(a, "step", "tiny-gpt", "abc")
+    tokens_b, status_b = generate(b, "step", "tiny-gpt", "cab")
+    assert [t for t, kind in tokens_a if kind == "prompt"] == list("abc")
+    assert generated(tokens_a) == greedy_tokens(registry, "tiny-gpt", "abc", 3) and status_a.startswith("Step 3")
+    assert [t for t, kind in tokens_b if kind == "prompt"] == list("cab")
+    assert generated(tokens_b) == greedy_tokens(registry, "tiny-gpt", "cab", 1) and status_b.startswith("Step 1")
+
+
+def test_concurrent_steps_of_two_sessions_do_not_interfere(server, registry):
+    a, b = session(server), session(server)
+    generate(a, "reset", "copy", "abcd")
+    generate(b, "reset", "tiny-gpt", "jig")
+    jobs = [(a if i % 2 else b).submit("copy" if i % 2 else "tiny-gpt", "abcd" if i % 2 else "jig", *GREEDY, 0, 0,
+                                        "en", api_name="/generate_step") for i in range(8)]
+    for job in jobs:
+        job.result(timeout=60)
+    tokens_a, status_a = generate(a, "step", "copy", "abcd")
+    tokens_b, status_b = generate(b, "step", "tiny-gpt", "jig")
+    assert generated(tokens_a) == greedy_tokens(registry, "copy", "abcd", 5)
+    assert generated(tokens_b) == greedy_tokens(registry, "tiny-gpt", "jig", 5)
+
+
+def test_a_bad_input_is_refused_and_the_session_stays_usable(server):
+    a = session(server)
+    generate(a, "step", "tiny-gpt", "abc")
+    with pytest.raises(AppError, match="empty"):
+        generate(a, "step", "tiny-gpt", "")
+    with pytest.raises(AppError, match="'z'"):
+        generate(a, "step", "tiny-gpt", "xyz")
+    with pytest.raises(AppError, match="5.0"):
+        generate(a, "step", "tiny-gpt", "abc", settings=("sample", 50.0, 0, 1.0, 0, 40, 3))
+    with pytest.raises(AppError, match="Run"):
+        generate(a, "step", "tiny-gpt", "abc", settings=("beam", 1.0, 0, 1.0, 0, 40, 3))
+    tokens, status = generate(a, "step", "tiny-gpt", "abc")
+    assert status.startswith("Step 2") and len(generated(tokens)) == 2
+
+
+def test_server_text_follows_each_sessions_language(server):
+    english, chinese = session(server), session(server)
+    *_, summary_en, _, _, _, _, _ = english.predict("copy", "abc", "", "cross", 0, 0, False, "diagonal", "en",
+                                                    api_name="/attention")
+    *_, summary_zh, _, _, _, _, _ = chinese.predict("copy", "abc", "", "cross", 0, 0, False, "diagonal", "zh-CN",
+                                                    api_name="/attention")
+    assert "encoder-decoder" in summary_en and "编码器-解码器" in summary_zh
+    with pytest.raises(AppError, match="没有名为"):
+        chinese.predict("nope", "abc", "", "cross", 0, 0, False, "diagonal", "zh-CN", api_name="/attention")
+
+
+def test_an_uploaded_model_belongs_to_its_session_only(server, pretrained_dir, tmp_path):
+    upload = tmp_path / "my model.safetensors"
+    shutil.copy(pretrained_dir / "tiny-gpt" / "model.safetensors", upload)
+    owner, other = session(server), session(server)
+    status, *pickers = owner.predict(handle_file(str(upload)), "en", api_name="/upload_model")
+    assert "mine-my-model" in status
+    assert all("mine-my-model" in [c[0] for c in picker["choices"]] for picker in pickers)
+    tokens, _ = generate(owner, "step", "mine-my-model", "abc")
+    assert len(generated(tokens)) == 1
+    with pytest.raises(AppError, match="mine-my-model"):
+        generate(other, "step", "mine-my-model", "abc")
+    pickle = tmp_path / "weights.safetensors"
+    pickle.write_bytes(b"\x80\x04\x95 a pickle in disguise")
+    with pytest.raises(AppError, match="pickle"):
+        owner.predict(handle_file(str(pickle)), "en", api_name="/upload_model")
+
+
+def test_python_app_py_serves_on_the_configured_address(pretrained_dir):
+    port = free_port()
+    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
+           "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir)}
+    process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                assert process.poll() is None, process.stderr.read().decode()[-2000:]
+                assert time.monotonic() < deadline, "app.py did not serve the page"
+                time.sleep(0.5)
+        assert "Transformer Playground" in page
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -1,0 +1,89 @@
+import gradio as gr
+import numpy as np
+import pytest
+
+from playground.ui.tabs.attention import (
+    MAX_ATTENTION_TOKENS,
+    attention_views,
+    forward_pass,
+    kinds_of,
+    scores_of,
+    weights_of,
+)
+
+
+def grid_values(figure) -> np.ndarray:
+    """The grid's heatmaps as stored (whole percents), [cells, Tq, Tk]."""
+    return np.array([np.asarray(trace.z, dtype=float) for trace in figure.data])
+
+
+def test_a_decoder_shows_causal_rows_that_sum_to_one(registry):
+    entry = registry.get("tiny-gpt")
+    views = attention_views(entry, "abc abc", "", "decoder", 1, 1, False, "induction", "en")
+    assert (views.n_layers, views.n_heads) == (2, 2)
+    cells = grid_values(views.grid)                                           # [L*H, 7, 7]
+    assert cells.shape == (4, 7, 7)
+    assert np.all(cells[:, np.triu_indices(7, k=1)[0], np.triu_indices(7, k=1)[1]] == 0)
+    head = np.asarray(views.head.data[0].z, dtype=float)
+    np.testing.assert_allclose(head.sum(axis=1), 1.0, atol=1e-5)
+    assert list(views.head.layout.xaxis.ticktext) == ["a", "b", "c", "␣", "a", "b", "c"]
+    assert "layer 1, head 1" in views.head.layout.title.text
+
+
+def test_a_seq2seq_model_has_three_kinds_with_the_right_axes(registry):
+    entry = registry.get("copy")
+    assert kinds_of(entry) == ("encoder", "decoder", "cross")
+    attention = forward_pass(entry, "abcde", "abc", "en")
+    weights, queries, keys, _ = weights_of(attention, "cross")
+    assert weights.shape == (2, 2, 4, 5)                                      # bos + 3 target queries, 5 source keys
+    assert queries == ["<bos>", "a", "b", "c"] and keys == list("abcde")
+    encoder, _, _, _ = weights_of(attention, "encoder")
+    assert encoder.shape == (1, 2, 5, 5)
+    assert set(scores_of(attention, "cross")) == {"diagonal", "anti_diagonal", "first_token", "entropy"}
+
+
+def test_an_empty_target_is_written_by_the_model(registry):
+    entry = registry.get("copy")
+    attention = forward_pass(entry, "abc", "", "en")
+    assert attention.generated and attention.target_ids[0] == 1               # bos, then the greedy output
+    views = attention_views(entry, "abc", "", "cross", 0, 0, True, "diagonal", "zh-CN")
+    assert "目标由模型自己写出" in views.summary
+    assert "各头平均" in views.head.layout.title.text
+
+
+def test_head_scores_find_a_previous_token_head(registry):
+    entry = registry.get("tiny-gpt")
+    attention = forward_pass(entry, "abcabc", "", "en")
+    scores = scores_of(attention, "decoder")
+    assert set(scores) == {"previous_token", "first_token", "entropy", "induction"}
+    assert all(values.shape == (2, 2) and np.all((0 <= values) & (values <= 1)) for values in scores.values())
+
+
+def test_the_shape_table_lists_every_recorded_tensor(registry):
+    entry = registry.get("tiny-bert")
+    views = attention_views(entry, "abc", "", "encoder", 0, 0, False, "entropy", "zh-CN")
+    names = list(views.shapes.data[0].cells.values[1])
+    assert names[0] == "encoder.tok_embed" and names[-1] == "logits"
+    assert "encoder.0.self_attn.weights" in names
+    notes = views.shapes.data[0].cells.values[3]
+    assert any("softmax" in note and "每行之和为 1" in note for note in notes)
+
+
+@pytest.mark.parametrize("name, kind, value, target, fragment", [
+    ("copy", "cross", "", "", "empty"),
+    ("copy", "cross", "x" * 201, "", "200"),
+    ("copy", "cross", "abcz", "", "'z'"),
+    ("copy", "cross", "abc", "abq", "'q'"),
+    ("copy", "cross", "abcdefghij" * 2, "", "at most 16"),                   # the model's context
+    ("untrained-gpt", "decoder", "a" * (MAX_ATTENTION_TOKENS + 1), "", f"at most {MAX_ATTENTION_TOKENS}"),
+])
+def test_bad_input_is_refused_with_what_to_change(registry, name, kind, value, target, fragment):
+    with pytest.raises(gr.Error) as excinfo:
+        attention_views(registry.get(name), value, target, kind, 0, 0, False, "entropy", "en")
+    assert fragment in excinfo.value.message
+
+
+def test_a_kind_the_model_lacks_is_refused(registry):
+    with pytest.raises(gr.Error) as excinfo:
+        attention_views(registry.get("tiny-gpt"), "abc", "", "cross", 0, 0, False, "diagonal", "en")
+    assert "decoder" in excinfo.value.message

@@ -1,0 +1,61 @@
+import re
+from pathlib import Path
+
+import pytest
+from gradio.i18n import I18nData
+
+from playground.ui.i18n import STRINGS, label, language_from_accept, normalise_language, placeholders, text
+from playground.ui.language import detect_language
+
+UI_SOURCE = Path(__file__).resolve().parents[2] / "playground" / "ui"
+
+
+def test_both_languages_have_the_same_keys_and_fields():
+    en, zh = STRINGS["en"], STRINGS["zh-CN"]
+    assert set(en) == set(zh)
+    mismatched = [key for key in en if placeholders(en[key]) != placeholders(zh[key])]
+    assert mismatched == []
+
+
+def test_every_chinese_text_is_translated():
+    untranslated = [key for key, value in STRINGS["zh-CN"].items()
+                    if value == STRINGS["en"][key] and re.search(r"[A-Za-z]{4,}", value)
+                    and not re.fullmatch(r"[\w\s·{}.\-()=/,:$→]*", value.replace("_", ""))]
+    assert untranslated == []
+
+
+def test_every_literal_key_used_in_the_code_exists():
+    used = set()
+    for path in UI_SOURCE.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r"""\b(?:label|text|t|fail)\((?:lang, )?["']([a-z][a-z0-9_]+)["']""", source))
+    assert used, "the pattern found no keys"
+    assert sorted(used - set(STRINGS["en"])) == []
+
+
+def test_server_text_follows_the_language_and_fills_values():
+    assert text("en", "err_too_long", what="input", length=300, limit=200) == \
+        "The input has 300 characters; the limit is 200. Shorten it."
+    assert "300" in text("zh-CN", "err_too_long", what="输入", length=300, limit=200)
+    assert text("fr", "btn_step") == "Step"                      # unsupported codes read as English
+
+
+def test_label_is_translated_by_the_browser_and_refuses_unknown_keys():
+    assert isinstance(label("btn_step"), I18nData)
+    with pytest.raises(KeyError):
+        label("no_such_key")
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("zh-CN,zh;q=0.9,en;q=0.8", "zh-CN"), ("en-US,en;q=0.9", "en"), ("fr-FR,zh-TW;q=0.5", "zh-CN"),
+    ("de-DE,fr;q=0.8", "en"), ("en;q=0.3,zh;q=0.9", "zh-CN"), ("", "en"), (None, "en"),
+])
+def test_accept_language_picks_the_preferred_supported_language(header, expected):
+    assert language_from_accept(header) == expected
+
+
+def test_the_page_language_wins_over_the_request_header():
+    assert detect_language("zh-CN", "en-US") == "zh-CN"
+    assert detect_language("en", "zh-CN") == "en"
+    assert detect_language("", "zh-CN,zh") == "zh-CN"
+    assert normalise_language("zh_Hans_CN") == "zh-CN" and normalise_language("pt-BR") == "en"

@@ -1,0 +1,49 @@
+import gradio as gr
+import pytest
+
+from playground.data import CharTokenizer
+from playground.ui.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_number, check_text
+
+
+def message(excinfo) -> str:
+    return excinfo.value.message
+
+
+def test_empty_and_over_long_text_are_refused_with_the_limit():
+    with pytest.raises(gr.Error) as empty:
+        check_text("   ", "en")
+    assert "empty" in message(empty)
+    with pytest.raises(gr.Error) as long:
+        check_text("x" * (MAX_INPUT_CHARS + 1), "en")
+    assert str(MAX_INPUT_CHARS) in message(long) and str(MAX_INPUT_CHARS + 1) in message(long)
+    with pytest.raises(gr.Error) as chinese:
+        check_text("", "zh-CN")
+    assert "空" in message(chinese)
+    assert check_text("ok", "en") == "ok"
+
+
+def test_unknown_characters_are_named():
+    tokenizer = CharTokenizer("abc")
+    with pytest.raises(gr.Error) as excinfo:
+        check_known_chars("abxcz", tokenizer, "tiny", "en")
+    assert "'x'" in message(excinfo) and "'z'" in message(excinfo) and "tiny" in message(excinfo)
+    check_known_chars("cab", tokenizer, "tiny", "en")
+
+
+def test_numbers_outside_their_range_name_the_range():
+    with pytest.raises(gr.Error) as excinfo:
+        check_number(7.5, "en", "temperature", 0.05, 5.0)
+    assert "0.05" in message(excinfo) and "5.0" in message(excinfo)
+    with pytest.raises(gr.Error):
+        check_number(float("nan"), "en", "temperature", 0.05, 5.0)
+    with pytest.raises(gr.Error):
+        check_number(2.5, "en", "top_k", 0, 10, integer=True)
+    with pytest.raises(gr.Error):
+        check_number(None, "en", "seed", 0, 10, integer=True)
+    assert check_number(3.0, "en", "top_k", 0, 10, integer=True) == 3
+
+
+def test_choices_list_what_is_allowed():
+    with pytest.raises(gr.Error) as excinfo:
+        check_choice("topk", ("greedy", "sample"), "en", "strategy")
+    assert "greedy, sample" in message(excinfo)
