@@ -1,0 +1,4 @@
+"""`python -m playground.train --preset NAME --out DIR [--steps N] [--seconds S]`."""
+from playground.train.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,71 @@
+import pytest
+
+from playground.data import CorpusUnavailable, LMData, MLMData, bundled_text, tasks, tiny_shakespeare
+from playground.train import PRESETS, Trainer, get_preset
+
+from .helpers import events
+
+NAMES = ["copy", "reverse", "sort", "dates", "shakespeare-char", "shakespeare-bpe", "masked-char"]
+ARCH = {"seq2seq": "encoder_decoder", "lm": "decoder_only", "mlm": "encoder_only"}
+
+
+def test_every_named_preset_exists_with_the_architecture_its_data_needs():
+    assert set(NAMES) <= set(PRESETS)
+    for name in NAMES:
+        preset = get_preset(name)
+        assert preset.model_config.arch == ARCH[preset.kind], name
+    with pytest.raises(ValueError, match="unknown preset 'gpt5'; choose one of"):
+        get_preset("gpt5")
+
+
+@pytest.mark.parametrize("name", ["copy", "reverse", "sort", "dates"])
+def test_seq2seq_presets_build_a_trainer_that_steps(name):
+    preset = PRESETS[name]
+    trainer = preset.trainer(max_steps=1, val_size=8)
+    assert trainer.model_config == preset.model_config
+    assert trainer.tokenizer == tasks.get(preset.task, **preset.task_knobs).tokenizer
+    final = events(trainer.run())[-1]
+    assert final.status == "finished" and final.exact_match is not None
+
+
+@pytest.mark.parametrize("name, data_type", [("shakespeare-char", LMData), ("shakespeare-bpe", LMData),
+                                             ("masked-char", MLMData)])
+def test_language_model_presets_fit_their_vocabulary_to_the_given_text(name, data_type):
+    preset = PRESETS[name]
+    trainer = preset.trainer(text=bundled_text(), max_steps=1, val_size=4)
+    assert isinstance(trainer.objective.data, data_type)
+    assert trainer.model_config.vocab_size == trainer.tokenizer.vocab_size
+    assert trainer.model_config.replace(vocab_size=preset.model_config.vocab_size) == preset.model_config
+    final = events(trainer.run())[-1]
+    assert final.status == "finished" and final.exact_match is None
+
+
+def test_preset_vocabularies_match_tiny_shakespeare():
+    try:
+        text = tiny_shakespeare(allow_download=False)
+    except CorpusUnavailable:
+        pytest.skip("tiny Shakespeare is not available offline")
+    assert PRESETS["shakespeare-char"].build_tokenizer(text).vocab_size == PRESETS["shakespeare-char"].model_config.vocab_size
+    assert PRESETS["masked-char"].model_config.vocab_size == PRESETS["shakespeare-char"].model_config.vocab_size
+
+
+def test_quick_variant_keeps_data_and_model_and_caps_the_time():
+    for preset in PRESETS.values():
+        quick = preset.quick()
+        assert quick.model_config == preset.model_config and quick.task == preset.task
+        assert quick.train_config.max_seconds == 60.0
+        assert quick.train_config.max_steps == min(preset.quick_steps, preset.train_config.max_steps)
+        assert quick.train_config.warmup_steps <= quick.train_config.max_steps // 5
+
+
+def test_empty_text_and_text_for_a_task_are_refused():
+    with pytest.raises(ValueError, match="the corpus is empty"):
+        PRESETS["shakespeare-char"].trainer(text="")
+    with pytest.raises(ValueError, match="takes no text"):
+        PRESETS["copy"].trainer(text="hello")
+
+
+def test_a_shorter_run_shortens_the_warm_up_to_fit():
+    config = PRESETS["dates"].train_changed(max_steps=10)
+    assert config.max_steps == 10 and config.warmup_steps == 2
+    assert isinstance(PRESETS["copy"].trainer(max_steps=3, val_size=4), Trainer)
