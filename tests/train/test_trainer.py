@@ -84,7 +84,8 @@ def test_a_run_split_by_stops_equals_an_uninterrupted_run(kind):
 
 def test_a_tiny_copy_model_reaches_exact_match():
     task = tasks.get("copy", length=5, symbols=5)
-    config = model_config("encoder_decoder", task.tokenizer.vocab_size, d_model=64, n_heads=1, d_ff=128, max_len=8)
+    config = model_config("encoder_decoder", task.tokenizer.vocab_size, d_model=64, n_heads=4, d_ff=128, max_len=8,
+                          tie_weights=False)
     trainer = Trainer(config, quiet_config(lr=3e-3, warmup_steps=20, batch_size=64, max_steps=600, val_size=200,
                                            event_every_s=1e9), task)
     before = trainer.evaluate()
