@@ -5,15 +5,17 @@ from pathlib import Path
 
 import gradio as gr
 
-from .context import LIGHT_CONCURRENCY, AppContext
+from .context import LIGHT_CONCURRENCY, PRIVATE, AppContext
 from . import own_models
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
-from .runtime import configure_torch
+from .runtime import configure_torch, start_warm_up
 from .tabs import architecture, attention, generate, positional, tokenizer
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
+TABS = (("attention", attention), ("generate", generate), ("positional", positional), ("tokenizer", tokenizer),
+        ("architecture", architecture))
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 TITLE = "Transformer Playground"
 CSS = """
@@ -36,6 +38,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
 
         def on_load(probe: str, request: gr.Request) -> str:
+            start_warm_up()
             return detect_language(probe, request.headers.get("accept-language") if request else None)
 
         started = demo.load(on_load, [language], [language], js=READ_PROBE_JS, show_progress="hidden",
@@ -43,11 +46,16 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(None, [language], None, js=SET_LOCALE_JS)
         ctx = AppContext(registry, store, language, started)
         upload, upload_status = own_models.build()
+        tabs = []
         with gr.Tabs(elem_id="tabs"):
-            for key, module in (("attention", attention), ("generate", generate), ("positional", positional),
-                                ("tokenizer", tokenizer), ("architecture", architecture)):
-                with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}"):
+            for index, (key, module) in enumerate(TABS):
+                with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
+                    ctx.tab, ctx.tab_opens_on_load = tab, index == 0
                     module.build(ctx)
+                tabs.append(tab)
+        # Gradio translates a tab's label again only once that tab has been opened: resend them all.
+        language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,
+                       show_progress="hidden", **PRIVATE)
         own_models.wire(ctx, upload, upload_status)
 
         def on_unload(request: gr.Request) -> None:

@@ -14,9 +14,20 @@ LIGHT_CONCURRENCY = 4   # an attention view, one generation step: quick, run sid
 HEAVY_CONCURRENCY = 1   # run to the end, beam search, uploads: one at a time, the rest queue visibly
 LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
-QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner
+QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 LOCAL_SESSION = "local"
+
+
+def light(*progress_on) -> dict:
+    """A light event whose progress (and, should it fail, error badge) shows on `progress_on` only,
+    so the controls among its outputs stay usable."""
+    return {**LIGHT, "show_progress_on": list(progress_on)}
+
+
+def heavy(*progress_on) -> dict:
+    """A heavy event (queued one at a time, queue position shown on `progress_on`)."""
+    return {**HEAVY, "show_progress_on": list(progress_on)}
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
 
 
@@ -34,6 +45,8 @@ class AppContext:
     language: gr.Radio
     started: gr.events.Dependency
     pickers: list[tuple[gr.Dropdown, bool]] = field(default_factory=list)   # (dropdown, generative only)
+    tab: gr.Tab | None = None           # the tab being declared
+    tab_opens_on_load: bool = False     # it is the tab the page shows first
 
     def workspace(self, request: gr.Request | None) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request)."""
@@ -59,7 +72,30 @@ class AppContext:
         self.pickers.append((dropdown, generative_only))
         return dropdown
 
-    def on_language(self, fn, inputs: list, outputs: list) -> None:
-        """Run `fn` once the page has loaded and again whenever the user changes the language."""
-        self.started.then(fn, inputs, outputs, **LIGHT, **PRIVATE)
-        self.language.input(fn, inputs, outputs, **LIGHT, **PRIVATE)
+    def on_open(self, fn, inputs: list, outputs: list, progress_on) -> None:
+        """Draw the current tab with `fn` the first time a session opens it (the first tab: on page
+        load) and again when the language changes after it was opened.
+
+        A page load then costs one tab's figures, not every tab's, which matters when a whole
+        class opens the app at once. Whether a session has opened the tab is a gr.State.
+        """
+        opened = gr.State(self.tab_opens_on_load)
+        if self.tab_opens_on_load:
+            self.started.then(fn, inputs, outputs, **light(progress_on), **PRIVATE)
+        self.tab.select(_first_opening, [opened], [opened], **QUIET, **PRIVATE).success(
+            fn, inputs, outputs, **light(progress_on), **PRIVATE)
+        self.language.input(_already_open, [opened], None, **QUIET, **PRIVATE).success(
+            fn, inputs, outputs, **light(progress_on), **PRIVATE)
+
+
+def _first_opening(opened: bool) -> bool:
+    """Let the drawing that follows run only the first time (a silent error stops the chain)."""
+    if opened:
+        raise gr.Error("already drawn", visible=False, print_exception=False)
+    return True
+
+
+def _already_open(opened: bool) -> None:
+    """Let a language change redraw only tabs the session has opened."""
+    if not opened:
+        raise gr.Error("not opened yet", visible=False, print_exception=False)

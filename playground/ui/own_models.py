@@ -9,7 +9,7 @@ import gradio as gr
 
 from playground.checkpoint import CheckpointError, from_bytes
 
-from .context import HEAVY, AppContext
+from .context import AppContext, heavy
 from .i18n import label, text
 from .registry import ModelEntry, freeze
 from .runtime import guarded
@@ -71,4 +71,4 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown) -> None:
         return (message, *updates)
 
     upload.upload(on_upload, [upload, ctx.language], [status, *(dropdown for dropdown, _ in pickers)],
-                  api_name="upload_model", **HEAVY)
+                  api_name="upload_model", **heavy(status))

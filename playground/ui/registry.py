@@ -21,7 +21,7 @@ from torch import nn
 
 from playground.checkpoint import MODEL_FILE, CheckpointError, load
 from playground.data import CharTokenizer, Tokenizer
-from playground.model import ModelConfig, build_model, count_parameters
+from playground.model import ModelConfig, build_model
 
 PRETRAINED_ENV_VAR = "PLAYGROUND_PRETRAINED_DIR"
 DEFAULT_PRETRAINED_DIR = Path(__file__).resolve().parents[2] / "pretrained"
@@ -50,7 +50,8 @@ class ModelEntry:
 
     @property
     def n_parameters(self) -> int:
-        return count_parameters(self.config)["total"]
+        """Trainable parameters, a tied weight counted once."""
+        return sum(p.numel() for p in self.model.parameters())
 
 
 def freeze(model: nn.Module) -> nn.Module:

@@ -12,9 +12,13 @@ import functools
 import inspect
 import logging
 import os
+import threading
 
 import gradio as gr
 import torch
+
+from playground import viz
+from playground.model import count_parameters, gpt2_small_config
 
 from .i18n import normalise_language, text
 
@@ -41,6 +45,25 @@ def configure_torch() -> None:
         torch.set_num_interop_threads(1)
     except RuntimeError:
         pass                                  # already started (e.g. in tests); the default is kept
+
+
+def warm_up() -> None:
+    """Pay one-time costs before the first click: torch's meta-device machinery (parameter counts
+    without allocating weights) and plotly's validators load lazily on first use."""
+    _prepare_thread()
+    count_parameters(gpt2_small_config())
+    viz.parameter_treemap({"warm-up": 1})
+
+
+_warm_up_started = threading.Event()
+
+
+def start_warm_up() -> None:
+    """Run warm_up in the background, once per process (called when the first page loads, so
+    starting the server is not slowed down)."""
+    if not _warm_up_started.is_set():
+        _warm_up_started.set()
+        threading.Thread(target=warm_up, name="playground-warm-up", daemon=True).start()
 
 
 def _prepare_thread() -> None:

@@ -88,13 +88,8 @@ EN: dict[str, str] = {
     "lbl_d_model": "d_model (dimensions)",
     "lbl_length": "Positions shown",
     "lbl_dims": "Dimensions drawn as curves",
-    "lbl_pos_heatmap": "Sinusoidal table",
-    "lbl_pos_curves": "Chosen dimensions",
-    "lbl_pos_similarity": "Position similarity",
     "pos_model_heading": "### A model's own positions\nPick a model to see the position vectors it adds to its "
                          "token embeddings.",
-    "lbl_pos_model_heatmap": "The model's position table",
-    "lbl_pos_model_similarity": "Similarity of the model's positions",
     "rope_explanation": (
         "### RoPE: positions as rotations\n"
         "Rotary position embedding adds nothing to the embeddings. Inside every attention layer each query "
@@ -108,7 +103,6 @@ EN: dict[str, str] = {
     "lbl_head_dim": "Head size d_k",
     "lbl_rope_positions": "Positions",
     "lbl_rope_pairs": "Pairs of dimensions",
-    "lbl_rope_plot": "RoPE rotations",
     "shuffle_explanation": (
         "### Without positions, order is invisible\n"
         "Four tiny encoders with the same random weights differ only in their positional encoding. We shuffle "
@@ -170,9 +164,6 @@ EN: dict[str, str] = {
     "corpus_this_text": "this text",
     "lbl_vocab_size": "BPE vocabulary size",
     "btn_tokenize": "Tokenize",
-    "lbl_char_tokens": "Character tokens",
-    "lbl_bpe_tokens": "BPE tokens",
-    "lbl_merges": "BPE merges",
     "fig_char_tokens": "Characters: {n} tokens",
     "fig_bpe_tokens": "Byte-level BPE: {n} tokens",
     "fig_merges": "The first {n} merges, in the order they were learned",
@@ -219,8 +210,6 @@ EN: dict[str, str] = {
     "lbl_tie_weights": "Tie output head to embedding",
     "lbl_bias": "Biases",
     "lbl_scale_embedding": "Scale embeddings by √d_model",
-    "lbl_diagram": "Diagram",
-    "lbl_treemap": "Parameters",
     "arch_encoder_decoder": "encoder-decoder",
     "arch_decoder_only": "decoder-only (GPT)",
     "arch_encoder_only": "encoder-only (BERT)",
@@ -297,7 +286,7 @@ EN: dict[str, str] = {
         "repeated text (type something twice to see it); *diagonal* / *anti-diagonal* (cross-attention), how "
         "much target position i reads source position i, or the mirrored position: copying and reversing."),
     "lbl_attention_text": "Input",
-    "lbl_attention_target": "Target for the decoder (empty: the model writes it)",
+    "lbl_attention_target": "Decoder target (empty: the model writes it)",
     "btn_show_attention": "Show attention",
     "lbl_attention_kind": "Attention",
     "lbl_layer": "Layer",

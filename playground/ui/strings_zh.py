@@ -81,12 +81,7 @@ ZH: dict[str, str] = {
     "lbl_d_model": "d_model（维数）",
     "lbl_length": "显示的位置数",
     "lbl_dims": "画成曲线的维度",
-    "lbl_pos_heatmap": "正弦位置编码表",
-    "lbl_pos_curves": "所选维度",
-    "lbl_pos_similarity": "位置相似度",
     "pos_model_heading": "### 模型自己的位置向量\n选择一个模型，查看它加到词元嵌入上的位置向量。",
-    "lbl_pos_model_heatmap": "模型的位置表",
-    "lbl_pos_model_similarity": "模型位置之间的相似度",
     "rope_explanation": (
         "### RoPE：用旋转表示位置\n"
         "旋转位置编码不往嵌入上加任何东西。在每个注意力层里，每个头的查询和键被切成若干对维度，第 $i$ 对在位置 $pos$ "
@@ -97,7 +92,6 @@ ZH: dict[str, str] = {
     "lbl_head_dim": "头的维度 d_k",
     "lbl_rope_positions": "位置数",
     "lbl_rope_pairs": "维度对",
-    "lbl_rope_plot": "RoPE 旋转",
     "shuffle_explanation": (
         "### 没有位置编码，顺序就看不见\n"
         "四个极小的编码器有相同的随机权重，只是位置编码不同。我们打乱输入的词元，比较「打乱后输入的输出」和"
@@ -150,9 +144,6 @@ ZH: dict[str, str] = {
     "corpus_this_text": "这段文本",
     "lbl_vocab_size": "BPE 词表大小",
     "btn_tokenize": "分词",
-    "lbl_char_tokens": "字符词元",
-    "lbl_bpe_tokens": "BPE 词元",
-    "lbl_merges": "BPE 合并规则",
     "fig_char_tokens": "字符：{n} 个词元",
     "fig_bpe_tokens": "字节级 BPE：{n} 个词元",
     "fig_merges": "前 {n} 条合并规则，按学到的先后排列",
@@ -194,8 +185,6 @@ ZH: dict[str, str] = {
     "lbl_tie_weights": "输出头与嵌入绑定",
     "lbl_bias": "偏置",
     "lbl_scale_embedding": "嵌入乘以 √d_model",
-    "lbl_diagram": "结构图",
-    "lbl_treemap": "参数",
     "arch_encoder_decoder": "编码器-解码器",
     "arch_decoder_only": "仅解码器（GPT）",
     "arch_encoder_only": "仅编码器（BERT）",
@@ -266,7 +255,7 @@ ZH: dict[str, str] = {
         "*归纳*，放在「当前词元上一次出现时紧跟其后的词元」上的权重，头就是这样复制重复的文本（把一段文字输入两遍试试）；"
         "*对角线* / *反对角线*（交叉注意力），目标位置 i 读取源位置 i 或其镜像位置的程度：即复制和倒序。"),
     "lbl_attention_text": "输入",
-    "lbl_attention_target": "解码器的目标（留空则由模型自己写）",
+    "lbl_attention_target": "解码器目标（留空由模型写出）",
     "btn_show_attention": "显示注意力",
     "lbl_attention_kind": "注意力类型",
     "lbl_layer": "层",

@@ -22,7 +22,7 @@ from playground.model import (
     parameter_table,
 )
 
-from ..context import LATEX, LIGHT, PRIVATE, QUIET, AppContext
+from ..context import LATEX, PRIVATE, QUIET, AppContext, light
 from ..i18n import label, text
 from ..registry import ModelRegistry
 from ..runtime import guarded
@@ -206,8 +206,8 @@ def build(ctx: AppContext) -> None:
         return [*fields_of(config), min(config.max_len, 1024)]
 
     inputs, outputs = [*form, context_length, lang], [diagram, treemap, summary, costs]
-    ctx.on_language(on_draw, inputs, outputs)
-    run.click(on_draw, inputs, outputs, api_name="architecture", **LIGHT)
-    context_length.submit(on_draw, inputs, outputs, **LIGHT, **PRIVATE)
+    ctx.on_open(on_draw, inputs, outputs, treemap)
+    run.click(on_draw, inputs, outputs, api_name="architecture", **light(treemap))
+    context_length.submit(on_draw, inputs, outputs, **light(treemap), **PRIVATE)
     preset.input(on_preset, [preset, lang], [*form, context_length], **QUIET, **PRIVATE).then(
-        on_draw, inputs, outputs, **LIGHT, **PRIVATE)
+        on_draw, inputs, outputs, **light(treemap), **PRIVATE)

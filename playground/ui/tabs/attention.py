@@ -16,7 +16,7 @@ from playground.data import BOS_ID, EOS_ID
 from playground.generate import SamplingConfig, Stepper
 from playground.model import Trace
 
-from ..context import LATEX, LIGHT, PRIVATE, QUIET, AppContext
+from ..context import LATEX, PRIVATE, QUIET, AppContext, light
 from ..examples import ATTENTION_EXAMPLES, attention_examples, suitable_input
 from ..i18n import label, text
 from ..registry import ModelEntry
@@ -226,8 +226,9 @@ def build(ctx: AppContext) -> None:
                 model = ctx.model_picker("attention-model", label=label("lbl_model"), scale=1)
                 value = gr.Textbox(first_text, label=label("lbl_attention_text"), max_lines=2,
                                    max_length=MAX_INPUT_CHARS, elem_id="attention-text", scale=2)
-            target = gr.Textbox("", label=label("lbl_attention_target"), max_lines=2, max_length=MAX_INPUT_CHARS,
-                                visible=start.config.arch == "encoder_decoder", elem_id="attention-target")
+                target = gr.Textbox("", label=label("lbl_attention_target"), max_lines=2, max_length=MAX_INPUT_CHARS,
+                                    visible=start.config.arch == "encoder_decoder", elem_id="attention-target",
+                                    scale=2)
             with gr.Row():
                 kind = gr.Radio(kind_choices(start, "en"), value=kinds_of(start)[-1], label=label("lbl_attention_kind"),
                                 elem_id="attention-kind", scale=3)
@@ -307,19 +308,19 @@ def build(ctx: AppContext) -> None:
     view_inputs = [model, value, target, kind, layer, head, mean, score, lang]
     view_outputs = [grid, head_plot, scores_plot, best_heads, shapes, summary, kind, score, layer, head, target]
     head_inputs = [model, value, target, kind, layer, head, mean, lang]
-    ctx.on_language(on_view, view_inputs, view_outputs)
-    run.click(on_view, view_inputs, view_outputs, api_name="attention", **LIGHT)
+    ctx.on_open(on_view, view_inputs, view_outputs, grid)
+    run.click(on_view, view_inputs, view_outputs, api_name="attention", **light(grid))
     @guarded
     def on_model(name, value, lang, request: gr.Request):
         return suitable_input(entry_of(name, lang, request), value, ATTENTION_EXAMPLES)
 
     model.input(on_model, [model, value, lang], [value], **QUIET, **PRIVATE).then(
-        on_view, view_inputs, view_outputs, **LIGHT, **PRIVATE)
+        on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
     for trigger in (value.submit, target.submit, kind.input, gr_examples.load_input_event.then):
-        trigger(on_view, view_inputs, view_outputs, **LIGHT, **PRIVATE)
+        trigger(on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
     for trigger in (layer.release, head.release, mean.input):
         trigger(on_head, head_inputs, [head_plot], **QUIET, **PRIVATE)
     score.input(on_scores, [model, value, target, kind, score, lang], [scores_plot, best_heads],
                 **QUIET, **PRIVATE)
     best_button.click(on_best, [model, value, target, kind, score, mean, lang], [layer, head, mean, head_plot],
-                      api_name="attention_best_head", **LIGHT)
+                      api_name="attention_best_head", **light(head_plot))

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.generate import SamplingConfig, Step, Stepper, beam_search
 
-from ..context import HEAVY, LATEX, LIGHT, PRIVATE, QUIET, AppContext
+from ..context import LATEX, PRIVATE, QUIET, AppContext, heavy, light
 from ..examples import GENERATE_EXAMPLES, generate_examples, suitable_input
 from ..i18n import label, text
 from ..registry import ModelEntry
@@ -417,11 +417,11 @@ def build(ctx: AppContext) -> None:
             return filling_figure(generation, layer_value, head_value, lang)
 
     inputs = [model, prompt, *controls, layer, head, lang]
-    ctx.on_language(on_show, inputs, outputs)
-    step_button.click(on_step, inputs, outputs, api_name="generate_step", **LIGHT)
-    back_button.click(on_back, inputs, outputs, api_name="generate_back", **LIGHT)
-    reset_button.click(on_reset, inputs, outputs, api_name="generate_reset", **LIGHT)
-    run_event = run_button.click(on_run, inputs, outputs, api_name="generate_run", **HEAVY)
+    ctx.on_open(on_show, inputs, outputs, output)
+    step_button.click(on_step, inputs, outputs, api_name="generate_step", **light(output))
+    back_button.click(on_back, inputs, outputs, api_name="generate_back", **light(output))
+    reset_button.click(on_reset, inputs, outputs, api_name="generate_reset", **light(output))
+    run_event = run_button.click(on_run, inputs, outputs, api_name="generate_run", **heavy(output))
     stop_button.click(None, None, None, cancels=[run_event], **PRIVATE)
     @guarded
     def on_model(name, prompt_value, lang, request: gr.Request):
@@ -429,9 +429,9 @@ def build(ctx: AppContext) -> None:
         return suitable_input(entry, prompt_value, GENERATE_EXAMPLES)
 
     model.input(on_model, [model, prompt, lang], [prompt], **QUIET, **PRIVATE).then(
-        on_reset, inputs, outputs, **LIGHT, **PRIVATE)
+        on_reset, inputs, outputs, **light(output), **PRIVATE)
     for trigger in (prompt.submit, gr_examples.load_input_event.then):
-        trigger(on_reset, inputs, outputs, **LIGHT, **PRIVATE)
-    strategy.input(on_show, inputs, outputs, **LIGHT, **PRIVATE)
+        trigger(on_reset, inputs, outputs, **light(output), **PRIVATE)
+    strategy.input(on_show, inputs, outputs, **light(output), **PRIVATE)
     for trigger in (layer.release, head.release):
         trigger(on_filling, inputs, [filling], **QUIET, **PRIVATE)

@@ -13,7 +13,7 @@ import torch
 from playground import viz
 from playground.model import ModelConfig, Trace, sinusoidal_table
 
-from ..context import LATEX, LIGHT, PRIVATE, QUIET, AppContext
+from ..context import LATEX, PRIVATE, QUIET, AppContext, light
 from ..i18n import label, text
 from ..registry import ModelEntry, ascii_tokenizer, seeded_model
 from ..runtime import guarded
@@ -264,24 +264,26 @@ def build(ctx: AppContext) -> None:
         return summary, gr.Dataframe(value=rows, headers=headers)
 
     sinusoidal_inputs, sinusoidal_outputs = [d_model, length, dims, lang], [heatmap, curves, similarity]
-    ctx.on_language(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs)
-    length.release(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, api_name="positional_sinusoidal", **LIGHT)
-    dims.input(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **LIGHT, **PRIVATE)
+    ctx.on_open(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, heatmap)
+    length.release(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, api_name="positional_sinusoidal",
+                   **light(heatmap))
+    dims.input(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **light(heatmap), **PRIVATE)
     d_model.release(on_d_model, [d_model, dims, lang], [dims], **QUIET, **PRIVATE).then(
-        on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **LIGHT, **PRIVATE)
+        on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **light(heatmap), **PRIVATE)
 
     model_outputs = [model_heatmap, model_similarity, model_note]
-    ctx.on_language(on_model, [model, lang], model_outputs)
-    model.input(on_model, [model, lang], model_outputs, api_name="positional_model", **LIGHT)
+    ctx.on_open(on_model, [model, lang], model_outputs, model_heatmap)
+    model.input(on_model, [model, lang], model_outputs, api_name="positional_model", **light(model_heatmap))
 
     rope_inputs = [rope_dim, rope_positions, rope_pairs, lang]
-    ctx.on_language(on_rope, rope_inputs, [rope_plot])
-    rope_positions.release(on_rope, rope_inputs, [rope_plot], api_name="positional_rope", **LIGHT)
-    rope_pairs.input(on_rope, rope_inputs, [rope_plot], **LIGHT, **PRIVATE)
+    ctx.on_open(on_rope, rope_inputs, [rope_plot], rope_plot)
+    rope_positions.release(on_rope, rope_inputs, [rope_plot], api_name="positional_rope", **light(rope_plot))
+    rope_pairs.input(on_rope, rope_inputs, [rope_plot], **light(rope_plot), **PRIVATE)
     rope_dim.release(on_rope_dim, [rope_dim, rope_pairs, lang], [rope_pairs], **QUIET, **PRIVATE).then(
-        on_rope, rope_inputs, [rope_plot], **LIGHT, **PRIVATE)
+        on_rope, rope_inputs, [rope_plot], **light(rope_plot), **PRIVATE)
 
     shuffle_inputs, shuffle_outputs = [shuffle_text, shuffle_seed, lang], [shuffle_summary, shuffle_table]
-    ctx.on_language(on_shuffle, shuffle_inputs, shuffle_outputs)
-    shuffle_run.click(on_shuffle, shuffle_inputs, shuffle_outputs, api_name="positional_shuffle", **LIGHT)
-    shuffle_text.submit(on_shuffle, shuffle_inputs, shuffle_outputs, **LIGHT, **PRIVATE)
+    ctx.on_open(on_shuffle, shuffle_inputs, shuffle_outputs, shuffle_table)
+    shuffle_run.click(on_shuffle, shuffle_inputs, shuffle_outputs, api_name="positional_shuffle",
+                      **light(shuffle_table))
+    shuffle_text.submit(on_shuffle, shuffle_inputs, shuffle_outputs, **light(shuffle_table), **PRIVATE)

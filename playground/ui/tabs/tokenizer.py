@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, Tokenizer, load_corpus
 
-from ..context import LIGHT, PRIVATE, AppContext
+from ..context import PRIVATE, AppContext, light
 from ..i18n import label, text
 from ..runtime import guarded
 from ..validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
@@ -130,7 +130,7 @@ def build(ctx: AppContext) -> None:
 
     on_tokenize = guarded(tokenize_views)
     inputs, outputs = [value, corpus, vocab, lang], [char_plot, bpe_plot, counts, merges_plot, utf8]
-    ctx.on_language(on_tokenize, inputs, outputs)
-    run.click(on_tokenize, inputs, outputs, api_name="tokenize", **LIGHT)
+    ctx.on_open(on_tokenize, inputs, outputs, char_plot)
+    run.click(on_tokenize, inputs, outputs, api_name="tokenize", **light(char_plot))
     for trigger in (value.submit, corpus.input, vocab.release, examples.load_input_event.then):
-        trigger(on_tokenize, inputs, outputs, **LIGHT, **PRIVATE)
+        trigger(on_tokenize, inputs, outputs, **light(char_plot), **PRIVATE)
