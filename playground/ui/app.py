@@ -5,8 +5,8 @@ from pathlib import Path
 
 import gradio as gr
 
-from .context import LIGHT_CONCURRENCY, PRIVATE, AppContext
 from . import own_models
+from .context import LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry

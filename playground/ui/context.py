@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import gradio as gr
+from gradio.events import Dependency
 
 from .registry import ModelEntry, ModelRegistry
 from .validation import fail
@@ -17,6 +18,7 @@ HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 LOCAL_SESSION = "local"
+LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
 
 
 def light(*progress_on) -> dict:
@@ -28,7 +30,6 @@ def light(*progress_on) -> dict:
 def heavy(*progress_on) -> dict:
     """A heavy event (queued one at a time, queue position shown on `progress_on`)."""
     return {**HEAVY, "show_progress_on": list(progress_on)}
-LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
 
 
 @dataclass
@@ -43,7 +44,7 @@ class AppContext:
     registry: ModelRegistry
     store: WorkspaceStore
     language: gr.Radio
-    started: gr.events.Dependency
+    started: Dependency
     pickers: list[tuple[gr.Dropdown, bool]] = field(default_factory=list)   # (dropdown, generative only)
     tab: gr.Tab | None = None           # the tab being declared
     tab_opens_on_load: bool = False     # it is the tab the page shows first

@@ -82,7 +82,7 @@ def _language(signature: inspect.Signature, args, kwargs) -> str:
 def _as_gradio_error(error: Exception, lang: str) -> gr.Error:
     if isinstance(error, gr.Error):
         return error
-    if isinstance(error, (ValueError, TypeError, KeyError)):
+    if isinstance(error, (ValueError, TypeError, KeyError, ArithmeticError)):     # bad input, or a diverged model
         return gr.Error(str(error).strip("'\""), print_exception=False)
     log.error("handler failed", exc_info=error)
     return gr.Error(text(lang, "err_internal", kind=type(error).__name__), print_exception=False)

@@ -26,7 +26,7 @@ MAX_SEED = 2**31 - 1
 POSITIONAL_D_MODEL_RANGE = (2, 512)
 POSITIONAL_LENGTH_RANGE = (2, 512)
 BPE_VOCAB_RANGE = (262, 4_000)   # 5 special tokens + 256 bytes + at least one merge
-MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+MAX_UPLOAD_BYTES = 32 * 1024 * 1024
 CONFIG_LIMITS = {                # the Architecture tab's custom config
     "n_layers": (0, 48), "n_heads": (1, 64), "d_model": (2, 8192), "d_ff": (1, 32768),
     "vocab_size": (2, 300_000), "max_len": (1, 65_536),

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from .registry import ModelEntry, ModelRegistry
 
-MAX_SESSIONS = 200
+MAX_SESSIONS = 100
 IDLE_SECONDS = 30 * 60
 MAX_SESSION_MODELS = 2
 

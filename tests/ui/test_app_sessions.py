@@ -1,13 +1,10 @@
 """The app served in this process and driven through gradio_client, as independent sessions."""
-import os
+import runpy
 import shutil
 import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
+import gradio as gr
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
@@ -125,24 +122,11 @@ def test_an_uploaded_model_belongs_to_its_session_only(server, pretrained_dir, t
         owner.predict(handle_file(str(pickle)), "en", api_name="/upload_model")
 
 
-def test_python_app_py_serves_on_the_configured_address(pretrained_dir):
-    port = free_port()
-    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
-           "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir)}
-    process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
-                    page = response.read().decode()
-                break
-            except OSError:
-                assert process.poll() is None, process.stderr.read().decode()[-2000:]
-                assert time.monotonic() < deadline, "app.py did not serve the page"
-                time.sleep(0.5)
-        assert "Transformer Playground" in page
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+def test_app_py_builds_the_app_and_leaves_the_address_to_gradio(pretrained_dir, monkeypatch):
+    monkeypatch.setenv("PLAYGROUND_PRETRAINED_DIR", str(pretrained_dir))
+    namespace = runpy.run_path(str(REPO / "app.py"), run_name="app")
+    demo = namespace["demo"]
+    assert isinstance(demo, gr.Blocks)
+    picker = next(block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "attention-model")
+    assert ("tiny-gpt", "tiny-gpt") in picker.choices
+    assert not {"server_name", "server_port"} & set(launch_kwargs())      # GRADIO_SERVER_NAME / _PORT apply

@@ -294,7 +294,11 @@ def build(ctx: AppContext) -> None:
         return scores_view(attention, _check_kind(entry, kind, lang), score, lang)
 
     @guarded
-    def on_best(name, value, target, kind, score, mean, lang, request: gr.Request):
+    def on_model(name, value, lang, request: gr.Request):
+        return suitable_input(entry_of(name, lang, request), value, ATTENTION_EXAMPLES)
+
+    @guarded
+    def on_best(name, value, target, kind, score, lang, request: gr.Request):
         entry = entry_of(name, lang, request)
         attention = forward_pass(entry, value, target, lang)
         kind = _check_kind(entry, kind, lang)
@@ -310,10 +314,6 @@ def build(ctx: AppContext) -> None:
     head_inputs = [model, value, target, kind, layer, head, mean, lang]
     ctx.on_open(on_view, view_inputs, view_outputs, grid)
     run.click(on_view, view_inputs, view_outputs, api_name="attention", **light(grid))
-    @guarded
-    def on_model(name, value, lang, request: gr.Request):
-        return suitable_input(entry_of(name, lang, request), value, ATTENTION_EXAMPLES)
-
     model.input(on_model, [model, value, lang], [value], **QUIET, **PRIVATE).then(
         on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
     for trigger in (value.submit, target.submit, kind.input, gr_examples.load_input_event.then):
@@ -322,5 +322,5 @@ def build(ctx: AppContext) -> None:
         trigger(on_head, head_inputs, [head_plot], **QUIET, **PRIVATE)
     score.input(on_scores, [model, value, target, kind, score, lang], [scores_plot, best_heads],
                 **QUIET, **PRIVATE)
-    best_button.click(on_best, [model, value, target, kind, score, mean, lang], [layer, head, mean, head_plot],
+    best_button.click(on_best, [model, value, target, kind, score, lang], [layer, head, mean, head_plot],
                       api_name="attention_best_head", **light(head_plot))

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from functools import partial
 
 import gradio as gr
-import numpy as np
 import plotly.graph_objects as go
 
 from playground import viz
