@@ -76,8 +76,8 @@ EN: dict[str, str] = {
         "just shuffled the same way (see the demonstration at the bottom of this page). So the model adds to "
         "each token embedding a vector that depends only on the position.\n\n"
         "**The sinusoidal encoding** fills row $pos$ of a table with\n"
-        "$$PE_{(pos,\\,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right),\\qquad "
-        "PE_{(pos,\\,2i+1)} = \\cos\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$\n"
+        "$$PE_{(pos,\\,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$\n"
+        "$$PE_{(pos,\\,2i+1)} = \\cos\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$\n"
         "Each pair of dimensions $(2i, 2i+1)$ is a clock hand turning at its own speed: pair 0 completes a turn "
         "every $2\\pi \\approx 6.3$ positions, the last pair needs almost $2\\pi \\cdot 10000$. Low dimensions "
         "change fast (fine position), high dimensions slowly (coarse position). Because the sine and cosine at "
@@ -199,6 +199,8 @@ EN: dict[str, str] = {
     "lbl_arch": "Architecture",
     "lbl_positional": "Positional encoding",
     "lbl_norm": "LayerNorm placement",
+    "norm_pre": "pre-norm",
+    "norm_post": "post-norm",
     "lbl_activation": "Activation",
     "lbl_cfg_n_encoder_layers": "Encoder layers",
     "lbl_cfg_n_decoder_layers": "Decoder layers",

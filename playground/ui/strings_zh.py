@@ -71,8 +71,8 @@ ZH: dict[str, str] = {
         "**为什么需要位置？** 自注意力把每个词元和所有其他词元比较，再做加权求和；这个计算与词元所处的位置无关。"
         "把输入打乱，输出只是以同样的方式被打乱（见本页底部的演示）。所以模型要给每个词元嵌入加上一个只取决于位置的向量。\n\n"
         "**正弦位置编码**把表格第 $pos$ 行填为\n"
-        "$$PE_{(pos,\\,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right),\\qquad "
-        "PE_{(pos,\\,2i+1)} = \\cos\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$\n"
+        "$$PE_{(pos,\\,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$\n"
+        "$$PE_{(pos,\\,2i+1)} = \\cos\\left(\\frac{pos}{10000^{2i/d_{model}}}\\right)$$\n"
         "每一对维度 $(2i, 2i+1)$ 就像一根以自己速度转动的时钟指针：第 0 对每 $2\\pi \\approx 6.3$ 个位置转一圈，"
         "最后一对几乎要 $2\\pi \\cdot 10000$ 个位置。低维变化快（精细的位置），高维变化慢（粗略的位置）。"
         "因为 $pos + k$ 处的正弦和余弦是 $pos$ 处的一个固定旋转，$pos + k$ 的编码是 $pos$ 的编码的线性函数，"
@@ -174,6 +174,8 @@ ZH: dict[str, str] = {
     "lbl_arch": "结构",
     "lbl_positional": "位置编码",
     "lbl_norm": "LayerNorm 位置",
+    "norm_pre": "前置归一化",
+    "norm_post": "后置归一化",
     "lbl_activation": "激活函数",
     "lbl_cfg_n_encoder_layers": "编码器层数",
     "lbl_cfg_n_decoder_layers": "解码器层数",

@@ -162,9 +162,10 @@ def build(ctx: AppContext) -> None:
     with gr.Accordion(label("lbl_config"), open=False, elem_id="arch-config"):
         with gr.Row():
             arch = gr.Radio([(label(f"arch_{a}"), a) for a in ARCHITECTURES], value=start.arch, label=label("lbl_arch"), elem_id="arch-arch")
-            positional = gr.Dropdown(list(POSITIONAL_ENCODINGS), value=start.positional, label=label("lbl_positional"),
-                                     elem_id="arch-positional")
-            norm = gr.Radio(list(NORM_PLACEMENTS), value=start.norm, label=label("lbl_norm"), elem_id="arch-norm")
+            positional = gr.Dropdown([(label(f"enc_{p}"), p) for p in POSITIONAL_ENCODINGS], value=start.positional,
+                                     label=label("lbl_positional"), elem_id="arch-positional")
+            norm = gr.Radio([(label(f"norm_{n}"), n) for n in NORM_PLACEMENTS], value=start.norm,
+                            label=label("lbl_norm"), elem_id="arch-norm")
             activation = gr.Radio(list(ACTIVATIONS), value=start.activation, label=label("lbl_activation"),
                                   elem_id="arch-activation")
         with gr.Row():
@@ -177,9 +178,8 @@ def build(ctx: AppContext) -> None:
             bias = gr.Checkbox(start.bias, label=label("lbl_bias"), elem_id="arch-bias")
             scale_embedding = gr.Checkbox(start.scale_embedding, label=label("lbl_scale_embedding"),
                                           elem_id="arch-scale-embedding")
-    with gr.Row():
-        diagram = gr.Plot(show_label=False, elem_id="arch-diagram", scale=2)
-        treemap = gr.Plot(show_label=False, elem_id="arch-treemap", scale=3)
+    treemap = gr.Plot(show_label=False, elem_id="arch-treemap")
+    diagram = gr.Plot(show_label=False, elem_id="arch-diagram")
     costs = gr.Dataframe(headers=["quantity", "component", "value"], interactive=False, elem_id="arch-costs")
 
     components = {"arch": arch, **numbers, "positional": positional, "norm": norm, "activation": activation,

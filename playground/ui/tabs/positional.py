@@ -225,10 +225,10 @@ def build(ctx: AppContext) -> None:
                                          elem_id="shuffle-seed", scale=1)
             shuffle_run = gr.Button(label("btn_shuffle"), variant="primary", elem_id="shuffle-run")
             shuffle_summary = gr.Markdown(elem_id="shuffle-summary")
-            shuffle_table = gr.Dataframe(headers=["encoding", "max |difference|", "verdict"], interactive=False,
-                                         elem_id="shuffle-table")
         with gr.Column(scale=2):
             gr.Markdown(label("shuffle_explanation"), elem_id="shuffle-explanation", elem_classes="explanation")
+    shuffle_table = gr.Dataframe(headers=["encoding", "max |difference|", "verdict"], interactive=False,
+                                 elem_id="shuffle-table")
 
     @guarded
     def on_sinusoidal(d_model, length, dims, lang):
