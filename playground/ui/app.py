@@ -71,6 +71,8 @@ def launch_kwargs() -> dict:
     """Arguments for demo.launch(): theme, css, translations and the language-following script.
 
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
+    Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
+    is rendered the same way everywhere, the way the browser tests see it.
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -78,4 +80,5 @@ def launch_kwargs() -> dict:
         "i18n": I18N,
         "js": FOLLOW_SETTINGS_JS,
         "footer_links": ["api", "settings"],
+        "ssr_mode": False,
     }
