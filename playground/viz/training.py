@@ -165,11 +165,12 @@ def head_scores_heatmap(
     head_label: str = "head",
     height: int | None = None,
 ) -> go.Figure:
-    """scores: [L, H], one score per head -> an L x H heatmap with each value written in its cell."""
+    """scores: [L, H], one score in [0, 1] per head -> an L x H heatmap with each value written in its
+    cell, coloured on the fixed range [0, 1] so equal scores get equal colours in every figure."""
     s = as_float32(scores, "scores", 2)  # [L, H]
     trace = go.Heatmap(
         z=s, x=[f"{head_label} {h}" for h in range(s.shape[1])], y=[f"{layer_label} {l}" for l in range(s.shape[0])],
-        colorscale=theme.ATTENTION_COLORSCALE, texttemplate="%{z:.2f}",
+        colorscale=theme.ATTENTION_COLORSCALE, zmin=0.0, zmax=1.0, texttemplate="%{z:.2f}",
         hovertemplate=f"%{{y}} · %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
     )
     layout = theme.base_layout(
