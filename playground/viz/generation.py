@@ -70,7 +70,7 @@ def candidate_bars(
             title=dict(text=token_label), type="category", tickmode="array",
             tickvals=categories, ticktext=tick_text,
         ),
-        yaxis=dict(title=dict(text=probability_label), range=[0, min(1.0, top * 1.25 + 0.02)]),
+        yaxis=dict(title=dict(text=probability_label), range=[0, top * 1.25 + 0.02]),   # room for the marker
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
         margin=dict(l=70, r=30, t=110, b=60),
         annotations=[dict(
