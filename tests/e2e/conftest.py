@@ -1,0 +1,130 @@
+"""One app server (`python app.py` on a free localhost port) and one headless Debian chromium,
+shared by every browser test of a module.
+
+The app serves the repository's pretrained/ models when there are any, else tiny ones built
+here. A missing /usr/bin/chromium skips the tests on a developer machine and fails them in CI
+(where $CI is set); tests/install_chromium.sh installs it and the CJK font.
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import torch
+
+from playground.checkpoint import MODEL_FILE, save
+from playground.data import CharTokenizer, tasks
+from playground.model import ModelConfig, build_model
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+SERVER_START_SECONDS = 120
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _tiny_models(directory: Path) -> Path:
+    """A copy model (encoder-decoder) and a letters model (decoder-only), untrained and small."""
+    letters = CharTokenizer("abcdefghij ")
+    copy = tasks.get("copy")
+    models = {
+        "copy": (ModelConfig(arch="encoder_decoder", vocab_size=copy.tokenizer.vocab_size, d_model=16, n_heads=2,
+                             n_encoder_layers=1, n_decoder_layers=2, d_ff=32, max_len=16), copy.tokenizer),
+        "tiny-gpt": (ModelConfig(arch="decoder_only", vocab_size=letters.vocab_size, d_model=16, n_heads=2,
+                                 n_decoder_layers=2, d_ff=32, max_len=24, positional="learned"), letters),
+    }
+    for name, (config, tokenizer) in models.items():
+        torch.manual_seed(0)
+        save(directory / name, build_model(config), tokenizer, card=f"# {name}\nA tiny model for browser tests.")
+    return directory
+
+
+@pytest.fixture(scope="session")
+def pretrained_dir(tmp_path_factory) -> Path:
+    shipped = REPO / "pretrained"
+    if any(shipped.glob(f"*/{MODEL_FILE}")):
+        return shipped
+    return _tiny_models(tmp_path_factory.mktemp("pretrained"))
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where screenshots go: $PLAYGROUND_SCREENSHOTS, else tests/e2e/screenshots/ (ignored by git)."""
+    directory = Path(os.environ.get("PLAYGROUND_SCREENSHOTS") or Path(__file__).parent / "screenshots")
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+class AppServer:
+    """`python app.py` started on a free localhost port; `url` waits until the page answers 200."""
+
+    def __init__(self, pretrained_dir: Path, log_path: Path):
+        port = free_port()
+        env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
+               "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir), "GRADIO_ANALYTICS_ENABLED": "False"}
+        self.log_path = log_path
+        self._url = f"http://127.0.0.1:{port}/"
+        self._ready = False
+        with open(log_path, "wb") as log:
+            self.process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT)
+
+    @property
+    def url(self) -> str:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while not self._ready:
+            try:
+                with urllib.request.urlopen(self._url, timeout=2) as response:
+                    self._ready = response.status == 200
+            except OSError:
+                pass
+            if not self._ready and (self.process.poll() is not None or time.monotonic() > deadline):
+                pytest.fail(f"app.py did not serve {self._url}:\n{self.log_path.read_text()[-3000:]}")
+            time.sleep(0 if self._ready else 0.25)
+        return self._url
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def app(pretrained_dir, tmp_path_factory):
+    """The app server of this module (starting; it boots while the browser starts)."""
+    require_chromium()
+    server = AppServer(pretrained_dir, tmp_path_factory.mktemp("app") / "app.log")
+    yield server
+    server.stop()
+
+
+def require_chromium() -> None:
+    """Skip (or, in CI, fail) when Debian's chromium is not installed."""
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing: run tests/install_chromium.sh (as root)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

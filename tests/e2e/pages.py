@@ -1,0 +1,145 @@
+"""What a test reads from, and does on, the app's page: opening it, the data inside a Plotly figure,
+the error toast, a tab, a model picker, a screenshot."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Callable
+
+VIEWPORT = {"width": 1280, "height": 720}
+WAIT_SECONDS = 30
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+# The figure as Plotly drew it (_fullData / _fullLayout): visible traces with their arrays and
+# colour range, the title, the tick labels and annotations on screen, and the number of shapes.
+_FIGURE_JS = """
+(id) => {
+  const g = document.querySelector(`#${id} .js-plotly-plot`);
+  if (!g || !g._fullData || !g._fullLayout) return null;
+  const box = g.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) return null;
+  const list = (a) => a == null ? [] : Array.from(a, (v) =>
+      (v != null && typeof v === 'object' && v.length !== undefined) ? Array.from(v) : v);
+  const layout = g._fullLayout;
+  return {
+    title: (layout.title && layout.title.text) || '',
+    traces: g._fullData.filter((t) => t.visible === true).map((t) => ({
+      type: t.type, name: t.name || '', x: list(t.x), y: list(t.y), z: list(t.z), values: list(t.values),
+      labels: list(t.labels), text: list(t.text), cells: t.cells ? list(t.cells.values) : [],
+      zmin: t.zmin ?? null, zmax: t.zmax ?? null,
+    })),
+    ticks: Array.from(g.querySelectorAll('.xtick text, .ytick text'), (e) => e.textContent),
+    annotations: Array.from(g.querySelectorAll('.annotation-text'), (e) => e.textContent),
+    shapes: (layout.shapes || []).length,
+  };
+}
+"""
+
+
+def open_page(browser, url: str, locale: str):
+    """A fresh browser context with `locale`, at 1280x720, with the app loaded and drawn."""
+    context = browser.new_context(viewport=VIEWPORT, locale=locale)
+    context.set_default_timeout(WAIT_SECONDS * 1000)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#attention-grid .js-plotly-plot")
+    return page
+
+
+def wait_until(condition: Callable[[], object], what: str, seconds: float = WAIT_SECONDS):
+    """Poll `condition` until it returns something truthy; fail with `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds:.0f} s waiting for {what}")
+        time.sleep(0.2)
+
+
+def figure(page, elem_id: str) -> dict | None:
+    """The figure drawn in component `elem_id` (None while it is missing or hidden)."""
+    return page.evaluate(_FIGURE_JS, elem_id)
+
+
+def has_data(fig: dict | None) -> bool:
+    """At least one trace with values (x/y/z, treemap values or table cells) and none that is empty."""
+    if not fig or not fig["traces"]:
+        return False
+    def filled(trace):
+        arrays = [trace[k] for k in ("x", "y", "z", "values", "cells") if trace[k]]
+        return bool(arrays) and all(len(a) > 0 for a in arrays)
+    return all(filled(trace) for trace in fig["traces"])
+
+
+def drawn(page, elem_id: str, check: Callable[[dict], object] = lambda fig: True) -> dict:
+    """Wait until `elem_id` shows a figure that holds data and passes `check`; return the figure."""
+    def ready():
+        fig = figure(page, elem_id)
+        return fig if has_data(fig) and check(fig) else None
+    return wait_until(ready, f"a figure with data in #{elem_id}")
+
+
+def heatmap_rows(trace: dict) -> list[list[float]]:
+    """A heatmap's z as rows of numbers (None where a cell is masked)."""
+    return [list(row) for row in trace["z"]]
+
+
+def hover_text(page, elem_id: str, fx: float, fy: float, pattern: str) -> str:
+    """The hover label Plotly shows with the mouse at (fx, fy) of the plot area of `elem_id`, once it
+    matches the regular expression `pattern`."""
+    page.locator(f"#{elem_id} .js-plotly-plot").scroll_into_view_if_needed()
+    area = page.locator(f"#{elem_id} .nsewdrag").first.bounding_box()
+    x, y = area["x"] + area["width"] * fx, area["y"] + area["height"] * fy
+    page.mouse.move(x - 3, y - 3)
+    page.mouse.move(x, y, steps=3)
+    label = f"#{elem_id} .hoverlayer .hovertext"
+
+    def shown():
+        text = " ".join(page.locator(label).all_text_contents())
+        return text if re.search(pattern, text) else None
+    return wait_until(shown, f"a hover label matching {pattern!r} in #{elem_id}", seconds=5)
+
+
+def open_tab(page, key: str) -> None:
+    page.click(f"#tab-{key}-button")
+    page.wait_for_selector(f"#tab-{key}", state="visible")
+
+
+def tab_label(page, key: str) -> str:
+    return page.inner_text(f"#tab-{key}-button").strip()
+
+
+def choose_model(page, elem_id: str, name: str) -> None:
+    """Open a model picker and click the model, as a user does."""
+    page.click(f"#{elem_id} input")
+    page.click(f"[role=option][aria-label='{name}']")
+
+
+def type_into(page, elem_id: str, value: str) -> None:
+    """Replace the text of textbox `elem_id`."""
+    page.fill(f"#{elem_id} textarea", value)
+
+
+def error_toast(page) -> str:
+    """The text of the error toast that appears next, which is then closed."""
+    page.wait_for_selector(".toast-body.error", state="visible")
+    message = page.inner_text(".toast-body.error .toast-message-text").strip()
+    for close in page.locator(".toast-body.error .toast-close").all():
+        close.click()
+    page.wait_for_selector(".toast-body.error", state="detached")
+    return message
+
+
+def markdown(page, elem_id: str) -> str:
+    return page.inner_text(f"#{elem_id}").strip()
+
+
+def screenshot(page, directory: Path, name: str) -> Path:
+    """The whole page (1280 px wide) as directory/name.png."""
+    page.mouse.move(0, 0)
+    path = directory / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
