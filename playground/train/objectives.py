@@ -70,6 +70,7 @@ class Objective(ABC):
 
     arch: str
     tokenizer: Tokenizer
+    measures_exact_match: bool = False       # every held-out example has one right answer
 
     def __init__(self, model_config: ModelConfig, train_config: TrainConfig):
         if model_config.arch != self.arch:
@@ -100,10 +101,6 @@ class Objective(ABC):
         """The fixed held-out set, in chunks."""
 
     @abstractmethod
-    def exact_match(self, model: nn.Module) -> float | None:
-        """Share of held-out examples whose greedy decode is exactly right; None for language models."""
-
-    @abstractmethod
     def probe(self, model: nn.Module) -> Probe:
         """Attention on the fixed probe input."""
 
@@ -118,16 +115,25 @@ class Objective(ABC):
 
     @torch.no_grad()
     def evaluate(self, model: nn.Module) -> Metrics:
-        """Held-out loss and token accuracy (teacher forced), plus exact match where it applies."""
-        total_loss, correct, count = 0.0, 0, 0
+        """Held-out loss and token accuracy (teacher forced), plus exact match where it applies.
+
+        Exact match of greedy decodes comes from the same teacher-forced pass: a greedy decode
+        equals the target exactly when every teacher-forced prediction (eos included) is right,
+        because greedy decoding then feeds itself exactly the teacher's prefix, and it differs
+        as soon as one is wrong.
+        """
+        total_loss, correct, count, exact, examples = 0.0, 0, 0, 0, 0
         for batch in self.val_batches():
             logits = self.forward(model, batch.inputs)                      # [B, T, V]
             counted = batch.targets != IGNORE_INDEX                          # [B, T]
+            right = logits.argmax(-1) == batch.targets                       # [B, T]
             total_loss += float(F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(),
                                                 ignore_index=IGNORE_INDEX, reduction="sum"))
-            correct += int((logits.argmax(-1) == batch.targets)[counted].sum())
+            correct += int(right[counted].sum())
             count += int(counted.sum())
-        return Metrics(total_loss / count, correct / count, self.exact_match(model))
+            exact += int((right | ~counted).all(dim=1).sum())
+            examples += len(batch.targets)
+        return Metrics(total_loss / count, correct / count, exact / examples if self.measures_exact_match else None)
 
     def _traced(self, model: nn.Module, inputs: tuple[torch.Tensor, ...]) -> Trace:
         trace = Trace(include=("*.weights",))
@@ -155,6 +161,8 @@ def _with_ignored_pads(ids: torch.Tensor) -> torch.Tensor:
 
 class _TaskObjective(Objective):
     """Shared by both seq2seq objectives: a held-out set of distinct sources kept out of training."""
+
+    measures_exact_match = True
 
     def __init__(self, task: Task, model_config: ModelConfig, train_config: TrainConfig):
         self.task = task
@@ -192,14 +200,6 @@ class _TaskObjective(Objective):
 
     def val_batches(self) -> list[Batch]:
         return self._val
-
-    def exact_match(self, model: nn.Module) -> float:
-        right = 0
-        for start in range(0, len(self.held_out), EVAL_CHUNK):
-            pairs = self.held_out[start:start + EVAL_CHUNK]
-            decoded = self.greedy(model, [source for source, _ in pairs])
-            right += sum(out == self.tokenizer.encode(target, add_eos=True) for out, (_, target) in zip(decoded, pairs))
-        return right / len(self.held_out)
 
     @abstractmethod
     def greedy(self, model: nn.Module, sources: list[str]) -> list[list[int]]:
@@ -342,9 +342,6 @@ class _TextObjective(Objective):
     def forward(self, model, inputs, trace=None):
         (ids,) = inputs
         return model(ids, trace=trace)
-
-    def exact_match(self, model):
-        return None
 
 
 class LanguageModelObjective(_TextObjective):

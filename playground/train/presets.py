@@ -43,6 +43,7 @@ class Preset:
     block_size: int | None = None
     masked: bool = False
     quick_steps: int = 300
+    quick_model: dict = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -52,11 +53,14 @@ class Preset:
         return "mlm" if self.masked else "lm"
 
     def quick(self, seconds: float = QUICK_SECONDS) -> "Preset":
-        """The same data and model with ``quick_steps`` steps and a ``seconds`` cap, for live training."""
+        """The variant for live training: ``quick_steps`` steps, a ``seconds`` cap, and the model
+        changed by ``quick_model`` (a smaller one where the full preset is slow on a CPU)."""
         steps = min(self.quick_steps, self.train_config.max_steps)
         warmup = min(self.train_config.warmup_steps, steps // 5)
         config = self.train_config.replace(max_steps=steps, warmup_steps=warmup, max_seconds=seconds)
-        return replace(self, train_config=config)
+        model_config = self.model_config.replace(**self.quick_model)
+        block_size = None if self.block_size is None else min(self.block_size, model_config.max_len)
+        return replace(self, model_config=model_config, train_config=config, block_size=block_size, quick_model={})
 
     def build_tokenizer(self, text: str) -> Tokenizer:
         """The tokenizer of a corpus preset, fitted to ``text``."""

@@ -47,6 +47,7 @@ class Trainer:
         self.objective: Objective = build_objective(data, model_config, train_config)
         self.tokenizer = self.objective.tokenizer
         self.model = model if model is not None else self._new_model()
+        self._params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = self._new_optimizer()
         self.step = 0
         self.elapsed = 0.0
@@ -68,9 +69,8 @@ class Trainer:
 
     def _new_optimizer(self) -> torch.optim.Optimizer:
         """AdamW; matrices and embeddings decay, biases and LayerNorm gains do not."""
-        params = [p for p in self.model.parameters() if p.requires_grad]
-        decay = [p for p in params if p.dim() >= 2]
-        no_decay = [p for p in params if p.dim() < 2]
+        decay = [p for p in self._params if p.dim() >= 2]
+        no_decay = [p for p in self._params if p.dim() < 2]
         groups = [{"params": decay, "weight_decay": self.config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
         return torch.optim.AdamW(groups, lr=self.config.lr, betas=(self.config.beta1, self.config.beta2))
 
@@ -104,9 +104,8 @@ class Trainer:
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
             self._rng_state = torch.get_rng_state()
-        params = [p for group in self.optimizer.param_groups for p in group["params"]]
         clip = self.config.grad_clip if self.config.grad_clip is not None else math.inf
-        grad_norm = float(torch.nn.utils.clip_grad_norm_(params, clip))
+        grad_norm = float(torch.nn.utils.clip_grad_norm_(self._params, clip))
         value = loss.item()
         self._grad_norm = grad_norm
         if not (math.isfinite(value) and math.isfinite(grad_norm)):
@@ -121,8 +120,9 @@ class Trainer:
 
     def _failure_message(self, loss: float, grad_norm: float, lr: float) -> str:
         what = f"the loss became {loss}" if not math.isfinite(loss) else f"the gradient norm became {grad_norm}"
+        clipping = ", or turn gradient clipping on (grad_clip=1.0)" if self.config.grad_clip is None else ""
         return (f"{what} at step {self.step + 1} (learning rate {lr:.3g}); the weights of step {self.step} are kept. "
-                f"Lower the learning rate (try {lr / 10:.2g}), use more warm-up steps, or turn gradient clipping on")
+                f"Lower the learning rate (try {lr / 10:.2g}) or use more warm-up steps{clipping}")
 
     def evaluate(self) -> Metrics:
         """Held-out loss, token accuracy and exact match (seq2seq) of the current model."""

@@ -255,3 +255,20 @@ def test_lm_validation_uses_disjoint_windows_of_the_held_out_text():
     assert len(windows) == (len(val) - 1) // T
     assert torch.equal(windows.flatten(), val[: len(windows) * T])
     assert torch.equal(targets.flatten(), val[1: len(windows) * T + 1])
+
+
+@pytest.mark.parametrize("arch", ["encoder_decoder", "decoder_only"])
+def test_exact_match_equals_the_share_of_greedy_decodes_that_match(arch):
+    task = tasks.get("copy", length=4, symbols=4)
+    config = model_config(arch, task.tokenizer.vocab_size, d_model=64, n_heads=4, d_ff=128, max_len=12,
+                          tie_weights=False)
+    trainer = Trainer(config, quiet_config(batch_size=32, max_steps=400, val_size=64, event_every_s=1e9), task)
+    while not trainer.finished:                  # train until some, not all, held-out decodes are right
+        metrics = events(trainer.run(max_steps=10))[-1]
+        if 0.2 <= metrics.exact_match <= 0.8:
+            break
+    assert 0.2 <= metrics.exact_match <= 0.8
+    sources = [source for source, _ in trainer.objective.held_out]
+    decoded = trainer.objective.greedy(trainer.model, sources)
+    right = [out == task.tokenizer.encode(target, add_eos=True) for out, (_, target) in zip(decoded, trainer.objective.held_out)]
+    assert metrics.exact_match == sum(right) / len(right)
