@@ -11,12 +11,13 @@ from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
 from .runtime import configure_torch, start_warm_up
-from .tabs import architecture, attention, generate, positional, tokenizer
+from .tabs import architecture, attention, generate, positional, tokenizer, train
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
-TABS = (("attention", attention), ("generate", generate), ("positional", positional), ("tokenizer", tokenizer),
-        ("architecture", architecture))
+TABS = (("attention", attention), ("generate", generate), ("train", train), ("positional", positional),
+        ("tokenizer", tokenizer), ("architecture", architecture))
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
+CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
 CSS = """
 #header { align-items: center; }
@@ -30,7 +31,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
     configure_torch()
     registry = ModelRegistry(pretrained_dir)
     store = WorkspaceStore(max_sessions, idle_seconds)
-    with gr.Blocks(title=TITLE) as demo:
+    with gr.Blocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
@@ -57,6 +58,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,
                        show_progress="hidden", **PRIVATE)
         own_models.wire(ctx, upload, upload_status)
+        for wire in ctx.deferred:
+            wire()
 
         def on_unload(request: gr.Request) -> None:
             if request is not None and request.session_hash:

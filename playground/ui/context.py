@@ -3,16 +3,20 @@ and the event groups that bound concurrency."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import gradio as gr
 from gradio.events import Dependency
 
 from .registry import ModelEntry, ModelRegistry
+from .runtime import positive_int_env
 from .validation import fail
 from .workspace import Workspace, WorkspaceStore
 
 LIGHT_CONCURRENCY = 4   # an attention view, one generation step: quick, run side by side
 HEAVY_CONCURRENCY = 1   # run to the end, beam search, uploads: one at a time, the rest queue visibly
+TRAINING_SLOTS_ENV_VAR = "PLAYGROUND_TRAINING_SLOTS"
+DEFAULT_TRAINING_SLOTS = 1   # trainings at once: on a 2-vCPU Space one trains while the other core serves viewers
 LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
@@ -32,6 +36,17 @@ def heavy(*progress_on) -> dict:
     return {**HEAVY, "show_progress_on": list(progress_on)}
 
 
+def training_slots() -> int:
+    """Trainings that run at once: $PLAYGROUND_TRAINING_SLOTS (an integer >= 1), else 1."""
+    return positive_int_env(TRAINING_SLOTS_ENV_VAR, DEFAULT_TRAINING_SLOTS)
+
+
+def training(*progress_on) -> dict:
+    """A training event: at most training_slots() run at once, the rest wait with their place in
+    the queue shown on `progress_on`."""
+    return {"concurrency_id": "training", "concurrency_limit": training_slots(), "show_progress_on": list(progress_on)}
+
+
 @dataclass
 class AppContext:
     """Shared by the tabs while the page is declared.
@@ -48,6 +63,11 @@ class AppContext:
     pickers: list[tuple[gr.Dropdown, bool]] = field(default_factory=list)   # (dropdown, generative only)
     tab: gr.Tab | None = None           # the tab being declared
     tab_opens_on_load: bool = False     # it is the tab the page shows first
+    deferred: list[Callable[[], None]] = field(default_factory=list)
+
+    def after_tabs(self, wire: Callable[[], None]) -> None:
+        """Declare events with `wire` once every tab exists (for events that update every model picker)."""
+        self.deferred.append(wire)
 
     def workspace(self, request: gr.Request | None) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request)."""
@@ -61,6 +81,15 @@ class AppContext:
             choices = ", ".join(workspace.model_names(self.registry, generative_only))
             raise fail(lang, "err_unknown_model", name=name, choices=choices)
         return entry
+
+    def picker_updates(self, workspace: Workspace, selected: ModelEntry) -> list[gr.Dropdown]:
+        """Every model picker listing this session's models, `selected` chosen where it can be used."""
+        updates = []
+        for _, generative_only in self.pickers:
+            choices = workspace.model_names(self.registry, generative_only)
+            usable = selected.generative or not generative_only
+            updates.append(gr.Dropdown(choices=choices, value=selected.name) if usable else gr.Dropdown(choices=choices))
+        return updates
 
     def model_picker(self, elem_id: str, generative_only: bool = False, **kwargs) -> gr.Dropdown:
         """A model dropdown that also lists the session's own models once it has some.

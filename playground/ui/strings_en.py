@@ -8,6 +8,7 @@ EN: dict[str, str] = {
     "lbl_language": "Language",
     "tab_attention": "Attention",
     "tab_generate": "Generate",
+    "tab_train": "Train",
     "tab_positional": "Positional encoding",
     "tab_tokenizer": "Tokenizer",
     "tab_architecture": "Architecture",
@@ -447,4 +448,133 @@ EN: dict[str, str] = {
     "err_upload_type": "\"{name}\" is not a .safetensors file; save the model with the Playground and upload that file.",
     "err_upload_size": "The file is {size} MB; the limit is {limit} MB.",
     "err_upload_checkpoint": "This file cannot be used: {error}",
+    # ------------------------------------------------------------------ train
+    "train_explanation": (
+        "**Training** changes the weights so that the right token becomes more likely. Each step takes a batch "
+        "of examples, runs the model on them (a decoder reads the correct previous tokens, not its own guesses: "
+        "teacher forcing) and measures the cross-entropy loss, the mean of $-\\log p(y)$, $y$ being the correct "
+        "token, over the target tokens (for masked LM, over the 15% of positions chosen for prediction, most of them shown as "
+        "`<mask>`). A model that spreads its probability "
+        "evenly over $V$ tokens scores $\\ln V$; a perfect one scores 0. Backpropagation gives the gradient of "
+        "the loss for every weight, and AdamW takes one step against it (gradients clipped to norm 1). The "
+        "learning rate rises linearly during the warm-up steps, then falls along a cosine to a tenth of its peak "
+        "at the last step.\n\n"
+        "**The curves.** Training loss is averaged over the steps since the last point. Validation loss and "
+        "accuracy (the share of tokens predicted right) are measured on held-out examples the model never "
+        "trains on; for copy, reverse, sort and dates, *exact match* is the share of held-out inputs whose whole "
+        "greedy output is right. Tokens/s counts the tokens read per second of training.\n\n"
+        "**The probe.** Every few seconds one fixed held-out input goes through the model and its attention is "
+        "drawn, one small map per layer and head. On copy, cross-attention forms a diagonal (output position "
+        "$i$ reads input position $i$) about when the loss drops; reverse draws the anti-diagonal. The head "
+        "scores over training show which head specialises, and the sample shows what the model writes now: "
+        "greedy outputs (seq2seq), a sampled continuation (language models) or its guesses at the chosen "
+        "positions (masked LM).\n\n"
+        "**The buttons.** Start trains a new model from random weights with the settings on the left; Stop ends "
+        "the run between two steps; Resume continues exactly where it stopped; Step trains a few steps and "
+        "shows them; Reset forgets the training. Each run is limited in time; the trainings of everyone on this "
+        "server share its CPU and wait for a free slot, with your place in the queue shown. When a run "
+        "ends, its model is offered in every tab's model picker (to you only), and Download saves it as one "
+        ".safetensors file with its config, tokenizer and card, which *Use your own model* loads again."),
+    "lbl_train_task": "Task",
+    "task_copy": "copy",
+    "task_reverse": "reverse",
+    "task_sort": "sort",
+    "task_dates": "dates",
+    "task_char_lm": "character LM",
+    "task_bpe_lm": "BPE LM",
+    "task_masked_lm": "masked LM",
+    "lbl_train_data": "Training text",
+    "data_bundled": "bundled text",
+    "data_tiny_shakespeare": "tiny Shakespeare",
+    "data_pasted": "paste a text",
+    "data_upload": "upload a .txt file",
+    "lbl_train_text": "Your text",
+    "lbl_train_file": "Text file (.txt, UTF-8)",
+    "lbl_train_architecture": "Architecture",
+    "lbl_train_layers": "Layers (per stack)",
+    "lbl_train_heads": "Heads",
+    "lbl_train_d_model": "d_model",
+    "lbl_train_d_ff": "d_ff (feed-forward width)",
+    "lbl_train_dropout": "Dropout",
+    "lbl_train_optimiser": "Optimiser",
+    "lbl_train_lr": "Peak learning rate",
+    "lbl_train_warmup": "Warm-up steps",
+    "lbl_train_batch": "Batch size",
+    "lbl_train_steps": "Steps",
+    "btn_train_start": "Start",
+    "btn_train_resume": "Resume",
+    "btn_train_step": "Step",
+    "btn_train_download": "Download model (.safetensors)",
+    "lbl_train_probe_kind": "Attention on the probe input",
+    "lbl_train_score": "Head score followed over training",
+    "param_task": "Task",
+    "param_data": "Training text",
+    "param_layers": "Layers",
+    "param_dropout": "Dropout",
+    "param_lr": "Learning rate",
+    "param_warmup": "Warm-up steps",
+    "param_batch_size": "Batch size",
+    "param_steps": "Steps",
+    "param_probe_kind": "Attention shown",
+    "what_train_text": "training text",
+    "train_estimate": "**{params}** parameters (vocabulary about {vocab}); one training step costs about "
+                      "**{gflops:.1f} GFLOPs**. Limits on this shared CPU: {max_params} parameters, "
+                      "{max_gflops:.0f} GFLOPs per step.",
+    "train_status_idle": "Choose a task and press **Start**: the model begins with random weights.",
+    "train_status_building": "Preparing the data and the model…",
+    "train_status_started": "A new {task} model with {params} parameters, still untrained.",
+    "train_state_running": "**Training…**",
+    "train_state_paused": "**Paused**: a run lasts at most {seconds:.0f} s so that everyone gets a turn. "
+                          "Press Resume to continue.",
+    "train_state_stepped": "**Trained {n} more steps.** Press Step again, or Resume.",
+    "train_state_stopped": "**Stopped.** Resume continues exactly where it stopped.",
+    "train_state_finished": "**Finished** all {steps} steps.",
+    "train_state_diverged": "**Diverged**: {message}",
+    "train_progress": "step **{step}** of {steps} · {elapsed:.1f} s of training · training loss **{loss:.3f}** · "
+                      "learning rate {lr:.2e} · {tokens_per_s:,.0f} tokens/s",
+    "train_heldout": "held out, at step {step}: validation loss **{val_loss:.3f}** · accuracy **{accuracy}**{exact}",
+    "train_exact": " · exact match **{exact}**",
+    "train_published": "The model is now **{name}** in every tab's model picker (this session only); "
+                       "Download saves it.",
+    "train_sample_seq2seq": "**What the model writes now** (step {step}, greedy, held-out inputs):",
+    "train_sample_lm": "**What the model writes now** (step {step}): the start of the probe text, then a "
+                       "continuation sampled at temperature {temperature}:",
+    "train_sample_mlm": "**What the model writes now** (step {step}): its guesses at the chosen positions:",
+    "col_train_input": "input",
+    "col_train_output": "model",
+    "col_train_expected": "expected",
+    "fig_train_curves": "Training: {task}",
+    "fig_train_probe": "The probe input at step {step}: {kind}",
+    "fig_train_scores": "{score} of every head during training",
+    "w_loss": "loss",
+    "w_train_loss": "training loss",
+    "w_val_loss": "validation loss",
+    "w_accuracy": "accuracy",
+    "w_exact_match": "exact match",
+    "w_learning_rate": "learning rate",
+    "w_tokens_per_s": "tokens/s",
+    "err_heads_divide": "d_model ({d_model}) must be a multiple of the number of heads ({heads}): each head gets "
+                        "d_model / heads dimensions. Try d_model = {suggestion}.",
+    "err_rope_head_dim": "RoPE rotates pairs of dimensions, so the head size d_model / heads must be even (it is "
+                         "{head_dim}). Change d_model or the number of heads.",
+    "err_warmup_steps": "The warm-up ({warmup} steps) is longer than the whole training ({steps} steps). Use fewer "
+                        "warm-up steps.",
+    "err_train_too_large": "This model has {params} parameters; this shared CPU trains at most {limit} live. Use "
+                           "fewer layers or a smaller d_model or d_ff.",
+    "err_train_too_slow": "One training step would cost about {gflops:.1f} GFLOPs; this shared CPU allows at most "
+                          "{limit:.0f}. Lower the batch size, d_model, d_ff or the number of layers.",
+    "err_shakespeare_missing": "Tiny Shakespeare is not available on this server: there is no copy here and it "
+                               "could not be downloaded. Choose the bundled text, or paste or upload a text.",
+    "err_text_file_missing": "Choose a .txt file to upload first, or pick another training text.",
+    "err_text_file_type": "\"{name}\" is not a .txt file. Upload a plain-text file whose name ends in .txt.",
+    "err_text_file_size": "The file is {size:.1f} MB; text files are limited to {limit} MB. Upload a shorter text.",
+    "err_text_not_utf8": "\"{name}\" is not UTF-8 text (byte {position} is not valid UTF-8). Save it as UTF-8 "
+                         "and upload it again.",
+    "err_train_setup": "The training cannot start: {error}",
+    "err_train_running": "A training is already running in this session. Press Stop first, or wait until it ends.",
+    "err_train_nothing": "There is no training to continue: press Start (or Step) first.",
+    "err_train_finished": "This training has done all {steps} of its steps. Raise Steps and press Start to train "
+                          "a new model.",
+    "err_train_diverged": "This training diverged ({message}). Change the settings and press Start.",
+    "err_train_stop_timeout": "The training has not stopped yet; press Stop again in a moment.",
 }

@@ -7,6 +7,7 @@ ZH: dict[str, str] = {
     "lbl_language": "语言",
     "tab_attention": "注意力",
     "tab_generate": "生成",
+    "tab_train": "训练",
     "tab_positional": "位置编码",
     "tab_tokenizer": "分词器",
     "tab_architecture": "模型结构",
@@ -408,4 +409,119 @@ ZH: dict[str, str] = {
     "err_upload_type": "「{name}」不是 .safetensors 文件；请用本游乐场保存模型并上传该文件。",
     "err_upload_size": "文件大小为 {size} MB；上限是 {limit} MB。",
     "err_upload_checkpoint": "这个文件无法使用：{error}",
+    # ------------------------------------------------------------------ train
+    "train_explanation": (
+        "**训练**就是调整权重，让正确的词元更可能出现。每一步取一批样例让模型运行（解码器读入的是正确的前文词元，"
+        "而不是它自己的猜测：这叫教师强制），并计算交叉熵损失，即对目标词元取 $-\\log p(y)$ 的平均（$y$ 为正确词元）"
+        "（掩码语言模型只在被选中预测的 15% 位置上计算，其中多数显示为 `<mask>`）。若模型把概率平均分给 $V$ 个词元，"
+        "损失为 $\\ln V$；完美的模型损失为 0。反向传播求出损失对每个权重的梯度，AdamW 沿梯度的反方向走一步"
+        "（梯度范数裁剪到 1）。学习率在预热步数内线性上升，然后沿余弦曲线下降，到最后一步降到峰值的十分之一。\n\n"
+        "**曲线。** 训练损失是自上一个点以来各步的平均。验证损失和准确率（预测正确的词元比例）在模型从未训练过的"
+        "留出样例上测量；对复制、倒序、排序和日期任务，*完全匹配*是整段贪心输出完全正确的留出输入所占的比例。"
+        "每秒词元数统计每秒训练读入的词元。\n\n"
+        "**探针。** 每隔几秒，一个固定的留出输入会通过模型，并画出它的注意力，每层每个头一张小图。在复制任务上，"
+        "交叉注意力大约在损失骤降时形成一条对角线（输出位置 $i$ 读取输入位置 $i$）；倒序任务则画出反对角线。"
+        "训练过程中的头分数显示哪个头逐渐专门化；样例显示模型现在写出的内容：贪心输出（序列到序列）、"
+        "采样得到的续写（语言模型），或它在被选中位置上的猜测（掩码语言模型）。\n\n"
+        "**按钮。** 开始：用左侧的设置从随机权重训练一个新模型；停止：在两步之间结束本轮；继续：从停下的地方"
+        "精确地接着训练；单步：训练几步后显示结果；重置：清除这次训练。每轮训练有时间上限；本服务器上所有人的训练"
+        "共享它的 CPU，并排队等待空闲名额，界面会显示你在队列中的位置。一轮结束后，模型会出现在每个标签页的模型"
+        "选择器中（只对你可见），“下载”会把它连同配置、分词器和模型卡保存为一个 .safetensors 文件，"
+        "可以在“使用你自己的模型”中重新载入。"),
+    "lbl_train_task": "任务",
+    "task_copy": "复制",
+    "task_reverse": "倒序",
+    "task_sort": "排序",
+    "task_dates": "日期规范化",
+    "task_char_lm": "字符级语言模型",
+    "task_bpe_lm": "BPE 语言模型",
+    "task_masked_lm": "掩码语言模型",
+    "lbl_train_data": "训练文本",
+    "data_bundled": "内置文本",
+    "data_tiny_shakespeare": "tiny Shakespeare（莎士比亚）",
+    "data_pasted": "粘贴文本",
+    "data_upload": "上传 .txt 文件",
+    "lbl_train_text": "你的文本",
+    "lbl_train_file": "文本文件（.txt，UTF-8）",
+    "lbl_train_architecture": "模型结构",
+    "lbl_train_layers": "层数（每个堆栈）",
+    "lbl_train_heads": "头数",
+    "lbl_train_d_model": "d_model（模型维度）",
+    "lbl_train_d_ff": "d_ff（前馈层宽度）",
+    "lbl_train_dropout": "Dropout（丢弃率）",
+    "lbl_train_optimiser": "优化器",
+    "lbl_train_lr": "峰值学习率",
+    "lbl_train_warmup": "预热步数",
+    "lbl_train_batch": "批大小",
+    "lbl_train_steps": "步数",
+    "btn_train_start": "开始",
+    "btn_train_resume": "继续",
+    "btn_train_step": "单步",
+    "btn_train_download": "下载模型（.safetensors）",
+    "lbl_train_probe_kind": "探针输入上的注意力",
+    "lbl_train_score": "训练中跟踪的头分数",
+    "param_task": "任务",
+    "param_data": "训练文本",
+    "param_layers": "层数",
+    "param_dropout": "丢弃率",
+    "param_lr": "学习率",
+    "param_warmup": "预热步数",
+    "param_batch_size": "批大小",
+    "param_steps": "步数",
+    "param_probe_kind": "显示的注意力",
+    "what_train_text": "训练文本",
+    "train_estimate": "**{params}** 个参数（词表约 {vocab} 个）；每个训练步约需 **{gflops:.1f} GFLOPs**。"
+                      "这台共享 CPU 的上限：{max_params} 个参数，每步 {max_gflops:.0f} GFLOPs。",
+    "train_status_idle": "选择一个任务并按 **开始**：模型从随机权重开始。",
+    "train_status_building": "正在准备数据和模型……",
+    "train_status_started": "一个新的{task}模型，{params} 个参数，尚未训练。",
+    "train_state_running": "**训练中……**",
+    "train_state_paused": "**已暂停**：每轮最多 {seconds:.0f} 秒，好让每个人都轮得到。按“继续”接着训练。",
+    "train_state_stepped": "**又训练了 {n} 步。** 再按“单步”，或按“继续”。",
+    "train_state_stopped": "**已停止。** “继续”会从停下的地方精确地接着训练。",
+    "train_state_finished": "**已完成**全部 {steps} 步。",
+    "train_state_diverged": "**训练发散**：{message}",
+    "train_progress": "第 **{step}** 步，共 {steps} 步 · 已训练 {elapsed:.1f} 秒 · 训练损失 **{loss:.3f}** · "
+                      "学习率 {lr:.2e} · 每秒 {tokens_per_s:,.0f} 个词元",
+    "train_heldout": "留出集，第 {step} 步：验证损失 **{val_loss:.3f}** · 准确率 **{accuracy}**{exact}",
+    "train_exact": " · 完全匹配 **{exact}**",
+    "train_published": "这个模型现在以 **{name}** 出现在每个标签页的模型选择器中（仅限本会话）；“下载”可以保存它。",
+    "train_sample_seq2seq": "**模型现在写出的内容**（第 {step} 步，贪心解码，留出输入）：",
+    "train_sample_lm": "**模型现在写出的内容**（第 {step} 步）：探针文本的开头，然后是以温度 {temperature} 采样的续写：",
+    "train_sample_mlm": "**模型现在写出的内容**（第 {step} 步）：它在被选中位置上的猜测：",
+    "col_train_input": "输入",
+    "col_train_output": "模型",
+    "col_train_expected": "期望",
+    "fig_train_curves": "训练：{task}",
+    "fig_train_probe": "第 {step} 步的探针输入：{kind}",
+    "fig_train_scores": "训练过程中每个头的{score}",
+    "w_loss": "损失",
+    "w_train_loss": "训练损失",
+    "w_val_loss": "验证损失",
+    "w_accuracy": "准确率",
+    "w_exact_match": "完全匹配",
+    "w_learning_rate": "学习率",
+    "w_tokens_per_s": "词元/秒",
+    "err_heads_divide": "d_model（{d_model}）必须是头数（{heads}）的倍数：每个头分到 d_model / 头数 个维度。"
+                        "试试 d_model = {suggestion}。",
+    "err_rope_head_dim": "RoPE 成对旋转维度，所以头的大小 d_model / 头数 必须是偶数（现在是 {head_dim}）。"
+                         "请修改 d_model 或头数。",
+    "err_warmup_steps": "预热（{warmup} 步）比整个训练（{steps} 步）还长。请减少预热步数。",
+    "err_train_too_large": "这个模型有 {params} 个参数；这台共享 CPU 最多实时训练 {limit} 个。"
+                           "请减少层数，或减小 d_model 或 d_ff。",
+    "err_train_too_slow": "一个训练步约需 {gflops:.1f} GFLOPs；这台共享 CPU 最多允许 {limit:.0f}。"
+                          "请减小批大小、d_model、d_ff 或层数。",
+    "err_shakespeare_missing": "这台服务器上没有 tiny Shakespeare：本地没有副本，也无法下载。"
+                               "请选择内置文本，或粘贴、上传一段文本。",
+    "err_text_file_missing": "请先选择要上传的 .txt 文件，或换一种训练文本。",
+    "err_text_file_type": "「{name}」不是 .txt 文件。请上传文件名以 .txt 结尾的纯文本文件。",
+    "err_text_file_size": "文件大小为 {size:.1f} MB；文本文件上限为 {limit} MB。请上传更短的文本。",
+    "err_text_not_utf8": "「{name}」不是 UTF-8 文本（第 {position} 个字节不是有效的 UTF-8）。"
+                         "请另存为 UTF-8 后重新上传。",
+    "err_train_setup": "无法开始训练：{error}",
+    "err_train_running": "本会话已经有一个训练在运行。请先按“停止”，或等它结束。",
+    "err_train_nothing": "没有可以继续的训练：请先按“开始”（或“单步”）。",
+    "err_train_finished": "这次训练已完成全部 {steps} 步。请调高步数并按“开始”训练一个新模型。",
+    "err_train_diverged": "这次训练发散了（{message}）。请修改设置后按“开始”。",
+    "err_train_stop_timeout": "训练还没有停下；请稍后再按一次“停止”。",
 }

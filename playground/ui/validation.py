@@ -31,6 +31,14 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config
     "n_layers": (0, 48), "n_heads": (1, 64), "d_model": (2, 8192), "d_ff": (1, 32768),
     "vocab_size": (2, 300_000), "max_len": (1, 65_536),
 }
+TRAIN_LIMITS = {                 # the Train tab's form
+    "layers": (1, 6), "n_heads": (1, 8), "d_model": (8, 512), "d_ff": (8, 2048), "dropout": (0.0, 0.5),
+    "lr": (1e-5, 0.1), "warmup": (0, 1_000), "batch_size": (1, 256), "steps": (1, 5_000),
+}
+MAX_TRAIN_PARAMETERS = 3_000_000        # a larger model trains too slowly to watch on a shared CPU
+MAX_TRAIN_STEP_GFLOPS = 50.0            # forward + backward of one batch, estimated: about 2 s on one core
+MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
+MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
 
 
 def fail(lang: str, key: str, **values) -> gr.Error:

@@ -1,7 +1,9 @@
 """One Workspace per browser session, kept in a store bounded in count and idle lifetime.
 
 A Workspace holds what a session changes: its own models (uploaded or trained; the shared
-pretrained ones are never copied until a session changes them) and its generation state.
+pretrained ones are never copied until a session changes them), its generation state and its
+training. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
+stops its training.
 Events of one session are serialised by the workspace's lock; different sessions never share
 anything mutable, so nothing one session does changes what another sees.
 """
@@ -20,13 +22,20 @@ MAX_SESSION_MODELS = 2
 
 
 class Workspace:
-    """What one session owns: its models and its generation state."""
+    """What one session owns: its models, its generation state and its training (an object with a
+    close() method that stops it and frees what it holds)."""
 
     def __init__(self, session_id: str):
         self.session_id = session_id
         self.models: OrderedDict[str, ModelEntry] = OrderedDict()
         self.generation: Any = None
+        self.training: Any = None
         self.lock = threading.RLock()
+
+    def close(self) -> None:
+        """Stop the session's training, if any (the session is being forgotten)."""
+        if self.training is not None:
+            self.training.close()
 
     def add_model(self, entry: ModelEntry) -> None:
         """Keep `entry` as one of this session's models; the oldest goes beyond MAX_SESSION_MODELS."""
@@ -67,20 +76,22 @@ class WorkspaceStore:
             workspace = self._workspaces.pop(session_id, (None, now))[0] or Workspace(session_id)
             self._workspaces[session_id] = (workspace, now)
             while len(self._workspaces) > self.max_sessions:
-                self._workspaces.popitem(last=False)
+                self._workspaces.popitem(last=False)[1][0].close()
             return workspace
 
     def drop(self, session_id: str) -> None:
         """Forget a session (its tab was closed)."""
         with self._lock:
-            self._workspaces.pop(session_id, None)
+            workspace, _ = self._workspaces.pop(session_id, (None, 0.0))
+        if workspace is not None:
+            workspace.close()
 
     def _expire(self, now: float) -> None:
         while self._workspaces:
             _, (_, last_used) = next(iter(self._workspaces.items()))
             if now - last_used <= self.idle_seconds:
                 break
-            self._workspaces.popitem(last=False)
+            self._workspaces.popitem(last=False)[1][0].close()
 
     def __len__(self) -> int:
         return len(self._workspaces)

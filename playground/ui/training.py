@@ -1,0 +1,397 @@
+"""A session's live training: the Train tab's form checked into a TrainSpec, a Trainer built from
+it, and runs streamed item by item, so that Stop, Resume and closing the tab act between two
+optimisation steps and a stopped run continues exactly.
+
+Each run is capped (RUN_SECONDS, and the steps of the form); when a run ends its model is
+published: a frozen copy joins the session's models and is written as one .safetensors file
+for download. Nothing here draws: playground.ui.training_views turns a session into figures.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from playground.analysis import flops_per_token
+from playground.checkpoint import to_bytes
+from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, tasks, tiny_shakespeare
+from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
+from playground.train import PRESETS, Preset, Snapshot, TrainEvent, Trainer
+from playground.train.card import card, metadata
+
+from .i18n import text
+from .registry import ModelEntry, freeze
+from .validation import (
+    MAX_TEXT_UPLOAD_BYTES,
+    MAX_TRAIN_PARAMETERS,
+    MAX_TRAIN_STEP_GFLOPS,
+    MAX_TRAIN_TEXT_CHARS,
+    TRAIN_LIMITS,
+    check_choice,
+    check_number,
+    check_text,
+    fail,
+)
+
+TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
+                "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char"}
+DATA_SOURCES = ("bundled", "tiny_shakespeare", "pasted", "upload")
+RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
+STEP_SIZE = 10                # optimisation steps per press of Step
+EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
+EVAL_EVERY_S = 2.0            # held-out loss, accuracy and exact match at most this often
+SNAPSHOT_EVERY_S = 3.0        # probe attention, head scores and samples at most this often
+STOP_WAIT_SECONDS = 30.0      # Stop / Reset wait this long for a run to reach the end of its step
+MAX_SCORE_SNAPSHOTS = 200     # head scores kept for the over-training figure
+SHAKESPEARE_RETRY_SECONDS = 600.0
+TRAINED_PREFIX = "trained-"
+CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """What the form asked for: the task key, the data source and the preset it becomes (the quick
+    preset of the task with the form's architecture and optimiser)."""
+
+    task: str
+    data: str
+    preset: Preset
+
+    @property
+    def seq2seq(self) -> bool:
+        return self.preset.kind == "seq2seq"
+
+
+def base_preset(task: str) -> Preset:
+    """The live-training preset of a task (no total time cap: each run is capped instead)."""
+    preset = PRESETS[TASK_PRESETS[task]].quick()
+    return replace(preset, train_config=preset.train_config.replace(max_seconds=None))
+
+
+def is_seq2seq(task: str) -> bool:
+    """Whether a task maps a source to a target (and makes its own examples, needing no text)."""
+    return base_preset(task).kind == "seq2seq"
+
+
+def form_defaults(task: str) -> dict:
+    """The form's values for a task's preset: architecture and optimiser."""
+    preset = base_preset(task)
+    model, train = preset.model_config, preset.train_config
+    return dict(layers=model.n_decoder_layers or model.n_encoder_layers, n_heads=model.n_heads,
+                d_model=model.d_model, d_ff=model.d_ff, positional=model.positional, norm=model.norm,
+                activation=model.activation, dropout=model.dropout, tie_weights=model.tie_weights, lr=train.lr,
+                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps)
+
+
+def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
+               lr, warmup, batch_size, steps, lang: str) -> TrainSpec:
+    """Every choice of the form in range and consistent, or a gr.Error saying what to change."""
+    task = check_choice(task, tuple(TASK_PRESETS), lang, "task")
+    base = base_preset(task)
+    data = "task" if base.kind == "seq2seq" else check_choice(data, DATA_SOURCES, lang, "data")
+    number = {name: check_number(value, lang, name, *TRAIN_LIMITS[name], integer=name != "dropout")
+              for name, value in dict(layers=layers, n_heads=n_heads, d_model=d_model, d_ff=d_ff, dropout=dropout,
+                                      warmup=warmup, batch_size=batch_size, steps=steps).items()}
+    lr = check_number(lr, lang, "lr", *TRAIN_LIMITS["lr"])
+    positional = check_choice(positional, POSITIONAL_ENCODINGS, lang, "positional")
+    norm = check_choice(norm, NORM_PLACEMENTS, lang, "norm")
+    activation = check_choice(activation, ACTIVATIONS, lang, "activation")
+    d_model, heads = number["d_model"], number["n_heads"]
+    if d_model % heads:
+        suggestion = max(heads, round(d_model / heads) * heads)
+        raise fail(lang, "err_heads_divide", d_model=d_model, heads=heads, suggestion=suggestion)
+    if positional == "rope" and (d_model // heads) % 2:
+        raise fail(lang, "err_rope_head_dim", head_dim=d_model // heads)
+    if number["warmup"] > number["steps"]:
+        raise fail(lang, "err_warmup_steps", warmup=number["warmup"], steps=number["steps"])
+    model = base.model_config
+    try:
+        model = model.replace(
+            n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
+            n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
+            n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
+            activation=activation, dropout=number["dropout"], tie_weights=bool(tie_weights))
+        train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
+                                          max_steps=number["steps"], eval_every_s=EVAL_EVERY_S,
+                                          event_every_s=EVENT_EVERY_S, snapshot_every_s=SNAPSHOT_EVERY_S)
+    except ValueError as error:
+        raise fail(lang, "err_config", error=str(error)) from None
+    return TrainSpec(task, data, replace(base, model_config=model, train_config=train))
+
+
+@cache
+def _task(name: str, knobs: tuple) -> tasks.Task:
+    return tasks.get(name, **dict(knobs))
+
+
+def sequence_length(preset: Preset) -> int:
+    """Tokens per training example: the longest source or target (+ <bos>) of a task, else the block size."""
+    if preset.task is None:
+        return preset.block_size
+    task = _task(preset.task, tuple(sorted(preset.task_knobs.items())))
+    return max(task.max_source_len, task.max_target_len + 1)
+
+
+def training_cost(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
+    """(parameters, estimated GFLOPs of one training step: forward + backward = 3 x forward)."""
+    config = spec.preset.model_config.replace(vocab_size=vocab_size)
+    context = sequence_length(spec.preset)
+    tokens = spec.preset.train_config.batch_size * context
+    return count_parameters(config)["total"], 3 * flops_per_token(config, context)["total"] * tokens / 1e9
+
+
+def estimated_vocab(spec: TrainSpec, pasted: str | None = None) -> int:
+    """The vocabulary the model will have: a task's own, a character tokenizer of pasted text, else the preset's."""
+    if spec.preset.tokenizer == "char" and spec.data == "pasted" and isinstance(pasted, str) and pasted:
+        return CharTokenizer.from_text(pasted).vocab_size
+    if spec.preset.tokenizer == "char" and spec.data == "bundled":
+        return CharTokenizer.from_text(bundled_text()).vocab_size
+    if spec.preset.tokenizer == "bpe":
+        return spec.preset.bpe_vocab_size
+    return spec.preset.model_config.vocab_size
+
+
+def check_size(spec: TrainSpec, vocab_size: int, lang: str) -> tuple[int, float]:
+    """(parameters, GFLOPs per step) within what a shared CPU trains live, or a gr.Error with both numbers."""
+    params, gflops = training_cost(spec, vocab_size)
+    if params > MAX_TRAIN_PARAMETERS:
+        raise fail(lang, "err_train_too_large", params=f"{params:,}", limit=f"{MAX_TRAIN_PARAMETERS:,}")
+    if gflops > MAX_TRAIN_STEP_GFLOPS:
+        raise fail(lang, "err_train_too_slow", gflops=gflops, limit=MAX_TRAIN_STEP_GFLOPS)
+    return params, gflops
+
+
+_shakespeare_lock = threading.Lock()
+_shakespeare: dict[str, object] = {}       # "text" once found; "failed_at" (monotonic) after a failed download
+
+
+def shakespeare_text(lang: str) -> str:
+    """Tiny Shakespeare from a local copy, else downloaded (tried again at most every
+    SHAKESPEARE_RETRY_SECONDS), or a gr.Error suggesting another text."""
+    with _shakespeare_lock:
+        if "text" not in _shakespeare:
+            failed_at = _shakespeare.get("failed_at")
+            download = failed_at is None or time.monotonic() - failed_at > SHAKESPEARE_RETRY_SECONDS
+            try:
+                _shakespeare["text"] = tiny_shakespeare(allow_download=download)
+            except CorpusUnavailable:
+                if download:
+                    _shakespeare["failed_at"] = time.monotonic()
+                raise fail(lang, "err_shakespeare_missing") from None
+        return _shakespeare["text"]
+
+
+def read_text_file(path, lang: str) -> str:
+    """An uploaded .txt file as text: size-capped, UTF-8 (a byte-order mark is dropped), not empty."""
+    if not path:
+        raise fail(lang, "err_text_file_missing")
+    path = Path(path)
+    if path.suffix.lower() != ".txt":
+        raise fail(lang, "err_text_file_type", name=path.name)
+    size = path.stat().st_size
+    if size > MAX_TEXT_UPLOAD_BYTES:
+        raise fail(lang, "err_text_file_size", size=size / 2**20, limit=MAX_TEXT_UPLOAD_BYTES // 2**20)
+    try:
+        content = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise fail(lang, "err_text_not_utf8", name=path.name, position=error.start) from None
+    if not content.strip():
+        raise fail(lang, "err_empty", what=text(lang, "what_train_text"))
+    return content
+
+
+def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
+    """The text a language model trains on (None for seq2seq tasks, which make their own examples)."""
+    if spec.seq2seq:
+        return None
+    if spec.data == "bundled":
+        return bundled_text()
+    if spec.data == "tiny_shakespeare":
+        return shakespeare_text(lang)
+    if spec.data == "pasted":
+        return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
+    return read_text_file(upload, lang)
+
+
+def data_name(spec: TrainSpec, upload) -> str:
+    """What the model card calls the training data."""
+    if spec.data == "upload" and upload:
+        return f"uploaded file {Path(upload).name}"
+    return {"task": f"the {spec.preset.task} task", "pasted": "pasted text"}.get(spec.data, spec.data)
+
+
+def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trainer:
+    """A Trainer for the spec on the text (or the task), its size checked before any weight exists."""
+    try:
+        data = spec.preset.build_data(training_data)
+        config = spec.preset.model_config.replace(vocab_size=data.tokenizer.vocab_size)
+        check_size(replace(spec, preset=replace(spec.preset, model_config=config)), config.vocab_size, lang)
+        return Trainer(config, spec.preset.train_config, data)
+    except ValueError as error:                 # the text does not fit the windows or the batch
+        raise fail(lang, "err_train_setup", error=str(error)) from None
+
+
+class TrainingSession:
+    """One browser session's training: the spec, the Trainer, the run's state and what was shown.
+
+    state: "idle" (nothing trained yet), "running", "paused" (a run reached RUN_SECONDS),
+    "stepped" (Step's steps are done), "stopped", "finished" (every step of the form is done) or
+    "diverged". At most one run goes at a time: `claim` refuses a second one. `figures` holds
+    figures the page keeps updating in place (see training_views).
+    """
+
+    def __init__(self):
+        self.spec: TrainSpec | None = None
+        self.trainer: Trainer | None = None
+        self.state = "idle"
+        self.snapshot: Snapshot | None = None
+        self.score_history: list[tuple[int, dict[str, np.ndarray]]] = []
+        self.view_kind: str | None = None        # the probe attention shown, e.g. "decoder.cross_attn"
+        self.view_score: str | None = None       # the head score followed, e.g. "decoder.cross_attn.diagonal"
+        self.entry: ModelEntry | None = None     # the published model
+        self.download: Path | None = None
+        self.figures: dict[str, object] = {}
+        self._published: tuple[Trainer, int] | None = None
+        self._lock = threading.Lock()
+        self._running = False
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._directory: Path | None = None
+        self._closed = False
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    @property
+    def last_event(self) -> TrainEvent | None:
+        return self.trainer.history[-1] if self.trainer is not None and self.trainer.history else None
+
+    def claim(self, lang: str) -> None:
+        """Mark a run as going, or refuse with a gr.Error when one already goes."""
+        with self._lock:
+            if self._running:
+                raise fail(lang, "err_train_running")
+            self._running = True
+            self._stop.clear()
+            self._idle.clear()
+
+    def release(self) -> None:
+        with self._lock:
+            self._running = False
+            self._idle.set()
+
+    def begin(self, spec: TrainSpec, trainer: Trainer, data_label: str) -> None:
+        """Start afresh with a new Trainer (the published model, if any, stays); `data_label` names
+        a language model's text on its card."""
+        preset = replace(spec.preset, model_config=trainer.model_config)
+        self.spec = replace(spec, preset=preset if spec.seq2seq else replace(preset, corpus=data_label))
+        self.trainer = trainer
+        self.state = "running"
+        self.snapshot = None
+        self.score_history = []
+        self.view_kind = self.view_score = None
+        self.figures = {}
+
+    def run(self, max_steps: int | None = None) -> Iterator[TrainEvent | Snapshot]:
+        """One run of the claimed session's Trainer (at most `max_steps` steps and RUN_SECONDS).
+
+        Ends early, between two steps, when `request_stop` is called or the generator is closed;
+        the Trainer keeps every state, so the next run continues exactly.
+        """
+        first_step = self.trainer.step
+        items = self.trainer.run(max_steps=max_steps, max_seconds=RUN_SECONDS)
+        self.state = "running"
+        try:
+            for item in items:
+                self._record(item, max_steps is not None and self.trainer.step - first_step >= max_steps)
+                yield item
+                if self._stop.is_set():
+                    self.state = "stopped"
+                    return
+        except GeneratorExit:
+            self.state = "stopped"
+            raise
+        finally:
+            items.close()
+
+    def _record(self, item: TrainEvent | Snapshot, stepped: bool) -> None:
+        if isinstance(item, Snapshot):
+            self.snapshot = item
+            self.score_history = [*self.score_history, (item.step, item.head_scores)][-MAX_SCORE_SNAPSHOTS:]
+        elif item.status == "paused":
+            self.state = "stepped" if stepped else "paused"
+        elif item.status != "running":
+            self.state = item.status
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    def stop_and_wait(self, timeout: float = STOP_WAIT_SECONDS) -> bool:
+        """Ask a going run to stop; True once no run goes (False if it is still going after `timeout`)."""
+        self._stop.set()
+        return self._idle.wait(timeout)
+
+    def reset(self) -> None:
+        """Forget the training (no run may be going); the published model stays in the session."""
+        self.spec = self.trainer = self.snapshot = None
+        self.state = "idle"
+        self.score_history = []
+        self.view_kind = self.view_score = None
+        self.figures = {}
+
+    def final_event(self) -> TrainEvent:
+        """The latest progress with held-out metrics at the current step (evaluating if needed)."""
+        trainer = self.trainer
+        last = self.last_event
+        if last is not None and last.evaluated and last.step == trainer.step:
+            return last
+        metrics = trainer.evaluate()
+        loss = trainer.step_losses[-1] if trainer.step_losses else metrics.val_loss
+        return TrainEvent(step=trainer.step, loss=loss, val_loss=metrics.val_loss,
+                          perplexity=math.exp(min(metrics.val_loss, 700.0)), accuracy=metrics.accuracy,
+                          exact_match=metrics.exact_match, lr=trainer.lr, grad_norm=last.grad_norm if last else 0.0,
+                          tokens_per_s=last.tokens_per_s if last else 0.0, elapsed=trainer.elapsed,
+                          status="finished" if trainer.finished else "paused")
+
+    @property
+    def model_name(self) -> str:
+        return TRAINED_PREFIX + self.spec.task
+
+    def publish(self) -> ModelEntry | None:
+        """A frozen copy of the trained model as a session model, written as a .safetensors file with
+        its config, tokenizer and card; None before the first step. No run may be going."""
+        trainer = self.trainer
+        if trainer is None or trainer.step == 0 or self._closed:
+            return None
+        if self._published == (trainer, trainer.step) and self.entry is not None:
+            return self.entry
+        final = self.final_event()
+        model = freeze(copy.deepcopy(trainer.model))
+        model_card = card(self.spec.preset, trainer, final, CARD_COMMAND)
+        payload = to_bytes(model, trainer.tokenizer, model_card, metadata(self.spec.preset, trainer, final, CARD_COMMAND))
+        if self._directory is None:
+            self._directory = Path(tempfile.mkdtemp(prefix="playground-train-"))
+        self.download = self._directory / f"{self.model_name}.safetensors"
+        self.download.write_bytes(payload)
+        self.entry = ModelEntry(self.model_name, model, trainer.tokenizer, trainer.model_config, model_card, "session")
+        self._published = (trainer, trainer.step)
+        return self.entry
+
+    def close(self) -> None:
+        """The session is gone: stop its run and delete its download file."""
+        self._closed = True
+        self._stop.set()
+        if self._directory is not None:
+            shutil.rmtree(self._directory, ignore_errors=True)
+            self._directory = None

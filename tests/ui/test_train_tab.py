@@ -1,0 +1,285 @@
+"""The Train tab's handlers as plain functions of a Workspace: start, stop, resume, step, reset,
+a second start, bad settings and bad text files, and the model a run publishes."""
+import threading
+
+import gradio as gr
+import numpy as np
+import pytest
+import torch
+
+from playground.checkpoint import from_bytes
+from playground.data import CorpusUnavailable
+from playground.model import count_parameters
+from playground.ui import training
+from playground.ui.tabs.train import (
+    all_views,
+    check_can_train,
+    estimate,
+    reset,
+    resume,
+    select_view,
+    start,
+    step,
+    stop,
+)
+from playground.ui.training import (
+    STEP_SIZE,
+    build_trainer,
+    check_size,
+    check_spec,
+    read_text_file,
+    training_text,
+)
+from playground.ui.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
+from playground.ui.workspace import Workspace, WorkspaceStore
+
+TINY = dict(layers=1, n_heads=2, d_model=16, d_ff=32, positional="sinusoidal", norm="pre", activation="gelu",
+            dropout=0.0, tie_weights=False, lr=3e-3, warmup=5, batch_size=16, steps=30)
+LM_TEXT = "the cat sat on the mat. the dog sat on the log. " * 40
+
+
+def tiny_spec(task="copy", data=None, lang="en", **changes):
+    return check_spec(task, data, **{**TINY, **changes}, lang=lang)
+
+
+def drain(views):
+    return list(views)
+
+
+def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(registry):
+    workspace, other = Workspace("mine"), Workspace("other")
+    views = drain(start(workspace, tiny_spec(), None, None, "en"))
+    assert views[0] == {"status": "Preparing the data and the model…"}
+    assert set(views[1]) >= {"status", "curves", "probe", "probe_kind", "score", "sample", "download"}
+    assert any("probe" in v and v["probe"] is not None for v in views[2:])          # the untrained snapshot
+    final = views[-1]
+    entry = final["published"]
+    assert entry.name == "trained-copy" and entry.source == "session"
+    assert "Finished" in final["status"] and "trained-copy" in final["status"]
+    assert workspace.find_model(registry, "trained-copy") is entry
+    assert other.find_model(registry, "trained-copy") is None
+    session = workspace.training
+    assert session.trainer.step == 30 and not session.running
+    model, tokenizer, config, card = from_bytes(final["download"].read_bytes())
+    assert config == entry.config and tokenizer.to_json() == entry.tokenizer.to_json()
+    assert "exact match" in card and "## Held-out results" in card
+    for name, tensor in entry.model.state_dict().items():
+        assert torch.equal(model.state_dict()[name], tensor)
+    assert not any(p.requires_grad for p in entry.model.parameters())                 # frozen, safe to share
+
+
+def test_the_curves_hold_every_progress_point_and_the_probe_every_head(registry):
+    workspace = Workspace("s")
+    drain(start(workspace, tiny_spec(layers=2, n_heads=4), None, None, "en"))
+    views = all_views(workspace.training, "en")
+    history = workspace.training.trainer.history
+    loss = next(trace for trace in views["curves"].data if trace.name == "training loss")
+    assert list(loss.x) == [e.step for e in history]
+    np.testing.assert_allclose(list(loss.y), [e.loss for e in history], rtol=1e-6)
+    assert len(views["probe"].data) == 2 * 4                                           # layers x heads
+    assert views["probe_kind"][1] == "decoder.cross_attn" and views["score"][1] == "decoder.cross_attn.diagonal"
+    assert "✓" in views["sample"] or "✗" in views["sample"]
+    select_view(workspace.training, "encoder.self_attn", None, "en")
+    assert "encoder" in all_views(workspace.training, "en")["probe"].layout.title.text
+
+
+def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
+    spec = tiny_spec(steps=2000)
+    workspace = Workspace("s")
+    stream = start(workspace, spec, None, None, "en")
+    for views in stream:
+        if "curves" in views and views["curves"] is not None:
+            break                                                                    # a progress event mid-run
+    stream.close()                                                                   # what Gradio does on Stop
+    session = workspace.training
+    stopped_at = session.trainer.step
+    assert not session.running and session.state == "stopped" and 0 < stopped_at < 2000
+    stopped = stop(workspace, "en")
+    assert "Stopped" in stopped["status"] and stopped["published"].name == "trained-copy"
+    drain(step(workspace, spec, None, None, "en"))
+    assert session.trainer.step == stopped_at + STEP_SIZE and session.state == "stepped"
+
+    uninterrupted = build_trainer(spec, None, "en")
+    for _ in uninterrupted.run(max_steps=stopped_at + STEP_SIZE):
+        pass
+    assert session.trainer.step_losses == uninterrupted.step_losses
+    for mine, theirs in zip(session.trainer.model.parameters(), uninterrupted.model.parameters()):
+        assert torch.equal(mine, theirs)
+
+
+def test_stop_from_another_thread_ends_the_run_and_publishes():
+    workspace = Workspace("s")
+    stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
+    while next(stream).get("curves") is None:
+        pass
+    result = {}
+    stopper = threading.Thread(target=lambda: result.update(stop(workspace, "en")))
+    stopper.start()
+    rest = drain(stream)                                             # ends at the next item, without publishing
+    stopper.join(timeout=60)
+    assert all("published" not in views for views in rest)
+    assert result["published"] is workspace.models["trained-copy"]
+    session = workspace.training
+    assert session.state == "stopped" and "Stopped" in result["status"]
+    stopped_at = session.trainer.step
+    continued = drain(step(workspace, tiny_spec(steps=2000), None, None, "en"))
+    assert session.trainer.step == stopped_at + STEP_SIZE
+    assert continued[-1]["published"] is workspace.models["trained-copy"] is not result["published"]
+
+
+def test_a_second_start_while_one_runs_is_refused():
+    workspace = Workspace("s")
+    first = start(workspace, tiny_spec(), None, None, "en")
+    next(first)
+    with pytest.raises(gr.Error, match="already running"):
+        next(start(workspace, tiny_spec(), None, None, "en"))
+    with pytest.raises(gr.Error, match="already running"):
+        check_can_train(workspace, "en")
+    with pytest.raises(gr.Error, match="已经有一个训练"):
+        next(resume(workspace, "zh-CN"))
+    first.close()
+    assert next(start(workspace, tiny_spec(), None, None, "en"))["status"].startswith("Preparing")
+
+
+def test_step_trains_a_few_steps_at_a_time_and_reset_forgets_the_training():
+    workspace = Workspace("s")
+    drain(step(workspace, tiny_spec(), None, None, "en"))
+    assert workspace.training.trainer.step == STEP_SIZE
+    views = drain(step(workspace, tiny_spec(), None, None, "en"))
+    assert workspace.training.trainer.step == 2 * STEP_SIZE
+    assert f"Trained {STEP_SIZE} more steps" in views[-1]["status"]
+    cleared = reset(workspace, "en")
+    assert cleared["curves"] is None and cleared["probe"] is None and "Start" in cleared["status"]
+    assert workspace.training.trainer is None and "trained-copy" in workspace.models
+
+
+def test_resume_needs_a_training_that_can_continue():
+    workspace = Workspace("s")
+    with pytest.raises(gr.Error, match="no training to continue"):
+        next(resume(workspace, "en"))
+    drain(start(workspace, tiny_spec(steps=12), None, None, "en"))
+    with pytest.raises(gr.Error, match="all 12 of its steps"):
+        next(resume(workspace, "en"))
+
+
+def test_a_forgotten_session_stops_its_training_and_deletes_its_download():
+    store = WorkspaceStore()
+    workspace = store.get("tab")
+    drain(step(workspace, tiny_spec(), None, None, "en"))
+    download = workspace.training.download
+    stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
+    next(stream)
+    store.drop("tab")
+    drain(stream)
+    assert not download.exists() and workspace.training.state == "stopped"
+
+
+def test_language_models_train_on_pasted_or_bundled_text():
+    workspace = Workspace("s")
+    lm = tiny_spec("char-lm", "pasted", batch_size=4)
+    views = drain(step(workspace, lm, LM_TEXT, None, "en"))
+    session = workspace.training
+    assert session.trainer.model_config.arch == "decoder_only" and session.view_kind == "decoder.self_attn"
+    assert views[-1]["published"].name == "trained-char-lm"
+    assert "temperature" in all_views(session, "en")["sample"]
+    drain(step(Workspace("t"), tiny_spec("masked-lm", "bundled", batch_size=4), None, None, "en"))
+
+
+@pytest.mark.parametrize("changes, fragment", [
+    (dict(d_model=30, n_heads=4), "multiple of the number of heads"),
+    (dict(d_model=24, n_heads=8, positional="rope"), "must be even (it is 3)"),
+    (dict(warmup=50, steps=20), "longer than the whole training"),
+    (dict(lr=1.0), "between 1e-05 and 0.1"),
+    (dict(layers=7), "between 1 and 6"),
+    (dict(batch_size=2.5), "whole number"),
+    (dict(positional="alibi"), "sinusoidal, learned, rope, none"),
+    (dict(task="translate"), "copy, reverse, sort, dates, char-lm, bpe-lm, masked-lm"),
+])
+def test_bad_settings_are_refused_with_what_to_change(changes, fragment):
+    task = changes.pop("task", "copy")
+    with pytest.raises(gr.Error) as refused:
+        tiny_spec(task, **changes)
+    assert fragment in refused.value.message
+
+
+def test_a_model_too_large_for_the_shared_cpu_is_refused_before_training():
+    big = tiny_spec(layers=6, d_model=512, d_ff=2048, n_heads=8)
+    with pytest.raises(gr.Error) as refused:
+        next(start(Workspace("s"), big, None, None, "en"))
+    params = count_parameters(big.preset.model_config)["total"]
+    assert f"{params:,}" in refused.value.message and f"{MAX_TRAIN_PARAMETERS:,}" in refused.value.message
+    slow = tiny_spec("dates", d_model=192, d_ff=768, layers=2, batch_size=256, n_heads=4)
+    with pytest.raises(gr.Error, match=f"at most {MAX_TRAIN_STEP_GFLOPS:.0f}"):
+        check_size(slow, slow.preset.model_config.vocab_size, "en")
+    assert refused.value.message in estimate("copy", None, None, *form_values(big), "en")
+
+
+def form_values(spec):
+    config, train = spec.preset.model_config, spec.preset.train_config
+    return (config.n_decoder_layers, config.n_heads, config.d_model, config.d_ff, config.positional, config.norm,
+            config.activation, config.dropout, config.tie_weights, train.lr, train.warmup_steps, train.batch_size,
+            train.max_steps)
+
+
+def test_the_estimate_counts_parameters_and_explains_a_bad_form():
+    spec = tiny_spec()
+    params = count_parameters(spec.preset.model_config)["total"]
+    assert f"**{params:,}** parameters" in estimate("copy", None, None, *form_values(spec), "en")
+    refusal = estimate("copy", None, None, 1, 4, 30, 32, "sinusoidal", "pre", "gelu", 0.0, False, 3e-3, 5, 16, 30, "zh-CN")
+    assert "倍数" in refusal
+
+
+def test_text_files_are_checked_before_training(tmp_path):
+    good = tmp_path / "story.txt"
+    good.write_bytes("\ufeffOnce upon a time".encode("utf-8"))
+    assert read_text_file(good, "en") == "Once upon a time"
+    cases = [
+        (None, "Choose a .txt file"),
+        (tmp_path / "weights.pt", ".txt file"),
+        (tmp_path / "latin1.txt", "not UTF-8 text (byte 3"),
+        (tmp_path / "empty.txt", "empty"),
+        (tmp_path / "huge.txt", f"limited to {MAX_TEXT_UPLOAD_BYTES // 2**20} MB"),
+    ]
+    (tmp_path / "weights.pt").write_bytes(b"\x80\x04")
+    (tmp_path / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    (tmp_path / "empty.txt").write_text("  \n")
+    (tmp_path / "huge.txt").write_bytes(b"a" * (MAX_TEXT_UPLOAD_BYTES + 1))
+    for path, fragment in cases:
+        with pytest.raises(gr.Error) as refused:
+            read_text_file(path, "en")
+        assert fragment in refused.value.message
+
+
+def test_a_text_too_short_for_the_windows_is_refused_with_what_to_change():
+    with pytest.raises(gr.Error, match="cannot start: the text has"):
+        drain(step(Workspace("s"), tiny_spec("char-lm", "pasted"), "too short", None, "en"))
+
+
+def test_missing_tiny_shakespeare_suggests_another_text(monkeypatch):
+    def unavailable(allow_download=True):
+        raise CorpusUnavailable("offline")
+
+    monkeypatch.setattr(training, "tiny_shakespeare", unavailable)
+    monkeypatch.setattr(training, "_shakespeare", {})
+    with pytest.raises(gr.Error, match="bundled text"):
+        training_text(tiny_spec("char-lm", "tiny_shakespeare"), None, None, "en")
+
+
+def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
+    from playground.ui.runtime import guarded_training
+
+    closed = []
+
+    @guarded_training
+    def handler(lang):
+        try:
+            while True:
+                yield torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+        finally:
+            closed.append(True)
+
+    with torch.inference_mode():
+        stream = handler("en")
+        assert next(stream) and next(stream)
+    stream.close()
+    assert closed == [True]
