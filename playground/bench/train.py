@@ -9,7 +9,9 @@ stream_overhead_pct: steps per second lost by ``Trainer.run`` yielding an event 
     against calling ``train_step`` in a bare loop, on the same trainer (alternating rounds).
 A goal that is not reached within the schedule is reported with value null. Each measurement
 runs on 1 or 2 intra-op threads, whichever trains faster on the machine at that moment (on a
-shared 2-core CPU, two threads are often slower than one).
+shared 2-core CPU, two threads are often slower than one). Lines also give ``cpu_seconds``, the
+process CPU time of the same span: on a busy machine it shows what the wall time would be on an
+idle one.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from playground.model import ModelConfig
 from playground.train import Trainer, TrainConfig, TrainEvent
 from playground.train.objectives import LanguageModelObjective
 
-from .common import alternate, result, seconds
+from .common import result, seconds
 
 SUITE = "train"
 
@@ -50,6 +52,19 @@ def _line(name: str, value: float | None, unit: str, goal: float, **context) -> 
     if value is None:
         line["value"] = None
     return line
+
+
+def _alternate_both_clocks(first: Callable[[], object], second: Callable[[], object], rounds: int):
+    """Median (wall, wall) and (CPU, CPU) seconds of ``first`` and ``second``, run alternately."""
+    wall: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
+    for _ in range(rounds):
+        for i, fn in enumerate((first, second)):
+            started, cpu_started = time.perf_counter(), time.process_time()
+            fn()
+            wall[i].append(time.perf_counter() - started)
+            cpu[i].append(time.process_time() - cpu_started)
+    return tuple(map(statistics.median, wall)), tuple(map(statistics.median, cpu))
 
 
 def _use_fastest_threads(make_trainer: Callable[[], Trainer], steps: int = 4) -> int:
@@ -90,16 +105,18 @@ def _first_event(trainer: Trainer, reached) -> TrainEvent | None:
 
 def copy_seconds_to_exact99(seeds: list[int]) -> dict:
     threads = _use_fastest_threads(lambda: _copy_trainer(seed=99))
-    times, steps = [], []
+    times, cpu_times, steps = [], [], []
     for seed in seeds:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         trainer = _copy_trainer(seed)
         event = _first_event(trainer, lambda e: e.exact_match >= 0.99)
         times.append(time.perf_counter() - started if event else None)
+        cpu_times.append(round(time.process_time() - cpu_started, 2))
         steps.append(event.step if event else None)
     value = statistics.median(times) if None not in times else None
     return _line("copy_seconds_to_exact99", value, "s", 10,
-                 seconds_per_seed=[None if t is None else round(t, 2) for t in times], steps_per_seed=steps,
+                 seconds_per_seed=[None if t is None else round(t, 2) for t in times], cpu_seconds_per_seed=cpu_times,
+                 steps_per_seed=steps,
                  seeds=seeds, model=COPY_MODEL, train=COPY_TRAIN, threads=threads)
 
 
@@ -107,7 +124,7 @@ def shakespeare_char_seconds_to_val(text: str) -> dict:
     """Training evaluates a spread sample of validation windows; when the sample comes within
     SAMPLE_MARGIN of the target, the whole validation text decides (its cost counts as time)."""
     threads = _use_fastest_threads(lambda: _shakespeare_trainer(_shakespeare_data(text[:100_000]), seed=99))
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     data = _shakespeare_data(text)
     trainer = _shakespeare_trainer(data)
     whole_validation = LanguageModelObjective(data, trainer.model_config, trainer.config.replace(val_size=100_000))
@@ -122,7 +139,8 @@ def shakespeare_char_seconds_to_val(text: str) -> dict:
 
     event = _first_event(trainer, reached)
     return _line("shakespeare_char_seconds_to_val_1_88", time.perf_counter() - started if event else None, "s", 80,
-                 step=event.step if event else None, whole_validation_checks=checks,
+                 cpu_seconds=round(time.process_time() - cpu_started, 2), step=event.step if event else None,
+                 whole_validation_checks=checks,
                  val_tokens=len(data.ids("val")), model=SHAKESPEARE_MODEL, train=SHAKESPEARE_TRAIN, threads=threads)
 
 
@@ -144,8 +162,9 @@ def stream_overhead_pct(text: str, rounds: int, steps: int) -> dict:
             pass
 
     bare()                                                                   # warm-up
-    bare_s, streamed_s = alternate(bare, streamed, rounds)
+    (bare_s, streamed_s), (bare_cpu, streamed_cpu) = _alternate_both_clocks(bare, streamed, rounds)
     return result(SUITE, "stream_overhead_pct", 100 * (streamed_s / bare_s - 1), "%", 5, "lower",
+                  cpu_overhead_pct=round(100 * (streamed_cpu / bare_cpu - 1), 2),
                   bare_steps_per_s=round(steps / bare_s, 2), streamed_steps_per_s=round(steps / streamed_s, 2),
                   steps_per_round=steps, rounds=rounds, event_every_s=trainer.config.event_every_s, threads=threads)
 
@@ -155,5 +174,5 @@ def run(quick: bool) -> list[dict]:
     return [
         copy_seconds_to_exact99([0] if quick else [0, 1, 2]),
         shakespeare_char_seconds_to_val(text),
-        stream_overhead_pct(text, rounds=2 if quick else 5, steps=60 if quick else 150),
+        stream_overhead_pct(text, rounds=4 if quick else 10, steps=30 if quick else 60),
     ]

@@ -1,6 +1,7 @@
 import pytest
 
 from playground.data import CorpusUnavailable, LMData, MLMData, bundled_text, tasks, tiny_shakespeare
+from playground.model import count_parameters
 from playground.train import PRESETS, Trainer, get_preset
 
 from .helpers import events
@@ -49,13 +50,20 @@ def test_preset_vocabularies_match_tiny_shakespeare():
     assert PRESETS["masked-char"].model_config.vocab_size == PRESETS["shakespeare-char"].model_config.vocab_size
 
 
-def test_quick_variant_keeps_data_and_model_and_caps_the_time():
+def test_quick_variant_shortens_the_schedule_caps_the_time_and_never_grows_the_model():
     for preset in PRESETS.values():
         quick = preset.quick()
-        assert quick.model_config == preset.model_config and quick.task == preset.task
+        assert (quick.task, quick.corpus, quick.tokenizer) == (preset.task, preset.corpus, preset.tokenizer)
         assert quick.train_config.max_seconds == 60.0
-        assert quick.train_config.max_steps == min(preset.quick_steps, preset.train_config.max_steps)
+        assert quick.train_config.max_steps < preset.train_config.max_steps
         assert quick.train_config.warmup_steps <= quick.train_config.max_steps // 5
+        assert count_parameters(quick.model_config)["total"] <= count_parameters(preset.model_config)["total"]
+        assert quick.block_size is None or quick.block_size <= quick.model_config.max_len
+    quick_char = PRESETS["shakespeare-char"].quick()
+    assert quick_char.model_config.n_decoder_layers < PRESETS["shakespeare-char"].model_config.n_decoder_layers
+    trainer = quick_char.trainer(text=bundled_text(), max_steps=2, val_size=4)
+    assert trainer.objective.data.block_size == 64
+    assert events(trainer.run())[-1].status == "finished"
 
 
 def test_empty_text_and_text_for_a_task_are_refused():
