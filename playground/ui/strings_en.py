@@ -297,6 +297,12 @@ EN: dict[str, str] = {
     "lbl_mean_heads": "Mean over the layer's heads",
     "lbl_score": "Head score",
     "btn_best_head": "Enlarge the best head for this score",
+    "lbl_timeline": "Training timeline: weights saved at step",
+    "timeline_explanation": (
+        "**Training timeline.** This pretrained model was saved at several steps of its training. Pick a step "
+        "to redraw every view with the weights of that moment: step 0 is the untrained model, the last step the "
+        "finished one. Go forward and watch the heads form: the diagonal of a copy model, a previous-token head, "
+        "an induction head."),
     "lbl_shapes": "The forward pass: tensor shapes at every stage",
     "kind_encoder": "encoder self-attention",
     "kind_decoder": "decoder self-attention (causal)",
@@ -333,6 +339,7 @@ EN: dict[str, str] = {
     "attention_generated": "The model wrote the target itself: `{target}`",
     "attention_untrained": "This model is untrained (random weights): its attention is close to uniform. "
                            "Compare it with a trained model.",
+    "attention_timeline_step": "Weights from step {step} of {last} of the training timeline.",
     "err_too_many_tokens": "The {what} is {n} tokens long; this view shows at most {limit}. Shorten it.",
     "shape_stage_embedding": "{stack}: embedding",
     "shape_stage_final_norm": "{stack}: final norm",

@@ -266,6 +266,11 @@ ZH: dict[str, str] = {
     "lbl_mean_heads": "该层所有头的平均",
     "lbl_score": "头的得分",
     "btn_best_head": "放大这个得分最高的头",
+    "lbl_timeline": "训练时间线：保存于第几步的权重",
+    "timeline_explanation": (
+        "**训练时间线。** 这个预训练模型在训练的若干步保存了下来。选择一步，所有视图都会用那一刻的权重重新绘制："
+        "第 0 步是未训练的模型，最后一步是训练完成的模型。一步步往后看注意力头如何形成：复制模型的对角线、"
+        "前一个词元头、归纳头。"),
     "lbl_shapes": "前向计算：每一步的张量形状",
     "kind_encoder": "编码器自注意力",
     "kind_decoder": "解码器自注意力（因果）",
@@ -301,6 +306,7 @@ ZH: dict[str, str] = {
                          "{params} 个参数。输入共 {n} 个词元。",
     "attention_generated": "目标由模型自己写出：`{target}`",
     "attention_untrained": "这个模型没有训练过（随机权重）：它的注意力接近均匀。和训练好的模型比较一下。",
+    "attention_timeline_step": "权重来自训练时间线的第 {step} 步（共 {last} 步）。",
     "err_too_many_tokens": "{what}有 {n} 个词元；这个视图最多显示 {limit} 个。请缩短。",
     "shape_stage_embedding": "{stack}：嵌入",
     "shape_stage_final_norm": "{stack}：最终归一化",
