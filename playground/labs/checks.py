@@ -1,0 +1,249 @@
+"""Measurements that show a lab's symptom, one number per variant (and sometimes a text example).
+
+A check runs on the variants' trainers, at the start (freshly built models, identical weights
+where the architectures allow) or at the end of training. Every forward pass here is made in
+eval mode without gradients, except `gradient_reach`, which needs one backward pass; none of
+them touches a trainer's data stream or optimiser.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Mapping
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from playground.data.tokenizer import NUM_SPECIAL
+from playground.model import Trace, causal_mask
+from playground.model.blocks import DecoderBlock, EncoderBlock
+from playground.model.models import DecoderStack
+from playground.train import Trainer
+from playground.train.objectives import Batch
+
+from .text import Text
+
+Stage = Literal["start", "end"]
+STAGES = ("start", "end")
+PROBE_ROWS = 8          # held-out sequences used by the checks that compare outputs
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """values: variant id -> number; examples: variant id -> a short text showing the symptom."""
+
+    values: dict[str, float]
+    examples: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named measurement of every variant, at the start or the end of a lab run.
+
+    unit: "" for plain numbers, "params" for parameter counts.
+    """
+
+    id: str
+    stage: Stage
+    title: Text
+    unit: str
+    measure: Callable[[Mapping[str, Trainer]], Measurement]
+
+    def __post_init__(self) -> None:
+        if self.stage not in STAGES:
+            raise ValueError(f"check {self.id!r}: stage must be one of {STAGES}, got {self.stage!r}")
+
+
+def _probe_batch(trainer: Trainer, rows: int = PROBE_ROWS) -> Batch:
+    """The first ``rows`` held-out sequences (the same for every variant of a lab)."""
+    batch = trainer.objective.val_batches()[0]
+    return Batch(tuple(t[:rows] for t in batch.inputs), batch.targets[:rows], batch.n_tokens)
+
+
+@torch.no_grad()
+def _logits(trainer: Trainer, inputs: tuple[torch.Tensor, ...], trace: Trace | None = None) -> torch.Tensor:
+    trainer.model.eval()
+    return trainer.objective.forward(trainer.model, inputs, trace)       # [B, T, V]
+
+
+def _per_variant(trainers: Mapping[str, Trainer], fn: Callable[[Trainer], float]) -> Measurement:
+    return Measurement({variant: float(fn(trainer)) for variant, trainer in trainers.items()})
+
+
+def future_leak(stage: Stage) -> Check:
+    """Largest change of any earlier logit when only the LAST input token changes (0 for a causal model)."""
+
+    def leak(trainer: Trainer) -> float:
+        inputs = _probe_batch(trainer).inputs
+        ids = inputs[-1]                                                     # [B, T] the causal side
+        ordinary = trainer.tokenizer.vocab_size - NUM_SPECIAL
+        changed = ids.clone()
+        changed[:, -1] = NUM_SPECIAL + (ids[:, -1] - NUM_SPECIAL + 1) % ordinary   # another non-special token
+        before = _logits(trainer, inputs)[:, :-1]                            # [B, T-1, V]
+        after = _logits(trainer, (*inputs[:-1], changed))[:, :-1]
+        return float((after - before).abs().max())
+
+    return Check("future_leak", stage, Text(
+        "Largest change of an earlier logit when only the last token changes",
+        "只改最后一个词元时，前面位置 logit 的最大变化"), "", lambda trainers: _per_variant(trainers, leak))
+
+
+def prefix_consistency(stage: Stage) -> Check:
+    """Largest difference between a position's logits in the whole sequence and in the prefix that
+    ends there, which is all that generation has (0 for a correct causal model)."""
+
+    def gap(trainer: Trainer) -> float:
+        inputs = _probe_batch(trainer).inputs
+        ids = inputs[-1]                                                     # [B, T] the causal side
+        whole = _logits(trainer, inputs)                                     # [B, T, V]
+        gaps = [(_logits(trainer, (*inputs[:-1], ids[:, :length]))[:, -1] - whole[:, length - 1]).abs().max()
+                for length in range(1, ids.size(1) + 1)]
+        return float(torch.stack(gaps).max())
+
+    return Check("prefix_consistency", stage, Text(
+        "Largest difference between a position's logits in the whole sequence and in its prefix alone",
+        "同一位置在完整序列中与只给前缀时的 logit 最大差异"), "", lambda trainers: _per_variant(trainers, gap))
+
+
+def loss_with_causal_mask() -> Check:
+    """Held-out loss measured with the correct causal mask put back, as generation would see it."""
+
+    def loss(trainer: Trainer) -> float:
+        stacks = [m for m in trainer.model.modules() if isinstance(m, DecoderStack)]
+        builders = [stack.mask_builder for stack in stacks]
+        try:
+            for stack in stacks:
+                stack.mask_builder = causal_mask
+            return trainer.objective.evaluate(trainer.model.eval()).val_loss
+        finally:
+            for stack, builder in zip(stacks, builders):
+                stack.mask_builder = builder
+
+    return Check("loss_with_causal_mask", "end", Text(
+        "Held-out loss with the future hidden again (the correct causal mask)",
+        "重新遮住未来（换回正确的因果掩码）后的验证损失"), "", lambda trainers: _per_variant(trainers, loss))
+
+
+def attention_entropy(stage: Stage) -> Check:
+    """Mean attention entropy over every layer and head on the probe input (1 = uniform, 0 = one-hot)."""
+
+    def entropy(trainer: Trainer) -> float:
+        trainer.model.eval()
+        probe = trainer.objective.probe(trainer.model)
+        scores = [v for name, v in probe.head_scores.items() if name.endswith(".entropy")]
+        return float(np.mean([s.mean() for s in scores]))
+
+    return Check("attention_entropy", stage, Text(
+        "Attention entropy, mean over layers and heads (1 = spread evenly, 0 = a single key)",
+        "注意力熵，所有层和头的平均（1 = 均匀分布，0 = 只看一个键）"), "",
+        lambda trainers: _per_variant(trainers, entropy))
+
+
+def position_to_token_ratio(stage: Stage) -> Check:
+    """RMS of the positional encoding divided by the RMS of the (scaled) token embeddings."""
+
+    def ratio(trainer: Trainer) -> float:
+        trace = Trace(include=("*.tok_embed", "*.pos_embed"))
+        _logits(trainer, _probe_batch(trainer).inputs, trace)
+        ratios = []
+        for name in trace.names():
+            if name.endswith(".tok_embed"):
+                stack = name[: -len(".tok_embed")]
+                positions = trace.cache.get(f"{stack}.pos_embed")
+                if positions is not None:
+                    ratios.append(_rms(positions) / _rms(trace[name]))
+        if not ratios:
+            raise ValueError("position_to_token_ratio needs additive positions (sinusoidal or learned)")
+        return float(np.mean(ratios))
+
+    return Check("position_to_token_ratio", stage, Text(
+        "Size of the positional encoding relative to the token embedding (RMS ratio)",
+        "位置编码相对于词嵌入的大小（均方根之比）"), "", lambda trainers: _per_variant(trainers, ratio))
+
+
+def _rms(x: torch.Tensor) -> float:
+    return float(x.float().pow(2).mean().sqrt())
+
+
+def output_change_vs_reference(stage: Stage) -> Check:
+    """Largest difference of a variant's logits from the reference's on the same inputs (0 = same function)."""
+
+    def measure(trainers: Mapping[str, Trainer]) -> Measurement:
+        reference, *_ = trainers.values()
+        inputs = _probe_batch(reference).inputs
+        expected = _logits(reference, inputs)
+        return Measurement({variant: float((_logits(trainer, inputs) - expected).abs().max())
+                            for variant, trainer in trainers.items()})
+
+    return Check("output_change_vs_reference", stage, Text(
+        "Largest difference from the reference's logits on the same input",
+        "与参考模型在同一输入上的 logit 最大差异"), "", measure)
+
+
+def token_similarity(stage: Stage) -> Check:
+    """Mean cosine similarity between the last block's outputs at different positions of a sequence
+    (near 1 = every position carries nearly the same vector, so the tokens can no longer be told apart)."""
+
+    def similarity(trainer: Trainer) -> float:
+        last = [m for m in trainer.model.modules() if isinstance(m, (EncoderBlock, DecoderBlock))][-1]
+        name = f"{last.name}.resid_post"
+        trace = Trace(include=(name,))
+        _logits(trainer, _probe_batch(trainer).inputs, trace)
+        hidden = F.normalize(trace[name].float(), dim=-1)                   # [B, T, D]
+        cosine = hidden @ hidden.transpose(1, 2)                             # [B, T, T]
+        length = cosine.size(1)
+        return float(cosine[:, ~torch.eye(length, dtype=torch.bool)].mean()) if length > 1 else 1.0
+
+    return Check("token_similarity", stage, Text(
+        "Similarity of the last block's outputs at different positions (mean cosine; 1 = all the same)",
+        "最后一个块在不同位置的输出有多相似（平均余弦；1 = 完全一样）"), "",
+        lambda trainers: _per_variant(trainers, similarity))
+
+
+def parameter_count() -> Check:
+    """Trainable parameters; a tied matrix counts once."""
+
+    def count(trainer: Trainer) -> float:
+        return sum(p.numel() for p in trainer.model.parameters())
+
+    return Check("parameter_count", "start", Text("Parameters", "参数量"), "params",
+                 lambda trainers: _per_variant(trainers, count))
+
+
+def shuffle_order(length: int, seed: int = 0) -> list[int]:
+    """A fixed permutation of range(length) that moves every position it can (none stays put for length >= 2)."""
+    order = list(range(length))
+    rng = random.Random(seed)
+    while length >= 2 and any(i == j for i, j in enumerate(order)):
+        rng.shuffle(order)
+    return order
+
+
+def shuffled_source() -> Check:
+    """Greedy outputs for a held-out source and for the same letters shuffled; the value is how far
+    the encoder's outputs are from simply being shuffled along with the input (0 = exactly shuffled)."""
+
+    def measure(trainers: Mapping[str, Trainer]) -> Measurement:
+        values, examples = {}, {}
+        for variant, trainer in trainers.items():
+            objective, model = trainer.objective, trainer.model.eval()
+            source = objective.held_out[0][0]
+            order = shuffle_order(len(source))
+            mixed = "".join(source[i] for i in order)
+            outputs = [objective.tokenizer.decode(ids) for ids in objective.greedy(model, [source, mixed])]
+            examples[variant] = f"{source} → {outputs[0]}  |  {mixed} → {outputs[1]}"
+            values[variant] = _encoder_permutation_error(trainer, source, order)
+        return Measurement(values, examples)
+
+    return Check("shuffled_source", "end", Text(
+        "Encoder outputs of a shuffled source versus the shuffled encoder outputs (largest difference)",
+        "打乱输入后的编码器输出与打乱后的原编码器输出之差（最大值）"), "", measure)
+
+
+@torch.no_grad()
+def _encoder_permutation_error(trainer: Trainer, source: str, order: list[int]) -> float:
+    ids = torch.tensor([trainer.tokenizer.encode(source)])                  # [1, S]
+    memory, _ = trainer.model.encode(ids)                                    # [1, S, D]
+    memory_mixed, _ = trainer.model.encode(ids[:, order])
+    return float((memory_mixed - memory[:, order]).abs().max())
