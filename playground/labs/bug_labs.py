@@ -1,0 +1,210 @@
+"""The six classic bugs of the tutorials, each trained beside the correct model.
+
+The explanations describe what these presets showed when run (one torch thread, seed 0); the
+numbers in them are tendencies, and a lab's own checks report the values of each run.
+"""
+from __future__ import annotations
+
+from . import checks
+from .bugs import drop_residuals, forget_embedding_scale, forget_score_scale, see_the_future, split_heads_wrongly
+from .lab import Lab, Variant
+from .presets import (
+    CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, DEEP_LM_TRAIN, HIGH_LR_TRAIN, SEQ2SEQ_MODEL,
+    SEQ2SEQ_TRAIN, sequence_task,
+)
+from .text import Text
+
+REFERENCE = Variant("reference", Text("reference (correct)", "参考（正确）"))
+
+CAUSAL_MASK = Lab(
+    id="causal-mask",
+    kind="bug",
+    title=Text("Causal mask built upper-triangular", "因果掩码写成了上三角"),
+    question=Text(
+        "What happens when the causal mask is built with torch.triu instead of torch.tril, so that each "
+        "position may look at the characters after it?",
+        "如果用 torch.triu 而不是 torch.tril 构造因果掩码，让每个位置都能看到它后面的字符，会发生什么？"),
+    explanation=Text(
+        "With the upper-triangular mask, position i attends to positions i, i+1, …, so during training it can "
+        "read the very character it has to predict. Its training and validation losses fall far below the "
+        "correct model's, because both are measured with the same leaky mask: a loss that is too good to be true. "
+        "The checks show the leak directly: changing only the last character changes the logits at earlier "
+        "positions, which cannot happen in a causal model. Hide the future again, as generation must, and the "
+        "broken model's loss ends up well above the reference's; its samples fall apart into repeated "
+        "characters. Fix: allowed = torch.tril(torch.ones(T, T)).bool(), so query i sees keys 0…i; a one-line "
+        "test changes a later token and asserts that earlier logits do not move.",
+        "使用上三角掩码时，位置 i 会关注 i、i+1、…，训练时它能直接读到自己要预测的那个字符。"
+        "于是训练损失和验证损失都远低于正确模型——两者用的是同一个漏掉未来的掩码，这种好得不真实的损失本身就是警报。"
+        "检查项直接暴露了泄漏：只改最后一个字符，前面位置的 logit 就变了，而因果模型绝不会这样。"
+        "像生成时那样重新遮住未来，出错的模型损失反而明显高于参考模型，生成的文本也退化成重复的字符。"
+        "修复：allowed = torch.tril(torch.ones(T, T)).bool()，让查询 i 只看到键 0…i；"
+        "一行测试即可守住它：改动后面的词元，断言前面的 logit 不变。"),
+    data=CHARACTERS,
+    model_config=CHAR_LM_MODEL,
+    train_config=CHAR_LM_TRAIN,
+    variants=(REFERENCE, Variant("upper_triangular", Text("upper-triangular mask", "上三角掩码"),
+                                 bug=see_the_future)),
+    varies=("mask_builder",),
+    checks=(checks.future_leak("start"), checks.future_leak("end"), checks.loss_with_causal_mask()),
+)
+
+ATTENTION_SCALE = Lab(
+    id="attention-scale",
+    kind="bug",
+    title=Text("Missing 1/√d_k in the attention scores", "注意力分数缺少 1/√d_k"),
+    question=Text(
+        "What does the 1/√d_k in softmax(QKᵀ/√d_k) do? A one-head model with d_k = 64 learns to reverse "
+        "letters, with and without it.",
+        "softmax(QKᵀ/√d_k) 中的 1/√d_k 有什么用？让一个单头、d_k = 64 的模型分别在有和没有它的情况下学习反转字母。"),
+    explanation=Text(
+        "A dot product of two d_k-dimensional vectors spreads like √d_k, so without the division the scores are "
+        "8 times larger here. This model's weights start small (standard deviation 0.02), so at initialisation the "
+        "unscaled attention is only slightly sharper: its entropy is a little below the reference's, not yet "
+        "one-hot. As the weights grow during training, the unscaled scores drive softmax into saturation: by the "
+        "end its attention entropy is close to 0 (each query looks at a single key) while the reference's stays "
+        "in between. A saturated softmax passes almost no gradient to the keys it ignores, and in these runs the "
+        "unscaled model stalls on reverse while the reference solves it. Fix: "
+        "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k).",
+        "两个 d_k 维向量的点积，其波动幅度随 √d_k 增长，所以不做除法时这里的分数大了 8 倍。"
+        "本模型的权重初始化得很小（标准差 0.02），因此刚初始化时未缩放的注意力只是略微尖锐一些："
+        "熵比参考模型稍低，还没有变成 one-hot。随着训练中权重变大，未缩放的分数把 softmax 推向饱和："
+        "训练结束时它的注意力熵接近 0（每个查询只看一个键），而参考模型保持在中间。"
+        "饱和的 softmax 几乎不给被忽略的键传梯度；在这些运行中，未缩放的模型在反转任务上停滞，参考模型则学会了。"
+        "修复：scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)。"),
+    data=sequence_task("reverse"),
+    model_config=SEQ2SEQ_MODEL.replace(n_heads=1),
+    train_config=SEQ2SEQ_TRAIN,
+    variants=(REFERENCE, Variant("unscaled", Text("no 1/√d_k", "没有 1/√d_k"), bug=forget_score_scale)),
+    varies=("score_fn",),
+    checks=(checks.attention_entropy("start"), checks.attention_entropy("end")),
+)
+
+EMBEDDING_SCALE = Lab(
+    id="embedding-scale",
+    kind="bug",
+    title=Text("Missing √d_model embedding scale", "词嵌入缺少 √d_model 缩放"),
+    question=Text(
+        "Token embeddings are multiplied by √d_model before the positional encoding is added. What happens on "
+        "the copy task if that factor is forgotten?",
+        "词嵌入在加上位置编码之前要乘以 √d_model。如果忘了这个因子，复制任务会怎样？"),
+    explanation=Text(
+        "This model initialises token embeddings with standard deviation 1/√d_model, so that after the "
+        "√d_model factor they are about as large as the sinusoidal encoding (values between -1 and 1). Without "
+        "the factor the positional encoding is several times larger than the token embedding (the RMS ratio is "
+        "about 5.7 instead of 0.7 at d_model = 64), so at first the model mostly sees where a token is, not "
+        "which token it is. On copy the broken model sits on its plateau much longer and only catches up once "
+        "its embeddings have grown; the reference gets there far earlier. Fix: "
+        "x = embed(ids) * math.sqrt(d_model) + pe (or initialise the embeddings larger if you drop the factor).",
+        "本模型用标准差 1/√d_model 初始化词嵌入，乘上 √d_model 之后，它们与正弦位置编码（取值在 -1 到 1 之间）大小相当。"
+        "少了这个因子，位置编码就比词嵌入大好几倍（d_model = 64 时均方根之比约为 5.7，而不是 0.7），"
+        "于是模型一开始主要看到的是词元在哪里，而不是它是什么。在复制任务上，出错的模型在平台期停留得久得多，"
+        "直到嵌入自己长大才追上来；参考模型则早得多就学会了。"
+        "修复：x = embed(ids) * math.sqrt(d_model) + pe（如果去掉这个因子，就要把嵌入初始化得更大）。"),
+    data=sequence_task("copy"),
+    model_config=SEQ2SEQ_MODEL,
+    train_config=SEQ2SEQ_TRAIN,
+    variants=(REFERENCE, Variant("unscaled_embedding", Text("no √d_model", "没有 √d_model"),
+                                 bug=forget_embedding_scale)),
+    varies=("embed.scale",),
+    checks=(checks.position_to_token_ratio("start"), checks.position_to_token_ratio("end")),
+)
+
+HEAD_SPLIT = Lab(
+    id="head-split",
+    kind="bug",
+    title=Text("Heads split with view but no transpose", "分头时只用 view 没有 transpose"),
+    question=Text(
+        "Splitting into heads takes x.view(B, T, H, D/H).transpose(1, 2). What if the transpose is skipped and "
+        "x.view(B, H, T, D/H) is used directly?",
+        "分头的正确写法是 x.view(B, T, H, D/H).transpose(1, 2)。如果省掉 transpose，直接用 x.view(B, H, T, D/H) 呢？"),
+    explanation=Text(
+        "x.view(B, H, T, D/H) only reinterprets memory: 'head' h receives a block of about T/H consecutive "
+        "positions cut into rows of D/H numbers, so attention mixes pieces of positions inside that block "
+        "instead of whole positions across the sequence. Every shape is still right, so nothing crashes. With "
+        "identical weights the outputs already differ from the reference at the start. On reverse, where each "
+        "output letter needs a letter from the other end of the source, the broken model stays stuck on a "
+        "plateau far above the reference, which solves the task. Because the grouping depends on the "
+        "sequence length, a position's logits also differ between the whole sequence and its prefix, so "
+        "generating one token at a time computes yet another function. Fix: "
+        "x.view(B, T, H, D/H).transpose(1, 2) to split and out.transpose(1, 2).reshape(B, T, D) to merge.",
+        "x.view(B, H, T, D/H) 只是重新解释内存：第 h 个“头”拿到的是大约 T/H 个相邻位置，被切成长度 D/H 的行，"
+        "于是注意力只在这一块里混合“半个位置”，而不是在整个序列的完整位置之间。形状全都对，所以不会报错。"
+        "在权重完全相同时，它的输出一开始就和参考模型不同。在反转任务上，每个输出字母都需要源序列另一端的字母，"
+        "出错的模型一直停在远高于参考模型的平台上，参考模型则学会了任务。"
+        "由于分组方式取决于序列长度，同一位置在完整序列和只给前缀时的 logit 也不一样，"
+        "所以逐个词元生成时它计算的又是另一个函数。"
+        "修复：分头用 x.view(B, T, H, D/H).transpose(1, 2)，合并用 out.transpose(1, 2).reshape(B, T, D)。"),
+    data=sequence_task("reverse"),
+    model_config=SEQ2SEQ_MODEL,
+    train_config=SEQ2SEQ_TRAIN,
+    variants=(REFERENCE, Variant("no_transpose", Text("view without transpose", "只用 view 不转置"),
+                                 bug=split_heads_wrongly)),
+    varies=("split", "merge"),
+    checks=(checks.output_change_vs_reference("start"), checks.prefix_consistency("end")),
+)
+
+MISSING_RESIDUAL = Lab(
+    id="missing-residual",
+    kind="bug",
+    title=Text("Residual connections missing in a deep stack", "深层网络缺少残差连接"),
+    question=Text(
+        "What happens to an 8-layer model when each sub-layer replaces the stream, x = f(x), instead of adding "
+        "to it, x = x + f(x)?",
+        "如果 8 层模型的每个子层都替换掉信息流（x = f(x)），而不是加到上面（x = x + f(x)），会怎样？"),
+    explanation=Text(
+        "Without the residual path every token's vector has to pass through 16 freshly initialised sub-layers "
+        "in a row, and attention averages over positions in every one of them. Already at initialisation the "
+        "last block's outputs at different positions are almost the same vector (mean cosine close to 1, "
+        "against about 0.3 with residuals): which character sits where has been washed out, the 'rank collapse' "
+        "of deep attention without skip connections. In these runs the broken model stalls at about the loss of "
+        "predicting letter frequencies alone (about 3.3), while the reference keeps improving. Fix: x = x + sublayer(norm(x)) "
+        "around every sub-layer; the residual stream also gives the gradient a direct path to the first layers.",
+        "没有残差通路时，每个词元的向量要连续穿过 16 个刚初始化的子层，而且每一层的注意力都会在位置之间求平均。"
+        "刚初始化时，最后一个块在不同位置上的输出就已经几乎是同一个向量（平均余弦接近 1，有残差时约为 0.3）："
+        "哪个字符在哪里的信息被抹掉了，这就是没有跳跃连接的深层注意力的“秩坍缩”。"
+        "在这些运行中，出错的模型停在大约只按字母频率预测的损失上（约 3.3），参考模型则持续下降。"
+        "修复：每个子层外都写成 x = x + sublayer(norm(x))；残差流也让梯度能直接到达前面的层。"),
+    data=CHARACTERS,
+    model_config=DEEP_LM_MODEL,
+    train_config=DEEP_LM_TRAIN,
+    variants=(REFERENCE, Variant("no_residual", Text("no residual", "没有残差"), bug=drop_residuals)),
+    varies=("residual",),
+    checks=(checks.token_similarity("start"), checks.token_similarity("end")),
+)
+
+POST_NORM_NO_WARMUP = Lab(
+    id="post-norm-no-warmup",
+    kind="bug",
+    title=Text("Deep post-norm without warm-up", "深层 post-norm 且没有预热"),
+    question=Text(
+        "Can an 8-layer post-norm Transformer train at a high learning rate with no warm-up, and does adding "
+        "warm-up fix it?",
+        "8 层的 post-norm Transformer 能否在较高学习率、没有预热的情况下训练？加上预热能解决问题吗？"),
+    explanation=Text(
+        "Post-norm applies LayerNorm after each residual addition, x = norm(x + f(x)), so no untouched identity "
+        "path runs through the stack; pre-norm, x = x + f(norm(x)), keeps one. At this peak learning rate (0.03) "
+        "the post-norm model collapses within the first rounds to predicting letter frequencies (its loss "
+        "stays near 3.3–3.5) and does not recover; in these runs a 30-step warm-up did not save it either, "
+        "while the pre-norm reference trains normally at the same learning rate. The original Transformer "
+        "trained post-norm with a long warm-up and a smaller learning rate; at this tiny size the dependable "
+        "fixes are pre-norm or a lower peak learning rate.",
+        "post-norm 在每次残差相加之后做 LayerNorm：x = norm(x + f(x))，整个网络里没有一条不被改动的恒等通路；"
+        "pre-norm 写成 x = x + f(norm(x))，保留了这条通路。在这个峰值学习率（0.03）下，"
+        "post-norm 模型在最初几轮内就坍缩成只按字母频率预测（损失停在 3.3–3.5 附近），之后再也恢复不了；"
+        "在这些运行中，30 步预热也没能救回它，而 pre-norm 参考模型在同样的学习率下正常训练。"
+        "原始 Transformer 用 post-norm 时配合了很长的预热和更小的学习率；在这么小的模型上，"
+        "可靠的修复是改用 pre-norm，或降低峰值学习率。"),
+    data=CHARACTERS,
+    model_config=DEEP_LM_MODEL,
+    train_config=HIGH_LR_TRAIN,
+    variants=(
+        REFERENCE,
+        Variant("post_no_warmup", Text("post-norm, no warm-up", "post-norm，无预热"),
+                model_changes=dict(norm="post"), train_changes=dict(warmup_steps=0)),
+        Variant("post_warmup", Text("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
+    ),
+    varies=("norm", "warmup_steps"),
+    checks=(checks.token_similarity("end"),),
+)
+
+BUG_LABS = (CAUSAL_MASK, ATTENTION_SCALE, EMBEDDING_SCALE, HEAD_SPLIT, MISSING_RESIDUAL, POST_NORM_NO_WARMUP)

@@ -1,0 +1,207 @@
+"""Running labs: progress as a generator, resuming, the time budget, plain-data results, and one
+short side-by-side run per lab showing the direction its explanation claims (where it is robust)."""
+import copy
+import math
+import pickle
+
+import pytest
+import torch
+from torch import nn
+
+from playground import viz
+from playground.labs import LABS, LabRun, compare_results, get_lab, summarize
+
+from .helpers import tiny, tiny_result
+
+
+def test_a_run_streams_the_start_every_variant_each_round_and_the_end():
+    lab = tiny(get_lab("embedding-scale"), steps=12, rounds=3)
+    run = LabRun(lab, budget_s=math.inf)
+    events = list(run.run())
+    assert [e.phase for e in events] == ["start"] + ["train"] * 6 + ["end"]
+    assert [e.variant for e in events[1:7]] == ["reference", "unscaled_embedding"] * 3
+    assert [e.step for e in events[1:7]] == [4, 4, 8, 8, 12, 12]
+    fractions = [e.fraction for e in events]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert all(e.val_loss is not None for e in events[1:7])
+    histories = run.histories()
+    assert histories["reference"]["step"] == histories["unscaled_embedding"]["step"] == [0, 4, 8, 12]
+    assert list(run.runs("zh-CN")) == ["参考（正确）", "没有 √d_model"]
+
+
+def test_closing_the_generator_and_running_again_continues_exactly():
+    lab = tiny(get_lab("attention-scale"), steps=12, rounds=3)
+    whole = LabRun(lab, budget_s=math.inf)
+    for _ in whole.run():
+        pass
+    interrupted = LabRun(lab, budget_s=math.inf)
+    stream = interrupted.run()
+    for _ in range(3):                                   # start, then one variant's first round
+        next(stream)
+    stream.close()
+    for _ in interrupted.run():
+        pass
+    assert interrupted.histories() == whole.histories()
+
+
+def test_the_time_budget_stops_every_variant_after_the_same_round():
+    lab = tiny(get_lab("no-positions-copy"), steps=12, rounds=3)
+    run = LabRun(lab, budget_s=1e-6)
+    for _ in run.run():
+        pass
+    result = run.result()
+    assert result.stopped_early and result.steps_done == 4 < result.steps_planned
+    assert {v.final["step"] for v in result.variants} == {4}
+    assert {v.final["status"] for v in result.variants} == {"paused"}
+    assert "after step 4 of 12" in summarize(result, "en") and "第 4 步" in summarize(result, "zh-CN")
+
+
+def _contains_torch(value) -> bool:
+    if isinstance(value, (torch.Tensor, nn.Module)):
+        return True
+    if isinstance(value, dict):
+        return any(_contains_torch(k) or _contains_torch(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_contains_torch(v) for v in value)
+    if hasattr(value, "__dataclass_fields__"):
+        return any(_contains_torch(getattr(value, name)) for name in value.__dataclass_fields__)
+    return False
+
+
+def test_a_result_is_plain_data_for_the_session_and_plots_directly():
+    result = tiny_result("causal-mask", steps=8, rounds=2)
+    assert not _contains_torch(result)
+    assert pickle.loads(pickle.dumps(result)).variants[1].history == result.variants[1].history
+    kept = copy.deepcopy(result)
+    figure = viz.compare_runs(kept.runs("zh-CN"), metrics=("loss", "val_loss"))
+    assert {trace.name.split(" · ")[0] for trace in figure.data} == {"参考（正确）", "上三角掩码"}
+    snapshot = kept.variant("upper_triangular").end
+    weights = snapshot.attention["decoder.self_attn"]                        # [L, H, T, T]
+    viz.attention_grid(weights, *snapshot.tokens["decoder.self_attn"])
+    assert weights[0, 0, 0, -1] > 0                                          # the first query sees the last key
+
+
+def test_results_of_a_session_are_compared_under_distinct_names():
+    first = tiny_result("no-positions-copy", steps=4, rounds=1)
+    runs = compare_results([first, first], "en")
+    assert list(runs) == [
+        "Copy without positional encoding · reference (correct)",
+        "Copy without positional encoding · no positional encoding",
+        "Copy without positional encoding #2 · reference (correct)",
+        "Copy without positional encoding #2 · no positional encoding",
+    ]
+    with pytest.raises(ValueError, match="run a lab first"):
+        compare_results([], "en")
+
+
+def test_bad_arguments_are_refused_with_what_to_change():
+    with pytest.raises(TypeError, match="get_lab"):
+        LabRun("causal-mask")
+    with pytest.raises(ValueError, match="budget_s"):
+        LabRun(get_lab("causal-mask"), budget_s=0)
+    with pytest.raises(RuntimeError, match="iterate over run"):
+        LabRun(get_lab("causal-mask")).result()
+    with pytest.raises(ValueError, match="language"):
+        summarize(tiny_result("no-positions-copy", steps=4, rounds=1), "fr")
+
+
+def _values(result, check_id, stage=None):
+    return result.check(check_id, stage).values
+
+
+def _causal_mask(r):
+    for stage in ("start", "end"):
+        leak = _values(r, "future_leak", stage)
+        assert leak["reference"] < 1e-5 < 1e-4 < leak["upper_triangular"]
+
+
+def _attention_scale(r):
+    entropy = _values(r, "attention_entropy", "start")
+    assert entropy["unscaled"] < entropy["reference"]
+
+
+def _embedding_scale(r):
+    ratio = _values(r, "position_to_token_ratio", "start")
+    assert ratio["unscaled_embedding"] == pytest.approx(ratio["reference"] * math.sqrt(32), rel=1e-3)
+
+
+def _head_split(r):
+    change = _values(r, "output_change_vs_reference")
+    assert change["reference"] == 0 and change["no_transpose"] > 1e-4
+    gap = _values(r, "prefix_consistency")
+    assert gap["reference"] < 1e-4 < 1e-3 < gap["no_transpose"]
+
+
+def _missing_residual(r):
+    similarity = _values(r, "token_similarity", "start")
+    assert similarity["reference"] < 0.6 and similarity["no_residual"] > 0.9
+
+
+def _no_positions(r):
+    shuffle = r.check("shuffled_source")
+    assert shuffle.values["no_positions"] < 1e-4 < 1e-2 < shuffle.values["reference"]
+    same_source, shuffled = shuffle.examples["no_positions"].split("  |  ")
+    assert same_source.split(" → ")[1] == shuffled.split(" → ")[1]       # the same output for both
+
+
+def _weight_tying(r):
+    counts = _values(r, "parameter_count")
+    config = r.variant("untied").model_config
+    assert counts["untied"] - counts["tied"] == config["vocab_size"] * config["d_model"]
+    start = {v.id: v.history["val_loss"][0] for v in r.variants}
+    assert start["tied"] > start["untied"]                                   # it first predicts the token it read
+
+
+def _architectures(r):
+    counts = _values(r, "parameter_count")
+    assert counts["encoder_decoder"] != counts["decoder_only"]
+    for variant in r.variants:
+        assert variant.history["val_loss"][-1] < variant.history["val_loss"][0]
+
+
+def _positional(r):
+    counts = _values(r, "parameter_count")
+    config = r.reference.model_config
+    tables = 2 if config["arch"] == "encoder_decoder" else 1               # one position table per stack
+    assert counts["learned"] - counts["sinusoidal"] == tables * config["max_len"] * config["d_model"]
+    assert counts["rope"] == counts["sinusoidal"]
+
+
+def _trains(r):
+    for variant in r.variants:
+        assert variant.history["val_loss"][-1] < variant.history["val_loss"][0]
+
+
+EXPECTED = {
+    "causal-mask": _causal_mask,
+    "attention-scale": _attention_scale,
+    "embedding-scale": _embedding_scale,
+    "head-split": _head_split,
+    "missing-residual": _missing_residual,
+    "post-norm-no-warmup": _trains,
+    "no-positions-copy": _no_positions,
+    "no-positions-reverse": _no_positions,
+    "weight-tying": _weight_tying,
+    "norm-depth-2": _trains,
+    "norm-depth-8": _trains,
+    "decoder-only-vs-encoder-decoder": _architectures,
+    "positional-encodings": _positional,
+}
+
+
+DEEP = {"missing-residual", "post-norm-no-warmup", "norm-depth-8"}     # eight layers: fewer steps
+
+
+def test_every_lab_has_a_side_by_side_run_below():
+    assert set(EXPECTED) == set(LABS)
+
+
+@pytest.mark.parametrize("lab_id", list(LABS))
+def test_a_short_side_by_side_run_shows_the_lab_s_symptom(lab_id):
+    steps = 8 if lab_id in DEEP else 16
+    result = tiny_result(lab_id, steps=steps, rounds=2)
+    assert {tuple(v.history["step"]) for v in result.variants} == {(0, steps // 2, steps)}
+    assert result.steps_done == steps and not result.stopped_early
+    EXPECTED[lab_id](result)
+    text = summarize(result, "en")
+    assert all(variant.name.en in text for variant in result.variants)
