@@ -19,6 +19,7 @@ TABS = (("attention", attention), ("generate", generate), ("train", train), ("po
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
+RESIZE_FIGURES_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
 CSS = """
 #header { align-items: center; }
 .explanation { font-size: 1.02rem; }
@@ -53,6 +54,9 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
                     ctx.tab, ctx.tab_opens_on_load = tab, index == 0
                     module.build(ctx)
+                # Figures drawn while their tab was hidden (a language change) took Plotly's default
+                # 700 px; a resize once the tab shows makes them fill its width.
+                tab.select(None, None, None, js=RESIZE_FIGURES_JS, **PRIVATE)
                 tabs.append(tab)
         # Gradio translates a tab's label again only once that tab has been opened: resend them all.
         language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,

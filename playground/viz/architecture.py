@@ -12,8 +12,14 @@ DIAGRAM_WORDS = {
     "masked_self_attention": "masked self-attention", "cross_attention": "cross-attention",
     "feed_forward": "feed-forward", "layer_norm": "LayerNorm", "residual": "+ residual", "final_norm": "final LayerNorm",
     "head": "output head", "tied": "tied to embedding", "heads": "heads", "probabilities": "softmax → next-token probabilities",
+    "block": "block", "positional_sinusoidal": "sinusoidal", "positional_learned": "learned",
+    "positional_rope": "RoPE (q, k)", "positional_none": "none",
 }
+TREEMAP_MIN_FONT_SIZE = 13   # px: readable from the back of a classroom
 _ARCHS = ("encoder_decoder", "decoder_only", "encoder_only")
+# Characters per line of each shape-table column (widths 2:3:2:4) in a full-width figure at 1280 px,
+# a little under what fits, so the rows' estimated heights err on the tall side.
+_SHAPE_COLUMN_CELLS = (24, 38, 24, 52)
 
 
 def _tree_rows(counts: Mapping, path: str, rows: list[tuple[str, str, str, int]]) -> int:
@@ -47,7 +53,8 @@ def parameter_treemap(
     """counts: nested mapping component -> count or {sub-component: count or {...}}.
 
     Every box's value is the sum of its children (branchvalues "total"), so the root equals the
-    model's parameter count. kind: "treemap" or "sunburst".
+    model's parameter count. kind: "treemap" or "sunburst". Labels are written in one size of at
+    least TREEMAP_MIN_FONT_SIZE px; a box too small for its label shows it on hover only.
     """
     if kind not in ("treemap", "sunburst"):
         raise ValueError(f"kind must be 'treemap' or 'sunburst', got {kind!r}")
@@ -59,17 +66,17 @@ def parameter_treemap(
     labels = [root_label] + [r[1] for r in rows]
     parents = [""] + [r[2] for r in rows]
     values = [total] + [r[3] for r in rows]
-    trace_type = go.Treemap if kind == "treemap" else go.Sunburst
-    trace = trace_type(
-        ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
+    trace = dict(
+        type=kind, ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
         texttemplate="%{label}<br>%{value:,}",
         hovertemplate="%{label}<br>%{value:,}<br>%{percentRoot:.1%}<extra></extra>",
     )
     layout = theme.base_layout(
         title, height=height if height is not None else 560,
         margin=dict(l=10, r=10, t=70, b=10), treemapcolorway=theme.SPAN_COLORS, sunburstcolorway=theme.SPAN_COLORS,
+        uniformtext=dict(minsize=TREEMAP_MIN_FONT_SIZE, mode="hide"),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def _config_value(config: Mapping, name: str):
@@ -96,11 +103,12 @@ def _stack_boxes(config: Mapping, words: Mapping[str, str], stack: str) -> list[
     sublayers.append(f"{words['feed_forward']} {d_model}→{_config_value(config, 'd_ff')}→{d_model}, {_config_value(config, 'activation')}")
     norm = words["layer_norm"]
     lines = [f"{norm} → {s} → {words['residual']}" if pre_norm else f"{s} → {words['residual']} → {norm}" for s in sublayers]
-    positions = "RoPE (q, k)" if positional == "rope" else positional
+    positions = words.get(f"positional_{positional}", positional)
+    shifted = not is_encoder and arch == "encoder_decoder"   # the decoder reads the target shifted right
     boxes = [
-        ("token", words["inputs"] if is_encoder or arch == "encoder_only" else words["outputs"]),
+        ("token", words["outputs"] if shifted else words["inputs"]),
         ("embed", f"{words['embedding']} {vocab}×{d_model}<br>+ {words['positional']}: {positions}"),
-        ("block", f"<b>{layers} ×</b> {words[stack]} block<br>" + "<br>".join(lines)),
+        ("block", f"<b>{layers} ×</b> {words[stack]} {words['block']}<br>" + "<br>".join(lines)),
     ]
     if pre_norm:
         boxes.append(("norm", words["final_norm"]))
@@ -174,7 +182,7 @@ def architecture_diagram(
         yaxis=dict(visible=False, range=[-1.0, top + 0.3]),
         showlegend=False,
     )
-    return go.Figure(layout=layout)
+    return theme.figure([], layout)
 
 
 def shape_table(
@@ -185,7 +193,8 @@ def shape_table(
 ) -> go.Figure:
     """rows: (stage, tensor name, shape tuple, note) per step of the forward pass -> a plotly Table.
 
-    Shapes are written as "[2, 4, 16, 16]"."""
+    Shapes are written as "[2, 4, 16, 16]". The figure is tall enough for every row, long notes
+    wrapped, so the table never scrolls inside itself."""
     if len(headers) != 4:
         raise ValueError(f"headers needs 4 column names (stage, tensor, shape, note), got {len(headers)}")
     for i, row in enumerate(rows):
@@ -197,14 +206,7 @@ def shape_table(
         ["[" + ", ".join(str(d) for d in r[2]) + "]" for r in rows],
         [str(r[3]) for r in rows],
     ]
-    stripes = ["#ffffff" if i % 2 == 0 else "#eef3fb" for i in range(len(rows))]
-    trace = go.Table(
-        columnwidth=[2, 3, 2, 4],
-        header=dict(values=[f"<b>{h}</b>" for h in headers], fill_color="#1f4e9c", font=dict(color="white", size=theme.FONT_SIZE), align="left", height=32),
-        cells=dict(values=columns, align="left", height=28, fill_color=[stripes] * 4),
-    )
-    layout = theme.base_layout(
-        title, height=height if height is not None else int(min(720, 140 + 29 * len(rows))),
-        margin=dict(l=10, r=10, t=70, b=10),
-    )
-    return go.Figure(data=[trace], layout=layout)
+    row_lines = [max(len(theme.wrap(column[i], cells)) for column, cells in zip(columns, _SHAPE_COLUMN_CELLS))
+                 for i in range(len(rows))]
+    table = theme.table(columns, headers, [2, 3, 2, 4], title, row_lines=row_lines, height=height)
+    return theme.figure(table["traces"], table["layout"])

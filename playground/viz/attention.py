@@ -110,7 +110,8 @@ def attention_grid(
                 f"{key_label}: %{{x}}<br>{weight_label} ≈ %{{z}}% (±0.5)<extra></extra>"
             )
             traces.append(
-                go.Heatmap(
+                dict(
+                    type="heatmap",
                     z=stored[layer, head], x=key_cats, y=query_cats, coloraxis="coloraxis",
                     xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate=hover,
                 )
@@ -141,7 +142,7 @@ def attention_grid(
         margin=dict(l=30, r=30, t=80, b=20),
         **layout_axes,
     )
-    return go.Figure(data=traces, layout=layout)
+    return theme.figure(traces, layout)
 
 
 def attention_head(
@@ -165,7 +166,8 @@ def attention_head(
     check_tokens(key_tokens, w.shape[1], "key_tokens", "key")
     query_cats, query_text = axis_categories(query_tokens)
     key_cats, key_text = axis_categories(key_tokens)
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=w, x=key_cats, y=query_cats, coloraxis="coloraxis",
         hovertemplate=_head_hover(query_label, key_label, weight_label),
     )
@@ -173,7 +175,7 @@ def attention_head(
         title, query_cats, query_text, key_cats, key_text, query_label, key_label,
         height if height is not None else _default_height(w.shape[0]),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def attention_mean(
@@ -220,7 +222,8 @@ def attention_filling(
     shown = w.copy()
     shown[step + 1:] = np.nan  # [T, T], future rows blank
     cats, text = axis_categories(tokens)
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=shown, x=cats, y=cats, coloraxis="coloraxis", hoverongaps=False,
         hovertemplate=_head_hover(query_label, key_label, weight_label),
     )
@@ -232,7 +235,7 @@ def attention_filling(
         type="rect", xref="x", yref="y", x0=-0.5, x1=n - 0.5, y0=step - 0.5, y1=step + 0.5,
         line=dict(color=theme.HIGHLIGHT_COLOR, width=3),
     )]
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def attention_snapshots(
@@ -265,7 +268,8 @@ def attention_snapshots(
     last = len(steps) - 1
     stored = quantise_grid(w)  # [S, Tq, Tk] uint8 percents
     traces = [
-        go.Heatmap(
+        dict(
+            type="heatmap",
             z=stored[i], x=key_cats, y=query_cats, coloraxis="coloraxis", visible=i == last, name=f"{step_label} {s}",
             hovertemplate=(
                 f"{step_label} {s}<br>{query_label}: %{{y}}<br>{key_label}: %{{x}}<br>"
@@ -289,4 +293,4 @@ def attention_snapshots(
     layout["sliders"] = [dict(
         active=last, steps=slider_steps, currentvalue=dict(prefix=f"{step_label}: "), pad=dict(t=60),
     )]
-    return go.Figure(data=traces, layout=layout)
+    return theme.figure(traces, layout)

@@ -56,7 +56,8 @@ def candidate_bars(
     chosen_at = int(np.flatnonzero(ids == chosen)[0])
     outline = np.where(np.arange(len(ids)) == chosen_at, 4, 0).astype(np.int8)  # [N]
     traces = [
-        go.Bar(
+        dict(
+            type="bar",
             x=categories, y=p[ids], name=name,
             marker=dict(color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)], line=dict(color=theme.HIGHLIGHT_COLOR, width=outline)),
             hovertemplate=f"{name}<br>{token_label}: %{{x}}<br>{probability_label}: %{{y:.4f}}<extra></extra>",
@@ -78,7 +79,7 @@ def candidate_bars(
             showarrow=False, font=dict(color=theme.HIGHLIGHT_COLOR, size=theme.FONT_SIZE),
         )],
     )
-    return go.Figure(data=traces, layout=layout)
+    return theme.figure(traces, layout)
 
 
 class BeamNode(NamedTuple):
@@ -160,12 +161,14 @@ def beam_tree(
             (x0, y0), (x1, y1) = position[n.parent], position[n.id]
             xs += [x0, x1, None]
             ys += [y0, y1, None]
-        traces.append(go.Scatter(
+        traces.append(dict(
+            type="scatter",
             x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
             line=dict(color=theme.HIGHLIGHT_COLOR if on_best else "#9a9a9a", width=4 if on_best else 1.5),
         ))
     order = sorted(parsed, key=lambda n: n.id)
-    traces.append(go.Scatter(
+    traces.append(dict(
+        type="scatter",
         x=[position[n.id][0] for n in order], y=[position[n.id][1] for n in order],
         mode="markers+text", text=[visible_token(n.token) for n in order], textposition="middle right",
         showlegend=False,
@@ -187,4 +190,4 @@ def beam_tree(
         xaxis=dict(title=dict(text=step_label), dtick=1, showgrid=False, zeroline=False),
         yaxis=dict(visible=False, autorange="reversed"),
     )
-    return go.Figure(data=traces, layout=layout)
+    return theme.figure(traces, layout)

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from playground.viz import theme
 from playground.viz.labels import as_float32
@@ -25,7 +24,8 @@ def positional_heatmap(
     """matrix: [T, d] encodings (row = position). Diverging colours centred on 0, float32 values."""
     m = as_float32(matrix, "matrix", 2)  # [T, d]
     bound = float(np.abs(m).max()) or 1.0
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=m, zmin=-bound, zmax=bound, colorscale=theme.DIVERGING_COLORSCALE,
         hovertemplate=f"{position_label}: %{{y}}<br>{dimension_label}: %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>",
     )
@@ -34,7 +34,7 @@ def positional_heatmap(
         xaxis=dict(title=dict(text=dimension_label), showgrid=False),
         yaxis=dict(title=dict(text=position_label), autorange="reversed", showgrid=False),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def positional_curves(
@@ -55,7 +55,8 @@ def positional_curves(
             raise ValueError(f"dimension {dim} is outside 0..{m.shape[1] - 1} (d_model = {m.shape[1]})")
     positions = np.arange(m.shape[0], dtype=np.int32)  # [T]
     traces = [
-        go.Scatter(
+        dict(
+            type="scatter",
             x=positions, y=m[:, dim], mode="lines", name=f"{dimension_label} {dim}", line=dict(width=3),
             hovertemplate=f"{dimension_label} {dim}<br>{position_label}: %{{x}}<br>{value_label}: %{{y:.4f}}<extra></extra>",
         )
@@ -65,7 +66,7 @@ def positional_curves(
         title, height=height if height is not None else 460,
         xaxis=dict(title=dict(text=position_label)), yaxis=dict(title=dict(text=value_label)),
     )
-    return go.Figure(data=traces, layout=layout)
+    return theme.figure(traces, layout)
 
 
 def cosine_similarity(matrix) -> np.ndarray:
@@ -89,7 +90,8 @@ def position_similarity(
 ) -> go.Figure:
     """matrix: [T, d] encodings or learned position embeddings -> their [T, T] cosine similarity."""
     sim = cosine_similarity(matrix)  # [T, T]
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=sim, zmin=-1.0, zmax=1.0, colorscale=theme.DIVERGING_COLORSCALE,
         hovertemplate=f"{position_label}s %{{y}} · %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>",
     )
@@ -101,7 +103,7 @@ def position_similarity(
             scaleanchor="x", constrain="domain",
         ),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def rope_angles(d_model: int, pairs: Sequence[int], n_positions: int, base: float = 10000.0) -> np.ndarray:
@@ -121,6 +123,9 @@ def rope_angles(d_model: int, pairs: Sequence[int], n_positions: int, base: floa
     return np.outer(theta, np.arange(n_positions, dtype=np.float64))  # [P, T]
 
 
+ROPE_PANELS_PER_ROW = 4
+
+
 def rope_rotation(
     d_model: int,
     pairs: Sequence[int],
@@ -128,46 +133,61 @@ def rope_rotation(
     base: float = 10000.0,
     title: str = "RoPE: each pair of dimensions rotates with position",
     pair_label: str = "pair",
+    dims_label: str = "dims",
     position_label: str = "position",
     angle_label: str = "angle",
     height: int | None = None,
 ) -> go.Figure:
     """The unit vector (1, 0) of each chosen pair rotated to every position 0..n_positions-1.
 
-    One panel per pair i: points (cos(p theta_i), sin(p theta_i)) on the unit circle, coloured by
-    position p, with theta_i = base^(-2 i / d_model) (see rope_angles).
+    One panel per pair i (ROPE_PANELS_PER_ROW to a row), titled "pair i" over "(dims 2i, 2i+1)":
+    points (cos(p theta_i), sin(p theta_i)) on the unit circle, coloured by position p, with
+    theta_i = base^(-2 i / d_model) (see rope_angles).
     """
     if len(pairs) == 0:
         raise ValueError("pairs is empty; choose at least one pair of dimensions")
     angles = rope_angles(d_model, pairs, n_positions, base)  # [P, T]
     positions = np.arange(n_positions, dtype=np.int32)  # [T]
     circle = np.linspace(0, 2 * np.pi, 121)
-    titles = [f"{pair_label} {i} (dims {2 * i}, {2 * i + 1})" for i in pairs]
-    fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=titles, horizontal_spacing=0.04)
-    for col, (pair, angle) in enumerate(zip(pairs, angles), start=1):
-        fig.add_trace(go.Scatter(
-            x=np.cos(circle), y=np.sin(circle), mode="lines", line=dict(color=theme.GRID_COLOR, width=1),
-            hoverinfo="skip", showlegend=False,
-        ), row=1, col=col)
-        fig.add_trace(go.Scatter(
-            x=np.cos(angle).astype(np.float32), y=np.sin(angle).astype(np.float32), mode="markers", name=f"{pair_label} {pair}", showlegend=False,
+    n_cols = min(len(pairs), ROPE_PANELS_PER_ROW)
+    n_rows = -(-len(pairs) // n_cols)
+    h_gap, v_gap, right = 0.04, 0.16, 0.9   # the colour bar sits right of 0.9
+    width = (right - h_gap * (n_cols - 1)) / n_cols
+    panel_height = (1.0 - v_gap * (n_rows - 1)) / n_rows
+    traces, axes, annotations = [], {}, []
+    for k, (pair, angle) in enumerate(zip(pairs, angles)):
+        row, col = divmod(k, n_cols)
+        suffix = "" if k == 0 else str(k + 1)
+        x0, top = col * (width + h_gap), 1.0 - row * (panel_height + v_gap)
+        traces.append(dict(
+            type="scatter", x=np.cos(circle), y=np.sin(circle), mode="lines",
+            line=dict(color=theme.GRID_COLOR, width=1), hoverinfo="skip", showlegend=False,
+            xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+        ))
+        traces.append(dict(
+            type="scatter", x=np.cos(angle).astype(np.float32), y=np.sin(angle).astype(np.float32),
+            mode="markers", name=f"{pair_label} {pair}", showlegend=False, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
             marker=dict(
                 size=9, color=positions, colorscale=theme.ATTENTION_COLORSCALE, cmin=0, cmax=max(1, n_positions - 1),
-                showscale=col == len(pairs), colorbar=dict(title=dict(text=position_label)),
+                showscale=k == len(pairs) - 1, colorbar=dict(title=dict(text=position_label)),
             ),
             customdata=np.stack([positions, angle], axis=1).astype(np.float32),
             hovertemplate=(
                 f"{pair_label} {pair}<br>{position_label}: %{{customdata[0]}}<br>"
                 f"{angle_label}: %{{customdata[1]:.3f}} rad<extra></extra>"
             ),
-        ), row=1, col=col)
-        axis_suffix = "" if col == 1 else str(col)
-        fig.update_layout({
-            f"xaxis{axis_suffix}": dict(range=[-1.2, 1.2], showticklabels=False, zeroline=True, showgrid=False),
-            f"yaxis{axis_suffix}": dict(
-                range=[-1.2, 1.2], showticklabels=False, zeroline=True, showgrid=False,
-                scaleanchor=f"x{axis_suffix}",
-            ),
-        })
-    fig.update_layout(theme.base_layout(title, height=height if height is not None else 420))
-    return fig
+        ))
+        style = dict(range=[-1.2, 1.2], showticklabels=False, zeroline=True, showgrid=False)
+        axes[f"xaxis{suffix}"] = dict(style, domain=[round(x0, 6), round(min(right, x0 + width), 6)],
+                                      anchor=f"y{suffix}")
+        axes[f"yaxis{suffix}"] = dict(style, domain=[round(max(0.0, top - panel_height), 6), round(top, 6)],
+                                      anchor=f"x{suffix}", scaleanchor=f"x{suffix}")
+        annotations.append(dict(
+            text=f"{pair_label} {pair}<br>({dims_label} {2 * pair}, {2 * pair + 1})", x=x0 + width / 2, y=top,
+            xref="paper", yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
+        ))
+    layout = theme.base_layout(
+        title, height=height if height is not None else 140 + 280 * n_rows, annotations=annotations,
+        margin=dict(l=20, r=20, t=120, b=20), **axes,
+    )
+    return theme.figure(traces, layout)

@@ -1,5 +1,4 @@
 """Tokenizer figures: the text as coloured token spans, and a BPE tokenizer's merges in order."""
-import unicodedata
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
@@ -7,10 +6,7 @@ import plotly.graph_objects as go
 from playground.viz import theme
 from playground.viz.labels import visible_token
 
-
-def _display_width(label: str) -> int:
-    """Width in character cells: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in label)
+MERGES_MAX_HEIGHT = 720
 
 
 def overlap_groups(spans: Sequence[tuple]) -> list[list[int]]:
@@ -76,7 +72,7 @@ def token_spans(
     shapes, xs, ys, texts, hover = [], [], [], [], []
     x, line = 0.0, 0
     for i, ((piece, start, end, token_id), label) in enumerate(zip(spans, labels)):
-        width = max(_display_width(label), len(str(token_id))) * 0.62 + 0.8
+        width = max(theme.display_width(label), len(str(token_id))) * 0.62 + 0.8
         if x > 0 and x + width > line_width * 0.62:
             x, line = 0.0, line + 1
         shapes.append(dict(
@@ -90,7 +86,8 @@ def token_spans(
         texts.append(f"{label}<br><span style='font-size:{theme.SMALL_FONT_SIZE - 1}px'>{token_id}</span>")
         hover.append([visible_token(str(piece)), str(token_id), f"{start}–{end}"])
         x += width
-    trace = go.Scatter(
+    trace = dict(
+        type="scatter",
         x=xs, y=ys, mode="markers+text", text=texts, textposition="middle center",
         marker=dict(size=24, opacity=0, symbol="square"), showlegend=False, customdata=hover,
         textfont=dict(size=theme.FONT_SIZE, color=theme.TEXT_COLOR),
@@ -106,7 +103,7 @@ def token_spans(
         xaxis=dict(visible=False, range=[-0.2, line_width * 0.62 + 0.5]),
         yaxis=dict(visible=False, range=[lines - 0.5, -0.6]),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def merges_table(
@@ -115,7 +112,9 @@ def merges_table(
     headers: Sequence[str] = ("rank", "left", "right", "merged"),
     height: int | None = None,
 ) -> go.Figure:
-    """merges: (left, right) pairs in learning order -> a table of rank, left, right and the merged token."""
+    """merges: (left, right) pairs in learning order -> a table of rank, left, right and the merged token.
+
+    At most MERGES_MAX_HEIGHT px tall, showing whole rows; the rest scroll inside the table."""
     if len(headers) != 4:
         raise ValueError(f"headers needs 4 column names (rank, left, right, merged), got {len(headers)}")
     for i, merge in enumerate(merges):
@@ -127,14 +126,5 @@ def merges_table(
         [visible_token(right) for _, right in merges],
         [visible_token(left + right) for left, right in merges],
     ]
-    stripes = ["#ffffff" if i % 2 == 0 else "#eef3fb" for i in range(len(merges))]
-    trace = go.Table(
-        columnwidth=[1, 2, 2, 3],
-        header=dict(values=[f"<b>{h}</b>" for h in headers], fill_color="#1f4e9c", font=dict(color="white"), align="left", height=32),
-        cells=dict(values=columns, align="left", height=28, fill_color=[stripes] * 4),
-    )
-    layout = theme.base_layout(
-        title, height=height if height is not None else int(min(720, 140 + 29 * len(merges))),
-        margin=dict(l=10, r=10, t=70, b=10),
-    )
-    return go.Figure(data=[trace], layout=layout)
+    table = theme.table(columns, headers, [1, 2, 2, 3], title, max_height=MERGES_MAX_HEIGHT, height=height)
+    return theme.figure(table["traces"], table["layout"])

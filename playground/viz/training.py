@@ -63,7 +63,8 @@ def training_curves(
             if column not in history:
                 continue
             name = names.get(column, default_name)
-            fig.add_trace(go.Scatter(
+            fig.add_trace(dict(
+                type="scatter",
                 x=steps, y=history_column(history, column), mode=mode, name=name, connectgaps=True,
                 line=dict(width=3, color=theme.SERIES_COLORS[color_index % len(theme.SERIES_COLORS)]),
                 marker=dict(size=5), hovertemplate=f"{name}<br>{step_label}: %{{x}}<br>%{{y:.4g}}<extra></extra>",
@@ -104,7 +105,8 @@ def compare_runs(
             if metric not in history:
                 continue
             label = f"{run_name} · {names.get(metric, metric)}"
-            traces.append(go.Scatter(
+            traces.append(dict(
+                type="scatter",
                 x=steps, y=history_column(history, metric), mode="lines", name=label, connectgaps=True,
                 line=dict(
                     width=3, color=theme.SERIES_COLORS[run_index % len(theme.SERIES_COLORS)],
@@ -120,7 +122,7 @@ def compare_runs(
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
         margin=dict(l=70, r=30, t=110, b=60),
     )
-    return go.Figure(data=traces, layout=layout)
+    return theme.figure(traces, layout)
 
 
 def _head_rows(n_layers: int, n_heads: int) -> list[str]:
@@ -143,7 +145,8 @@ def head_scores_over_steps(
         raise ValueError(f"steps has {len(steps)} entries but scores has {s.shape[0]} rows of scores")
     n_steps, n_layers, n_heads = s.shape
     z = s.reshape(n_steps, n_layers * n_heads).T  # [L*H, S]
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=np.ascontiguousarray(z), x=np.asarray(steps, dtype=np.int64), y=_head_rows(n_layers, n_heads),
         colorscale=theme.ATTENTION_COLORSCALE,
         hovertemplate=f"{head_label}: %{{y}}<br>{step_label}: %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
@@ -154,7 +157,7 @@ def head_scores_over_steps(
         xaxis=dict(title=dict(text=step_label), showgrid=False),
         yaxis=dict(title=dict(text=head_label), autorange="reversed", type="category", showgrid=False),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)
 
 
 def head_scores_heatmap(
@@ -168,7 +171,8 @@ def head_scores_heatmap(
     """scores: [L, H], one score in [0, 1] per head -> an L x H heatmap with each value written in its
     cell, coloured on the fixed range [0, 1] so equal scores get equal colours in every figure."""
     s = as_float32(scores, "scores", 2)  # [L, H]
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=s, x=[f"{head_label} {h}" for h in range(s.shape[1])], y=[f"{layer_label} {l}" for l in range(s.shape[0])],
         colorscale=theme.ATTENTION_COLORSCALE, zmin=0.0, zmax=1.0, texttemplate="%{z:.2f}",
         hovertemplate=f"%{{y}} · %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
@@ -179,4 +183,4 @@ def head_scores_heatmap(
         xaxis=dict(type="category", showgrid=False, side="top"),
         yaxis=dict(type="category", autorange="reversed", showgrid=False),
     )
-    return go.Figure(data=[trace], layout=layout)
+    return theme.figure([trace], layout)

@@ -53,12 +53,24 @@ def test_encoder_decoder_diagram_has_both_stacks_and_cross_attention():
 
 def test_decoder_only_post_norm_diagram():
     config = dict(CONFIG, arch="decoder_only", n_encoder_layers=0, norm="post", positional="rope", tie_weights=False)
-    text = _texts(architecture_diagram(config, words={"decoder": "解码器"}))
+    text = _texts(architecture_diagram(config, words={"decoder": "解码器", "block": "块"}))
     assert "Encoder" not in text and "cross-attention" not in text
-    assert "<b>2 ×</b> 解码器 block" in text
+    assert "<b>2 ×</b> 解码器 块" in text
+    assert "input tokens" in text and "shifted right" not in text   # a GPT reads its input, not a shifted target
     assert "masked self-attention (4 heads) → + residual → LayerNorm" in text
     assert "final LayerNorm" not in text and "tied" not in text
     assert "RoPE" in text
+
+
+def test_diagram_shifts_only_an_encoder_decoders_target_and_translates_positions():
+    text = _texts(architecture_diagram(dict(CONFIG, positional="learned"), words={"positional_learned": "可学习"}))
+    assert text.count("input tokens") == 1 and text.count("output tokens (shifted right)") == 1
+    assert text.count("positional: 可学习") == 2 and "learned" not in text
+
+
+def test_treemap_labels_keep_a_readable_size():
+    layout = parameter_treemap(COUNTS).layout
+    assert layout.uniformtext.minsize >= 12 and layout.uniformtext.mode == "hide"
 
 
 def test_diagram_names_the_missing_field():
@@ -76,3 +88,12 @@ def test_shape_table_rows_and_shapes():
     assert list(cells[3]) == ["tokens + positions", "softmax"]
     with pytest.raises(ValueError, match="row 0 has 3 fields"):
         shape_table([("embed", "x", (2,))])
+
+
+def test_shape_table_is_tall_enough_for_every_row_and_wraps_a_long_title():
+    rows = [("embed", "x", (2, 16), "short"), ("attention", "weights", (2, 4, 16, 16), "a note " * 20)]
+    fig = shape_table(rows, title="word " * 40)
+    assert fig.layout.title.text.count("<br>") == 1
+    margin = fig.layout.margin
+    one_line_rows = shape_table(rows[:1] * 2, title="short").layout
+    assert fig.layout.height - margin.t > one_line_rows.height - one_line_rows.margin.t   # the long note's row is taller

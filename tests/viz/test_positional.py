@@ -65,3 +65,13 @@ def test_rope_points_are_the_unit_vector_rotated_by_position_times_theta():
 def test_rope_refuses_impossible_pairs(d_model, pairs, message):
     with pytest.raises(ValueError, match=message):
         rope_rotation(d_model, pairs, 4)
+
+
+def test_rope_panel_titles_name_pair_and_dims_on_two_lines_in_the_callers_words():
+    fig = rope_rotation(16, [0, 3, 5, 6, 7], 10, pair_label="维度对", dims_label="维")
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles[1] == "维度对 3<br>(维 6, 7)"
+    domains = [fig.layout[f"xaxis{k if k > 1 else ''}"].domain for k in range(1, 6)]
+    first_row = sorted(domains[:4])
+    assert all(a[1] < b[0] for a, b in zip(first_row, first_row[1:]))   # four panels a row, side by side
+    assert fig.layout.yaxis5.domain[1] < fig.layout.yaxis.domain[0]       # the fifth starts a second row

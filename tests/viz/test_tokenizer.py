@@ -41,3 +41,15 @@ def test_merges_in_order_with_merged_token():
     assert list(cells[0]) == ["0", "1", "2"]
     assert list(cells[1]) == ["t", "th", "Ġ"]
     assert list(cells[3]) == ["th", "the", "Ġthe"]
+
+
+def test_merges_table_ends_on_a_whole_row():
+    from playground.viz.theme import TABLE_BORDER_PX, TABLE_HEADER_PX, TABLE_ROW_PX
+    row = TABLE_ROW_PX + TABLE_BORDER_PX
+    short = merges_table([("a", "b")] * 3).layout
+    long = merges_table([("a", "b")] * 100).layout
+    for layout in (short, long):
+        rows_area = layout.height - layout.margin.t - layout.margin.b - TABLE_HEADER_PX - 4
+        assert rows_area % row == 0
+    assert (short.height - short.margin.t - short.margin.b - TABLE_HEADER_PX - 4) // row == 3
+    assert long.height <= 720

@@ -276,19 +276,21 @@ def build(ctx: AppContext) -> None:
                                 label=label("lbl_strategy"), elem_id="generate-strategy")
             with gr.Row():
                 temperature = gr.Slider(*TEMPERATURE_RANGE, value=DEFAULTS["temperature"], step=0.05,
-                                        label=label("lbl_temperature"), elem_id="generate-temperature")
+                                        label=label("lbl_temperature"), info=label("info_temperature"),
+                                        elem_id="generate-temperature")
                 top_k = gr.Slider(0, 100, value=DEFAULTS["top_k"], step=1, label=label("lbl_top_k"),
-                                  elem_id="generate-top-k")
+                                  info=label("info_top_k"), elem_id="generate-top-k")
             with gr.Row():
                 top_p = gr.Slider(*TOP_P_RANGE, value=DEFAULTS["top_p"], step=0.01, label=label("lbl_top_p"),
-                                  elem_id="generate-top-p")
+                                  info=label("info_top_p"), elem_id="generate-top-p")
                 seed = gr.Number(DEFAULTS["seed"], precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
-                                 elem_id="generate-seed")
+                                 info=label("info_seed"), elem_id="generate-seed")
             with gr.Row():
                 max_new = gr.Slider(1, MAX_NEW_TOKENS, value=DEFAULTS["max_new"], step=1, label=label("lbl_max_new"),
-                                    elem_id="generate-max-new")
+                                    info=label("info_max_new"), elem_id="generate-max-new")
                 beam_width = gr.Slider(1, MAX_BEAM_WIDTH, value=DEFAULTS["beam_width"], step=1,
-                                       label=label("lbl_beam_width"), elem_id="generate-beam-width")
+                                       label=label("lbl_beam_width"), info=label("info_beam_width"),
+                                       elem_id="generate-beam-width")
             gr_examples = gr.Examples(examples, [model, prompt], label=label("lbl_examples"),
                                       example_labels=[f"{m} · {p!r}" for m, p in examples],
                                       elem_id="generate-examples", cache_examples=False)

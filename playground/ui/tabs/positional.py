@@ -111,7 +111,7 @@ def rope_view(head_dim, n_positions, pairs, lang: str) -> go.Figure:
     t = partial(text, lang)
     return viz.rope_rotation(
         head_dim, chosen, n_positions, title=t("fig_rope", head_dim=head_dim), pair_label=t("w_pair"),
-        position_label=t("w_position"), angle_label=t("w_angle"))
+        dims_label=t("w_dims"), position_label=t("w_position"), angle_label=t("w_angle"))
 
 
 @functools.cache

@@ -1,0 +1,50 @@
+"""Figures skip Plotly's validation when built; these checks validate every one of them."""
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from playground import viz
+from playground.viz.theme import display_width, wrap
+from tests.viz.sample_data import sinusoidal, softmax_weights
+
+T = list("a cat")
+CONFIG = dict(arch="encoder_decoder", vocab_size=50, tgt_vocab_size=None, d_model=32, n_heads=2, n_encoder_layers=1,
+              n_decoder_layers=1, d_ff=64, positional="rope", norm="pre", activation="relu", tie_weights=True)
+FIGURES = {
+    "grid": lambda: viz.attention_grid(softmax_weights((2, 2, 5, 5)), T, T),
+    "head": lambda: viz.attention_head(softmax_weights((5, 5)), T, T),
+    "filling": lambda: viz.attention_filling(softmax_weights((5, 5), causal=True), T, 2),
+    "snapshots": lambda: viz.attention_snapshots([0, 1], softmax_weights((2, 5, 5)), T, T),
+    "candidates": lambda: viz.candidate_bars(list("abcdef"), {"raw": softmax_weights((6,))}, 2),
+    "beam": lambda: viz.beam_tree([(0, None, "<s>", 0.0, 0.0, False, True), (1, 0, "a", -0.1, -0.1, True, True)]),
+    "heatmap": lambda: viz.positional_heatmap(sinusoidal(8, 4)),
+    "curves": lambda: viz.positional_curves(sinusoidal(8, 4), [0, 1]),
+    "similarity": lambda: viz.position_similarity(sinusoidal(8, 4)),
+    "rope": lambda: viz.rope_rotation(8, [0, 1, 2, 3, 0], 6),
+    "treemap": lambda: viz.parameter_treemap({"a": 1, "b": {"c": 2}}),
+    "diagram": lambda: viz.architecture_diagram(CONFIG),
+    "shapes": lambda: viz.shape_table([("s", "t", (1, 2), "n")]),
+    "spans": lambda: viz.token_spans("ab", [("a", 0, 1, 3), ("b", 1, 2, 4)]),
+    "merges": lambda: viz.merges_table([("a", "b")]),
+    "training": lambda: viz.training_curves({"step": [0, 1], "loss": [2.0, 1.0]}),
+    "compare": lambda: viz.compare_runs({"run": {"step": [0, 1], "loss": [2.0, 1.0]}}),
+    "scores_over_steps": lambda: viz.head_scores_over_steps([0, 1], np.full((2, 1, 2), 0.5)),
+    "scores": lambda: viz.head_scores_heatmap(np.full((2, 2), 0.5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_every_figure_is_valid_plotly_and_unchanged_by_validation(name):
+    fig = FIGURES[name]()
+    validated = go.Figure(fig.to_dict())   # raises on an unknown property or a bad value
+    assert json.loads(validated.to_json()) == json.loads(fig.to_json())
+
+
+def test_wrap_breaks_at_spaces_or_beside_wide_characters_within_the_width():
+    assert wrap("aaa bbb ccc", 7) == ["aaa bbb", "ccc"]
+    lines = wrap("前向传播中每一步的张量形状和它们的含义", 10)
+    assert "".join(lines) == "前向传播中每一步的张量形状和它们的含义"
+    assert all(display_width(line) <= 10 for line in lines)
+    assert wrap("unbreakable", 4) == ["unbreakable"]
