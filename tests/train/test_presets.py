@@ -33,7 +33,7 @@ def test_seq2seq_presets_build_a_trainer_that_steps(name):
                                              ("masked-char", MLMData)])
 def test_language_model_presets_fit_their_vocabulary_to_the_given_text(name, data_type):
     preset = PRESETS[name]
-    trainer = preset.trainer(text=bundled_text(), max_steps=1, val_size=4)
+    trainer = preset.trainer(text=bundled_text(), max_steps=1, val_size=4, snapshot_every_s=None)
     assert isinstance(trainer.objective.data, data_type)
     assert trainer.model_config.vocab_size == trainer.tokenizer.vocab_size
     assert trainer.model_config.replace(vocab_size=preset.model_config.vocab_size) == preset.model_config
@@ -61,7 +61,7 @@ def test_quick_variant_shortens_the_schedule_caps_the_time_and_never_grows_the_m
         assert quick.block_size is None or quick.block_size <= quick.model_config.max_len
     quick_char = PRESETS["shakespeare-char"].quick()
     assert quick_char.model_config.n_decoder_layers < PRESETS["shakespeare-char"].model_config.n_decoder_layers
-    trainer = quick_char.trainer(text=bundled_text(), max_steps=2, val_size=4)
+    trainer = quick_char.trainer(text=bundled_text(), max_steps=2, val_size=4, snapshot_every_s=None)
     assert trainer.objective.data.block_size == 64
     assert events(trainer.run())[-1].status == "finished"
 
