@@ -131,16 +131,17 @@ NORM_DEEP = Lab(
         "同样四种组合放到 8 层模型里：高学习率下哪些还能训练？"),
     explanation=Text(
         "At depth 8 and learning rate 0.03 the picture splits by normalisation, not by warm-up: both pre-norm "
-        "runs train much as at depth 2, while both post-norm runs collapse early to predicting letter "
-        "frequencies (a flat loss near 3.3–3.5) and stay there. Pre-norm keeps an identity path x + f(norm(x)) "
-        "from the embeddings to the output, so the signal and the gradient pass through eight blocks unchanged; "
-        "post-norm renormalises the whole stream after every sub-layer. Warm-up is the classic remedy for deep "
-        "post-norm, but in these runs 30 warm-up steps did not prevent the collapse.",
-        "在 8 层、学习率 0.03 时，结果按归一化位置分成两组，而不是按预热：两个 pre-norm 运行和 2 层时差不多正常训练，"
+        "runs train normally (a little behind the shallower model), while both post-norm runs collapse early to "
+        "predicting letter frequencies (a flat loss near 3.3–3.5) and stay there. Pre-norm keeps an identity path "
+        "x + f(norm(x)) from the embeddings to the output, so the signal and the gradient always have a route "
+        "through the eight blocks that no LayerNorm rescales; post-norm renormalises the whole stream after every "
+        "sub-layer. Warm-up is the classic remedy for deep post-norm, but in these runs 20 warm-up steps did not "
+        "prevent the collapse.",
+        "在 8 层、学习率 0.03 时，结果按归一化位置分成两组，而不是按预热：两个 pre-norm 运行都正常训练（比 2 层模型稍慢一点），"
         "两个 post-norm 运行则很早就坍缩成只按字母频率预测（损失平在 3.3–3.5 附近）并停在那里。"
-        "pre-norm 保留了一条从嵌入到输出的恒等通路 x + f(norm(x))，信号和梯度都能原样穿过 8 个块；"
+        "pre-norm 保留了一条从嵌入到输出的恒等通路 x + f(norm(x))，信号和梯度总有一条不被任何 LayerNorm 重新缩放的路穿过 8 个块；"
         "post-norm 则在每个子层之后把整条信息流重新归一化。预热是深层 post-norm 的经典补救办法，"
-        "但在这些运行中，30 步预热没能阻止坍缩。"),
+        "但在这些运行中，20 步预热没能阻止坍缩。"),
     data=CHARACTERS,
     model_config=DEEP_LM_MODEL,
     train_config=HIGH_LR_TRAIN,
@@ -190,12 +191,12 @@ POSITIONAL_ENCODINGS = Lab(
     explanation=Text(
         "Reversing needs absolute positions: target letter i comes from source position S-1-i. The sinusoidal "
         "table gives every position a fixed, distinct code from the first step, and that model solves reverse "
-        "within the run. Learned positions start as random vectors (a max_len × D table per stack, so more parameters) "
-        "that must be trained before they mean anything, so that model is still far from exact answers at the end. RoPE "
-        "rotates queries and keys in self-attention so that scores depend on relative distance only; in this "
-        "implementation cross-attention gets no rotation, so the decoder has no direct way to ask for 'the source "
-        "position mirrored to mine', and it too learns reverse much more slowly here. RoPE shines in decoder-only "
-        "language models, where relative distance is what matters.",
+        "within the run. Learned positions start as random vectors (a max_len × D table per stack, so more "
+        "parameters) that must be trained before they mean anything, so that model is still far from exact "
+        "answers at the end. RoPE rotates queries and keys in self-attention so that scores depend on relative "
+        "distance only; in this implementation cross-attention gets no rotation, so the decoder has no direct "
+        "way to ask for 'the source position mirrored to mine', and it too learns reverse much more slowly here. "
+        "RoPE shines in decoder-only language models, where relative distance is what matters.",
         "反转需要绝对位置：目标第 i 个字母来自源序列的第 S-1-i 个位置。正弦表从第一步起就给每个位置一个固定且互不相同的编码，"
         "用它的模型在本次运行内学会了反转。可学习的位置编码一开始只是随机向量（每个堆叠多一张 max_len × D 的表，参数更多），"
         "要先训练才有意义，所以到结束时这个模型离完全正确还差得远。RoPE 在自注意力中旋转查询和键，使分数只取决于相对距离；"
@@ -203,7 +204,7 @@ POSITIONAL_ENCODINGS = Lab(
         "RoPE 的长处在纯解码器语言模型中，那里重要的正是相对距离。"),
     data=sequence_task("reverse"),
     model_config=SEQ2SEQ_MODEL,
-    train_config=SEQ2SEQ_TRAIN,
+    train_config=SEQ2SEQ_TRAIN.replace(max_steps=180),        # three variants: fewer steps each
     variants=(
         Variant("sinusoidal", Text("sinusoidal", "正弦")),
         Variant("learned", Text("learned", "可学习"), model_changes=dict(positional="learned")),

@@ -157,8 +157,9 @@ MISSING_RESIDUAL = Lab(
         "last block's outputs at different positions are almost the same vector (mean cosine close to 1, "
         "against about 0.3 with residuals): which character sits where has been washed out, the 'rank collapse' "
         "of deep attention without skip connections. In these runs the broken model stalls at about the loss of "
-        "predicting letter frequencies alone (about 3.3), while the reference keeps improving. Fix: x = x + sublayer(norm(x)) "
-        "around every sub-layer; the residual stream also gives the gradient a direct path to the first layers.",
+        "predicting letter frequencies alone (about 3.3), while the reference keeps improving. Fix: "
+        "x = x + sublayer(norm(x)) around every sub-layer; the residual stream also gives the gradient a direct "
+        "path to the first layers.",
         "没有残差通路时，每个词元的向量要连续穿过 16 个刚初始化的子层，而且每一层的注意力都会在位置之间求平均。"
         "刚初始化时，最后一个块在不同位置上的输出就已经几乎是同一个向量（平均余弦接近 1，有残差时约为 0.3）："
         "哪个字符在哪里的信息被抹掉了，这就是没有跳跃连接的深层注意力的“秩坍缩”。"
@@ -184,14 +185,14 @@ POST_NORM_NO_WARMUP = Lab(
         "Post-norm applies LayerNorm after each residual addition, x = norm(x + f(x)), so no untouched identity "
         "path runs through the stack; pre-norm, x = x + f(norm(x)), keeps one. At this peak learning rate (0.03) "
         "the post-norm model collapses within the first rounds to predicting letter frequencies (its loss "
-        "stays near 3.3–3.5) and does not recover; in these runs a 30-step warm-up did not save it either, "
+        "stays near 3.3–3.5) and does not recover; in these runs a 20-step warm-up did not save it either, "
         "while the pre-norm reference trains normally at the same learning rate. The original Transformer "
         "trained post-norm with a long warm-up and a smaller learning rate; at this tiny size the dependable "
         "fixes are pre-norm or a lower peak learning rate.",
         "post-norm 在每次残差相加之后做 LayerNorm：x = norm(x + f(x))，整个网络里没有一条不被改动的恒等通路；"
         "pre-norm 写成 x = x + f(norm(x))，保留了这条通路。在这个峰值学习率（0.03）下，"
         "post-norm 模型在最初几轮内就坍缩成只按字母频率预测（损失停在 3.3–3.5 附近），之后再也恢复不了；"
-        "在这些运行中，30 步预热也没能救回它，而 pre-norm 参考模型在同样的学习率下正常训练。"
+        "在这些运行中，20 步预热也没能救回它，而 pre-norm 参考模型在同样的学习率下正常训练。"
         "原始 Transformer 用 post-norm 时配合了很长的预热和更小的学习率；在这么小的模型上，"
         "可靠的修复是改用 pre-norm，或降低峰值学习率。"),
     data=CHARACTERS,

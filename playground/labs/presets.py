@@ -33,4 +33,4 @@ DEEP_LM_MODEL = CHAR_LM_MODEL.replace(d_model=32, d_ff=128, n_decoder_layers=8)
 DEEP_LM_TRAIN = CHAR_LM_TRAIN.replace(max_steps=150)
 
 # A high peak learning rate: pre-norm stacks of either depth train at it; see the norm labs.
-HIGH_LR_TRAIN = CHAR_LM_TRAIN.replace(lr=3e-2, warmup_steps=30, max_steps=100)
+HIGH_LR_TRAIN = CHAR_LM_TRAIN.replace(lr=3e-2, warmup_steps=20, max_steps=80)

@@ -1,0 +1,64 @@
+"""`python -m playground.bench labs`: how many labs there are and how long the slowest one takes.
+
+Every lab preset is run in full, all variants, on one torch thread (as the app runs a request),
+with no time budget, so the time is what the preset really costs on this machine (the load
+average at the end is reported, as other work on the machine slows every lab). --quick trains
+each lab for a fifth of its steps and scales the training phase up to the full step count; the
+measured steps are reported beside the estimate.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import torch
+
+from playground.labs import LabRun, list_labs
+
+from .common import result
+
+SUITE = "labs"
+GOAL_LABS = 11
+GOAL_SECONDS = 60.0
+QUICK_FRACTION = 5
+
+
+def lab_seconds(lab, quick: bool) -> dict:
+    """Wall seconds of one lab: building and measuring, training every variant, the end measurements."""
+    run_lab = lab
+    if quick:
+        steps = max(lab.rounds, lab.train_config.max_steps // QUICK_FRACTION)
+        warmup = min(lab.train_config.warmup_steps, steps)
+        run_lab = lab.resized(train_changes=dict(max_steps=steps, warmup_steps=warmup))
+    run = LabRun(run_lab, budget_s=math.inf)
+    started = time.perf_counter()
+    marks = {}
+    for progress in run.run():
+        if progress.phase != "train":
+            marks[progress.phase] = time.perf_counter() - started
+    run.result()
+    total = time.perf_counter() - started
+    training = marks["end"] - marks["start"]
+    steps_done = run_lab.train_config.max_steps
+    seconds = total + training * (lab.train_config.max_steps / steps_done - 1)
+    return dict(seconds=seconds, measured_steps=steps_done, steps=lab.train_config.max_steps,
+                variants=len(lab.variants), within_budget=seconds <= lab.budget_s)
+
+
+def run(quick: bool) -> list[dict]:
+    labs = list_labs()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        timings = {lab.id: lab_seconds(lab, quick) for lab in labs}
+    finally:
+        torch.set_num_threads(threads)
+    slowest = max(timings, key=lambda lab_id: timings[lab_id]["seconds"])
+    return [
+        result(SUITE, "labs_count", len(labs), "labs", GOAL_LABS, "higher",
+               bugs=sum(lab.kind == "bug" for lab in labs), ablations=sum(lab.kind == "ablation" for lab in labs)),
+        result(SUITE, "labs_seconds_max", timings[slowest]["seconds"], "s", GOAL_SECONDS, "lower", slowest=slowest,
+               estimated=quick, threads=1, load_average=round(os.getloadavg()[0], 1),
+               per_lab={lab_id: {**t, "seconds": round(t["seconds"], 1)} for lab_id, t in timings.items()}),
+    ]
