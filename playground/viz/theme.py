@@ -59,29 +59,49 @@ def _wide(ch: str) -> bool:
 
 def display_width(text: str) -> int:
     """Width in character cells: wide (CJK) characters take two."""
-    return sum(2 if _wide(ch) else 1 for ch in text)
+    return len(text) if text.isascii() else sum(2 if _wide(ch) else 1 for ch in text)
 
 
 def wrap(text: str, max_cells: int) -> list[str]:
     """`text` in lines of at most `max_cells` character cells, broken at spaces or next to a wide
     (CJK) character; a single word longer than a line stays whole."""
-    lines, line, cut = [], "", 0          # cut: where `line` may be broken (0: nowhere yet)
+    if display_width(text) <= max_cells:
+        return [text]
+    if text.isascii():
+        return _wrap_words(text, max_cells)
+    lines, line, width, cut = [], "", 0, 0    # cut: where `line` may be broken (0: nowhere yet)
     for ch in text:
-        if display_width(line) + display_width(ch) > max_cells and line:
+        cells = 2 if _wide(ch) else 1
+        if width + cells > max_cells and line:
             if ch == " ":
                 lines.append(line.rstrip())
-                line, cut = "", 0
+                line, width, cut = "", 0, 0
                 continue
-            if _wide(ch):
+            if cells == 2:
                 cut = len(line)
             if cut:
                 lines.append(line[:cut].rstrip())
                 line, cut = line[cut:].lstrip(), 0
-        if _wide(ch) and line:
+                width = display_width(line)
+        if cells == 2 and line:
             cut = len(line)
         line += ch
-        if ch == " " or _wide(ch):
+        width += cells
+        if ch == " " or cells == 2:
             cut = len(line)
+    lines.append(line)
+    return lines
+
+
+def _wrap_words(text: str, max_cells: int) -> list[str]:
+    """wrap() for text without wide characters: greedy, word by word."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > max_cells:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
     lines.append(line)
     return lines
 
