@@ -534,12 +534,14 @@ EN: dict[str, str] = {
     "param_warmup": "Warm-up steps",
     "param_batch_size": "Batch size",
     "param_steps": "Steps",
+    "param_tie_weights": "Weight tying",
     "param_probe_kind": "Attention shown",
     "what_train_text": "training text",
     "train_estimate": "**{params}** parameters (vocabulary about {vocab}); one training step costs about "
                       "**{gflops:.1f} GFLOPs**. Limits on this shared CPU: {max_params} parameters, "
                       "{max_gflops:.0f} GFLOPs per step.",
     "train_status_idle": "Choose a task and press **Start**: the model begins with random weights.",
+    "train_status_queued": "Waiting for a free training slot; your place in the queue shows on the chart below.",
     "train_status_building": "Preparing the data and the model…",
     "train_status_started": "A new {task} model with {params} parameters, still untrained.",
     "train_state_running": "**Training…**",

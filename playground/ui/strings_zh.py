@@ -486,11 +486,13 @@ ZH: dict[str, str] = {
     "param_warmup": "预热步数",
     "param_batch_size": "批大小",
     "param_steps": "步数",
+    "param_tie_weights": "权重绑定",
     "param_probe_kind": "显示的注意力",
     "what_train_text": "训练文本",
     "train_estimate": "**{params}** 个参数（词表约 {vocab} 个）；每个训练步约需 **{gflops:.1f} GFLOPs**。"
                       "这台共享 CPU 的上限：{max_params} 个参数，每步 {max_gflops:.0f} GFLOPs。",
     "train_status_idle": "选择一个任务并按 **开始**：模型从随机权重开始。",
+    "train_status_queued": "正在等待空闲的训练名额；你在队列中的位置显示在下方的图表上。",
     "train_status_building": "正在准备数据和模型……",
     "train_status_started": "一个新的{task}模型，{params} 个参数，尚未训练。",
     "train_state_running": "**训练中……**",

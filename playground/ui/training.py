@@ -1,25 +1,29 @@
 """A session's live training: the Train tab's form checked into a TrainSpec, a Trainer built from
-it, and runs streamed item by item, so that Stop, Resume and closing the tab act between two
-optimisation steps and a stopped run continues exactly.
+it, and runs in a worker thread whose items the page streams, so that Stop, Resume and closing
+the tab act between two optimisation steps and a stopped run continues exactly.
 
 Each run is capped (RUN_SECONDS, and the steps of the form); when a run ends its model is
-published: a frozen copy joins the session's models and is written as one .safetensors file
-for download. Nothing here draws: playground.ui.training_views turns a session into figures.
+published: a frozen copy for the session's models, written as one .safetensors file for
+download. Nothing here draws: playground.ui.training_views turns a session into figures.
 """
 from __future__ import annotations
 
 import copy
 import math
+import os
+import queue
 import shutil
 import tempfile
 import threading
 import time
+from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
+import torch
 
 from playground.analysis import flops_per_token
 from playground.checkpoint import to_bytes
@@ -30,6 +34,7 @@ from playground.train.card import card, metadata
 
 from .i18n import text
 from .registry import ModelEntry, freeze
+from .runtime import training_threads
 from .validation import (
     MAX_TEXT_UPLOAD_BYTES,
     MAX_TRAIN_PARAMETERS,
@@ -54,6 +59,9 @@ STOP_WAIT_SECONDS = 30.0      # Stop / Reset wait this long for a run to reach t
 MAX_SCORE_SNAPSHOTS = 200     # head scores kept for the over-training figure
 SHAKESPEARE_RETRY_SECONDS = 600.0
 TRAINED_PREFIX = "trained-"
+TRAINING_NICENESS = 10        # how much nicer than the viewers' threads a training thread is
+BEGUN = "begun"               # a run's first item after `build` made a new Trainer
+END = "end"                   # the worker's last item
 CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
 
 
@@ -105,6 +113,7 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
     positional = check_choice(positional, POSITIONAL_ENCODINGS, lang, "positional")
     norm = check_choice(norm, NORM_PLACEMENTS, lang, "norm")
     activation = check_choice(activation, ACTIVATIONS, lang, "activation")
+    tie_weights = bool(check_choice(tie_weights, (True, False), lang, "tie_weights"))
     d_model, heads = number["d_model"], number["n_heads"]
     if d_model % heads:
         suggestion = max(heads, round(d_model / heads) * heads)
@@ -119,7 +128,7 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
             n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
             n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
             n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
-            activation=activation, dropout=number["dropout"], tie_weights=bool(tie_weights))
+            activation=activation, dropout=number["dropout"], tie_weights=tie_weights)
         train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
                                           max_steps=number["steps"], eval_every_s=EVAL_EVERY_S,
                                           event_every_s=EVENT_EVERY_S, snapshot_every_s=SNAPSHOT_EVERY_S)
@@ -243,10 +252,13 @@ def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trai
 class TrainingSession:
     """One browser session's training: the spec, the Trainer, the run's state and what was shown.
 
+    A run goes in a worker thread of its own, at a lower CPU priority than the threads that answer
+    viewers, so the Trainer never waits for the page and a busy CPU serves viewers first; the
+    page's generator reads the worker's items from a queue. At most one run goes at a time.
+
     state: "idle" (nothing trained yet), "running", "paused" (a run reached RUN_SECONDS),
     "stepped" (Step's steps are done), "stopped", "finished" (every step of the form is done) or
-    "diverged". At most one run goes at a time: `claim` refuses a second one. `figures` holds
-    figures the page keeps updating in place (see training_views).
+    "diverged". `figures` holds figures the page keeps updating in place (see training_views).
     """
 
     def __init__(self):
@@ -277,19 +289,86 @@ class TrainingSession:
     def last_event(self) -> TrainEvent | None:
         return self.trainer.history[-1] if self.trainer is not None and self.trainer.history else None
 
-    def claim(self, lang: str) -> None:
-        """Mark a run as going, or refuse with a gr.Error when one already goes."""
+    def launch(self, lang: str, build: Callable[[], None] | None = None,
+               max_steps: int | None = None) -> Iterator[list]:
+        """Start a run in a worker thread and return its items as they come, in batches.
+
+        `build` (run first, in the worker) makes a new Trainer with `begin`; it is followed by the
+        BEGUN marker. The run trains at most `max_steps` steps and RUN_SECONDS, then publishes the
+        model. Refused with a gr.Error while another run goes. Closing the returned generator asks
+        the worker to stop between two steps; the Trainer keeps every state, so the next run
+        continues exactly. An error in the worker is raised by the generator.
+        """
         with self._lock:
             if self._running:
                 raise fail(lang, "err_train_running")
             self._running = True
             self._stop.clear()
             self._idle.clear()
+        items: queue.Queue = queue.Queue()
+        threading.Thread(target=self._work, args=(items, build, max_steps), name="playground-training",
+                         daemon=True).start()
+        return self._batches(items)
 
-    def release(self) -> None:
-        with self._lock:
-            self._running = False
-            self._idle.set()
+    def _work(self, items: queue.Queue, build: Callable[[], None] | None, max_steps: int | None) -> None:
+        """The worker: build, train, publish; it hands the session back (release) when it ends."""
+        try:
+            lower_priority()
+            torch.set_num_threads(training_threads())
+            with torch.inference_mode(False), torch.enable_grad():
+                if build is not None:
+                    build()
+                    items.put(BEGUN)
+                self._train(items, max_steps)
+                if self.state == "stopped" and not self._closed and self.trainer.step:
+                    self._record(self.trainer.snapshot(), False)     # the probe of the model as it stopped
+                self.publish()
+        except BaseException as error:           # handed to the page, which raises it
+            items.put(error)
+        finally:
+            with self._lock:
+                self._running = False
+                self._idle.set()
+            items.put(END)
+
+    def _train(self, items: queue.Queue, max_steps: int | None) -> None:
+        first_step = self.trainer.step
+        self.state = "running"
+        with closing(self.trainer.run(max_steps=max_steps, max_seconds=RUN_SECONDS)) as run:
+            for item in run:
+                self._record(item, max_steps is not None and self.trainer.step - first_step >= max_steps)
+                items.put(item)
+                if self._stop.is_set():
+                    self.state = "stopped"
+                    return
+
+    def _batches(self, items: queue.Queue) -> Iterator[list]:
+        """What the worker has put so far (at least one item) until it ends."""
+        ended = False
+        try:
+            while not ended:
+                batch = [items.get()]
+                while not items.empty():
+                    batch.append(items.get_nowait())
+                for item in batch:
+                    if isinstance(item, BaseException):
+                        raise item
+                ended = any(item is END for item in batch)
+                batch = [item for item in batch if item is not END]
+                if batch:
+                    yield batch
+        finally:
+            if not ended:
+                self._stop.set()
+
+    def _record(self, item: TrainEvent | Snapshot, stepped: bool) -> None:
+        if isinstance(item, Snapshot):
+            self.snapshot = item
+            self.score_history = [*self.score_history, (item.step, item.head_scores)][-MAX_SCORE_SNAPSHOTS:]
+        elif item.status == "paused":
+            self.state = "stepped" if stepped else "paused"
+        elif item.status != "running":
+            self.state = item.status
 
     def begin(self, spec: TrainSpec, trainer: Trainer, data_label: str) -> None:
         """Start afresh with a new Trainer (the published model, if any, stays); `data_label` names
@@ -302,40 +381,6 @@ class TrainingSession:
         self.score_history = []
         self.view_kind = self.view_score = None
         self.figures = {}
-
-    def run(self, max_steps: int | None = None) -> Iterator[TrainEvent | Snapshot]:
-        """One run of the claimed session's Trainer (at most `max_steps` steps and RUN_SECONDS).
-
-        Ends early, between two steps, when `request_stop` is called or the generator is closed;
-        the Trainer keeps every state, so the next run continues exactly.
-        """
-        first_step = self.trainer.step
-        items = self.trainer.run(max_steps=max_steps, max_seconds=RUN_SECONDS)
-        self.state = "running"
-        try:
-            for item in items:
-                self._record(item, max_steps is not None and self.trainer.step - first_step >= max_steps)
-                yield item
-                if self._stop.is_set():
-                    self.state = "stopped"
-                    return
-        except GeneratorExit:
-            self.state = "stopped"
-            raise
-        finally:
-            items.close()
-
-    def _record(self, item: TrainEvent | Snapshot, stepped: bool) -> None:
-        if isinstance(item, Snapshot):
-            self.snapshot = item
-            self.score_history = [*self.score_history, (item.step, item.head_scores)][-MAX_SCORE_SNAPSHOTS:]
-        elif item.status == "paused":
-            self.state = "stepped" if stepped else "paused"
-        elif item.status != "running":
-            self.state = item.status
-
-    def request_stop(self) -> None:
-        self._stop.set()
 
     def stop_and_wait(self, timeout: float = STOP_WAIT_SECONDS) -> bool:
         """Ask a going run to stop; True once no run goes (False if it is still going after `timeout`)."""
@@ -370,11 +415,11 @@ class TrainingSession:
 
     def publish(self) -> ModelEntry | None:
         """A frozen copy of the trained model as a session model, written as a .safetensors file with
-        its config, tokenizer and card; None before the first step. No run may be going."""
+        its config, tokenizer and card; None before the first step. Only the worker publishes."""
         trainer = self.trainer
         if trainer is None or trainer.step == 0 or self._closed:
-            return None
-        if self._published == (trainer, trainer.step) and self.entry is not None:
+            return self.entry
+        if self._published == (trainer, trainer.step):
             return self.entry
         final = self.final_event()
         model = freeze(copy.deepcopy(trainer.model))
@@ -395,3 +440,12 @@ class TrainingSession:
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
             self._directory = None
+
+
+def lower_priority() -> None:
+    """Make the calling thread nicer (Linux: niceness is per thread), so viewers' requests win a busy CPU."""
+    try:
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + TRAINING_NICENESS))
+    except (AttributeError, OSError):            # not Linux, or not allowed: train at normal priority
+        pass

@@ -35,8 +35,8 @@ TRAIN_LIMITS = {                 # the Train tab's form
     "layers": (1, 6), "n_heads": (1, 8), "d_model": (8, 512), "d_ff": (8, 2048), "dropout": (0.0, 0.5),
     "lr": (1e-5, 0.1), "warmup": (0, 1_000), "batch_size": (1, 256), "steps": (1, 5_000),
 }
-MAX_TRAIN_PARAMETERS = 3_000_000        # a larger model trains too slowly to watch on a shared CPU
-MAX_TRAIN_STEP_GFLOPS = 50.0            # forward + backward of one batch, estimated: about 2 s on one core
+MAX_TRAIN_PARAMETERS = 2_000_000        # a larger model trains too slowly to watch on a shared CPU
+MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estimated: about 1 s on one core
 MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
 

@@ -21,6 +21,7 @@ from ..context import LATEX, PRIVATE, QUIET, AppContext, training
 from ..i18n import label, text
 from ..runtime import guarded, guarded_training
 from ..training import (
+    BEGUN,
     DATA_SOURCES,
     STEP_SIZE,
     TASK_PRESETS,
@@ -82,13 +83,18 @@ def all_views(session: TrainingSession, lang: str) -> dict:
     return views
 
 
-def item_views(session: TrainingSession, item: TrainEvent | Snapshot, lang: str) -> dict:
-    """What one streamed item changes: progress redraws status and curves, a snapshot the probe,
-    the head scores and the sample."""
-    if isinstance(item, TrainEvent):
-        return {"status": status_text(session, lang), "curves": curves_figure(session, lang)}
-    return {"status": status_text(session, lang), "probe": probe_figure(session, lang),
-            "scores": scores_figure(session, lang), "sample": sample_text(session, lang)}
+def batch_views(session: TrainingSession, batch: list, lang: str) -> dict:
+    """What a batch of the worker's items changes: a new Trainer redraws everything, progress the
+    status and curves, a snapshot the probe, the head scores and the sample."""
+    if BEGUN in batch:
+        return all_views(session, lang)
+    views = {"status": status_text(session, lang)}
+    if any(isinstance(item, TrainEvent) for item in batch):
+        views["curves"] = curves_figure(session, lang)
+    if any(isinstance(item, Snapshot) for item in batch):
+        views.update(probe=probe_figure(session, lang), scores=scores_figure(session, lang),
+                     sample=sample_text(session, lang))
+    return views
 
 
 def check_can_train(workspace: Workspace, lang: str) -> None:
@@ -111,31 +117,6 @@ def check_resumable(session: TrainingSession | None, lang: str) -> TrainingSessi
     return session
 
 
-def _run(workspace: Workspace, session: TrainingSession, max_steps: int | None, lang: str) -> Iterator[dict]:
-    """Stream one run of a claimed session; publish its model unless it was stopped (Stop publishes)."""
-    with closing(session.run(max_steps)) as items:          # closing this stream closes the Trainer's run
-        for item in items:
-            yield item_views(session, item, lang)
-    if session.state == "stopped":
-        return
-    entry = session.publish()
-    if entry is not None:
-        with workspace.lock:
-            workspace.add_model(entry)
-    yield {"status": status_text(session, lang), "download": session.download, "published": entry}
-
-
-def _fresh(workspace: Workspace, session: TrainingSession, spec: TrainSpec, pasted, upload, max_steps: int | None,
-           lang: str) -> Iterator[dict]:
-    """A new Trainer from the spec, then one run of it (the session is claimed)."""
-    yield {"status": text(lang, "train_status_building")}
-    trainer = build_trainer(spec, training_text(spec, pasted, upload, lang), lang)
-    session.begin(spec, trainer, data_name(spec, upload))
-    session.view_kind, session.view_score = default_view(session.spec)
-    yield all_views(session, lang)
-    yield from _run(workspace, session, max_steps, lang)
-
-
 def check_request(workspace: Workspace, spec: TrainSpec, pasted, lang: str) -> None:
     """Refuse, before anything is queued or built, a model too large for the shared CPU (its size
     estimated from the form) and a second training while this session's runs."""
@@ -143,26 +124,39 @@ def check_request(workspace: Workspace, spec: TrainSpec, pasted, lang: str) -> N
     check_can_train(workspace, lang)
 
 
+def _stream(workspace: Workspace, session: TrainingSession, build, max_steps: int | None, lang: str) -> Iterator[dict]:
+    """One run in the session's worker, as views; at its end the published model joins the session."""
+    before = session.entry
+    with closing(session.launch(lang, build, max_steps)) as batches:     # closing it stops the run
+        for batch in batches:
+            yield batch_views(session, batch, lang)
+    if session.entry is not None and session.entry is not before:
+        with workspace.lock:
+            workspace.add_model(session.entry)
+        yield {"status": status_text(session, lang), "download": session.download, "published": session.entry}
+
+
+def _builder(session: TrainingSession, spec: TrainSpec, pasted, upload, lang: str):
+    """What makes a new Trainer from the spec (run by the worker)."""
+    def build() -> None:
+        trainer = build_trainer(spec, training_text(spec, pasted, upload, lang), lang)
+        session.begin(spec, trainer, data_name(spec, upload))
+        session.view_kind, session.view_score = default_view(session.spec)
+    return build
+
+
 def start(workspace: Workspace, spec: TrainSpec, pasted, upload, lang: str) -> Iterator[dict]:
     """Train a new model from random weights with the spec, for one run."""
     check_request(workspace, spec, pasted, lang)
     session = session_of(workspace)
-    session.claim(lang)
-    try:
-        yield from _fresh(workspace, session, spec, pasted, upload, None, lang)
-    finally:
-        session.release()
+    yield {"status": text(lang, "train_status_building")}
+    yield from _stream(workspace, session, _builder(session, spec, pasted, upload, lang), None, lang)
 
 
 def resume(workspace: Workspace, lang: str) -> Iterator[dict]:
     """Continue the session's training exactly where it stopped, for one more run."""
     session = check_resumable(workspace.training, lang)
-    session.claim(lang)
-    try:
-        yield {"status": status_text(session, lang)}
-        yield from _run(workspace, session, None, lang)
-    finally:
-        session.release()
+    yield from _stream(workspace, session, None, None, lang)
 
 
 def step(workspace: Workspace, spec: TrainSpec, pasted, upload, lang: str) -> Iterator[dict]:
@@ -170,29 +164,22 @@ def step(workspace: Workspace, spec: TrainSpec, pasted, upload, lang: str) -> It
     when there is none to continue)."""
     check_request(workspace, spec, pasted, lang)
     session = session_of(workspace)
-    session.claim(lang)
-    try:
-        if session.trainer is None or session.state in ("finished", "diverged"):
-            yield from _fresh(workspace, session, spec, pasted, upload, STEP_SIZE, lang)
-        else:
-            yield from _run(workspace, session, STEP_SIZE, lang)
-    finally:
-        session.release()
+    fresh = session.trainer is None or session.state in ("finished", "diverged")
+    build = _builder(session, spec, pasted, upload, lang) if fresh else None
+    yield from _stream(workspace, session, build, STEP_SIZE, lang)
 
 
 def stop(workspace: Workspace, lang: str) -> dict:
-    """End the session's run between two steps, keep its state for Resume, publish its model."""
+    """End the session's run between two steps (its state is kept for Resume) and show its model."""
     session = workspace.training
     if session is None or session.trainer is None:
         return {"status": text(lang, "train_status_idle")}
     if not session.stop_and_wait():
         raise fail(lang, "err_train_stop_timeout")
-    before = session.entry
-    entry = session.publish()
-    if entry is not None and entry is not before:
+    if session.entry is not None:                  # published by the run as it ended
         with workspace.lock:
-            workspace.add_model(entry)
-    return {**all_views(session, lang), "published": entry if entry is not before else None}
+            workspace.add_model(session.entry)
+    return {**all_views(session, lang), "published": session.entry}
 
 
 def reset(workspace: Workspace, lang: str) -> dict:
@@ -350,12 +337,19 @@ def build(ctx: AppContext) -> None:
                         warmup_value, batch_value, steps_value, lang)
 
     @guarded
-    def on_task(task_value, data_value, lang):
+    def on_task(task_value, data_value, lang, request: gr.Request):
         task_value = check_choice(task_value, tuple(TASK_PRESETS), lang, "task")
         defaults = form_defaults(task_value)
         language_model = not is_seq2seq(task_value)
+        views = [gr.skip(), gr.skip()]            # the views follow the training shown, once there is one
+        if getattr(ctx.workspace(request).training, "spec", None) is None:
+            spec = check_spec(task_value, "bundled", *(defaults[f] for f in FORM_FIELDS), lang)
+            kind, score_key = default_view(spec)
+            views = [gr.Radio(choices=kind_choices(spec, lang), value=kind),
+                     gr.Dropdown(choices=score_choices(spec, lang), value=score_key)]
         return (gr.Group(visible=language_model), gr.Textbox(visible=language_model and data_value == "pasted"),
-                gr.File(visible=language_model and data_value == "upload"), *(defaults[f] for f in FORM_FIELDS))
+                gr.File(visible=language_model and data_value == "upload"), *(defaults[f] for f in FORM_FIELDS),
+                *views)
 
     @guarded
     def on_data(data_value):
@@ -376,10 +370,12 @@ def build(ctx: AppContext) -> None:
                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
                          warmup_value, batch_value, steps_value, lang)
         check_request(ctx.workspace(request), spec, pasted_value, lang)
+        return text(lang, "train_status_queued")
 
     @guarded
     def on_check_resume(lang, request: gr.Request):
         check_resumable(ctx.workspace(request).training, lang)
+        return text(lang, "train_status_queued")
 
     @guarded
     def on_show(lang, request: gr.Request):
@@ -442,7 +438,8 @@ def build(ctx: AppContext) -> None:
 
     ctx.on_open(on_estimate, estimate_inputs, [estimate_box], estimate_box)
     ctx.on_open(on_show, [lang], views, status)
-    task.input(on_task, [task, data, lang], [data_group, pasted, upload, *form], **QUIET, **PRIVATE).then(
+    task.input(on_task, [task, data, lang], [data_group, pasted, upload, *form, probe_kind, score], **QUIET,
+               **PRIVATE).then(
         on_estimate, estimate_inputs, [estimate_box], **QUIET, **PRIVATE)
     data.input(on_data, [data], [pasted, upload], **QUIET, **PRIVATE)
     changes = [data.input, pasted.blur, positional.input, norm.input, activation.input, tie_weights.input, lr.input,
@@ -459,7 +456,7 @@ def build(ctx: AppContext) -> None:
                 (start_button, on_check_form, on_start, spec_inputs, "train_start"),
                 (step_button, on_check_form, on_step, spec_inputs, "train_step"),
                 (resume_button, on_check_resume, on_resume, [lang], "train_resume")):
-            runs.append(button.click(check, inputs, None, **QUIET, **PRIVATE).success(
+            runs.append(button.click(check, inputs, [status], **QUIET, **PRIVATE).success(
                 handler, inputs, outputs, api_name=api_name, **training(curves)))
         control = dict(cancels=runs, concurrency_id="train-control", concurrency_limit=None, show_progress="hidden")
         stop_button.click(on_stop, [lang], outputs, api_name="train_stop", **control)

@@ -1,0 +1,80 @@
+"""Training in a real browser at 1280x720: the copy preset trains for a few seconds while its
+curves grow and the probe's attention is redrawn, Stop ends it, the model downloads as a
+.safetensors file, and uploaded back it is the same model (the same attention, head by head).
+A screenshot of the Train tab goes to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+import pytest
+
+from .pages import choose_model, drawn, figure, markdown, open_page, open_tab, screenshot, type_into, wait_until
+
+SOURCE = "abcdefg"                    # letters the copy task knows
+CURVE_POINTS = 4                      # progress points seen before stopping
+
+
+@pytest.fixture(scope="module")
+def page(app, browser):
+    page = open_page(browser, app.url, "en-US")
+    yield page
+    page.context.close()
+
+
+def loss_steps(fig: dict | None) -> list:
+    """The steps of the training-loss line of the curves figure."""
+    if not fig:
+        return []
+    return next((trace["x"] for trace in fig["traces"] if trace["name"] == "training loss"), [])
+
+
+def probe_cells(fig: dict | None) -> list:
+    return [trace["z"] for trace in fig["traces"]] if fig else []
+
+
+def show(page, model: str, value: str) -> list:
+    """Run the attention view on `value`; once `model`'s grid for it is drawn, its heatmaps."""
+    type_into(page, "attention-text", value)
+    page.click("#attention-run")
+    wait_until(lambda: markdown(page, "attention-summary").startswith(f"{model}:"), f"the summary of {model}")
+    return probe_cells(drawn(page, "attention-grid", lambda fig: len(fig["traces"][0]["x"]) == len(value)))
+
+
+def attention_of(page, model: str) -> list:
+    """The attention grid of `model` on SOURCE (cross-attention; the model writes the target). A
+    shorter input first makes sure the grid read is the new one."""
+    open_tab(page, "attention")
+    if page.input_value("#attention-model input") != model:
+        choose_model(page, "attention-model", model)
+        wait_until(lambda: markdown(page, "attention-summary").startswith(f"{model}:"), f"{model} chosen")
+    show(page, model, SOURCE[:2])
+    return show(page, model, SOURCE)
+
+
+def test_train_the_copy_preset_stop_download_and_upload_it_back(page, screenshots, tmp_path):
+    open_tab(page, "train")
+    wait_until(lambda: "parameters" in markdown(page, "train-estimate"), "the parameter count")
+    page.click("#train-start")
+
+    first = drawn(page, "train-curves", lambda fig: len(loss_steps(fig)) >= 1)
+    first_probe = probe_cells(drawn(page, "train-probe"))
+    grown = drawn(page, "train-curves", lambda fig: len(loss_steps(fig)) >= CURVE_POINTS)
+    assert loss_steps(grown)[:len(loss_steps(first))] == loss_steps(first)           # the same line, moving on
+    assert loss_steps(grown) == sorted(loss_steps(grown)) and loss_steps(grown)[-1] > loss_steps(first)[0]
+    redrawn = wait_until(lambda: (cells := probe_cells(figure(page, "train-probe"))) and cells != first_probe
+                         and cells, "the probe attention redrawn")
+    assert len(redrawn) == len(first_probe) == 2 * 4                                   # layers x heads
+
+    page.click("#train-stop")
+    status = wait_until(lambda: (s := markdown(page, "train-status")).startswith("Stopped") and s, "the stop")
+    assert "trained-copy" in status
+    screenshot(page, screenshots, "en-train")
+    with page.expect_download() as download_info:
+        page.click("#train-download")
+    saved = tmp_path / download_info.value.suggested_filename
+    download_info.value.save_as(saved)
+    assert saved.name == "trained-copy.safetensors" and saved.stat().st_size > 0
+
+    page.click("#own-model-panel .label-wrap")
+    page.set_input_files("#model-upload input[type=file]", str(saved))
+    wait_until(lambda: "mine-trained-copy" in markdown(page, "model-upload-status"), "the upload accepted")
+
+    uploaded = attention_of(page, "mine-trained-copy")
+    trained = attention_of(page, "trained-copy")
+    assert uploaded == trained and len(trained) == 2 * 4
