@@ -2,8 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
+import torch
+from torch import nn
 
-from playground.model import count_parameters
+from playground.analysis import head_scores
+from playground.data import tasks
+from playground.data.tokenizer import NUM_SPECIAL
+from playground.model import Trace, count_parameters
 from playground.train.events import Snapshot, TrainEvent
 from playground.train.presets import Preset
 from playground.train.trainer import Trainer
@@ -42,7 +47,71 @@ def head_score_table(snapshot: Snapshot | None) -> list[str]:
     return [f"Probe input: `{snapshot.probe}`", "", *rows]
 
 
-def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) -> str:
+REPEAT_LENGTH = 24        # random tokens in each half of the induction probe
+REPEAT_SEED = 0
+FIRST_LOSSES = 10         # step losses recorded in the metadata, to check that a re-run reproduces them
+
+
+@torch.no_grad()
+def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = REPEAT_LENGTH,
+                             seed: int = REPEAT_SEED) -> dict[str, np.ndarray]:
+    """Self-attention scores of a decoder-only model on ``length`` random tokens written twice.
+
+    The second half can only be predicted by looking up what followed the same token in the
+    first half, so an induction head scores high here. Returns "previous_token" and "induction",
+    each [L, H].
+    """
+    generator = torch.Generator().manual_seed(seed)
+    half = torch.randint(NUM_SPECIAL, vocab_size, (length,), generator=generator)   # [T/2]
+    ids = torch.cat([half, half])                                                    # [T]
+    trace = Trace(include=("*.weights",))
+    model.eval()
+    model(ids[None], trace=trace)
+    weights = trace.attention("decoder", "self_attn")[:, 0].float().numpy()          # [L, H, T, T]
+    scores = head_scores(weights, "self", ids=ids.tolist(), causal=True)
+    return {name: scores[name] for name in ("previous_token", "induction")}
+
+
+HELD_OUT_FORMATS_SIZE = 500
+
+
+def held_out_formats_exact_match(preset: Preset, trainer: Trainer, n: int = HELD_OUT_FORMATS_SIZE) -> float:
+    """Share of ``n`` dates written in formats kept out of training whose greedy decode is exactly right."""
+    task = tasks.get(preset.task, **{**preset.task_knobs, "held_out_formats": True})
+    pairs = task.held_out(n, seed=trainer.config.seed)
+    decoded = trainer.objective.greedy(trainer.model.eval(), [source for source, _ in pairs])
+    return sum(trainer.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / len(pairs)
+
+
+def extra_measurements(preset: Preset, trainer: Trainer) -> dict:
+    """What the card reports beyond the training events: induction probe scores (language models)
+    and, for dates, exact match on formats never seen in training."""
+    extras: dict = {}
+    if preset.kind == "lm":
+        extras["repeated_sequence_scores"] = repeated_sequence_scores(trainer.model, trainer.tokenizer.vocab_size)
+    if preset.task == "dates":
+        extras["held_out_formats_exact_match"] = held_out_formats_exact_match(preset, trainer)
+        extras["held_out_formats_size"] = HELD_OUT_FORMATS_SIZE
+    return extras
+
+
+def strongest_heads(scores: dict[str, np.ndarray]) -> dict[str, dict]:
+    """For each score, the strongest head: {"layer", "head", "value"}."""
+    best = {}
+    for name, values in scores.items():
+        layer, head = np.unravel_index(int(np.argmax(values)), values.shape)
+        best[name] = {"layer": int(layer), "head": int(head), "value": round(float(values[layer, head]), 4)}
+    return best
+
+
+def strongest_head_table(title: str, scores: dict[str, np.ndarray]) -> list[str]:
+    rows = [title, "", "| score | strongest head (layer.head) | value |", "|---|---|---|"]
+    for name, best in strongest_heads(scores).items():
+        rows.append(f"| {name} | {best['layer']}.{best['head']} | {best['value']:.3f} |")
+    return rows
+
+
+def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str, extras: dict | None = None) -> str:
     """Markdown: what the model does, its data, config, training, final metrics, head scores, command."""
     config, train = trainer.model_config, trainer.config
     params = count_parameters(config)["total"]
@@ -76,6 +145,7 @@ def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) -> s
         "",
         *head_score_table(trainer.last_snapshot),
         "",
+        *extra_lines(extras or {}),
         "## Reproduce",
         "",
         "```",
@@ -84,6 +154,42 @@ def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) -> s
         "",
     ]
     return "\n".join(lines)
+
+
+def extra_lines(extras: dict) -> list[str]:
+    """Card sections for what the CLI measured beyond the training events (see cli.extra_measurements)."""
+    lines = []
+    if "repeated_sequence_scores" in extras:
+        lines += [*strongest_head_table(
+            f"On {REPEAT_LENGTH} random tokens written twice (seed {REPEAT_SEED}), where the second half "
+            "can only be predicted by induction:",
+            extras["repeated_sequence_scores"]), ""]
+    if "held_out_formats_exact_match" in extras:
+        lines += ["## Date formats never seen in training", "",
+                  f"Exact match of greedy decodes on {extras['held_out_formats_size']} dates written in the "
+                  f"held-out formats: {extras['held_out_formats_exact_match']:.2%}.", ""]
+    if "storage" in extras:
+        storage = extras["storage"]
+        lines += ["## Storage", "", f"Weights stored as {storage['dtype']}. Held-out metrics of the stored weights:",
+                  "", *metric_dict_lines(storage["metrics"]), ""]
+    if "timeline" in extras:
+        lines += ["## Training timeline", "",
+                  "Complete checkpoints in `timeline/`, from initialisation to the end of training:", "",
+                  "| step | file | validation loss |", "|---|---|---|"]
+        lines += [f"| {t['step']} | `{t['file']}` | {t['val_loss']:.4f} |" for t in extras["timeline"]]
+        lines.append("")
+    if "wall_seconds" in extras:
+        lines += ["## Wall time", "",
+                  f"{extras['wall_seconds']:.0f} s on this machine from start to saved files "
+                  f"({extras['threads']} torch threads).", ""]
+    return lines
+
+
+def metric_dict_lines(metrics: dict) -> list[str]:
+    lines = [f"- validation loss: {metrics['val_loss']:.4f}", f"- token accuracy: {metrics['accuracy']:.2%}"]
+    if metrics.get("exact_match") is not None:
+        lines.append(f"- exact match of greedy decodes: {metrics['exact_match']:.2%}")
+    return lines
 
 
 def metadata(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) -> dict:
@@ -105,4 +211,5 @@ def metadata(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) 
         "accuracy": final.accuracy,
         "exact_match": final.exact_match,
         "command": command,
+        "first_step_losses": trainer.step_losses[:FIRST_LOSSES],
     }

@@ -5,17 +5,21 @@ import argparse
 import shlex
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
 import torch
 
-from playground.checkpoint import save
-from playground.train.card import card, metadata
+from playground.checkpoint import from_bytes, save, to_bytes
+from playground.train.card import card, extra_measurements, metadata
 from playground.train.events import TrainEvent
 from playground.train.presets import PRESETS, get_preset
+from playground.train.trainer import Trainer
 
 LOG_EVERY_S = 10.0   # without a terminal, one progress line per this many seconds
+TIMELINE_DIR = "timeline"
+DTYPES = {"float32": torch.float32, "float16": torch.float16}
 
 
 def progress_line(event: TrainEvent, max_steps: int) -> str:
@@ -65,7 +69,52 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, help="random seed (default: the preset's)")
     parser.add_argument("--text", type=Path, help="train a language-model preset on this UTF-8 text file instead")
     parser.add_argument("--threads", type=int, help="CPU threads for torch (default: torch's choice)")
+    parser.add_argument("--dtype", choices=list(DTYPES), default="float32",
+                        help="storage type of the saved weights; the card reports the metrics of the stored weights")
+    parser.add_argument("--timeline", type=fractions,
+                        help="also save complete checkpoints at these fractions of the steps into OUT/timeline/, "
+                             "e.g. 0,0.01,0.05,0.2,1")
+    parser.add_argument("--eval-every", type=float, dest="eval_every",
+                        help="seconds of training between held-out evaluations (default: the preset's)")
     return parser.parse_args(argv)
+
+
+def fractions(text: str) -> list[float]:
+    """"0,0.05,1" -> [0.0, 0.05, 1.0]: sorted, unique, each in [0, 1]."""
+    try:
+        values = sorted({float(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers, e.g. 0,0.01,0.2,1") from None
+    if not values or not all(0 <= v <= 1 for v in values):
+        raise argparse.ArgumentTypeError(f"timeline fractions must lie in [0, 1], e.g. 0,0.01,0.2,1; got {text!r}")
+    return values
+
+
+def timeline_steps(fractions_: list[float], max_steps: int) -> list[int]:
+    """The distinct steps at which the timeline saves a checkpoint."""
+    return sorted({round(f * max_steps) for f in fractions_})
+
+
+def timeline_file(step: int) -> str:
+    return f"step_{step:06d}.safetensors"
+
+
+def train(trainer: Trainer, progress: "Progress", stops: list[int], on_stop) -> TrainEvent | None:
+    """Run the trainer to the end, calling ``on_stop()`` whenever it reaches one of ``stops``; the final event."""
+    final = None
+    for stop in [*stops, None]:
+        if stop is not None and stop < trainer.step:
+            continue
+        if trainer.failure is None and not trainer.finished and (stop is None or stop > trainer.step):
+            for item in trainer.run(max_steps=None if stop is None else stop - trainer.step):
+                if isinstance(item, TrainEvent):
+                    progress.update(item)
+                    final = item
+        if trainer.failure is not None:
+            break
+        if stop is not None:
+            on_stop()
+    return final
 
 
 def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
@@ -74,8 +123,10 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
     args = parse_args(argv)
     command = "python -m playground.train " + shlex.join(argv)
     preset = get_preset(args.preset)
+    started = time.perf_counter()
     changes = {name: value for name, value in (("max_steps", args.steps), ("max_seconds", args.seconds),
-                                               ("seed", args.seed)) if value is not None}
+                                               ("seed", args.seed), ("eval_every_s", args.eval_every))
+               if value is not None}
     if args.threads is not None:
         if args.threads < 1:
             raise SystemExit("--threads must be at least 1")
@@ -86,17 +137,49 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
     except ValueError as error:
         raise SystemExit(f"cannot train {preset.name}: {error}") from None
 
+    dtype = DTYPES[args.dtype]
+    timeline: list[dict] = []
+
+    def save_timeline_checkpoint() -> None:
+        val_loss = trainer.evaluate().val_loss
+        entry = {"step": trainer.step, "file": f"{TIMELINE_DIR}/{timeline_file(trainer.step)}", "val_loss": val_loss}
+        meta = {"preset": preset.name, "step": trainer.step, "max_steps": trainer.config.max_steps,
+                "val_loss": val_loss, "command": command}
+        text = f"# {preset.name}, step {trainer.step} of {trainer.config.max_steps}\n\nA point of the training timeline.\n"
+        (args.out / TIMELINE_DIR).mkdir(parents=True, exist_ok=True)
+        (args.out / entry["file"]).write_bytes(to_bytes(trainer.model, trainer.tokenizer, text, meta, dtype))
+        if not timeline or timeline[-1]["step"] != trainer.step:
+            timeline.append(entry)
+
     progress = Progress(stream, trainer.config.max_steps)
-    final = None
-    for item in trainer.run():
-        if isinstance(item, TrainEvent):
-            progress.update(item)
-            final = item
+    stops = timeline_steps(args.timeline, trainer.config.max_steps) if args.timeline else []
+    final = train(trainer, progress, stops, save_timeline_checkpoint)
+    if args.timeline and timeline[-1]["step"] != trainer.step and trainer.failure is None:
+        save_timeline_checkpoint()               # a time cap ended the run before its last fraction
     progress.finish()
-    if final.status == "diverged":
-        stream.write(f"training diverged, nothing saved: {final.message}\n")
+    if final is None or final.status == "diverged":
+        message = final.message if final is not None else trainer.failure
+        stream.write(f"training diverged, nothing saved: {message}\n")
         return 1
-    save(args.out, trainer.model, trainer.tokenizer, card(preset, trainer, final, command),
-         metadata(preset, trainer, final, command))
+    extras = extra_measurements(preset, trainer)
+    stored = from_bytes(to_bytes(trainer.model, trainer.tokenizer, dtype=dtype)).model
+    extras["storage"] = {"dtype": args.dtype, "metrics": asdict(trainer.objective.evaluate(stored))}
+    if timeline:
+        extras["timeline"] = timeline
+    extras["threads"] = torch.get_num_threads()
+    extras["wall_seconds"] = time.perf_counter() - started
+    meta = {**metadata(preset, trainer, final, command), **json_ready(extras)}
+    save(args.out, trainer.model, trainer.tokenizer, card(preset, trainer, final, command, extras), meta, dtype)
     stream.write(f"saved {preset.name} after {trainer.step} steps to {args.out}\n")
     return 0
+
+
+def json_ready(extras: dict) -> dict:
+    """``extras`` with arrays as nested lists, for the checkpoint's JSON metadata."""
+    def convert(value):
+        if hasattr(value, "tolist"):
+            return value.tolist()
+        if isinstance(value, dict):
+            return {k: convert(v) for k, v in value.items()}
+        return value
+    return convert(extras)
