@@ -5,6 +5,10 @@ once at start-up and shared by every session, read-only: weights never require g
 models only run under `torch.inference_mode`. A session that trains or uploads a model keeps
 its own copy in its Workspace.
 
+A pretrained folder may also hold a training timeline, `timeline/step_XXXXXX.safetensors`:
+complete checkpoints of the same run from initialisation to the end. They are loaded lazily,
+the first time a session asks for a step, and shared read-only like the final models.
+
 Two small models with random weights are always offered, clearly named, so the Attention and
 Generate tabs work before any training and so trained attention can be compared with chance.
 """
@@ -12,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import string
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +32,8 @@ from playground.model import ModelConfig, build_model
 PRETRAINED_ENV_VAR = "PLAYGROUND_PRETRAINED_DIR"
 DEFAULT_PRETRAINED_DIR = Path(__file__).resolve().parents[2] / "pretrained"
 UNTRAINED_SEED = 0
+TIMELINE_DIR = "timeline"
+TIMELINE_FILE = re.compile(r"step_(\d+)\.safetensors")
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +119,15 @@ def load_pretrained(directory: Path) -> tuple[list[ModelEntry], list[str]]:
     return entries, problems
 
 
+def timeline_files(folder: Path) -> dict[int, Path]:
+    """step -> checkpoint file of a pretrained folder's training timeline, by step (empty when none)."""
+    directory = folder / TIMELINE_DIR
+    if not directory.is_dir():
+        return {}
+    found = {int(m.group(1)): f for f in directory.iterdir() if (m := TIMELINE_FILE.fullmatch(f.name)) and f.is_file()}
+    return dict(sorted(found.items()))
+
+
 class ModelRegistry:
     """The shared models by name: pretrained first, then the untrained ones."""
 
@@ -118,6 +135,29 @@ class ModelRegistry:
         self.directory = pretrained_dir(directory)
         pretrained, self.problems = load_pretrained(self.directory)
         self._entries = {e.name: e for e in [*pretrained, *untrained_entries()]}
+        self._timelines = {e.name: files for e in pretrained if (files := timeline_files(self.directory / e.name))}
+        self._timeline_entries: dict[tuple[str, int], ModelEntry] = {}
+        self._timeline_lock = threading.Lock()
+
+    def timeline_steps(self, name: str) -> list[int]:
+        """The training steps saved in a pretrained model's timeline, ascending ([] when it has none)."""
+        return list(self._timelines.get(name, {}))
+
+    def timeline_entry(self, name: str, step: int) -> ModelEntry:
+        """The model `name` as it was at training `step` of its timeline, loaded once and shared.
+
+        Raises KeyError when the model has no checkpoint at that step, CheckpointError when the
+        file cannot be loaded.
+        """
+        file = self._timelines.get(name, {}).get(step)
+        if file is None:
+            raise KeyError(f"{name} has no timeline checkpoint at step {step}; steps: {self.timeline_steps(name)}")
+        with self._timeline_lock:
+            key = (name, step)
+            if key not in self._timeline_entries:
+                model, tokenizer, config, card = load(file)
+                self._timeline_entries[key] = ModelEntry(name, freeze(model), tokenizer, config, card, "pretrained")
+            return self._timeline_entries[key]
 
     def names(self, generative_only: bool = False) -> list[str]:
         return [n for n, e in self._entries.items() if e.generative or not generative_only]

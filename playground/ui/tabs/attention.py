@@ -1,5 +1,6 @@
 """Attention tab: every layer x head of a model on your input, one head enlarged, head scores to
-find the head that copies, and the forward pass as a table of tensor shapes."""
+find the head that copies, the forward pass as a table of tensor shapes, and, for pretrained
+models saved with a training timeline, the same views at any saved step of training."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from playground.model import Trace
 from ..context import LATEX, PRIVATE, QUIET, AppContext, light
 from ..examples import ATTENTION_EXAMPLES, attention_examples, suitable_input
 from ..i18n import label, text
-from ..registry import ModelEntry
+from ..registry import ModelEntry, ModelRegistry
 from ..runtime import guarded
 from ..shapes import shape_rows
 from ..validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
@@ -159,8 +160,32 @@ def scores_view(attention: AttentionPass, kind: str, score: str, lang: str) -> t
     return figure, best_heads_text(scores, lang)
 
 
-def summary_text(attention: AttentionPass, lang: str) -> str:
-    """What was run: the model's shape, the tokens, and the target the model wrote."""
+def timeline_of(registry: ModelRegistry, entry: ModelEntry) -> list[int]:
+    """The training steps a model can be shown at: its timeline when it is a pretrained one, else none."""
+    if entry.source != "pretrained" or registry.get(entry.name) is not entry:
+        return []
+    return registry.timeline_steps(entry.name)
+
+
+def entry_at_step(registry: ModelRegistry, entry: ModelEntry, step) -> ModelEntry:
+    """`entry` as it was at training `step` of its timeline; the final model for no step, the last
+    step, or a step the model's timeline does not have (e.g. one chosen for another model)."""
+    steps = timeline_of(registry, entry)
+    if step is None or not steps or step == steps[-1] or step not in steps:
+        return entry
+    return registry.timeline_entry(entry.name, step)
+
+
+def timeline_update(registry: ModelRegistry, entry: ModelEntry, step) -> gr.Radio:
+    """The step picker for `entry`: its timeline steps, shown only when it has some."""
+    steps = timeline_of(registry, entry)
+    value = step if step in steps else (steps[-1] if steps else None)
+    return gr.Radio(choices=[(str(s), s) for s in steps], value=value, visible=bool(steps))
+
+
+def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] | None = None) -> str:
+    """What was run: the model's shape, the tokens, the target the model wrote, and, for a timeline
+    checkpoint, ``at_step`` = (its training step, the timeline's last step)."""
     entry, config = attention.entry, attention.entry.config
     t = partial(text, lang)
     lines = [t("attention_summary", model=entry.name, arch=t(f"arch_{config.arch}"), d_model=config.d_model,
@@ -171,6 +196,8 @@ def summary_text(attention: AttentionPass, lang: str) -> str:
         lines.append(t("attention_generated", target=written or "∅"))
     if entry.source == "untrained":
         lines.append(t("attention_untrained"))
+    if at_step is not None:
+        lines.append(t("attention_timeline_step", step=at_step[0], last=at_step[1]))
     return "\n\n".join(lines)
 
 
@@ -186,8 +213,10 @@ class AttentionViews:
     n_heads: int
 
 
-def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, score, lang: str) -> AttentionViews:
-    """Everything the tab shows for one input: grid, enlarged head, head scores, shapes, summary."""
+def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, score, lang: str,
+                    at_step: tuple[int, int] | None = None) -> AttentionViews:
+    """Everything the tab shows for one input: grid, enlarged head, head scores, shapes, summary
+    (``at_step``: see summary_text)."""
     kind = _check_kind(entry, kind, lang)
     attention = forward_pass(entry, value, target, lang)
     weights, queries, keys, _ = weights_of(attention, kind)
@@ -203,7 +232,7 @@ def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, s
     shapes = viz.shape_table(shape_rows(shape_walkthrough(attention.trace, entry.config), entry.config, lang),
                              title=t("fig_shapes"), headers=(t("w_stage"), t("w_tensor"), t("w_shape"), t("w_note")))
     return AttentionViews(grid, head_view(attention, kind, layer, head, bool(mean), lang), scores_figure, best, shapes,
-                          summary_text(attention, lang), n_layers, n_heads)
+                          summary_text(attention, lang, at_step), n_layers, n_heads)
 
 
 def kind_choices(entry: ModelEntry, lang: str) -> list[tuple[str, str]]:
@@ -239,6 +268,13 @@ def build(ctx: AppContext) -> None:
             gr_examples = gr.Examples(examples, [model, value], label=label("lbl_examples"),
                                       example_labels=[f"{m} · {v}" for m, v in examples],
                                       elem_id="attention-examples", cache_examples=False)
+            start_steps = timeline_of(ctx.registry, start)
+            with gr.Group(visible=bool(start_steps), elem_id="attention-timeline-panel") as timeline_panel:
+                step_picker = gr.Radio([(str(s), s) for s in start_steps],
+                                       value=start_steps[-1] if start_steps else None,
+                                       label=label("lbl_timeline"), elem_id="attention-timeline")
+                gr.Markdown(label("timeline_explanation"), elem_id="timeline-explanation",
+                            elem_classes="explanation")
             gr.Markdown(label("attention_explanation"), elem_id="attention-explanation", latex_delimiters=LATEX,
                         elem_classes="explanation")
     with gr.Row():
@@ -260,17 +296,22 @@ def build(ctx: AppContext) -> None:
     with gr.Accordion(label("lbl_shapes"), open=False, elem_id="attention-shapes-panel"):
         shapes = gr.Plot(show_label=False, elem_id="attention-shapes")
 
-    def entry_of(name, lang, request):
-        return ctx.find_model(ctx.workspace(request), name, lang)
+    step = gr.State(None)             # the chosen timeline step; None = the final model
+
+    def entry_of(name, step, lang, request):
+        """The chosen model, at the chosen step of its training timeline when it has one."""
+        return entry_at_step(ctx.registry, ctx.find_model(ctx.workspace(request), name, lang), step)
 
     @guarded
-    def on_view(name, value, target, kind, layer, head, mean, score, lang, request: gr.Request):
-        entry = entry_of(name, lang, request)
+    def on_view(name, value, target, kind, layer, head, mean, score, lang, step, request: gr.Request):
+        final = ctx.find_model(ctx.workspace(request), name, lang)
+        entry = entry_at_step(ctx.registry, final, step)
+        at_step = (step, timeline_of(ctx.registry, final)[-1]) if entry is not final else None
         if kind not in kinds_of(entry):
             kind = kinds_of(entry)[-1]
         if score not in score_names(kind):
             score = score_names(kind)[0]
-        views = attention_views(entry, value, target, kind, layer, head, mean, score, lang)
+        views = attention_views(entry, value, target, kind, layer, head, mean, score, lang, at_step)
         stack_layers = views.n_layers - 1
         return (views.grid, views.head, views.scores, views.best_heads, views.shapes, views.summary,
                 gr.Radio(choices=kind_choices(entry, lang), value=kind),
@@ -282,24 +323,31 @@ def build(ctx: AppContext) -> None:
                 gr.Textbox(visible=entry.config.arch == "encoder_decoder"))
 
     @guarded
-    def on_head(name, value, target, kind, layer, head, mean, lang, request: gr.Request):
-        entry = entry_of(name, lang, request)
+    def on_head(name, value, target, kind, layer, head, mean, lang, step, request: gr.Request):
+        entry = entry_of(name, step, lang, request)
         attention = forward_pass(entry, value, target, lang)
         return head_view(attention, _check_kind(entry, kind, lang), layer, head, bool(mean), lang)
 
     @guarded
-    def on_scores(name, value, target, kind, score, lang, request: gr.Request):
-        entry = entry_of(name, lang, request)
+    def on_scores(name, value, target, kind, score, lang, step, request: gr.Request):
+        entry = entry_of(name, step, lang, request)
         attention = forward_pass(entry, value, target, lang)
         return scores_view(attention, _check_kind(entry, kind, lang), score, lang)
 
     @guarded
     def on_model(name, value, lang, request: gr.Request):
-        return suitable_input(entry_of(name, lang, request), value, ATTENTION_EXAMPLES)
+        """A suitable input for the newly chosen model, shown as trained to the end."""
+        return suitable_input(entry_of(name, None, lang, request), value, ATTENTION_EXAMPLES), None
 
     @guarded
-    def on_best(name, value, target, kind, score, lang, request: gr.Request):
-        entry = entry_of(name, lang, request)
+    def on_timeline(name, lang, request: gr.Request):
+        """The step picker of the model now chosen, at its final step; hidden when it has no timeline."""
+        entry = ctx.find_model(ctx.workspace(request), name, lang)
+        return timeline_update(ctx.registry, entry, None), gr.Group(visible=bool(timeline_of(ctx.registry, entry)))
+
+    @guarded
+    def on_best(name, value, target, kind, score, lang, step, request: gr.Request):
+        entry = entry_of(name, step, lang, request)
         attention = forward_pass(entry, value, target, lang)
         kind = _check_kind(entry, kind, lang)
         values = scores_of(attention, kind).get(score)
@@ -309,18 +357,26 @@ def build(ctx: AppContext) -> None:
         best_layer, best_head = (int(i) for i in np.unravel_index(int(np.argmax(values)), values.shape))
         return best_layer, best_head, False, head_view(attention, kind, best_layer, best_head, False, lang)
 
-    view_inputs = [model, value, target, kind, layer, head, mean, score, lang]
+    view_inputs = [model, value, target, kind, layer, head, mean, score, lang, step]
     view_outputs = [grid, head_plot, scores_plot, best_heads, shapes, summary, kind, score, layer, head, target]
-    head_inputs = [model, value, target, kind, layer, head, mean, lang]
+    head_inputs = [model, value, target, kind, layer, head, mean, lang, step]
     ctx.on_open(on_view, view_inputs, view_outputs, grid)
     run.click(on_view, view_inputs, view_outputs, api_name="attention", **light(grid))
-    model.input(on_model, [model, value, lang], [value], **QUIET, **PRIVATE).then(
+    model.input(on_model, [model, value, lang], [value, step], **QUIET, **PRIVATE).then(
+        on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
+    model.change(on_timeline, [model, lang], [step_picker, timeline_panel], **QUIET, **PRIVATE)
+    step_picker.input(_chosen_step, [step_picker], [step], **QUIET, **PRIVATE).then(
         on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
     for trigger in (value.submit, target.submit, kind.input, gr_examples.load_input_event.then):
         trigger(on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
     for trigger in (layer.release, head.release, mean.input):
         trigger(on_head, head_inputs, [head_plot], **QUIET, **PRIVATE)
-    score.input(on_scores, [model, value, target, kind, score, lang], [scores_plot, best_heads],
+    score.input(on_scores, [model, value, target, kind, score, lang, step], [scores_plot, best_heads],
                 **QUIET, **PRIVATE)
-    best_button.click(on_best, [model, value, target, kind, score, lang], [layer, head, mean, head_plot],
+    best_button.click(on_best, [model, value, target, kind, score, lang, step], [layer, head, mean, head_plot],
                       api_name="attention_best_head", **light(head_plot))
+
+
+def _chosen_step(step):
+    """The timeline step picked in the radio, kept in the session's state."""
+    return step
