@@ -2,8 +2,7 @@
 
 A check runs on the variants' trainers, at the start (freshly built models, identical weights
 where the architectures allow) or at the end of training. Every forward pass here is made in
-eval mode without gradients, except `gradient_reach`, which needs one backward pass; none of
-them touches a trainer's data stream or optimiser.
+eval mode without gradients, and none touches a trainer's data stream or optimiser.
 """
 from __future__ import annotations
 
@@ -20,7 +19,6 @@ from playground.model import Trace, causal_mask
 from playground.model.blocks import DecoderBlock, EncoderBlock
 from playground.model.models import DecoderStack
 from playground.train import Trainer
-from playground.train.objectives import Batch
 
 from .text import Text
 
@@ -55,10 +53,9 @@ class Check:
             raise ValueError(f"check {self.id!r}: stage must be one of {STAGES}, got {self.stage!r}")
 
 
-def _probe_batch(trainer: Trainer, rows: int = PROBE_ROWS) -> Batch:
-    """The first ``rows`` held-out sequences (the same for every variant of a lab)."""
-    batch = trainer.objective.val_batches()[0]
-    return Batch(tuple(t[:rows] for t in batch.inputs), batch.targets[:rows], batch.n_tokens)
+def _probe_inputs(trainer: Trainer, rows: int = PROBE_ROWS) -> tuple[torch.Tensor, ...]:
+    """Model inputs of the first ``rows`` held-out sequences (the same for every variant of a lab)."""
+    return tuple(t[:rows] for t in trainer.objective.val_batches()[0].inputs)
 
 
 @torch.no_grad()
@@ -75,7 +72,7 @@ def future_leak(stage: Stage) -> Check:
     """Largest change of any earlier logit when only the LAST input token changes (0 for a causal model)."""
 
     def leak(trainer: Trainer) -> float:
-        inputs = _probe_batch(trainer).inputs
+        inputs = _probe_inputs(trainer)
         ids = inputs[-1]                                                     # [B, T] the causal side
         ordinary = trainer.tokenizer.vocab_size - NUM_SPECIAL
         changed = ids.clone()
@@ -94,7 +91,7 @@ def prefix_consistency(stage: Stage) -> Check:
     ends there, which is all that generation has (0 for a correct causal model)."""
 
     def gap(trainer: Trainer) -> float:
-        inputs = _probe_batch(trainer).inputs
+        inputs = _probe_inputs(trainer)
         ids = inputs[-1]                                                     # [B, T] the causal side
         whole = _logits(trainer, inputs)                                     # [B, T, V]
         gaps = [(_logits(trainer, (*inputs[:-1], ids[:, :length]))[:, -1] - whole[:, length - 1]).abs().max()
@@ -145,7 +142,7 @@ def position_to_token_ratio(stage: Stage) -> Check:
 
     def ratio(trainer: Trainer) -> float:
         trace = Trace(include=("*.tok_embed", "*.pos_embed"))
-        _logits(trainer, _probe_batch(trainer).inputs, trace)
+        _logits(trainer, _probe_inputs(trainer), trace)
         ratios = []
         for name in trace.names():
             if name.endswith(".tok_embed"):
@@ -171,7 +168,7 @@ def output_change_vs_reference(stage: Stage) -> Check:
 
     def measure(trainers: Mapping[str, Trainer]) -> Measurement:
         reference, *_ = trainers.values()
-        inputs = _probe_batch(reference).inputs
+        inputs = _probe_inputs(reference)
         expected = _logits(reference, inputs)
         return Measurement({variant: float((_logits(trainer, inputs) - expected).abs().max())
                             for variant, trainer in trainers.items()})
@@ -189,7 +186,7 @@ def token_similarity(stage: Stage) -> Check:
         last = [m for m in trainer.model.modules() if isinstance(m, (EncoderBlock, DecoderBlock))][-1]
         name = f"{last.name}.resid_post"
         trace = Trace(include=(name,))
-        _logits(trainer, _probe_batch(trainer).inputs, trace)
+        _logits(trainer, _probe_inputs(trainer), trace)
         hidden = F.normalize(trace[name].float(), dim=-1)                   # [B, T, D]
         cosine = hidden @ hidden.transpose(1, 2)                             # [B, T, T]
         length = cosine.size(1)
@@ -211,7 +208,7 @@ def parameter_count() -> Check:
                  lambda trainers: _per_variant(trainers, count))
 
 
-def shuffle_order(length: int, seed: int = 0) -> list[int]:
+def _shuffle_order(length: int, seed: int = 0) -> list[int]:
     """A fixed permutation of range(length) that moves every position it can (none stays put for length >= 2)."""
     order = list(range(length))
     rng = random.Random(seed)
@@ -229,7 +226,7 @@ def shuffled_source() -> Check:
         for variant, trainer in trainers.items():
             objective, model = trainer.objective, trainer.model.eval()
             source = objective.held_out[0][0]
-            order = shuffle_order(len(source))
+            order = _shuffle_order(len(source))
             mixed = "".join(source[i] for i in order)
             outputs = [objective.tokenizer.decode(ids) for ids in objective.greedy(model, [source, mixed])]
             examples[variant] = f"{source} → {outputs[0]}  |  {mixed} → {outputs[1]}"
