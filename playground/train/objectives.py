@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -27,7 +27,7 @@ from playground.analysis import head_scores
 from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, PAD_ID, LMData, MLMData, Tokenizer, pad_sequences
 from playground.data.tasks import Task
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import ModelConfig, Trace
+from playground.model import ModelConfig, MultiHeadAttention, Trace, causal_mask
 from playground.train.config import TrainConfig
 from playground.train.decoding import greedy_continue, greedy_seq2seq, sample_continuation
 from playground.train.events import Sample
@@ -155,6 +155,16 @@ def _scores(kind_name: str, weights: np.ndarray, **kwargs) -> dict[str, np.ndarr
     return {f"{kind_name}.{score}": value for score, value in head_scores(weights, kind, **kwargs).items()}
 
 
+def decoder_is_causal(model: nn.Module) -> bool:
+    """True when each decoder prediction depends only on earlier tokens by construction: the
+    reference causal mask and reference attention pieces. Only then does the teacher-forced pass
+    give the exact match of greedy decoding; an experiment that swaps one of them breaks that."""
+    decoder = getattr(model, "decoder", None)
+    if decoder is None or decoder.mask_builder is not causal_mask:
+        return False
+    return all(m.uses_reference_pieces() for m in decoder.modules() if isinstance(m, MultiHeadAttention))
+
+
 def _with_ignored_pads(ids: torch.Tensor) -> torch.Tensor:
     return ids.masked_fill(ids == PAD_ID, IGNORE_INDEX)
 
@@ -204,6 +214,18 @@ class _TaskObjective(Objective):
     @abstractmethod
     def greedy(self, model: nn.Module, sources: list[str]) -> list[list[int]]:
         """Greedy decodes (ids up to and including eos) of ``sources``."""
+
+    def evaluate(self, model: nn.Module) -> Metrics:
+        """As Objective.evaluate; a decoder that can see later tokens gets exact match from real decodes."""
+        metrics = super().evaluate(model)
+        return metrics if decoder_is_causal(model) else replace(metrics, exact_match=self.decoded_exact_match(model))
+
+    @torch.no_grad()
+    def decoded_exact_match(self, model: nn.Module) -> float:
+        """The share of held-out sources whose greedy decode is exactly target + eos."""
+        decoded = self.greedy(model, [source for source, _ in self.held_out])
+        wanted = [self.tokenizer.encode(target) + [EOS_ID] for _, target in self.held_out]
+        return sum(out == want for out, want in zip(decoded, wanted)) / len(self.held_out)
 
     def samples(self, model: nn.Module) -> list[Sample]:
         pairs = self.held_out[:N_SAMPLES]

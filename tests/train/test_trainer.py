@@ -97,6 +97,18 @@ def test_a_tiny_copy_model_reaches_exact_match():
     assert final.exact_match >= 0.98
     assert final.accuracy >= 0.99
     assert final.val_loss < 0.1
+    assert trainer.objective.decoded_exact_match(trainer.model) == trainer.evaluate().exact_match
+
+
+def test_a_decoder_that_sees_later_tokens_is_judged_by_real_greedy_decodes(monkeypatch):
+    trainer = seq2seq_trainer(max_steps=10)
+    decoded = []
+    monkeypatch.setattr(trainer.objective, "decoded_exact_match", lambda model: decoded.append(model) or 0.25)
+    assert trainer.evaluate().exact_match != 0.25                            # the reference decoder: teacher forced
+    trainer.model.decoder.mask_builder = lambda n_queries, n_keys, device=None: torch.ones(
+        n_queries, n_keys, dtype=torch.bool, device=device).triu()
+    assert trainer.evaluate().exact_match == 0.25
+    assert decoded == [trainer.model]
 
 
 def test_events_come_after_every_step_when_asked_and_the_last_one_is_evaluated():
