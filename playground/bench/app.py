@@ -290,4 +290,5 @@ def run(quick: bool) -> list[dict]:
             lines += class_results(app, choices, n_students, DURATION_S[quick])
     finally:
         app.stop()
-    return lines
+    from playground.bench import app_training      # live training in the app; it builds on this module
+    return lines + app_training.run(quick)

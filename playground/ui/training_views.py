@@ -16,7 +16,7 @@ from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES
 from playground.train import Snapshot, TrainEvent
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
-from playground.viz.training import MARKER_LIMIT, TRAINING_PANELS
+from playground.viz.training import MARKER_LIMIT
 
 from .i18n import text
 from .training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
@@ -128,6 +128,7 @@ class LiveCurves:
         self._lock = threading.Lock()
         self._figure: go.Figure | None = None
         self._lang: str | None = None
+        self._columns: dict[str, str] = {}       # trace name -> history column
 
     def figure(self, session: TrainingSession, lang: str) -> go.Figure | None:
         if session.trainer is None or not session.trainer.history:
@@ -136,20 +137,19 @@ class LiveCurves:
         with self._lock:
             if self._figure is None or self._lang != lang:
                 t = partial(text, lang)
+                names = {column: t(key) for column, key in SERIES.items()}
                 self._figure = viz.training_curves(
                     history, title=t("fig_train_curves", task=task_name(session.spec.task, lang)),
-                    panel_titles=[t(key) for key in PANELS],
-                    series_names={column: t(key) for column, key in SERIES.items()}, step_label=t("w_step"),
-                    height=520)
-                self._lang = lang
+                    panel_titles=[t(key) for key in PANELS], series_names=names, step_label=t("w_step"), height=520)
+                self._lang, self._columns = lang, {name: column for column, name in names.items()}
                 return self._figure
-            columns = [c for _, panel in TRAINING_PANELS for c, _ in panel if c in history]
             steps = np.asarray(history["step"], dtype=np.float32)
             mode = "lines+markers" if len(steps) <= MARKER_LIMIT else "lines"
             with self._figure.batch_update():
-                for trace, column in zip(self._figure.data, columns):
-                    values = np.array([np.nan if v is None else v for v in history[column]], dtype=np.float32)
-                    trace.update(x=steps, y=values, mode=mode)
+                for trace in self._figure.data:
+                    column = history[self._columns[trace.name]]
+                    trace.update(x=steps, y=np.array([np.nan if v is None else v for v in column], dtype=np.float32),
+                                 mode=mode)
             return self._figure
 
 

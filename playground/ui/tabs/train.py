@@ -355,20 +355,13 @@ def build(ctx: AppContext) -> None:
     def on_data(data_value):
         return gr.Textbox(visible=data_value == "pasted"), gr.File(visible=data_value == "upload")
 
-    def form_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value, positional_value,
-                  norm_value, activation_value, dropout_value, tie_value, lr_value, warmup_value, batch_value,
-                  steps_value, lang) -> TrainSpec:
-        return check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
-                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                          warmup_value, batch_value, steps_value, lang)
-
     @guarded
     def on_check_form(task_value, data_value, pasted_value, upload_value, layers_value, heads_value, d_model_value,
                       d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
                       warmup_value, batch_value, steps_value, lang, request: gr.Request):
-        spec = form_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
-                         positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                         warmup_value, batch_value, steps_value, lang)
+        spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
+                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
+                          warmup_value, batch_value, steps_value, lang)
         check_request(ctx.workspace(request), spec, pasted_value, lang)
         return text(lang, "train_status_queued")
 
@@ -400,9 +393,9 @@ def build(ctx: AppContext) -> None:
                  d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
                  warmup_value, batch_value, steps_value, lang, request: gr.Request):
         workspace = ctx.workspace(request)
-        spec = form_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
-                         positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                         warmup_value, batch_value, steps_value, lang)
+        spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
+                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
+                          warmup_value, batch_value, steps_value, lang)
         with closing(start(workspace, spec, pasted_value, upload_value, lang)) as stream:
             for views_dict in stream:
                 yield shown(views_dict, workspace)
@@ -412,9 +405,9 @@ def build(ctx: AppContext) -> None:
                 d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
                 warmup_value, batch_value, steps_value, lang, request: gr.Request):
         workspace = ctx.workspace(request)
-        spec = form_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
-                         positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                         warmup_value, batch_value, steps_value, lang)
+        spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
+                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
+                          warmup_value, batch_value, steps_value, lang)
         with closing(step(workspace, spec, pasted_value, upload_value, lang)) as stream:
             for views_dict in stream:
                 yield shown(views_dict, workspace)
@@ -438,8 +431,8 @@ def build(ctx: AppContext) -> None:
 
     ctx.on_open(on_estimate, estimate_inputs, [estimate_box], estimate_box)
     ctx.on_open(on_show, [lang], views, status)
-    task.input(on_task, [task, data, lang], [data_group, pasted, upload, *form, probe_kind, score], **QUIET,
-               **PRIVATE).then(
+    task_outputs = [data_group, pasted, upload, *form, probe_kind, score]
+    task.input(on_task, [task, data, lang], task_outputs, **QUIET, **PRIVATE).then(
         on_estimate, estimate_inputs, [estimate_box], **QUIET, **PRIVATE)
     data.input(on_data, [data], [pasted, upload], **QUIET, **PRIVATE)
     changes = [data.input, pasted.blur, positional.input, norm.input, activation.input, tie_weights.input, lr.input,
