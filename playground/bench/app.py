@@ -140,6 +140,9 @@ def _cut(rng: random.Random, value: str) -> str:
     return value[start:start + length]
 
 
+ATTENTION_KIND_OUTPUT, ATTENTION_SCORE_OUTPUT = 6, 7   # positions of the kind and score pickers in /attention's outputs
+
+
 @dataclass
 class Student:
     """One session: its own Client, its own random choices, the latency of every call it made."""
@@ -153,18 +156,27 @@ class Student:
     prompt: tuple[str, str] | None = None     # (model, prompt) of the generation under way
     finished: tuple[str, str] | None = None   # (model, prompt) whose generation has finished
     turn: bool | None = None                   # whether the last action was an attention view
+    shown: dict[str, list[str]] = field(default_factory=dict)  # the kind and score choices the page shows now
 
-    def attention(self) -> None:
-        model, value = self.rng.choice(self.choices.attention_examples)
-        self._call("attention", model, _cut(self.rng, value), "", self.rng.choice(self.choices.kinds),
-                   self.rng.randint(0, 1), self.rng.randint(0, 1), self.rng.random() < 0.2,
-                   self.rng.choice(self.choices.scores), self.lang)
+    def attention(self, model: str | None = None, value: str | None = None) -> None:
+        """An attention view, picking the kind and score among those this student's page shows."""
+        if model is None:
+            model, value = self.rng.choice(self.choices.attention_examples)
+            value = _cut(self.rng, value)
+        kind = self.rng.choice(self.shown.get("kind", self.choices.kinds))
+        score = self.rng.choice(self.shown.get("score", self.choices.scores))
+        output = self._call("attention", model, value, "", kind, self.rng.randint(0, 1), self.rng.randint(0, 1),
+                            self.rng.random() < 0.2, score, self.lang)
+        if output is not None:                 # the view re-offers the kinds and scores of the model shown
+            for key, update in (("kind", output[ATTENTION_KIND_OUTPUT]), ("score", output[ATTENTION_SCORE_OUTPUT])):
+                self.shown[key] = [value for _, value in update["choices"]]
 
     def generate_step(self) -> None:
         if self.prompt is None or self.rng.random() < 0.15:
             self.prompt = self._new_prompt()
         strategy = self.rng.choice(("greedy", "sample"))
-        settings = (strategy, round(self.rng.uniform(0.6, 1.4), 2), self.rng.choice((0, 5, 20)),
+        # top-k stays within the smallest vocabulary (copy: 15 tokens), as the slider does
+        settings = (strategy, round(self.rng.uniform(0.6, 1.4), 2), self.rng.choice((0, 5, 10)),
                     self.rng.choice((1.0, 0.9)), self.rng.randint(0, 99), 40, 3)
         output = self._call("generate_step", *self.prompt, *settings, self.rng.randint(0, 1),
                             self.rng.randint(0, 1), self.lang)
@@ -238,8 +250,7 @@ def teacher_opens(url: str) -> PageChoices:
     client = _client(url)
     teacher = Student(client, random.Random(0), page_choices(client.config), "en")
     for model, value in teacher.choices.attention_examples:
-        teacher._call("attention", model, value, "", teacher.choices.kinds[0], 0, 0, False,
-                      teacher.choices.scores[0], "en")
+        teacher.attention(model, value)
     teacher.generate_step()
     client.close()
     if teacher.errors:
