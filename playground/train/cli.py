@@ -168,10 +168,18 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
         extras["timeline"] = timeline
     extras["threads"] = torch.get_num_threads()
     extras["wall_seconds"] = time.perf_counter() - started
+    remove_stale_timeline(args.out, {t["file"] for t in timeline})
     meta = {**metadata(preset, trainer, final, command), **json_ready(extras)}
     save(args.out, trainer.model, trainer.tokenizer, card(preset, trainer, final, command, extras), meta, dtype)
     stream.write(f"saved {preset.name} after {trainer.step} steps to {args.out}\n")
     return 0
+
+
+def remove_stale_timeline(out: Path, kept: set[str]) -> None:
+    """Delete timeline checkpoints an earlier run left in ``out``, so the timeline is this run's alone."""
+    for file in (out / TIMELINE_DIR).glob("step_*.safetensors"):
+        if f"{TIMELINE_DIR}/{file.name}" not in kept:
+            file.unlink()
 
 
 def json_ready(extras: dict) -> dict:
