@@ -11,8 +11,42 @@ NORM_PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("relu", "gelu")
 
 
+class JsonConfig:
+    """Round-trips a validated frozen dataclass through JSON; `describe` names it in errors."""
+
+    describe = "config"
+
+    def replace(self, **changes):
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        if not isinstance(data, dict):
+            raise ValueError(f"the {cls.describe} must be a JSON object, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown {cls.describe} field(s) {unknown}; valid fields are {sorted(known)}")
+        return cls(**data)
+
+    @classmethod
+    def from_json(cls, text: str):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"the {cls.describe} is not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
 @dataclass(frozen=True)
-class ModelConfig:
+class ModelConfig(JsonConfig):
     """The shape of a Transformer.
 
     arch: "encoder_decoder" (seq2seq with cross-attention), "decoder_only" (GPT) or
@@ -46,6 +80,8 @@ class ModelConfig:
     bias: bool = True
     pad_id: int = 0
 
+    describe = "model config"
+
     def __post_init__(self) -> None:
         _validate(self)
 
@@ -57,35 +93,6 @@ class ModelConfig:
     @property
     def head_dim(self) -> int:
         return self.d_model // self.n_heads
-
-    def replace(self, **changes) -> "ModelConfig":
-        """A copy with some fields changed (validated again)."""
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "ModelConfig":
-        if not isinstance(data, dict):
-            raise ValueError(f"a model config must be a JSON object, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown config field(s) {unknown}; valid fields are {sorted(known)}")
-        return cls(**data)
-
-    @classmethod
-    def from_json(cls, text: str) -> "ModelConfig":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"the model config is not valid JSON: {error}") from None
-        return cls.from_dict(data)
-
 
 def _require(condition: bool, field: str, message: str) -> None:
     if not condition:

@@ -1,14 +1,14 @@
 """TrainConfig: every optimisation and reporting choice of a training run, validated, JSON round trip."""
 from __future__ import annotations
 
-import dataclasses
-import json
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+from playground.model.config import JsonConfig
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class TrainConfig(JsonConfig):
     """How to train.
 
     lr: peak learning rate of AdamW, reached after ``warmup_steps`` linear warm-up steps; it then
@@ -44,37 +44,10 @@ class TrainConfig:
     event_every_s: float = 0.5
     snapshot_every_s: float | None = 5.0
 
+    describe = "train config"
+
     def __post_init__(self) -> None:
         _validate(self)
-
-    def replace(self, **changes) -> "TrainConfig":
-        """A copy with some fields changed (validated again)."""
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TrainConfig":
-        if not isinstance(data, dict):
-            raise ValueError(f"a train config must be a JSON object, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown train config field(s) {unknown}; valid fields are {sorted(known)}")
-        return cls(**data)
-
-    @classmethod
-    def from_json(cls, text: str) -> "TrainConfig":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"the train config is not valid JSON: {error}") from None
-        return cls.from_dict(data)
-
 
 def _require(condition: bool, field: str, message: str) -> None:
     if not condition:

@@ -35,7 +35,7 @@ def test_invalid_config_names_the_field_and_what_is_valid(changes, field, hint):
 
 
 def test_unknown_fields_are_refused_with_the_valid_list():
-    with pytest.raises(ValueError, match="unknown config field.*n_layers"):
+    with pytest.raises(ValueError, match="unknown model config field.*n_layers"):
         ModelConfig.from_dict({"n_layers": 3})
 
 
