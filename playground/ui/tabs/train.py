@@ -388,29 +388,22 @@ def build(ctx: AppContext) -> None:
         workspace = ctx.workspace(request)
         return shown(select_view(workspace.training, None, score_value, lang), workspace, pickers=False)
 
-    @guarded_training
-    def on_start(task_value, data_value, pasted_value, upload_value, layers_value, heads_value, d_model_value,
-                 d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                 warmup_value, batch_value, steps_value, lang, request: gr.Request):
-        workspace = ctx.workspace(request)
-        spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
-                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                          warmup_value, batch_value, steps_value, lang)
-        with closing(start(workspace, spec, pasted_value, upload_value, lang)) as stream:
-            for views_dict in stream:
-                yield shown(views_dict, workspace)
+    def form_handler(run):
+        """A handler that checks the form, then streams `run` (start or step) for this session."""
+        @guarded_training
+        def handler(task_value, data_value, pasted_value, upload_value, layers_value, heads_value, d_model_value,
+                    d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
+                    warmup_value, batch_value, steps_value, lang, request: gr.Request):
+            workspace = ctx.workspace(request)
+            spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
+                              positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
+                              warmup_value, batch_value, steps_value, lang)
+            with closing(run(workspace, spec, pasted_value, upload_value, lang)) as stream:
+                for views_dict in stream:
+                    yield shown(views_dict, workspace)
+        return handler
 
-    @guarded_training
-    def on_step(task_value, data_value, pasted_value, upload_value, layers_value, heads_value, d_model_value,
-                d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                warmup_value, batch_value, steps_value, lang, request: gr.Request):
-        workspace = ctx.workspace(request)
-        spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
-                          positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                          warmup_value, batch_value, steps_value, lang)
-        with closing(step(workspace, spec, pasted_value, upload_value, lang)) as stream:
-            for views_dict in stream:
-                yield shown(views_dict, workspace)
+    on_start, on_step = form_handler(start), form_handler(step)
 
     @guarded_training
     def on_resume(lang, request: gr.Request):
