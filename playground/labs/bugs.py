@@ -32,9 +32,13 @@ def unscaled_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
 
 def split_heads_without_transpose(x: torch.Tensor, n_heads: int) -> torch.Tensor:
     """[B, T, D] -> [B, H, T, Dh] by `view` alone: "head" h gets a block of consecutive positions
-    cut into rows of Dh numbers, so a row mixes pieces of different positions and features."""
+    cut into rows of Dh numbers, so a row mixes pieces of different positions and features.
+
+    Written with `reshape`, which is `view` on the contiguous projection the mistake is made on;
+    the projections here may arrive as strided slices, which `view` would reject.
+    """
     batch, length, d_model = x.shape
-    return x.view(batch, n_heads, length, d_model // n_heads)
+    return x.reshape(batch, n_heads, length, d_model // n_heads)
 
 
 def merge_heads_without_transpose(x: torch.Tensor) -> torch.Tensor:
