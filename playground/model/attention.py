@@ -113,6 +113,13 @@ class MultiHeadAttention(nn.Module):
         self.split = split_heads
         self.merge = merge_heads
 
+    def _project_qkv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """x W_q, x W_k, x W_v as one matrix product over the stacked weights (one pass over x).  [B, T, D] each"""
+        layers = (self.w_q, self.w_k, self.w_v)
+        weight = torch.cat([layer.weight for layer in layers])                # [3D, D]
+        bias = None if self.w_q.bias is None else torch.cat([layer.bias for layer in layers])
+        return F.linear(x, weight, bias).chunk(3, dim=-1)
+
     def uses_reference_pieces(self) -> bool:
         return self.score_fn is scaled_scores and self.split is split_heads and self.merge is merge_heads
 
@@ -127,17 +134,17 @@ class MultiHeadAttention(nn.Module):
         cache: LayerCache | None = None,
         trace: Trace | None = None,
     ) -> torch.Tensor:                            # [B, Tq, D]
-        q = self.split(self.w_q(x), self.n_heads)                            # [B, H, Tq, Dh]
         if context is None:
-            k = self.split(self.w_k(x), self.n_heads)                        # [B, H, Tq, Dh]
-            v = self.split(self.w_v(x), self.n_heads)
+            q, k, v = (self.split(part, self.n_heads) for part in self._project_qkv(x))  # [B, H, Tq, Dh] each
             if positions is not None:
                 q, k = positions.rotate(q, offset), positions.rotate(k, offset)
             if cache is not None:
                 k, v = cache.append(k, v)                                    # [B, H, Tk, Dh]
         elif cache is not None and cache.k is not None:
+            q = self.split(self.w_q(x), self.n_heads)                        # [B, H, Tq, Dh]
             k, v = cache.k, cache.v
         else:
+            q = self.split(self.w_q(x), self.n_heads)
             k = self.split(self.w_k(context), self.n_heads)                  # [B, H, Tk, Dh]
             v = self.split(self.w_v(context), self.n_heads)
             if cache is not None:
