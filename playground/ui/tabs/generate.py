@@ -353,29 +353,16 @@ def build(ctx: AppContext) -> None:
             return shown(stepper_views(generation, layer_value, head_value, lang), entry, settings,
                          layer_value, head_value)
 
-    @guarded
-    def on_step(name, prompt_value, strategy, temperature, top_k, top_p, seed, max_new, beam_width, layer_value,
-                head_value, lang, request: gr.Request):
-        return act("step", name, prompt_value, (strategy, temperature, top_k, top_p, seed, max_new, beam_width),
-                   layer_value, head_value, lang, request)
+    def action_handler(action: str):
+        """The handler of one button that acts on this session's generation ("step", "back", ...)."""
+        @guarded
+        def handler(name, prompt_value, strategy, temperature, top_k, top_p, seed, max_new, beam_width,
+                    layer_value, head_value, lang, request: gr.Request):
+            return act(action, name, prompt_value, (strategy, temperature, top_k, top_p, seed, max_new, beam_width),
+                       layer_value, head_value, lang, request)
+        return handler
 
-    @guarded
-    def on_back(name, prompt_value, strategy, temperature, top_k, top_p, seed, max_new, beam_width, layer_value,
-                head_value, lang, request: gr.Request):
-        return act("back", name, prompt_value, (strategy, temperature, top_k, top_p, seed, max_new, beam_width),
-                   layer_value, head_value, lang, request)
-
-    @guarded
-    def on_reset(name, prompt_value, strategy, temperature, top_k, top_p, seed, max_new, beam_width, layer_value,
-                 head_value, lang, request: gr.Request):
-        return act("reset", name, prompt_value, (strategy, temperature, top_k, top_p, seed, max_new, beam_width),
-                   layer_value, head_value, lang, request)
-
-    @guarded
-    def on_show(name, prompt_value, strategy, temperature, top_k, top_p, seed, max_new, beam_width, layer_value,
-                head_value, lang, request: gr.Request):
-        return act("show", name, prompt_value, (strategy, temperature, top_k, top_p, seed, max_new, beam_width),
-                   layer_value, head_value, lang, request)
+    on_step, on_back, on_reset, on_show = (action_handler(a) for a in ("step", "back", "reset", "show"))
 
     @guarded
     def on_run(name, prompt_value, strategy, temperature, top_k, top_p, seed, max_new, beam_width, layer_value,
