@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import copy
 import math
-import os
-import queue
 import shutil
 import tempfile
 import threading
@@ -23,7 +21,6 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
-import torch
 
 from playground.analysis import flops_per_token
 from playground.checkpoint import to_bytes
@@ -34,7 +31,7 @@ from playground.train.card import card, metadata
 
 from .i18n import text
 from .registry import ModelEntry, freeze
-from .runtime import training_threads
+from .worker import Put, Worker
 from .validation import (
     MAX_TEXT_UPLOAD_BYTES,
     MAX_TRAIN_PARAMETERS,
@@ -59,9 +56,7 @@ STOP_WAIT_SECONDS = 30.0      # Stop / Reset wait this long for a run to reach t
 MAX_SCORE_SNAPSHOTS = 200     # head scores kept for the over-training figure
 SHAKESPEARE_RETRY_SECONDS = 600.0
 TRAINED_PREFIX = "trained-"
-TRAINING_NICENESS = 10        # how much nicer than the viewers' threads a training thread is
 BEGUN = "begun"               # a run's first item after `build` made a new Trainer
-END = "end"                   # the worker's last item
 CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
 
 
@@ -273,17 +268,13 @@ class TrainingSession:
         self.download: Path | None = None
         self.figures: dict[str, object] = {}
         self._published: tuple[Trainer, int] | None = None
-        self._lock = threading.Lock()
-        self._running = False
-        self._stop = threading.Event()
-        self._idle = threading.Event()
-        self._idle.set()
+        self._worker = Worker()
         self._directory: Path | None = None
         self._closed = False
 
     @property
     def running(self) -> bool:
-        return self._running
+        return self._worker.running
 
     @property
     def last_event(self) -> TrainEvent | None:
@@ -299,67 +290,28 @@ class TrainingSession:
         the worker to stop between two steps; the Trainer keeps every state, so the next run
         continues exactly. An error in the worker is raised by the generator.
         """
-        with self._lock:
-            if self._running:
-                raise fail(lang, "err_train_running")
-            self._running = True
-            self._stop.clear()
-            self._idle.clear()
-        items: queue.Queue = queue.Queue()
-        threading.Thread(target=self._work, args=(items, build, max_steps), name="playground-training",
-                         daemon=True).start()
-        return self._batches(items)
+        return self._worker.launch(lambda put: self._work(put, build, max_steps), fail(lang, "err_train_running"))
 
-    def _work(self, items: queue.Queue, build: Callable[[], None] | None, max_steps: int | None) -> None:
-        """The worker: build, train, publish; it hands the session back (release) when it ends."""
-        try:
-            lower_priority()
-            torch.set_num_threads(training_threads())
-            with torch.inference_mode(False), torch.enable_grad():
-                if build is not None:
-                    build()
-                    items.put(BEGUN)
-                self._train(items, max_steps)
-                if self.state == "stopped" and not self._closed and self.trainer.step:
-                    self._record(self.trainer.snapshot(), False)     # the probe of the model as it stopped
-                self.publish()
-        except BaseException as error:           # handed to the page, which raises it
-            items.put(error)
-        finally:
-            with self._lock:
-                self._running = False
-                self._idle.set()
-            items.put(END)
+    def _work(self, put: Put, build: Callable[[], None] | None, max_steps: int | None) -> None:
+        """The worker's job: build, train, publish."""
+        if build is not None:
+            build()
+            put(BEGUN)
+        self._train(put, max_steps)
+        if self.state == "stopped" and not self._closed and self.trainer.step:
+            self._record(self.trainer.snapshot(), False)     # the probe of the model as it stopped
+        self.publish()
 
-    def _train(self, items: queue.Queue, max_steps: int | None) -> None:
+    def _train(self, put: Put, max_steps: int | None) -> None:
         first_step = self.trainer.step
         self.state = "running"
         with closing(self.trainer.run(max_steps=max_steps, max_seconds=RUN_SECONDS)) as run:
             for item in run:
                 self._record(item, max_steps is not None and self.trainer.step - first_step >= max_steps)
-                items.put(item)
-                if self._stop.is_set():
+                put(item)
+                if self._worker.stopping:
                     self.state = "stopped"
                     return
-
-    def _batches(self, items: queue.Queue) -> Iterator[list]:
-        """What the worker has put so far (at least one item) until it ends."""
-        ended = False
-        try:
-            while not ended:
-                batch = [items.get()]
-                while not items.empty():
-                    batch.append(items.get_nowait())
-                for item in batch:
-                    if isinstance(item, BaseException):
-                        raise item
-                ended = any(item is END for item in batch)
-                batch = [item for item in batch if item is not END]
-                if batch:
-                    yield batch
-        finally:
-            if not ended:
-                self._stop.set()
 
     def _record(self, item: TrainEvent | Snapshot, stepped: bool) -> None:
         if isinstance(item, Snapshot):
@@ -384,8 +336,7 @@ class TrainingSession:
 
     def stop_and_wait(self, timeout: float = STOP_WAIT_SECONDS) -> bool:
         """Ask a going run to stop; True once no run goes (False if it is still going after `timeout`)."""
-        self._stop.set()
-        return self._idle.wait(timeout)
+        return self._worker.stop_and_wait(timeout)
 
     def reset(self) -> None:
         """Forget the training (no run may be going); the published model stays in the session."""
@@ -436,16 +387,8 @@ class TrainingSession:
     def close(self) -> None:
         """The session is gone: stop its run and delete its download file."""
         self._closed = True
-        self._stop.set()
+        self._worker.stop()
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
             self._directory = None
 
-
-def lower_priority() -> None:
-    """Make the calling thread nicer (Linux: niceness is per thread), so viewers' requests win a busy CPU."""
-    try:
-        thread = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + TRAINING_NICENESS))
-    except (AttributeError, OSError):            # not Linux, or not allowed: train at normal priority
-        pass
