@@ -119,8 +119,8 @@ def compare_runs(
     layout = theme.base_layout(
         title, height=height if height is not None else 460,
         xaxis=dict(title=dict(text=step_label)),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
-        margin=dict(l=70, r=30, t=110, b=60),
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.01, x=0),   # under the axis title
+        margin=dict(l=70, r=30, t=60, b=150),
     )
     return theme.figure(traces, layout)
 
