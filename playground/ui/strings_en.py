@@ -598,4 +598,63 @@ EN: dict[str, str] = {
                           "a new model.",
     "err_train_diverged": "This training diverged ({message}). Change the settings and press Start.",
     "err_train_stop_timeout": "The training has not stopped yet; press Stop again in a moment.",
+    # ------------------------------------------------------------------ labs
+    "tab_labs": "Labs",
+    "labs_explanation": (
+        "**Labs** answer one question each by experiment. A *bug* lab trains the correct model beside one with a "
+        "classic mistake swapped in (the model code itself has no bug switch: a component is replaced, the way "
+        "the mistake would be written). An *ablation* lab varies one design choice. Every variant starts from "
+        "the same seed, reads the same batches in the same order and, where the architectures match, the same "
+        "initial weights; they train in turns, so a stopped lab compares them at the same step.\n\n"
+        "**Reading a lab.** The curves overlay the variants (training loss solid, validation loss dashed). The "
+        "attention grids show the reference and a variant on the same held-out input, before or after training. "
+        "The checks measure the symptom directly (for example, whether changing a later token moves an earlier "
+        "logit). Each finished or stopped run is kept in this session, so a lab can be compared with the next."),
+    "lbl_lab": "Lab",
+    "lab_kind_bug": "Bug",
+    "lab_kind_ablation": "Ablation",
+    "btn_lab_run": "Run lab",
+    "lbl_lab_metric": "Curves",
+    "lab_metric_losses": "loss and validation loss",
+    "lab_metric_accuracy": "accuracy",
+    "lab_metric_exact_match": "exact match",
+    "lbl_lab_variant": "Compared with the reference",
+    "lbl_lab_kind": "Attention",
+    "lbl_lab_stage": "When",
+    "lab_stage_start": "before training",
+    "lab_stage_end": "after training",
+    "lbl_lab_kept": "Kept results of this session (tick to compare)",
+    "btn_lab_forget": "Forget kept results",
+    "param_lab": "Lab",
+    "param_lab_kept": "Kept result",
+    "param_lab_metric": "Curves",
+    "param_lab_variant": "Variant",
+    "param_lab_kind": "Attention",
+    "param_lab_stage": "When",
+    "lab_reference": "the reference",
+    "lab_card_question": "**{kind}.** {question}",
+    "lab_card_varies": "**What differs:** {varies}. **Data:** {data}.",
+    "lab_card_size": "{layers} layer(s) · d_model {d_model} · {heads} heads · {steps} steps of batch {batch} · peak "
+                     "learning rate {lr:g} · seed {seed} · at most {budget:.0f} s in all.",
+    "lab_card_variants": "**Trained side by side:**",
+    "lab_status_idle": "Press **Run lab**: every variant trains from the same seed, taking turns, for at most "
+                       "{budget:.0f} s.",
+    "lab_status_queued": "Waiting for a free training slot; your place in the queue shows on the chart.",
+    "lab_status_building": "Building the variants and measuring them before training…",
+    "lab_status_running": "**Training…** {percent:.0%} of the planned steps · {elapsed:.1f} s of {budget:.0f} s",
+    "lab_status_variant": " · latest round: step {step} of {steps}, loss {loss:.3f}",
+    "lab_status_stopping": "**Stopping** after the round in progress…",
+    "lab_status_done": "**Finished**: {step} steps in {seconds:.1f} s. The result is kept below.",
+    "lab_status_stopped": "**Stopped** at step {step} of {steps} ({seconds:.1f} s): the variants are compared at that "
+                          "step. The result is kept below.",
+    "fig_lab_curves": "{title}: the variants side by side",
+    "fig_lab_attention": "<b>{variant}</b><br>{stage} (step {step})",
+    "fig_lab_compare": "Kept results: validation loss",
+    "lab_explanation_heading": "#### What these runs show",
+    "lab_no_result": "Run the lab to see each variant's curves, attention, checks and outputs.",
+    "lab_this_run": "#### This run\nSeed {seed} · data: {data}",
+    "lab_samples_heading": "**What each variant writes after training** (held-out inputs):",
+    "lab_sample_expected": "expected",
+    "lab_kept_item": "#{number} {title} · {seconds:.0f} s · step {step}",
+    "err_lab_running": "A lab is already running in this session. Press Stop first, or wait until it ends.",
 }

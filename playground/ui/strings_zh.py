@@ -544,4 +544,60 @@ ZH: dict[str, str] = {
     "err_train_finished": "这次训练已完成全部 {steps} 步。请调高步数并按“开始”训练一个新模型。",
     "err_train_diverged": "这次训练发散了（{message}）。请修改设置后按“开始”。",
     "err_train_stop_timeout": "训练还没有停下；请稍后再按一次“停止”。",
+    # ------------------------------------------------------------------ labs
+    "tab_labs": "实验室",
+    "labs_explanation": (
+        "**实验室**里的每个实验都用实验回答一个问题。*错误*实验把正确模型和一个换入了经典错误的模型并排训练"
+        "（模型代码本身没有“错误开关”：错误是通过替换一个组件引入的，就像它本来会被写错的那样）。*消融*实验每次只改变"
+        "一个设计选择。所有变体从同一个随机种子出发，按同样的顺序读取同样的批次；在结构相同的地方，初始权重也完全相同。"
+        "它们轮流训练，所以中途停下的实验也是在同一步上比较。\n\n"
+        "**怎么看一个实验。** 曲线把各个变体叠在一起（训练损失为实线，验证损失为虚线）。注意力网格在同一个留出输入上"
+        "并排显示参考模型和一个变体，可选训练前或训练后。检查项直接测量症状（例如：改动后面的词元，前面的 logit 会不会变）。"
+        "每次完成或停止的运行都会保存在本会话中，方便与下一个实验比较。"),
+    "lbl_lab": "实验",
+    "lab_kind_bug": "错误",
+    "lab_kind_ablation": "消融",
+    "btn_lab_run": "运行实验",
+    "lbl_lab_metric": "曲线",
+    "lab_metric_losses": "损失和验证损失",
+    "lab_metric_accuracy": "准确率",
+    "lab_metric_exact_match": "完全正确率",
+    "lbl_lab_variant": "与参考模型对比的变体",
+    "lbl_lab_kind": "注意力",
+    "lbl_lab_stage": "时间点",
+    "lab_stage_start": "训练前",
+    "lab_stage_end": "训练后",
+    "lbl_lab_kept": "本会话保存的结果（勾选以比较）",
+    "btn_lab_forget": "清除保存的结果",
+    "param_lab": "实验",
+    "param_lab_kept": "保存的结果",
+    "param_lab_metric": "曲线",
+    "param_lab_variant": "变体",
+    "param_lab_kind": "注意力",
+    "param_lab_stage": "时间点",
+    "lab_reference": "参考模型",
+    "lab_card_question": "**{kind}。** {question}",
+    "lab_card_varies": "**区别在于：** {varies}。**数据：** {data}。",
+    "lab_card_size": "{layers} 层 · d_model {d_model} · {heads} 个头 · {steps} 步，每批 {batch} · 峰值学习率 {lr:g} · "
+                     "种子 {seed} · 总共最多 {budget:.0f} 秒。",
+    "lab_card_variants": "**并排训练：**",
+    "lab_status_idle": "按 **运行实验**：所有变体从同一个种子出发轮流训练，总共最多 {budget:.0f} 秒。",
+    "lab_status_queued": "正在等待空闲的训练名额；你在队列中的位置显示在图表上。",
+    "lab_status_building": "正在构建各个变体，并在训练前测量它们……",
+    "lab_status_running": "**训练中……** 已完成计划步数的 {percent:.0%} · 用时 {elapsed:.1f} 秒（上限 {budget:.0f} 秒）",
+    "lab_status_variant": " · 最近一轮：第 {step} 步（共 {steps} 步），损失 {loss:.3f}",
+    "lab_status_stopping": "**正在停止**，等当前这一轮结束……",
+    "lab_status_done": "**完成**：{step} 步，用时 {seconds:.1f} 秒。结果已保存在下方。",
+    "lab_status_stopped": "**已停止**，停在第 {step} 步（共 {steps} 步，{seconds:.1f} 秒）：各变体在这一步上比较。"
+                          "结果已保存在下方。",
+    "fig_lab_curves": "{title}：各变体并排比较",
+    "fig_lab_attention": "<b>{variant}</b><br>{stage}（第 {step} 步）",
+    "fig_lab_compare": "保存的结果：验证损失",
+    "lab_explanation_heading": "#### 这些运行说明了什么",
+    "lab_no_result": "运行实验后，这里会显示每个变体的曲线、注意力、检查项和输出。",
+    "lab_this_run": "#### 本次运行\n种子 {seed} · 数据：{data}",
+    "lab_samples_heading": "**训练后各变体写出的内容**（留出输入）：",
+    "lab_sample_expected": "应为",
+    "lab_kept_item": "#{number} {title} · {seconds:.0f} 秒 · 第 {step} 步",
+    "err_lab_running": "本会话已有一个实验在运行。请先按“停止”，或等它结束。",
 }

@@ -1,8 +1,8 @@
 """One Workspace per browser session, kept in a store bounded in count and idle lifetime.
 
 A Workspace holds what a session changes: its own models (uploaded or trained; the shared
-pretrained ones are never copied until a session changes them), its generation state and its
-training. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
+pretrained ones are never copied until a session changes them), its generation state, its
+training and its labs. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
 stops its training.
 Events of one session are serialised by the workspace's lock; different sessions never share
 anything mutable, so nothing one session does changes what another sees.
@@ -22,20 +22,22 @@ MAX_SESSION_MODELS = 2
 
 
 class Workspace:
-    """What one session owns: its models, its generation state and its training (an object with a
-    close() method that stops it and frees what it holds)."""
+    """What one session owns: its models, its generation state, its training and its labs (objects
+    with a close() method that stops them and frees what they hold)."""
 
     def __init__(self, session_id: str):
         self.session_id = session_id
         self.models: OrderedDict[str, ModelEntry] = OrderedDict()
         self.generation: Any = None
         self.training: Any = None
+        self.labs: Any = None
         self.lock = threading.RLock()
 
     def close(self) -> None:
-        """Stop the session's training, if any (the session is being forgotten)."""
-        if self.training is not None:
-            self.training.close()
+        """Stop the session's training and lab, if any (the session is being forgotten)."""
+        for work in (self.training, self.labs):
+            if work is not None:
+                work.close()
 
     def add_model(self, entry: ModelEntry) -> None:
         """Keep `entry` as one of this session's models; the oldest goes beyond MAX_SESSION_MODELS."""

@@ -1,0 +1,167 @@
+"""What the Labs tab shows, in the session's language: a lab's card, the status of its run, the
+variants' curves overlaid, their attention side by side on the same input, what the run showed,
+and the session's kept results compared.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+import plotly.graph_objects as go
+
+from playground import viz
+from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_results, list_labs, summarize
+
+from .i18n import text
+from .labs import LabSession
+from .training_views import SHORT_KIND
+
+METRICS = {"losses": ("loss", "val_loss"), "accuracy": ("accuracy",), "exact_match": ("exact_match",)}
+STAGES = ("end", "start")
+TITLE_LINES_MARGIN = 105       # px above an attention grid: its title has two lines
+SAMPLES_SHOWN = 2             # outputs per variant in the summary
+SAMPLE_CHARS = 60             # each cut to this many characters
+SERIES = {"loss": "w_train_loss", "val_loss": "w_val_loss", "accuracy": "w_accuracy", "exact_match": "w_exact_match"}
+
+
+def lab_choices(lang: str) -> list[tuple[str, str]]:
+    """(kind · title, id) of every lab in display order: the lab picker."""
+    return [(f"{text(lang, f'lab_kind_{lab.kind}')} · {lab.title.get(lang)}", lab.id) for lab in list_labs()]
+
+
+def metric_choices(lab: Lab, lang: str) -> list[tuple[str, str]]:
+    """The curves a lab can show: exact match only for seq2seq tasks, whose outputs are whole sequences."""
+    keys = ("losses", "accuracy", "exact_match") if lab.data.task is not None else ("losses", "accuracy")
+    return [(text(lang, f"lab_metric_{key}"), key) for key in keys]
+
+
+def variant_choices(lab: Lab, lang: str) -> list[tuple[str, str]]:
+    """The variants compared with the reference (every one but the reference)."""
+    return [(variant.name.get(lang), variant.id) for variant in lab.variants[1:]]
+
+
+def kind_choices(result: LabResult | None, lang: str) -> list[tuple[str, str]]:
+    """The attention kinds the reference of ``result`` has, cross-attention first."""
+    if result is None:
+        return []
+    kinds = sorted(result.reference.end.attention, key=lambda kind: ("cross" not in kind, kind))
+    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in kinds]
+
+
+def stage_choices(lang: str) -> list[tuple[str, str]]:
+    return [(text(lang, f"lab_stage_{stage}"), stage) for stage in STAGES]
+
+
+def card_text(lab: Lab, lang: str) -> str:
+    """The lab's card: kind and title, the question, what differs, the data, the size and the variants."""
+    t = partial(text, lang)
+    model, train = lab.model_config, lab.train_config
+    layers = " + ".join(str(n) for n in (model.n_encoder_layers, model.n_decoder_layers) if n)
+    reference = t("lab_reference")
+    variants = "\n".join(f"- {variant.name.get(lang)}" + ("" if i else f" ({reference})")
+                         for i, variant in enumerate(lab.variants))
+    return "\n\n".join([
+        f"### {lab.title.get(lang)}",
+        t("lab_card_question", kind=t(f"lab_kind_{lab.kind}"), question=lab.question.get(lang)),
+        t("lab_card_varies", varies=", ".join(f"`{name}`" for name in lab.varies), data=lab.data.describe()),
+        t("lab_card_size", layers=layers, d_model=model.d_model, heads=model.n_heads, steps=train.max_steps,
+          batch=train.batch_size, lr=train.lr, seed=train.seed, budget=lab.budget_s),
+        t("lab_card_variants") + "\n" + variants,
+    ])
+
+
+def status_text(session: LabSession, lab: Lab, lang: str) -> str:
+    """Where the lab shown stands: idle, running (step, seconds), stopping, or the kept result's end."""
+    t = partial(text, lang)
+    progress = session.progress
+    if session.runs_lab(lab.id):
+        if session.stopping:
+            return t("lab_status_stopping")
+        if progress is None or progress.phase == "start" and progress.step == 0 and progress.elapsed == 0:
+            return t("lab_status_building")
+        return t("lab_status_running", percent=progress.fraction, elapsed=progress.elapsed,
+                 budget=lab.budget_s) + _variant_progress(progress, lang)
+    result = session.latest(lab.id)
+    if result is None:
+        return t("lab_status_idle", budget=lab.budget_s)
+    key = "lab_status_stopped" if result.steps_done < result.steps_planned else "lab_status_done"
+    return t(key, step=result.steps_done, steps=result.steps_planned, seconds=result.seconds)
+
+
+def _variant_progress(progress: LabProgress, lang: str) -> str:
+    if progress.variant is None or progress.loss is None:
+        return ""
+    return text(lang, "lab_status_variant", step=progress.step, steps=progress.max_steps, loss=progress.loss)
+
+
+def curves_figure(runs: dict[str, dict[str, list]], lab: Lab, metric: str, lang: str) -> go.Figure | None:
+    """The variants' curves of ``metric`` ("losses", "accuracy" or "exact_match") overlaid."""
+    if not runs or not any(len(history["step"]) for history in runs.values()):
+        return None
+    t = partial(text, lang)
+    return viz.compare_runs(runs, metrics=METRICS[metric], title=t("fig_lab_curves", title=lab.title.get(lang)),
+                            metric_names={key: t(name) for key, name in SERIES.items()}, step_label=t("w_step"),
+                            height=420)
+
+
+def attention_figure(variant: VariantResult, kind: str, stage: str, lang: str) -> go.Figure | None:
+    """Every layer x head of one variant on the lab's probe input, ``stage`` "start" or "end" of training.
+
+    A variant without ``kind`` (a decoder-only model has no cross-attention) shows its own first
+    kind, named in the title.
+    """
+    snapshot = variant.start if stage == "start" else variant.end
+    if not snapshot.attention:
+        return None
+    t = partial(text, lang)
+    title = t("fig_lab_attention", variant=variant.name.get(lang), stage=t(f"lab_stage_{stage}"), step=snapshot.step)
+    if kind not in snapshot.attention:
+        kind = next(iter(snapshot.attention))
+        title += " · " + t(f"kind_{SHORT_KIND[kind]}")
+    queries, keys = snapshot.tokens[kind]
+    figure = viz.attention_grid(snapshot.attention[kind], queries, keys, title=title, layer_label=t("w_layer"),
+                                head_label=t("w_head"), query_label=t("w_query"), key_label=t("w_key"),
+                                weight_label=t("w_weight"), height=400)
+    return figure.update_layout(margin_t=TITLE_LINES_MARGIN, title_y=0.98, title_yanchor="top")
+
+
+def summary_text(result: LabResult | None, lab: Lab, lang: str) -> str:
+    """What the lab's runs showed: the lab's explanation, then this run's numbers and outputs."""
+    t = partial(text, lang)
+    explanation = t("lab_explanation_heading") + "\n\n" + lab.explanation.get(lang)
+    if result is None:
+        return explanation + "\n\n" + t("lab_no_result")
+    return "\n\n".join([t("lab_this_run", seed=result.seed, data=result.data), summarize(result, lang),
+                        _samples(result, lang), explanation])
+
+
+def _samples(result: LabResult, lang: str) -> str:
+    lines = [text(lang, "lab_samples_heading")]
+    expected_word = text(lang, "lab_sample_expected")
+    for variant in result.variants:
+        for sample in variant.end.samples[:SAMPLES_SHOWN]:
+            shown = _short(sample.output)
+            expected = f" ({expected_word} `{_short(sample.target)}`)" if sample.target else ""
+            lines.append(f"- {variant.name.get(lang)}: `{_short(sample.input)}` → `{shown}`{expected}")
+    return "\n".join(lines)
+
+
+def _short(value: str) -> str:
+    """One line, safe inside a code span, at most SAMPLE_CHARS characters."""
+    shown = value.replace("\n", "↵").replace("`", "'")
+    return shown if len(shown) <= SAMPLE_CHARS else shown[:SAMPLE_CHARS - 1] + "…"
+
+
+def kept_choices(session: LabSession, lang: str) -> list[tuple[str, int]]:
+    """One checkbox per kept result: "#n title · seconds · steps"."""
+    return [(text(lang, "lab_kept_item", number=number, title=result.title.get(lang), seconds=result.seconds,
+                  step=result.steps_done), number)
+            for number, result in session.kept.items()]
+
+
+def compare_figure(results: list[LabResult], lang: str) -> go.Figure | None:
+    """The validation loss of every variant of the chosen kept results, in one figure."""
+    if not results:
+        return None
+    t = partial(text, lang)
+    return viz.compare_runs(compare_results(results, lang), metrics=("val_loss",), title=t("fig_lab_compare"),
+                            metric_names={"val_loss": t("w_val_loss")}, step_label=t("w_step"), height=420)

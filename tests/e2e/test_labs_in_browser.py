@@ -1,0 +1,66 @@
+"""The Labs tab in a real browser at 1280x720: pick a lab, run it, watch the variants' curves grow
+together, stop it, and read the result: both attention grids, the summary, the kept result and its
+comparison; then the same views in Chinese. Screenshots go to $PLAYGROUND_SCREENSHOTS or
+tests/e2e/screenshots/."""
+import pytest
+
+from playground.labs import get_lab
+
+from .pages import CJK, drawn, markdown, open_page, open_tab, screenshot, wait_until
+
+LAB = get_lab("weight-tying")
+LAB_CHOICE = f"Ablation · {LAB.title.en}"
+CURVE_POINTS = 3                      # evaluations per variant seen before stopping
+
+
+@pytest.fixture(scope="module")
+def page(app, browser):
+    page = open_page(browser, app.url, "en-US")
+    yield page
+    page.context.close()
+
+
+def loss_steps(fig: dict | None, variant: str) -> list:
+    """The steps of one variant's training-loss line."""
+    name = f"{variant} · training loss"
+    return next((trace["x"] for trace in fig["traces"] if trace["name"] == name), []) if fig else []
+
+
+def test_run_a_lab_stop_it_and_compare_its_variants(page, screenshots):
+    open_tab(page, "labs")
+    wait_until(lambda: markdown(page, "labs-status").startswith("Press Run lab"), "the idle status")
+    assert "torch.triu" in markdown(page, "labs-card")                        # the first lab's question
+    page.click("#labs-picker input")
+    page.click(f"[role=option][aria-label='{LAB_CHOICE}']")
+    wait_until(lambda: LAB.question.en[:40] in markdown(page, "labs-card"), "the card of the chosen lab")
+
+    page.click("#labs-run")
+    names = [variant.name.en for variant in LAB.variants]
+    grown = drawn(page, "labs-curves", lambda fig: all(len(loss_steps(fig, n)) >= CURVE_POINTS for n in names))
+    assert loss_steps(grown, names[0])[:CURVE_POINTS] == loss_steps(grown, names[1])[:CURVE_POINTS]   # same steps
+    page.click("#labs-stop")
+    wait_until(lambda: markdown(page, "labs-status").startswith(("Stopped", "Finished")), "the end of the lab")
+
+    layers, heads = LAB.model_config.n_decoder_layers, LAB.model_config.n_heads
+    reference = drawn(page, "labs-attention-reference")
+    compared = drawn(page, "labs-attention-variant")
+    assert len(reference["traces"]) == len(compared["traces"]) == layers * heads
+    assert reference["title"].startswith(f"<b>{names[0]}</b><br>after training (step ")
+    assert compared["title"] == reference["title"].replace(names[0], names[1])         # stopped at one step
+    summary = markdown(page, "labs-summary")
+    assert "This run" in summary and "Parameters" in summary
+    kept = page.locator("#labs-kept label").all_text_contents()
+    assert len(kept) == 1 and kept[0].strip().startswith(f"#1 {LAB.title.en}")
+    drawn(page, "labs-compare")
+    screenshot(page, screenshots, "en-labs")
+
+    page.click("#labs-stage label:has-text('before training')")
+    before = drawn(page, "labs-attention-reference", lambda fig: "before training (step 0)" in fig["title"])
+    assert len(before["traces"]) == layers * heads
+
+    page.click("#language label:has-text('简体中文')")
+    wait_until(lambda: CJK.search(markdown(page, "labs-card")), "the card in Chinese")
+    drawn(page, "labs-curves", lambda fig: CJK.search(fig["title"]))
+    drawn(page, "labs-attention-variant", lambda fig: CJK.search(fig["title"]))
+    assert markdown(page, "labs-status").startswith(("已停止", "完成"))
+    screenshot(page, screenshots, "zh-labs")
