@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from playground.labs import LABS, get_lab
+from playground.ui import create_app
 from playground.ui import labs as ui_labs
 from playground.ui.labs_views import lab_choices
 from playground.ui.tabs.labs import (
@@ -42,6 +43,12 @@ def test_the_lab_picker_lists_every_lab_of_the_registry_in_both_languages():
         assert [lab_id for _, lab_id in choices] == list(LABS)
         assert all(LABS[lab_id].title.get(lang) in name for name, lab_id in choices)
     assert lab_choices("zh-CN")[0][0].startswith("错误")
+
+
+def test_the_app_s_lab_picker_offers_exactly_the_registry(pretrained_dir):
+    demo = create_app(pretrained_dir)
+    picker = next(block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "labs-picker")
+    assert [value for _, value in picker.choices] == list(LABS) and picker.value == next(iter(LABS))
 
 
 def test_a_run_streams_the_curves_and_ends_with_every_view_and_a_kept_result():
