@@ -105,7 +105,8 @@ class AppProcess:
 
 @dataclass(frozen=True)
 class PageChoices:
-    """What the page lets a student pick: example (model, text) pairs and the radio choices."""
+    """What the page lets a student pick: example (model, text) pairs, the attention kinds and head
+    scores its radios offer, and the status lines that end a generation."""
 
     attention_examples: list[tuple[str, str]]
     generate_examples: list[tuple[str, str]]
@@ -140,9 +141,6 @@ def _cut(rng: random.Random, value: str) -> str:
     return value[start:start + length]
 
 
-ATTENTION_KIND_OUTPUT, ATTENTION_SCORE_OUTPUT = 6, 7   # positions of the kind and score pickers in /attention's outputs
-
-
 @dataclass
 class Student:
     """One session: its own Client, its own random choices, the latency of every call it made."""
@@ -156,20 +154,17 @@ class Student:
     prompt: tuple[str, str] | None = None     # (model, prompt) of the generation under way
     finished: tuple[str, str] | None = None   # (model, prompt) whose generation has finished
     turn: bool | None = None                   # whether the last action was an attention view
-    shown: dict[str, list[str]] = field(default_factory=dict)  # the kind and score choices the page shows now
 
     def attention(self, model: str | None = None, value: str | None = None) -> None:
-        """An attention view, picking the kind and score among those this student's page shows."""
+        """An attention view with a kind and score the page offers (the app shows a model's own
+        when it lacks the ones asked)."""
         if model is None:
             model, value = self.rng.choice(self.choices.attention_examples)
             value = _cut(self.rng, value)
-        kind = self.rng.choice(self.shown.get("kind", self.choices.kinds))
-        score = self.rng.choice(self.shown.get("score", self.choices.scores))
-        output = self._call("attention", model, value, "", kind, self.rng.randint(0, 1), self.rng.randint(0, 1),
-                            self.rng.random() < 0.2, score, self.lang)
-        if output is not None:                 # the view re-offers the kinds and scores of the model shown
-            for key, update in (("kind", output[ATTENTION_KIND_OUTPUT]), ("score", output[ATTENTION_SCORE_OUTPUT])):
-                self.shown[key] = [value for _, value in update["choices"]]
+        kind = self.rng.choice(self.choices.kinds)
+        score = self.rng.choice(self.choices.scores)
+        self._call("attention", model, value, "", kind, self.rng.randint(0, 1), self.rng.randint(0, 1),
+                   self.rng.random() < 0.2, score, self.lang)
 
     def generate_step(self) -> None:
         if self.prompt is None or self.rng.random() < 0.15:

@@ -96,9 +96,9 @@ def test_a_bad_input_is_refused_and_the_session_stays_usable(server):
 
 def test_server_text_follows_each_sessions_language(server):
     english, chinese = session(server), session(server)
-    *_, summary_en, _, _, _, _, _ = english.predict("copy", "abc", "", "cross", 0, 0, False, "diagonal", "en",
+    *_, summary_en = english.predict("copy", "abc", "", "cross", 0, 0, False, "diagonal", "en",
                                                     api_name="/attention")
-    *_, summary_zh, _, _, _, _, _ = chinese.predict("copy", "abc", "", "cross", 0, 0, False, "diagonal", "zh-CN",
+    *_, summary_zh = chinese.predict("copy", "abc", "", "cross", 0, 0, False, "diagonal", "zh-CN",
                                                     api_name="/attention")
     assert "encoder-decoder" in summary_en and "编码器-解码器" in summary_zh
     with pytest.raises(AppError, match="没有名为"):

@@ -302,8 +302,8 @@ def build(ctx: AppContext) -> None:
         """The chosen model, at the chosen step of its training timeline when it has one."""
         return entry_at_step(ctx.registry, ctx.find_model(ctx.workspace(request), name, lang), step)
 
-    @guarded
-    def on_view(name, value, target, kind, layer, head, mean, score, lang, step, request: gr.Request):
+    def views_of(name, value, target, kind, layer, head, mean, score, lang, step, request):
+        """The model, the kind and score shown (the model's own when it lacks the ones asked), and the views."""
         final = ctx.find_model(ctx.workspace(request), name, lang)
         entry = entry_at_step(ctx.registry, final, step)
         at_step = (step, timeline_of(ctx.registry, final)[-1]) if entry is not final else None
@@ -311,7 +311,20 @@ def build(ctx: AppContext) -> None:
             kind = kinds_of(entry)[-1]
         if score not in score_names(kind):
             score = score_names(kind)[0]
-        views = attention_views(entry, value, target, kind, layer, head, mean, score, lang, at_step)
+        return entry, kind, score, attention_views(entry, value, target, kind, layer, head, mean, score, lang, at_step)
+
+    @guarded
+    def on_show(name, value, target, kind, layer, head, mean, score, lang, step, request: gr.Request):
+        """The views only: the button redraws for the model and controls the page already shows, so
+        no control is updated (each update costs the server as much as a small figure)."""
+        *_, views = views_of(name, value, target, kind, layer, head, mean, score, lang, step, request)
+        return views.grid, views.head, views.scores, views.best_heads, views.shapes, views.summary
+
+    @guarded
+    def on_view(name, value, target, kind, layer, head, mean, score, lang, step, request: gr.Request):
+        """The views and the controls that follow the model and kind: kinds, scores, layer and head
+        ranges, the target box."""
+        entry, kind, score, views = views_of(name, value, target, kind, layer, head, mean, score, lang, step, request)
         stack_layers = views.n_layers - 1
         return (views.grid, views.head, views.scores, views.best_heads, views.shapes, views.summary,
                 gr.Radio(choices=kind_choices(entry, lang), value=kind),
@@ -358,10 +371,11 @@ def build(ctx: AppContext) -> None:
         return best_layer, best_head, False, head_view(attention, kind, best_layer, best_head, False, lang)
 
     view_inputs = [model, value, target, kind, layer, head, mean, score, lang, step]
-    view_outputs = [grid, head_plot, scores_plot, best_heads, shapes, summary, kind, score, layer, head, target]
+    shown_outputs = [grid, head_plot, scores_plot, best_heads, shapes, summary]
+    view_outputs = [*shown_outputs, kind, score, layer, head, target]
     head_inputs = [model, value, target, kind, layer, head, mean, lang, step]
     ctx.on_open(on_view, view_inputs, view_outputs, grid)
-    run.click(on_view, view_inputs, view_outputs, api_name="attention", **light(grid))
+    run.click(on_show, view_inputs, shown_outputs, api_name="attention", **light(grid))
     model.input(on_model, [model, value, lang], [value, step], **QUIET, **PRIVATE).then(
         on_view, view_inputs, view_outputs, **light(grid), **PRIVATE)
     model.change(on_timeline, [model, lang], [step_picker, timeline_panel], **QUIET, **PRIVATE)

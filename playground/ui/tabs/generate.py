@@ -309,7 +309,8 @@ def build(ctx: AppContext) -> None:
             head = gr.Slider(0, 1, value=0, step=1, label=label("lbl_head"), elem_id="generate-head")
 
     controls = [strategy, temperature, top_k, top_p, seed, max_new, beam_width]
-    outputs = [output, status, candidates, token_self, token_cross, filling, tree, layer, head, step_button, back_button]
+    stepped_outputs = [output, status, candidates, token_self, token_cross, filling]
+    outputs = [*stepped_outputs, tree, layer, head, step_button, back_button]
 
     def prepare(workspace: Workspace, name, prompt_value, settings_values, lang) -> tuple[ModelEntry, str, Settings]:
         entry = ctx.find_model(workspace, name, lang, generative_only=True)
@@ -329,8 +330,19 @@ def build(ctx: AppContext) -> None:
                           visible=not beam),
                 gr.Button(interactive=not beam), gr.Button(interactive=not beam))
 
+    def stepped(views: GenerateViews, first_step: bool) -> tuple:
+        """The text and figures of a step. Step and Back keep the model and strategy, so the layout
+        stays as the last Show or Reset left it, except that the figures of the newest token appear
+        with the first step and go with the last Back: only then are they sent as visibility
+        updates (an update costs the server as much as a small figure)."""
+        plots = (views.candidates, views.token_self, views.token_cross)
+        if first_step:
+            plots = tuple(gr.Plot(plot, visible=plot is not None) for plot in plots)
+        return (views.output, views.status, *plots, views.filling)
+
     def act(action: str, name, prompt_value, settings_values, layer_value, head_value, lang, request):
-        """Step / Back / Reset / show on the session's generation, under its lock."""
+        """Step / Back / Reset / show on the session's generation, under its lock: every output for
+        Reset and show, the text and figures for Step and Back."""
         workspace = ctx.workspace(request)
         entry, prompt_value, settings = prepare(workspace, name, prompt_value, settings_values, lang)
         with workspace.lock:
@@ -350,8 +362,10 @@ def build(ctx: AppContext) -> None:
                 if not generation.stepper.steps:
                     raise fail(lang, "err_nothing_to_undo")
                 generation.stepper.back()
-            return shown(stepper_views(generation, layer_value, head_value, lang), entry, settings,
-                         layer_value, head_value)
+            views = stepper_views(generation, layer_value, head_value, lang)
+            if action in ("step", "back"):
+                return stepped(views, len(generation.stepper.steps) <= 1)
+            return shown(views, entry, settings, layer_value, head_value)
 
     def action_handler(action: str):
         """The handler of one button that acts on this session's generation ("step", "back", ...)."""
@@ -406,8 +420,8 @@ def build(ctx: AppContext) -> None:
 
     inputs = [model, prompt, *controls, layer, head, lang]
     ctx.on_open(on_show, inputs, outputs, output)
-    step_button.click(on_step, inputs, outputs, api_name="generate_step", **light(output))
-    back_button.click(on_back, inputs, outputs, api_name="generate_back", **light(output))
+    step_button.click(on_step, inputs, stepped_outputs, api_name="generate_step", **light(output))
+    back_button.click(on_back, inputs, stepped_outputs, api_name="generate_back", **light(output))
     reset_button.click(on_reset, inputs, outputs, api_name="generate_reset", **light(output))
     run_event = run_button.click(on_run, inputs, outputs, api_name="generate_run", **heavy(output))
     stop_button.click(None, None, None, cancels=[run_event], **PRIVATE)
