@@ -39,7 +39,8 @@ from playground.bench.common import result
 from playground.train import TrainEvent
 from playground.ui.runtime import training_threads
 from playground.ui.tabs.train import FORM_FIELDS
-from playground.ui.training import RUN_SECONDS, build_trainer, check_spec, form_defaults, lower_priority
+from playground.ui.training import RUN_SECONDS, build_trainer, check_spec, form_defaults
+from playground.ui.worker import lower_priority
 
 SUITE = "app"
 TASK = "copy"
