@@ -9,6 +9,7 @@ from functools import partial
 import plotly.graph_objects as go
 
 from playground import viz
+from playground.labs.lab import corpus_text
 from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_results, list_labs, summarize
 
 from .i18n import text
@@ -56,17 +57,26 @@ def card_text(lab: Lab, lang: str) -> str:
     t = partial(text, lang)
     model, train = lab.model_config, lab.train_config
     layers = " + ".join(str(n) for n in (model.n_encoder_layers, model.n_decoder_layers) if n)
-    reference = t("lab_reference")
-    variants = "\n".join(f"- {variant.name.get(lang)}" + ("" if i else f" ({reference})")
-                         for i, variant in enumerate(lab.variants))
     return "\n\n".join([
         f"### {lab.title.get(lang)}",
         t("lab_card_question", kind=t(f"lab_kind_{lab.kind}"), question=lab.question.get(lang)),
-        t("lab_card_varies", varies=", ".join(f"`{name}`" for name in lab.varies), data=lab.data.describe()),
+        t("lab_card_varies", varies=", ".join(f"`{name}`" for name in lab.varies), data=data_text(lab, lang)),
         t("lab_card_size", layers=layers, d_model=model.d_model, heads=model.n_heads, steps=train.max_steps,
           batch=train.batch_size, lr=train.lr, seed=train.seed, budget=lab.budget_s),
-        t("lab_card_variants") + "\n" + variants,
+        t("lab_card_variants", reference=lab.reference.name.get(lang),
+          others=t("list_separator").join(variant.name.get(lang) for variant in lab.variants[1:])),
     ])
+
+
+def data_text(lab: Lab, lang: str) -> str:
+    """What the lab trains on, e.g. "copy (length=8, symbols=8)" or "tiny Shakespeare, one token per
+    character, windows of 32" (the bundled text when tiny Shakespeare cannot be read)."""
+    data = lab.data
+    if data.task is not None:
+        knobs = ", ".join(f"{key}={value}" for key, value in data.knobs.items())
+        return text(lang, "lab_data_task", task=text(lang, f"task_{data.task}"), knobs=knobs)
+    corpus = corpus_text(data.corpus)[1]
+    return text(lang, "lab_data_corpus", corpus=text(lang, f"corpus_{corpus}"), block=data.block_size)
 
 
 def status_text(session: LabSession, lab: Lab, lang: str) -> str:
@@ -130,7 +140,7 @@ def summary_text(result: LabResult | None, lab: Lab, lang: str) -> str:
     explanation = t("lab_explanation_heading") + "\n\n" + lab.explanation.get(lang)
     if result is None:
         return explanation + "\n\n" + t("lab_no_result")
-    return "\n\n".join([t("lab_this_run", seed=result.seed, data=result.data), summarize(result, lang),
+    return "\n\n".join([t("lab_this_run", seed=result.seed, data=data_text(lab, lang)), summarize(result, lang),
                         _samples(result, lang), explanation])
 
 

@@ -631,12 +631,14 @@ EN: dict[str, str] = {
     "param_lab_variant": "Variant",
     "param_lab_kind": "Attention",
     "param_lab_stage": "When",
-    "lab_reference": "the reference",
     "lab_card_question": "**{kind}.** {question}",
     "lab_card_varies": "**What differs:** {varies}. **Data:** {data}.",
     "lab_card_size": "{layers} layer(s) · d_model {d_model} · {heads} heads · {steps} steps of batch {batch} · peak "
                      "learning rate {lr:g} · seed {seed} · at most {budget:.0f} s in all.",
-    "lab_card_variants": "**Trained side by side:**",
+    "lab_data_task": "the {task} task ({knobs})",
+    "lab_data_corpus": "{corpus}, one token per character, windows of {block}",
+    "lab_card_variants": "**Reference:** {reference} · **trained beside it:** {others}",
+    "list_separator": ", ",
     "lab_status_idle": "Press **Run lab**: every variant trains from the same seed, taking turns, for at most "
                        "{budget:.0f} s.",
     "lab_status_queued": "Waiting for a free training slot; your place in the queue shows on the chart.",
