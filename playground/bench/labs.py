@@ -1,4 +1,4 @@
-"""`python -m playground.bench labs`: how many labs there are and how long the slowest one takes.
+"""`python -m playground.bench labs`: how many labs the Labs tab offers and how long the slowest one takes.
 
 Every lab preset is run in full, all variants, on one torch thread (as the app runs a request),
 with no time budget, so the time is what the preset really costs on this machine (the load
@@ -14,7 +14,8 @@ import time
 
 import torch
 
-from playground.labs import LabRun, list_labs
+from playground.labs import LabRun, get_lab
+from playground.ui.labs_views import lab_choices
 
 from .common import result
 
@@ -47,7 +48,7 @@ def lab_seconds(lab, quick: bool) -> dict:
 
 
 def run(quick: bool) -> list[dict]:
-    labs = list_labs()
+    labs = [get_lab(lab_id) for _, lab_id in lab_choices("en")]        # the Labs tab's picker
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
