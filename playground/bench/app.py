@@ -4,9 +4,10 @@ cold_start_s: seconds from starting `python app.py` (a subprocess on a free loca
 first HTTP 200 of the page; the median of a few starts.
 
 For N = 1, 10 and 30 students at once, each a gradio_client Client in its own thread (in rows of
-STUDENTS_PER_PROCESS per process), for a minute (15 s with --quick): every 2 s a student asks for an attention view or a generation step,
-with inputs varied the way students vary them (an example cut shorter, another model, layer, head,
-decoding settings; a fresh prompt once a generation has finished). Measured per N:
+STUDENTS_PER_PROCESS per process), for a minute (15 s with --quick): every 2 s a student asks for
+an attention view or a generation step, with inputs varied the way students vary them (an example
+cut shorter, another model, layer, head, decoding settings; a fresh prompt once a generation has
+finished). Measured per N:
 attention_p95_ms_N_sessions, generate_step_p95_ms_N_sessions (wall time of each call as the client
 sees it) and errors_N_sessions (calls that failed).
 

@@ -33,7 +33,7 @@ from ..labs_views import (
     variant_choices,
 )
 from ..runtime import guarded, guarded_training
-from ..validation import check_choice
+from ..validation import check_choice, fail
 from ..workspace import Workspace
 
 VIEWS = ("lab", "card", "status", "metric", "curves", "variant", "kind", "stage", "reference", "compared", "summary",
@@ -127,7 +127,8 @@ def select_view(workspace: Workspace, lab_id, metric, variant, kind, stage, lang
     check_choice(stage, STAGES, lang, "lab_stage")
     if result is not None:
         check_choice(kind, [v for _, v in choices.kinds], lang, "lab_kind")
-    return {"curves": curves_figure(session.histories(lab.id, lang), lab, choices.metric, lang), **attention_views(result, choices, lang)}
+    curves = curves_figure(session.histories(lab.id, lang), lab, choices.metric, lang)
+    return {"curves": curves, **attention_views(result, choices, lang)}
 
 
 def check_can_run(workspace: Workspace, lab_id, lang: str) -> str:
@@ -135,7 +136,7 @@ def check_can_run(workspace: Workspace, lab_id, lang: str) -> str:
     check_lab(lab_id, lang)
     session = workspace.labs
     if session is not None and session.running:
-        raise gr.Error(text(lang, "err_lab_running"), print_exception=False)
+        raise fail(lang, "err_lab_running")
     return text(lang, "lab_status_queued")
 
 
@@ -145,12 +146,12 @@ def run(workspace: Workspace, lab_id, metric, variant, kind, stage, lang: str) -
     lab = check_lab(lab_id, lang)
     session = session_of(workspace)
     choices = Choices(lab, None, lang, metric, variant, kind, stage)
-    yield {"lab": (lab_choices(lang), lab.id), "card": card_text(lab, lang), "status": text(lang, "lab_status_building")}
+    picker = (lab_choices(lang), lab.id)
+    yield {"lab": picker, "card": card_text(lab, lang), "status": text(lang, "lab_status_building")}
     with closing(session.launch(lab, lang)) as batches:     # closing it stops the lab after its round
         for batch in batches:
-            result = next((item for item in batch if isinstance(item, LabResult)), None)
-            if result is None:
-                views = {"lab": (lab_choices(lang), lab.id), "status": status_text(session, lab, lang)}
+            if not any(isinstance(item, LabResult) for item in batch):
+                views = {"lab": picker, "status": status_text(session, lab, lang)}
                 figure = curves_figure(session.histories(lab.id, lang), lab, choices.metric, lang)
                 yield views if figure is None else {**views, "curves": figure}
     result = session.latest(lab.id)
