@@ -207,7 +207,7 @@ class Student:
         (self.attention if self.turn else self.generate_step)()
 
 
-def _client(url: str) -> Client:
+def local_client(url: str) -> Client:
     """A student's client of the local app. The app is served over plain HTTP on localhost, where
     TLS verification has nothing to verify; left on, httpx loads the CA bundle again for every
     request gradio_client makes (about 50 ms of the client's CPU per call, which on a shared
@@ -235,7 +235,7 @@ def _row(url: str, choices: PageChoices, indices: list[int], seed: int, start_at
     max_actions = int(duration_s / PERIOD_S) + 1
 
     def student(index: int) -> Student:
-        client = _client(url)
+        client = local_client(url)
         rng = random.Random(seed * 1000 + index)
         me = Student(client, rng, choices, "zh-CN" if index % 3 == 2 else "en")
         first = start_at + rng.uniform(0, PERIOD_S)               # students do not click in lockstep
@@ -273,7 +273,7 @@ def class_session(url: str, choices: PageChoices, n_students: int, duration_s: f
 def teacher_opens(url: str) -> PageChoices:
     """The page's choices, after one attention view per example and one generation step, so lazy
     one-time costs do not land on a student."""
-    client = _client(url)
+    client = local_client(url)
     teacher = Student(client, random.Random(0), page_choices(client.config), "en")
     for model, value in teacher.choices.attention_examples:
         teacher.attention(model, value)

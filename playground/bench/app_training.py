@@ -32,9 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from gradio_client import Client
 
-from playground.bench.app import PERIOD_S, AppProcess
+from playground.bench.app import PERIOD_S, AppProcess, local_client
 from playground.bench.common import result
 from playground.train import TrainEvent
 from playground.ui.runtime import training_threads
@@ -56,10 +55,6 @@ EXACT_TARGET = 99.0
 SLOTS = "2"
 STEP = re.compile(r"step \*\*(\d+)\*\*")                 # strings_en "train_progress"
 EXACT = re.compile(r"exact match \*\*([\d.]+)%\*\*")     # strings_en "train_exact"
-
-
-def _client(url: str) -> Client:
-    return Client(url, verbose=False, download_files=False, analytics_enabled=False)
 
 
 def copy_form() -> list:
@@ -122,7 +117,7 @@ def bare_window(window_s: float) -> Window:
 
 def app_window(app: AppProcess, window_s: float) -> Window:
     """The copy preset trained through the app by one session streaming every update; CPU is the server's."""
-    client = _client(app.url)
+    client = local_client(app.url)
     job = client.submit(*copy_form(), api_name="/train_start")
     points, updates, started = [], 0, time.perf_counter()
     for output in job:
@@ -175,7 +170,7 @@ class Training(threading.Thread):
 
     def __init__(self, url: str):
         super().__init__(daemon=True)
-        self.client = _client(url)
+        self.client = local_client(url)
         self.job = self.client.submit(*copy_form(), api_name="/train_start")
         self.steps: list[tuple[float, int]] = []
 
@@ -204,7 +199,7 @@ class Viewer(threading.Thread):
 
     def __init__(self, url: str, view: tuple[str, list[str], str, str], end: float, seed: int):
         super().__init__(daemon=True)
-        self.client, self.view, self.end = _client(url), view, end
+        self.client, self.view, self.end = local_client(url), view, end
         self.rng = random.Random(seed)
         self.latencies_ms: list[float] = []
         self.errors: list[str] = []
@@ -234,7 +229,7 @@ def viewers_during_trainings(url: str, quick: bool) -> dict:
     deadline = time.perf_counter() + 120
     while any(not t.steps for t in trainings) and time.perf_counter() < deadline:
         time.sleep(0.2)
-    view = page_view(_client(url).config)
+    view = page_view(local_client(url).config)
     end = time.perf_counter() + VIEWING_S[quick]
     viewers = [Viewer(url, view, end, seed) for seed in range(VIEWERS)]
     for viewer in viewers:
@@ -256,7 +251,7 @@ def viewers_during_trainings(url: str, quick: bool) -> dict:
 
 
 def seconds_to_exact99(url: str) -> dict:
-    client = _client(url)
+    client = local_client(url)
     started = time.perf_counter()
     job = client.submit(*copy_form(), api_name="/train_start")
     best, reached_at, steps = 0.0, None, 0
