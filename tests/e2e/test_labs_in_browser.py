@@ -2,6 +2,8 @@
 together, stop it, and read the result: both attention grids, the summary, the kept result and its
 comparison; then the same views in Chinese. Screenshots go to $PLAYGROUND_SCREENSHOTS or
 tests/e2e/screenshots/."""
+import re
+
 import pytest
 
 from playground.labs import get_lab
@@ -63,4 +65,7 @@ def test_run_a_lab_stop_it_and_compare_its_variants(page, screenshots):
     drawn(page, "labs-curves", lambda fig: CJK.search(fig["title"]))
     drawn(page, "labs-attention-variant", lambda fig: CJK.search(fig["title"]))
     assert markdown(page, "labs-status").startswith(("已停止", "完成"))
+    seconds = re.search(r" · (\d+) s · ", kept[0]).group(1)
+    kept_zh = page.locator("#labs-kept label").all_text_contents()
+    assert len(kept_zh) == 1 and f" · {seconds} 秒 · " in kept_zh[0], (kept, kept_zh)
     screenshot(page, screenshots, "zh-labs")
