@@ -1,7 +1,15 @@
+import copy
+import dataclasses
+import gc
+import weakref
+
 import gradio as gr
 import numpy as np
 import pytest
+import torch
 
+from playground.generate import SamplingConfig, Stepper
+from playground.ui.tabs import attention as attention_tab
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,
     attention_views,
@@ -49,6 +57,24 @@ def test_an_empty_target_is_written_by_the_model(registry):
     views = attention_views(entry, "abc", "", "cross", 0, 0, True, "diagonal", "zh-CN")
     assert "目标由模型自己写出" in views.summary
     assert "各头平均" in views.head.layout.title.text
+
+
+def test_the_written_target_is_the_greedy_output_kept_per_model_until_the_model_goes(registry):
+    entry = registry.get("copy")
+    entry = dataclasses.replace(entry, model=copy.deepcopy(entry.model))         # a model of this test only
+    source = entry.tokenizer.encode("abcd")
+    with torch.inference_mode():
+        written = attention_tab._greedy_target(entry, source)
+        stepper = Stepper(entry.model, entry.tokenizer, "abcd", SamplingConfig(max_new_tokens=entry.config.max_len - 1))
+        for _ in stepper.run():
+            pass
+    assert written == [i for i in stepper.generated_ids if i != 2]                # the Stepper's greedy output, no eos
+    kept = attention_tab._greedy_targets[entry.model]
+    assert list(kept) == [tuple(source)] and attention_tab._greedy_target(entry, source) == written
+    before, model = len(attention_tab._greedy_targets), weakref.ref(entry.model)
+    del entry, kept, stepper
+    gc.collect()
+    assert model() is None and len(attention_tab._greedy_targets) == before - 1     # gone with its model
 
 
 def test_head_scores_find_a_previous_token_head(registry):

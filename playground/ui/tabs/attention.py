@@ -3,6 +3,9 @@ find the head that copies, the forward pass as a table of tensor shapes, and, fo
 models saved with a training timeline, the same views at any saved step of training."""
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import partial
 
@@ -14,8 +17,8 @@ import torch
 from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES, head_scores, shape_walkthrough
 from playground.data import BOS_ID, EOS_ID
-from playground.generate import SamplingConfig, Stepper
 from playground.model import Trace
+from playground.train.decoding import greedy_seq2seq
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, light
 from ..examples import ATTENTION_EXAMPLES, attention_examples, suitable_input
@@ -25,6 +28,7 @@ from ..runtime import guarded
 from ..shapes import shape_rows
 from ..validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 
+GREEDY_TARGETS_KEPT = 256      # per model: the greedy outputs of its latest sources
 MAX_ATTENTION_TOKENS = 80      # tokens drawn per axis; more makes every heatmap unreadable on a projector
 KINDS = {"encoder_only": ("encoder",), "decoder_only": ("decoder",), "encoder_decoder": ("encoder", "decoder", "cross")}
 
@@ -59,14 +63,31 @@ def _encode_checked(entry: ModelEntry, value: str, lang: str, what: str, room: i
     return ids
 
 
-def _greedy_target(entry: ModelEntry, source: str) -> list[int]:
-    """The model's own greedy output for `source`, without the final eos."""
+_greedy_targets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # model -> OrderedDict(source -> target)
+_greedy_targets_lock = threading.Lock()
+
+
+def _greedy_target(entry: ModelEntry, source_ids: list[int]) -> list[int]:
+    """The model's own greedy output for the source, without the final eos.
+
+    A class clicks the same examples again and again, so the last GREEDY_TARGETS_KEPT outputs of
+    each model are kept (models are never changed once shown; a forgotten model takes its own
+    with it).
+    """
+    key = tuple(source_ids)
+    with _greedy_targets_lock:
+        kept = _greedy_targets.setdefault(entry.model, OrderedDict())
+        if key in kept:
+            kept.move_to_end(key)
+            return list(kept[key])
     budget = min(entry.config.max_len - 1, MAX_ATTENTION_TOKENS - 1)
-    stepper = Stepper(entry.model, entry.tokenizer, source, SamplingConfig(max_new_tokens=budget),
-                      trace_attention=False)
-    for _ in stepper.run():
-        pass
-    return [i for i in stepper.generated_ids if i != EOS_ID]
+    decoded = greedy_seq2seq(entry.model, torch.tensor([source_ids]), budget)[0]
+    target = [i for i in decoded if i != EOS_ID]
+    with _greedy_targets_lock:
+        kept[key] = tuple(target)
+        while len(kept) > GREEDY_TARGETS_KEPT:
+            kept.popitem(last=False)
+    return target
 
 
 def forward_pass(entry: ModelEntry, value, target, lang: str) -> AttentionPass:
@@ -84,7 +105,7 @@ def forward_pass(entry: ModelEntry, value, target, lang: str) -> AttentionPass:
         return AttentionPass(entry, trace, source, [], False)
     generated = not (isinstance(target, str) and target.strip())
     if generated:
-        target_ids = _greedy_target(entry, value)
+        target_ids = _greedy_target(entry, source)
     else:
         target = check_text(target, lang, MAX_INPUT_CHARS, what="target")
         target_ids = _encode_checked(entry, target, lang, "target", config.max_len - 1)
