@@ -13,7 +13,7 @@ from .runtime import positive_int_env
 from .validation import fail
 from .workspace import Workspace, WorkspaceStore
 
-LIGHT_CONCURRENCY = 4   # an attention view, one generation step: quick, run side by side
+LIGHT_CONCURRENCY = 2   # attention views and generation steps at once: Python holds one GIL, more only contend
 HEAVY_CONCURRENCY = 1   # run to the end, beam search, uploads: one at a time, the rest queue visibly
 TRAINING_SLOTS_ENV_VAR = "PLAYGROUND_TRAINING_SLOTS"
 DEFAULT_TRAINING_SLOTS = 1   # trainings at once: on a 2-vCPU Space one trains while the other core serves viewers
