@@ -1,7 +1,6 @@
 """The app served in this process and driven through gradio_client, as independent sessions."""
 import runpy
 import shutil
-import socket
 from pathlib import Path
 
 import gradio as gr
@@ -12,23 +11,16 @@ from gradio_client.exceptions import AppError
 from playground.generate import SamplingConfig, Stepper
 from playground.ui import create_app, launch_kwargs
 
+from .serving import serve
+
 REPO = Path(__file__).resolve().parents[2]
 GREEDY = ("greedy", 1.0, 0, 1.0, 0, 40, 3)          # strategy, temperature, top-k, top-p, seed, max new, beam width
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(pretrained_dir):
     demo = create_app(pretrained_dir)
-    port = free_port()
-    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, **launch_kwargs())
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    yield from serve(demo)
 
 
 def session(url: str) -> Client:

@@ -4,23 +4,18 @@ and the downloaded file uploaded back is the same model."""
 import json
 import os
 import re
-import socket
 
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from playground.ui import create_app, launch_kwargs
+from playground.ui import create_app
+
+from .serving import serve
 
 TINY_COPY = ("copy", "bundled", "", None, 1, 2, 16, 32, "sinusoidal", "pre", "gelu", 0.0, False, 3e-3, 5, 16, 3000)
 ATTENTION = ("abcde", "", "cross", 0, 0, False, "diagonal", "en")
 STEP = re.compile(r"step \*\*(\d+)\*\*")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +29,7 @@ def server(pretrained_dir):
             os.environ.pop("PLAYGROUND_TRAINING_SLOTS")
         else:
             os.environ["PLAYGROUND_TRAINING_SLOTS"] = previous
-    port = free_port()
-    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, **launch_kwargs())
-    yield f"http://127.0.0.1:{port}/"
-    demo.close()
+    yield from serve(demo)
 
 
 def steps_shown(statuses) -> list[int]:
