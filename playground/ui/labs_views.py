@@ -14,14 +14,13 @@ from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_
 
 from .i18n import text
 from .labs import LabSession
-from .training_views import SHORT_KIND
+from .training_views import KINDS, SERIES, SHORT_KIND
 
 METRICS = {"losses": ("loss", "val_loss"), "accuracy": ("accuracy",), "exact_match": ("exact_match",)}
 STAGES = ("end", "start")
 TITLE_LINES_MARGIN = 105       # px above an attention grid: its title has two lines
 SAMPLES_SHOWN = 2             # outputs per variant in the summary
 SAMPLE_CHARS = 60             # each cut to this many characters
-SERIES = {"loss": "w_train_loss", "val_loss": "w_val_loss", "accuracy": "w_accuracy", "exact_match": "w_exact_match"}
 
 
 def lab_choices(lang: str) -> list[tuple[str, str]]:
@@ -41,11 +40,11 @@ def variant_choices(lab: Lab, lang: str) -> list[tuple[str, str]]:
 
 
 def kind_choices(result: LabResult | None, lang: str) -> list[tuple[str, str]]:
-    """The attention kinds the reference of ``result`` has, cross-attention first."""
+    """The attention kinds of the reference of ``result``, the most telling first (cross-attention
+    for seq2seq), as the Train tab orders them."""
     if result is None:
         return []
-    kinds = sorted(result.reference.end.attention, key=lambda kind: ("cross" not in kind, kind))
-    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in kinds]
+    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in KINDS[result.reference.model_config["arch"]]]
 
 
 def stage_choices(lang: str) -> list[tuple[str, str]]:
@@ -86,7 +85,7 @@ def status_text(session: LabSession, lab: Lab, lang: str) -> str:
     if session.runs_lab(lab.id):
         if session.stopping:
             return t("lab_status_stopping")
-        if progress is None or progress.phase == "start" and progress.step == 0 and progress.elapsed == 0:
+        if progress is None:
             return t("lab_status_building")
         return t("lab_status_running", percent=progress.fraction, elapsed=progress.elapsed,
                  budget=lab.budget_s) + _variant_progress(progress, lang)
