@@ -3,11 +3,10 @@
 cold_start_s: seconds from starting `python app.py` (a subprocess on a free localhost port) to the
 first HTTP 200 of the page; the median of a few starts.
 
-For N = 1, 10 and 30 students at once, each a gradio_client Client in its own thread (in rows of
-STUDENTS_PER_PROCESS per process), for a minute (15 s with --quick): every 2 s a student asks for
-an attention view or a generation step, with inputs varied the way students vary them (an example
-cut shorter, another model, layer, head, decoding settings; a fresh prompt once a generation has
-finished). Measured per N:
+For N = 1, 10 and 30 students at once, each a gradio_client Client in its own thread, for a
+minute (15 s with --quick): every 2 s a student asks for an attention view or a generation step,
+with inputs varied the way students vary them (an example cut shorter, another model, layer, head,
+decoding settings; a fresh prompt once a generation has finished). Measured per N:
 attention_p95_ms_N_sessions, generate_step_p95_ms_N_sessions (wall time of each call as the client
 sees it) and errors_N_sessions (calls that failed).
 
@@ -17,16 +16,16 @@ localhost is contacted; every loop is bounded in count and time.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -215,59 +214,33 @@ def local_client(url: str) -> Client:
     return Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False)
 
 
-STUDENTS_PER_PROCESS = 5   # a row of the class: its clients share one Python process (and its GIL)
-ROW_START_MARGIN_S = 15.0  # time given to every row to start and connect before the class begins
-
-
-@dataclass(frozen=True)
-class Attendance:
-    """What a class session left: each student's latencies and errors, and the clients' CPU seconds."""
-
-    students: list[Student]
-    clients_cpu_s: float
-
-
-def _row(url: str, choices: PageChoices, indices: list[int], seed: int, start_at: float,
-         duration_s: float) -> tuple[list[Student], float]:
-    """The students `indices`, each in its own thread, acting every PERIOD_S seconds from the wall-clock
-    time `start_at` for `duration_s` (run in a process of its own; returns them without their clients)."""
-    cpu_before = time.process_time()
+def class_session(url: str, choices: PageChoices, n_students: int, duration_s: float, seed: int) -> list[Student]:
+    """`n_students` students acting every PERIOD_S seconds for `duration_s`, started together."""
+    ready = threading.Barrier(n_students + 1, timeout=START_LIMIT_S)
+    window: dict[str, float] = {}
     max_actions = int(duration_s / PERIOD_S) + 1
 
     def student(index: int) -> Student:
         client = local_client(url)
         rng = random.Random(seed * 1000 + index)
         me = Student(client, rng, choices, "zh-CN" if index % 3 == 2 else "en")
-        first = start_at + rng.uniform(0, PERIOD_S)               # students do not click in lockstep
+        ready.wait()
+        first = window["start"] + rng.uniform(0, PERIOD_S)      # students do not click in lockstep
         for k in range(max_actions):
             due = first + k * PERIOD_S
-            if due >= start_at + duration_s:
+            if due >= window["end"]:
                 break
-            time.sleep(max(0.0, due - time.time()))
+            time.sleep(max(0.0, due - time.perf_counter()))
             me.act()
         client.close()
-        me.client = None
         return me
 
-    with ThreadPoolExecutor(max_workers=len(indices)) as pool:
-        students = list(pool.map(student, indices))
-    return students, time.process_time() - cpu_before
-
-
-def class_session(url: str, choices: PageChoices, n_students: int, duration_s: float, seed: int) -> Attendance:
-    """`n_students` students acting every PERIOD_S seconds for `duration_s`, started together.
-
-    Rows of STUDENTS_PER_PROCESS students run in separate processes: thirty clients in one
-    process would queue behind its GIL and measure the load generator rather than the app.
-    """
-    rows = [list(range(i, min(i + STUDENTS_PER_PROCESS, n_students)))
-            for i in range(0, n_students, STUDENTS_PER_PROCESS)]
-    start_at = time.time() + ROW_START_MARGIN_S
-    with ProcessPoolExecutor(max_workers=len(rows), mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(_row, url, choices, row, seed, start_at, duration_s) for row in rows]
-        done = [future.result(timeout=ROW_START_MARGIN_S + duration_s + START_LIMIT_S + CALL_LIMIT_S)
-                for future in futures]
-    return Attendance([student for students, _ in done for student in students], sum(cpu for _, cpu in done))
+    with ThreadPoolExecutor(max_workers=n_students) as pool:
+        futures = [pool.submit(student, i) for i in range(n_students)]
+        window["start"] = time.perf_counter() + 0.5
+        window["end"] = window["start"] + duration_s
+        ready.wait()
+        return [future.result(timeout=duration_s + START_LIMIT_S + CALL_LIMIT_S) for future in futures]
 
 
 def teacher_opens(url: str) -> PageChoices:
@@ -286,17 +259,17 @@ def teacher_opens(url: str) -> PageChoices:
 
 def class_results(app: AppProcess, choices: PageChoices, n_students: int, duration_s: float) -> list[dict]:
     """The three lines of one class size, with where the CPU went as context: the server's CPU
-    time per call and in cores, and the clients' in cores (CPU seconds over the class's duration;
-    both include connecting, which happens before it)."""
-    load, server_before = os.getloadavg()[0], app.cpu_seconds()
-    attendance = class_session(app.url, choices, n_students, duration_s, seed=n_students)
-    students, server_after = attendance.students, app.cpu_seconds()
+    time per call and in cores, and this process's (the clients') in cores."""
+    load, server_before, clients_before = os.getloadavg()[0], app.cpu_seconds(), time.process_time()
+    start = time.perf_counter()
+    students = class_session(app.url, choices, n_students, duration_s, seed=n_students)
+    wall = time.perf_counter() - start
+    server_after, clients_cpu = app.cpu_seconds(), time.process_time() - clients_before
     n_calls = sum(len(v) for s in students for v in s.latencies.values()) + sum(len(s.errors) for s in students)
-    context = dict(sessions=n_students, processes=-(-n_students // STUDENTS_PER_PROCESS), duration_s=duration_s,
-                   period_s=PERIOD_S, cpus=os.cpu_count(), load_avg_1m_before=round(load, 2),
-                   clients_cores=round(attendance.clients_cpu_s / duration_s, 2))
+    context = dict(sessions=n_students, duration_s=duration_s, period_s=PERIOD_S, cpus=os.cpu_count(),
+                   load_avg_1m_before=round(load, 2), clients_cores=round(clients_cpu / wall, 2))
     if server_before is not None and server_after is not None:
-        context.update(server_cores=round((server_after - server_before) / duration_s, 2),
+        context.update(server_cores=round((server_after - server_before) / wall, 2),
                        server_cpu_ms_per_call=round(1000 * (server_after - server_before) / max(1, n_calls), 1))
     lines = []
     for endpoint in ("attention", "generate_step"):
