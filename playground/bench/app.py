@@ -215,9 +215,16 @@ def local_client(url: str) -> Client:
 
 
 def class_session(url: str, choices: PageChoices, n_students: int, duration_s: float, seed: int) -> list[Student]:
-    """`n_students` students acting every PERIOD_S seconds for `duration_s`, started together."""
-    ready = threading.Barrier(n_students + 1, timeout=START_LIMIT_S)
+    """`n_students` students acting every PERIOD_S seconds for `duration_s`; the clock starts once
+    all are connected, and each student's first action falls at a random point of the first period."""
     window: dict[str, float] = {}
+
+    def open_window() -> None:
+        """Runs once every client is connected (which takes seconds for 30), so no first action is overdue."""
+        window["start"] = time.perf_counter() + 0.5
+        window["end"] = window["start"] + duration_s
+
+    ready = threading.Barrier(n_students + 1, action=open_window, timeout=START_LIMIT_S)
     max_actions = int(duration_s / PERIOD_S) + 1
 
     def student(index: int) -> Student:
@@ -237,8 +244,6 @@ def class_session(url: str, choices: PageChoices, n_students: int, duration_s: f
 
     with ThreadPoolExecutor(max_workers=n_students) as pool:
         futures = [pool.submit(student, i) for i in range(n_students)]
-        window["start"] = time.perf_counter() + 0.5
-        window["end"] = window["start"] + duration_s
         ready.wait()
         return [future.result(timeout=duration_s + START_LIMIT_S + CALL_LIMIT_S) for future in futures]
 
