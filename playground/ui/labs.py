@@ -12,10 +12,9 @@ from playground.labs import LABS, Lab, LabProgress, LabResult, LabRun, get_lab
 
 from .i18n import text
 from .validation import check_choice, fail
-from .worker import Put, Worker
+from .worker import STOP_WAIT_SECONDS, Put, Worker
 
 KEPT_RESULTS = 6              # lab results a session keeps to compare (the oldest goes first)
-STOP_WAIT_SECONDS = 30.0      # Stop waits this long for the round in progress to end
 
 
 class LabSession:
@@ -86,6 +85,7 @@ class LabSession:
         self._worker.stop()
 
     def stop_and_wait(self, timeout: float = STOP_WAIT_SECONDS) -> bool:
+        """Ask the lab to end after its round; True once none runs (False if one still runs after ``timeout`` s)."""
         return self._worker.stop_and_wait(timeout)
 
     def latest(self, lab_id: str) -> LabResult | None:

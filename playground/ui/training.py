@@ -31,7 +31,7 @@ from playground.train.card import card, metadata
 
 from .i18n import text
 from .registry import ModelEntry, freeze
-from .worker import Put, Worker
+from .worker import STOP_WAIT_SECONDS, Put, Worker
 from .validation import (
     MAX_TEXT_UPLOAD_BYTES,
     MAX_TRAIN_PARAMETERS,
@@ -52,7 +52,6 @@ STEP_SIZE = 10                # optimisation steps per press of Step
 EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
 EVAL_EVERY_S = 2.0            # held-out loss, accuracy and exact match at most this often
 SNAPSHOT_EVERY_S = 3.0        # probe attention, head scores and samples at most this often
-STOP_WAIT_SECONDS = 30.0      # Stop / Reset wait this long for a run to reach the end of its step
 MAX_SCORE_SNAPSHOTS = 200     # head scores kept for the over-training figure
 SHAKESPEARE_RETRY_SECONDS = 600.0
 TRAINED_PREFIX = "trained-"

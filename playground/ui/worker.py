@@ -18,6 +18,7 @@ from .runtime import training_threads
 
 TRAINING_NICENESS = 10        # how much nicer than the viewers' threads a training thread is
 END = "end"                   # the worker's last item
+STOP_WAIT_SECONDS = 30.0      # how long stop_and_wait waits by default for a job to reach the end of its step
 
 Put = Callable[[object], None]
 
@@ -94,7 +95,7 @@ class Worker:
         """Ask a running job to stop between two of its steps (without waiting)."""
         self._stop.set()
 
-    def stop_and_wait(self, timeout: float) -> bool:
+    def stop_and_wait(self, timeout: float = STOP_WAIT_SECONDS) -> bool:
         """Ask a running job to stop; True once none runs (False if one still runs after ``timeout`` s)."""
         self._stop.set()
         return self._idle.wait(timeout)
