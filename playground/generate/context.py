@@ -83,16 +83,12 @@ def encode_prompt(config: ModelConfig, tokenizer: Tokenizer, prompt: str, reserv
 
 
 class DecoderCall:
-    """One interface over both architectures: new decoder ids [B, T] + cache -> logits [B, T, V]."""
+    """The source encoded once; then new decoder ids [B, T] + cache -> logits [B, T, V]."""
 
     def __init__(self, model: nn.Module, source_ids: list[int] | None, trace=None):
         self.model = model
-        self.memory = self.memory_mask = None
-        if source_ids is not None:
-            src = torch.tensor([source_ids])                                 # [1, S]
-            self.memory, self.memory_mask = model.encode(src, trace=trace)   # [1, S, D]
+        src = None if source_ids is None else torch.tensor([source_ids])     # [1, S]
+        self.memory = model.encode(src, trace=trace)                         # [1, S, D], or None
 
     def __call__(self, ids: torch.Tensor, cache: KVCache, trace=None) -> torch.Tensor:
-        if self.memory is None:
-            return self.model(ids, cache=cache, trace=trace)
-        return self.model.decode(ids, self.memory, self.memory_mask, cache=cache, trace=trace)
+        return self.model.decode(ids, self.memory, cache=cache, trace=trace)

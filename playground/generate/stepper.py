@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
-from playground.model import KVCache, Trace
+from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, KVCache, Trace
 
 from .context import DecoderCall, check_model_and_tokenizer, encode_prompt, window_after_slide
 from .filters import draw, filter_stages
@@ -30,7 +30,7 @@ from .settings import SamplingConfig
 
 STOP_REASONS = ("eos", "budget", "context")
 ATTENTION_KINDS = ("self", "cross", "encoder")
-_TRACE_NAMES = {"self": "self_attn", "cross": "cross_attn"}
+_SITES = {"self": DECODER_SELF, "cross": CROSS}
 
 
 class GenerationFinished(RuntimeError):
@@ -125,10 +125,10 @@ class Stepper:
         self._undo: list[_Undo] = []
         self._encoder_attention = None
         with torch.no_grad():
-            trace = Trace(("encoder.*.self_attn.weights",)) if self.trace_attention else None
+            trace = Trace((ENCODER_SELF.pattern(),)) if self.trace_attention else None
             self._call = DecoderCall(model, self.source_ids, trace)
             if trace is not None and self.source_ids is not None:
-                self._encoder_attention = trace.attention("encoder")[:, 0].numpy()   # [L, H, S, S]
+                self._encoder_attention = trace.attention(ENCODER_SELF)[:, 0].numpy()   # [L, H, S, S]
             self._window, self._next_logits = self._read(encoded.window_start)
         self._reason = "context" if self._context_full() else None
 
@@ -138,7 +138,7 @@ class Stepper:
         if not self.trace_attention:
             return None
         kinds = ("self", "cross") if self.source_ids is not None else ("self",)
-        return Trace(tuple(f"decoder.*.{_TRACE_NAMES[kind]}.weights" for kind in kinds))
+        return Trace(tuple(_SITES[kind].pattern() for kind in kinds))
 
     def _read(self, start: int) -> tuple[_Window, np.ndarray]:
         """Run ids[start:] through a fresh cache: the window, and the logits at its last position."""
@@ -146,9 +146,9 @@ class Stepper:
         trace = self._trace()
         logits = self._call(torch.tensor([self.ids[start:]]), window.cache, trace)      # [1, T, V]
         if trace is not None:
-            for kind, name in _TRACE_NAMES.items():
-                if f"decoder.0.{name}.weights" in trace:
-                    weights = trace.attention("decoder", name)[:, 0].numpy()            # [L, H, T, Tk]
+            for kind, site in _SITES.items():
+                if site.key(0) in trace:
+                    weights = trace.attention(site)[:, 0].numpy()                       # [L, H, T, Tk]
                     causal = kind == "self"                                             # row i sees keys 0..i
                     window.rows[kind] = [weights[:, :, i, :i + 1] if causal else weights[:, :, i]
                                          for i in range(weights.shape[2])]
@@ -159,7 +159,7 @@ class Stepper:
         trace = self._trace()
         logits = self._call(torch.tensor([[token]]), self._window.cache, trace)          # [1, 1, V]
         for kind, rows in self._window.rows.items():
-            rows.append(trace.attention("decoder", _TRACE_NAMES[kind])[:, 0, :, 0].numpy())  # [L, H, Tk]
+            rows.append(trace.attention(_SITES[kind])[:, 0, :, 0].numpy())          # [L, H, Tk]
         return logits[0, -1].double().numpy()
 
     def _context_full(self) -> bool:

@@ -241,6 +241,6 @@ def shuffled_source() -> Check:
 @torch.no_grad()
 def _encoder_permutation_error(trainer: Trainer, source: str, order: list[int]) -> float:
     ids = torch.tensor([trainer.tokenizer.encode(source)])                  # [1, S]
-    memory, _ = trainer.model.encode(ids)                                    # [1, S, D]
-    memory_mixed, _ = trainer.model.encode(ids[:, order])
+    memory = trainer.model.encode(ids).hidden                                # [1, S, D]
+    memory_mixed = trainer.model.encode(ids[:, order]).hidden
     return float((memory_mixed - memory[:, order]).abs().max())

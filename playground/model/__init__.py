@@ -3,15 +3,17 @@ from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scal
 from .blocks import DecoderBlock, EncoderBlock, FeedForward, residual_add
 from .config import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
 from .masks import causal_mask, padding_mask
-from .models import DecoderOnly, EncoderDecoder, EncoderOnly, KVCache, build_model
+from .models import DecoderOnly, EncoderDecoder, EncoderOnly, KVCache, Memory, build_model
 from .params import COMPONENTS, count_parameters, gpt2_small_config, parameter_table
 from .positional import rope_angles, sinusoidal_table
+from .sites import CROSS, DECODER_SELF, ENCODER_SELF, SITES, AttentionSite
 from .trace import Trace
 
 __all__ = [
-    "ACTIVATIONS", "ARCHITECTURES", "COMPONENTS", "NORM_PLACEMENTS", "POSITIONAL_ENCODINGS",
-    "DecoderBlock", "DecoderOnly", "EncoderBlock", "EncoderDecoder", "EncoderOnly", "FeedForward",
-    "KVCache", "LayerCache", "ModelConfig", "MultiHeadAttention", "Trace",
+    "ACTIVATIONS", "ARCHITECTURES", "COMPONENTS", "CROSS", "DECODER_SELF", "ENCODER_SELF", "NORM_PLACEMENTS",
+    "POSITIONAL_ENCODINGS", "SITES",
+    "AttentionSite", "DecoderBlock", "DecoderOnly", "EncoderBlock", "EncoderDecoder", "EncoderOnly", "FeedForward",
+    "KVCache", "LayerCache", "Memory", "ModelConfig", "MultiHeadAttention", "Trace",
     "attend", "build_model", "causal_mask", "count_parameters", "gpt2_small_config", "merge_heads",
     "padding_mask", "parameter_table", "residual_add", "rope_angles", "scaled_scores", "sinusoidal_table",
     "split_heads",

@@ -1,6 +1,8 @@
 """The three architectures: EncoderDecoder (seq2seq), DecoderOnly (GPT), EncoderOnly (BERT-style)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import torch
 from torch import nn
 
@@ -9,6 +11,7 @@ from .blocks import DecoderBlock, EncoderBlock
 from .config import ModelConfig
 from .masks import causal_mask, padding_mask
 from .positional import build_positional, embedding_scale
+from .sites import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite
 from .trace import Trace, record
 
 
@@ -30,6 +33,13 @@ class Embedding(nn.Module):
         if table is not None:
             record(trace, f"{self.name}.pos_embed", table[offset:])         # [T, D]
         return self.dropout(self.positions.add(x, offset))
+
+
+class Memory(NamedTuple):
+    """What the encoder hands the rest of the model."""
+
+    hidden: torch.Tensor                  # [B, S, D]
+    mask: torch.Tensor | None             # [B, 1, 1, S] key mask, None when nothing is padded
 
 
 class KVCache:
@@ -115,9 +125,35 @@ class DecoderStack(nn.Module):
 
 
 class _LanguageModelHead(nn.Module):
-    """Shared pieces: the config, the output head, initialisation."""
+    """Shared pieces: the config, the output head, initialisation, and the one interface of the
+    three architectures:
+
+        memory = model.encode(src, trace)                  # Memory, or None without an encoder
+        logits = model.decode(ids, memory, cache, trace)   # [B, T, V]
+        model.sites()                                      # the model's attention sites
+
+    `has_encoder` says whether the model reads a source through an encoder; `has_decoder`
+    whether it writes tokens one after another (and so has a KV cache to decode with).
+    """
 
     config: ModelConfig
+    has_encoder: bool = False
+    has_decoder: bool = False
+    _sites: tuple[AttentionSite, ...] = ()
+
+    def sites(self) -> tuple[AttentionSite, ...]:
+        """The attention sites of this model, encoder first."""
+        return self._sites
+
+    def new_cache(self) -> KVCache:
+        """An empty KV cache for decoding."""
+        if not self.has_decoder:
+            raise ValueError(f"a {self.config.arch} model has no decoder to cache keys and values for")
+        return KVCache(self.config.n_decoder_layers)
+
+    def encode(self, src: torch.Tensor | None, trace: Trace | None = None) -> Memory | None:
+        """src [B, S] -> the encoder's Memory; None for a model without an encoder."""
+        return None
 
     def _make_head(self, vocab_size: int, embedding: nn.Embedding) -> None:
         self.head = nn.Linear(self.config.d_model, vocab_size, bias=False)
@@ -145,6 +181,9 @@ class _LanguageModelHead(nn.Module):
 class DecoderOnly(_LanguageModelHead):
     """GPT: predicts token t+1 from tokens 0..t."""
 
+    has_decoder = True
+    _sites = (DECODER_SELF,)
+
     def __init__(self, config: ModelConfig):
         super().__init__()
         self.config = config
@@ -152,16 +191,23 @@ class DecoderOnly(_LanguageModelHead):
         self._make_head(config.vocab_size, self.decoder.embed.tokens)
         self._initialise()
 
-    def new_cache(self) -> KVCache:
-        return KVCache(self.config.n_decoder_layers)
+    def decode(self, ids: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
+               trace: Trace | None = None) -> torch.Tensor:
+        """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only. No memory."""
+        if memory is not None:
+            raise ValueError("a decoder_only model reads no encoder memory; pass memory=None")
+        return self.logits(self.decoder(ids, cache, trace), trace)
 
     def forward(self, ids: torch.Tensor, cache: KVCache | None = None, trace: Trace | None = None) -> torch.Tensor:
         """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only."""
-        return self.logits(self.decoder(ids, cache, trace), trace)
+        return self.decode(ids, None, cache, trace)
 
 
 class EncoderOnly(_LanguageModelHead):
     """BERT-style: every position sees both sides; the head predicts each (masked) token."""
+
+    has_encoder = True
+    _sites = (ENCODER_SELF,)
 
     def __init__(self, config: ModelConfig):
         super().__init__()
@@ -170,14 +216,34 @@ class EncoderOnly(_LanguageModelHead):
         self._make_head(config.vocab_size, self.encoder.embed.tokens)
         self._initialise()
 
+    def encode(self, src: torch.Tensor, trace: Trace | None = None) -> Memory:
+        """src [B, S] -> Memory(hidden [B, S, D], key mask)."""
+        return Memory(*self.encoder(src, trace))
+
+    def decode(self, ids: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
+               trace: Trace | None = None) -> torch.Tensor:
+        """The head's prediction at every position of ids [B, T] -> logits [B, T, V].
+
+        `memory` is the encoding of `ids` when the caller already has it; there is no cache (every
+        position sees the whole input, so nothing is decoded token by token).
+        """
+        if cache is not None:
+            raise ValueError("an encoder_only model reads its whole input at once; it has no KV cache")
+        if memory is None:
+            memory = self.encode(ids, trace)
+        return self.logits(memory.hidden, trace)
+
     def forward(self, ids: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
         """ids [B, T] -> logits [B, T, V]."""
-        hidden, _ = self.encoder(ids, trace)
-        return self.logits(hidden, trace)
+        return self.decode(ids, None, None, trace)
 
 
 class EncoderDecoder(_LanguageModelHead):
     """The original Transformer: the encoder reads the source, the decoder writes the target."""
+
+    has_encoder = True
+    has_decoder = True
+    _sites = (ENCODER_SELF, DECODER_SELF, CROSS)
 
     def __init__(self, config: ModelConfig):
         super().__init__()
@@ -189,21 +255,20 @@ class EncoderDecoder(_LanguageModelHead):
         self._make_head(config.target_vocab_size, self.decoder.embed.tokens)
         self._initialise()
 
-    def new_cache(self) -> KVCache:
-        return KVCache(self.config.n_decoder_layers)
+    def encode(self, src: torch.Tensor, trace: Trace | None = None) -> Memory:
+        """src [B, S] -> Memory(hidden [B, S, D], source key mask [B, 1, 1, S] or None)."""
+        return Memory(*self.encoder(src, trace))
 
-    def encode(self, src: torch.Tensor, trace: Trace | None = None):
-        """src [B, S] -> (memory [B, S, D], source key mask [B, 1, 1, S] or None)."""
-        return self.encoder(src, trace)
-
-    def decode(self, tgt, memory, memory_mask=None, cache: KVCache | None = None, trace: Trace | None = None):
-        """tgt [B, T] (new tokens when cached) -> logits [B, T, V]."""
-        return self.logits(self.decoder(tgt, cache, trace, memory, memory_mask), trace)
+    def decode(self, tgt: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
+               trace: Trace | None = None) -> torch.Tensor:
+        """tgt [B, T] (new tokens when cached) -> logits [B, T, V], attending to the encoder's memory."""
+        if memory is None:
+            raise ValueError("an encoder_decoder model decodes from the encoder's memory: call encode(src) first")
+        return self.logits(self.decoder(tgt, cache, trace, memory.hidden, memory.mask), trace)
 
     def forward(self, src: torch.Tensor, tgt: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
         """src [B, S], tgt [B, T] (bos + target, teacher forcing) -> logits [B, T, V]."""
-        memory, memory_mask = self.encode(src, trace)
-        return self.decode(tgt, memory, memory_mask, trace=trace)
+        return self.decode(tgt, self.encode(src, trace), trace=trace)
 
 
 MODEL_CLASSES = {"encoder_decoder": EncoderDecoder, "decoder_only": DecoderOnly, "encoder_only": EncoderOnly}

@@ -27,6 +27,8 @@ from typing import Iterable
 
 import torch
 
+from .sites import AttentionSite
+
 
 class Trace:
     """Collects activations whose names match any of the given glob patterns."""
@@ -51,13 +53,13 @@ class Trace:
     def names(self) -> list[str]:
         return list(self.cache)
 
-    def attention(self, stack: str, kind: str = "self_attn") -> torch.Tensor:
-        """All layers' attention weights of one stack, stacked: [L, B, H, Tq, Tk]."""
+    def attention(self, site: AttentionSite, part: str = "weights") -> torch.Tensor:
+        """All layers' `part` ("weights" or "scores") of one attention site, stacked: [L, B, H, Tq, Tk]."""
         layers = []
-        while f"{stack}.{len(layers)}.{kind}.weights" in self.cache:
-            layers.append(self.cache[f"{stack}.{len(layers)}.{kind}.weights"])
+        while site.key(len(layers), part) in self.cache:
+            layers.append(self.cache[site.key(len(layers), part)])
         if not layers:
-            raise KeyError(f"no {stack} {kind} weights were recorded; recorded: {self.names()[:8]}...")
+            raise KeyError(f"no {site.name} {part} were recorded; recorded: {self.names()[:8]}...")
         return torch.stack(layers)
 
 

@@ -8,7 +8,7 @@ from torch import nn
 from playground.analysis import head_scores
 from playground.data import tasks
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import Trace, count_parameters
+from playground.model import DECODER_SELF, Trace, count_parameters
 from playground.train.events import Snapshot, TrainEvent
 from playground.train.presets import Preset
 from playground.train.trainer import Trainer
@@ -67,7 +67,7 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     trace = Trace(include=("*.weights",))
     model.eval()
     model(ids[None], trace=trace)
-    weights = trace.attention("decoder", "self_attn")[:, 0].float().numpy()          # [L, H, T, T]
+    weights = trace.attention(DECODER_SELF)[:, 0].float().numpy()          # [L, H, T, T]
     scores = head_scores(weights, "self", ids=ids.tolist(), causal=True)
     return {name: scores[name] for name in ("previous_token", "induction")}
 

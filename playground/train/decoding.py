@@ -19,10 +19,10 @@ def until_eos(ids: list[int]) -> list[int]:
 @torch.no_grad()
 def greedy_seq2seq(model: nn.Module, src: torch.Tensor, max_new: int) -> list[list[int]]:
     """Greedy decodes of an encoder-decoder for src [B, S]: up to ``max_new`` ids each, ending at eos."""
-    memory, memory_mask = model.encode(src)                                  # [B, S, D], [B, 1, 1, S]
+    memory = model.encode(src)                                               # [B, S, D]
     cache = model.new_cache()
     token = torch.full((src.size(0), 1), BOS_ID, dtype=torch.long)           # [B, 1]
-    return _greedy_loop(lambda t: model.decode(t, memory, memory_mask, cache), token, max_new)
+    return _greedy_loop(lambda t: model.decode(t, memory, cache), token, max_new)
 
 
 @torch.no_grad()

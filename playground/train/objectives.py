@@ -27,7 +27,7 @@ from playground.analysis import head_scores
 from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, PAD_ID, LMData, MLMData, Tokenizer, pad_sequences
 from playground.data.tasks import Task
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import ModelConfig, MultiHeadAttention, Trace, causal_mask
+from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite, ModelConfig, MultiHeadAttention, Trace, causal_mask
 from playground.train.config import TrainConfig
 from playground.train.decoding import greedy_continue, greedy_seq2seq, sample_continuation
 from playground.train.events import Sample
@@ -145,9 +145,9 @@ class Objective(ABC):
         return [self.tokenizer.id_to_piece(i) for i in ids]
 
 
-def _attention(trace: Trace, stack: str, kind: str) -> np.ndarray:
+def _attention(trace: Trace, site: AttentionSite) -> np.ndarray:
     """Weights of the one probe sequence: [L, H, Tq, Tk] float32."""
-    return trace.attention(stack, kind)[:, 0].float().numpy()
+    return trace.attention(site)[:, 0].float().numpy()
 
 
 def _scores(kind_name: str, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
@@ -267,9 +267,9 @@ class Seq2SeqObjective(_TaskObjective):
         trace = self._traced(model, (torch.tensor([src_ids]), torch.tensor([tgt_in])))
         src_pieces, tgt_pieces = self._pieces(src_ids), self._pieces(tgt_in)
         attention = {
-            "encoder.self_attn": _attention(trace, "encoder", "self_attn"),
-            "decoder.self_attn": _attention(trace, "decoder", "self_attn"),
-            "decoder.cross_attn": _attention(trace, "decoder", "cross_attn"),
+            "encoder.self_attn": _attention(trace, ENCODER_SELF),
+            "decoder.self_attn": _attention(trace, DECODER_SELF),
+            "decoder.cross_attn": _attention(trace, CROSS),
         }
         tokens = {
             "encoder.self_attn": (src_pieces, src_pieces),
@@ -330,7 +330,7 @@ class PromptedSeq2SeqObjective(_TaskObjective):
         source, target = self.held_out[0]
         ids = self._sequence(source, target)[:-1]
         trace = self._traced(model, (torch.tensor([ids]),))
-        weights = _attention(trace, "decoder", "self_attn")
+        weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
         return Probe(f"{source} -> {target}", {"decoder.self_attn": weights},
                      {"decoder.self_attn": (pieces, pieces)},
@@ -395,7 +395,7 @@ class LanguageModelObjective(_TextObjective):
     def probe(self, model):
         ids = self._probe_ids()
         trace = self._traced(model, (torch.tensor([ids]),))
-        weights = _attention(trace, "decoder", "self_attn")
+        weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
         return Probe(self.tokenizer.decode(ids), {"decoder.self_attn": weights}, {"decoder.self_attn": (pieces, pieces)},
                      _scores("decoder.self_attn", weights, ids=ids, causal=True))
@@ -430,7 +430,7 @@ class MaskedLMObjective(_TextObjective):
     def probe(self, model):
         ids = self._probe_x[0].tolist()
         trace = self._traced(model, (self._probe_x[:1],))
-        weights = _attention(trace, "encoder", "self_attn")
+        weights = _attention(trace, ENCODER_SELF)
         pieces = self._pieces(ids)
         return Probe(self.tokenizer.decode(ids, skip_special=False), {"encoder.self_attn": weights},
                      {"encoder.self_attn": (pieces, pieces)},

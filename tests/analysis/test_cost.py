@@ -80,11 +80,7 @@ def test_kv_cache_bytes_match_a_filled_cache(arch):
     ids = torch.randint(5, 23, (1, T))
     cache = model.new_cache()
     with torch.no_grad():
-        if arch == "encoder_decoder":
-            memory, mask = model.encode(ids)
-            model.decode(ids, memory, mask, cache=cache)
-        else:
-            model(ids, cache=cache)
+        model.decode(ids, model.encode(ids), cache=cache)
     stored = sum(t.numel() * 4 for layer in (*cache.self_attn, *cache.cross_attn) if layer.k is not None
                  for t in (layer.k, layer.v))
     assert T * kv_cache_per_token(model.config) == stored

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from playground.analysis import CROSS_SCORES, SELF_SCORES, head_scores
-from playground.model import Trace
+from playground.model import CROSS, DECODER_SELF, Trace
 from tests.model.helpers import tiny_model
 
 T = 12
@@ -131,7 +131,7 @@ def test_scores_of_a_real_trace_are_in_range():
     trace = Trace(("*.weights",))
     with torch.no_grad():
         model(ids, trace=trace)
-    weights = trace.attention("decoder")[:, 0]                            # [L, H, T, T]
+    weights = trace.attention(DECODER_SELF)[:, 0]                            # [L, H, T, T]
     scores = head_scores(weights, "self", ids=ids[0].tolist())
     assert set(scores) == set(SELF_SCORES)
     for name, values in scores.items():
@@ -145,7 +145,7 @@ def test_seq2seq_trace_cross_scores_in_range():
     trace = Trace(("*.weights",))
     with torch.no_grad():
         model(src, tgt, trace=trace)
-    scores = head_scores(trace.attention("decoder", "cross_attn")[:, 0], "cross")
+    scores = head_scores(trace.attention(CROSS)[:, 0], "cross")
     for values in scores.values():
         assert values.shape == (2, 4) and ((values >= 0) & (values <= 1)).all()
 

@@ -40,9 +40,9 @@ class EosAt(DecoderOnly):
         super().__init__(cfg)
         self.length = length
 
-    def forward(self, ids, cache=None, trace=None):
+    def decode(self, ids, memory=None, cache=None, trace=None):
         offset = cache.length if cache is not None else 0
-        logits = super().forward(ids, cache, trace)                                  # [B, T, V]
+        logits = super().decode(ids, memory, cache, trace)                           # [B, T, V]
         seen = offset + torch.arange(1, ids.size(1) + 1)                             # tokens read at each position
         boost = torch.zeros_like(logits)
         boost[:, seen >= self.length, EOS_ID] = 200.0

@@ -5,7 +5,7 @@ import torch
 
 from playground.data import BOS_ID, UNK_ID
 from playground.generate import GenerationFinished, SamplingConfig, Stepper, window_after_slide
-from playground.model import Trace, build_model
+from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, Trace, build_model
 
 from .helpers import TOKENIZER, config, eos_model, model
 
@@ -33,12 +33,12 @@ def test_cached_steps_equal_full_forward_passes(arch, positional):
         expected, _ = full_pass(net, history, stepper.source_ids)
         np.testing.assert_allclose(step.raw_probs, expected, atol=1e-5)
     _, trace = full_pass(net, stepper.ids, stepper.source_ids)
-    np.testing.assert_allclose(stepper.attention_matrix("self"), trace.attention("decoder")[:, 0].numpy(), atol=1e-5)
-    np.testing.assert_allclose(step.attention["self"], trace.attention("decoder")[:, 0, :, -1].numpy(), atol=1e-5)
+    np.testing.assert_allclose(stepper.attention_matrix("self"), trace.attention(DECODER_SELF)[:, 0].numpy(), atol=1e-5)
+    np.testing.assert_allclose(step.attention["self"], trace.attention(DECODER_SELF)[:, 0, :, -1].numpy(), atol=1e-5)
     if arch == "encoder_decoder":
-        cross = trace.attention("decoder", "cross_attn")[:, 0].numpy()                  # [L, H, T, S]
+        cross = trace.attention(CROSS)[:, 0].numpy()                  # [L, H, T, S]
         np.testing.assert_allclose(stepper.attention_matrix("cross"), cross, atol=1e-5)
-        np.testing.assert_allclose(stepper.attention_matrix("encoder"), trace.attention("encoder")[:, 0].numpy(), atol=1e-5)
+        np.testing.assert_allclose(stepper.attention_matrix("encoder"), trace.attention(ENCODER_SELF)[:, 0].numpy(), atol=1e-5)
 
 
 def test_step_reports_its_token_distribution_and_trace():
@@ -139,7 +139,7 @@ def test_generation_past_the_context_slides_the_window(positional):
     window = stepper.ids[stepper.window_start:]
     assert len(window) == stepper.cache_length and stepper.window_tokens == stepper.tokens[stepper.window_start:]
     expected, trace = full_pass(net, window)                 # the window reads like a fresh sequence
-    np.testing.assert_allclose(stepper.attention_matrix(), trace.attention("decoder")[:, 0].numpy(), atol=1e-5)
+    np.testing.assert_allclose(stepper.attention_matrix(), trace.attention(DECODER_SELF)[:, 0].numpy(), atol=1e-5)
     np.testing.assert_allclose(stepper.step().raw_probs, expected, atol=1e-5)
 
 

@@ -9,7 +9,9 @@ from playground.labs import (
     drop_residuals, forget_embedding_scale, forget_score_scale, merge_heads_without_transpose, see_the_future,
     split_heads_without_transpose, split_heads_wrongly, upper_triangular_mask,
 )
-from playground.model import ModelConfig, MultiHeadAttention, Trace, build_model, causal_mask, merge_heads, split_heads
+from playground.model import (
+    DECODER_SELF, ModelConfig, MultiHeadAttention, Trace, build_model, causal_mask, merge_heads, split_heads,
+)
 
 VOCAB = 20
 
@@ -55,7 +57,7 @@ def _entropy(model, x) -> torch.Tensor:
     trace = Trace(include=("*.weights",))
     with torch.no_grad():
         model(x, trace=trace)
-    weights = trace.attention("decoder")[:, 0]                              # [L, H, T, T]
+    weights = trace.attention(DECODER_SELF)[:, 0]                              # [L, H, T, T]
     return torch.tensor(head_scores(weights, "self", causal=True)["entropy"])  # [L, H]
 
 

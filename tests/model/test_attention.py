@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch import nn
 
-from playground.model import MultiHeadAttention, Trace, attend, causal_mask, merge_heads, split_heads
+from playground.model import CROSS, MultiHeadAttention, Trace, attend, causal_mask, merge_heads, split_heads
 
 from .helpers import ARCHS, POSITIONALS, run, tiny_model
 
@@ -113,7 +113,7 @@ def test_trace_records_every_named_stage_with_its_shape():
     assert trace["decoder.1.resid_cross"].shape == (2, 5, 32)
     assert trace["encoder.pos_embed"].shape == (7, 32)
     assert trace["logits"].shape == (2, 5, 23)
-    assert trace.attention("decoder", "cross_attn").shape == (2, 2, 4, 5, 7)
+    assert trace.attention(CROSS).shape == (2, 2, 4, 5, 7)
     upper = trace["decoder.0.self_attn.weights"].triu(diagonal=1)
     assert upper.abs().max() == 0                                            # causal: no weight on the future
 

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from playground.model import (
-    Trace, build_model, count_parameters, gpt2_small_config, sinusoidal_table,
+    Memory, Trace, build_model, count_parameters, gpt2_small_config, sinusoidal_table,
 )
 from playground.model.positional import RotaryPositions
 
@@ -63,9 +63,9 @@ def test_kv_cache_decoding_equals_full_recomputation_encoder_decoder(positional)
     src, tgt = torch.randint(5, 23, (2, 9)), torch.randint(5, 23, (2, 6))
     src[0, 7:] = 0
     full = model(src, tgt)
-    memory, memory_mask = model.encode(src)
+    memory = model.encode(src)
     cache = model.new_cache()
-    steps = [model.decode(tgt[:, t:t + 1], memory, memory_mask, cache=cache) for t in range(6)]
+    steps = [model.decode(tgt[:, t:t + 1], memory, cache=cache) for t in range(6)]
     assert cache.cross_attn[0].length == 9                                   # computed once, reused
     torch.testing.assert_close(torch.cat(steps, dim=1), full, atol=1e-5, rtol=0)
 
@@ -159,12 +159,12 @@ def test_learned_positions_refuse_positions_past_their_table():
 def test_reordering_the_cache_follows_the_chosen_rows():
     model = tiny_model("encoder_decoder", "rope")
     src, tgt = torch.randint(5, 23, (3, 7)), torch.randint(5, 23, (3, 4))
-    memory, memory_mask = model.encode(src)
+    memory = model.encode(src)
     cache = model.new_cache()
-    model.decode(tgt[:, :3], memory, memory_mask, cache=cache)
+    model.decode(tgt[:, :3], memory, cache=cache)
     order = torch.tensor([2, 2, 0])
     cache.reorder(order)
-    stepped = model.decode(tgt[order, 3:4], memory[order], None, cache=cache)
+    stepped = model.decode(tgt[order, 3:4], Memory(memory.hidden[order], None), cache=cache)
     torch.testing.assert_close(stepped, model(src[order], tgt[order])[:, 3:4], atol=1e-5, rtol=0)
 
 

@@ -5,7 +5,7 @@ import torch
 
 from playground.analysis import head_scores
 from playground.data import BOS_ID, tasks
-from playground.model import Trace
+from playground.model import CROSS, Trace
 from playground.train import PRESETS
 from playground.train.config import TrainConfig
 from playground.train.trainer import Trainer
@@ -25,7 +25,7 @@ def cross_attention_scores(checkpoint, meta) -> dict[str, np.ndarray]:
     trace = Trace(include=("*.weights",))
     with torch.no_grad():
         checkpoint.model(src, tgt_in, trace=trace)
-    weights = trace.attention("decoder", "cross_attn").float().numpy()       # [L, B, H, T, S]
+    weights = trace.attention(CROSS).float().numpy()       # [L, B, H, T, S]
     per_source = [head_scores(weights[:, b], "cross") for b in range(len(pairs))]
     return {name: np.mean([s[name] for s in per_source], axis=0) for name in ("diagonal", "anti_diagonal")}
 

@@ -17,7 +17,7 @@ import torch
 from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES, head_scores, shape_walkthrough
 from playground.data import BOS_ID, EOS_ID
-from playground.model import Trace
+from playground.model import AttentionSite, Trace
 from playground.train.decoding import greedy_seq2seq
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, light
@@ -116,9 +116,7 @@ def forward_pass(entry: ModelEntry, value, target, lang: str) -> AttentionPass:
 
 def weights_of(attention: AttentionPass, kind: str) -> tuple[np.ndarray, list[str], list[str], list[int]]:
     """(weights [L, H, Tq, Tk], query tokens, key tokens, key ids) of one attention kind."""
-    stack, sublayer = {"encoder": ("encoder", "self_attn"), "decoder": ("decoder", "self_attn"),
-                       "cross": ("decoder", "cross_attn")}[kind]
-    weights = attention.trace.attention(stack, sublayer)[:, 0].float().numpy()   # [L, H, Tq, Tk]
+    weights = attention.trace.attention(AttentionSite.parse(kind))[:, 0].float().numpy()   # [L, H, Tq, Tk]
     piece = attention.entry.tokenizer.id_to_piece
     queries = attention.source_ids if kind == "encoder" else attention.target_ids
     keys = attention.target_ids if kind == "decoder" else attention.source_ids
