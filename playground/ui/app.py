@@ -6,7 +6,7 @@ from pathlib import Path
 import gradio as gr
 
 from . import own_models
-from .context import LIGHT_CONCURRENCY, PRIVATE, AppContext
+from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
@@ -70,8 +70,15 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                 store.drop(request.session_hash)
 
         demo.unload(on_unload)
+        gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
     return demo
+
+
+def echo(value: str) -> str:
+    """Return `value`: an event that does no work, so a benchmark can measure what Gradio itself
+    costs per event (queue, routing, serialisation) next to the app's real events."""
+    return value
 
 
 def launch_kwargs() -> dict:
