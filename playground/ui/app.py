@@ -12,6 +12,7 @@ from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, 
 from .registry import ModelRegistry
 from .runtime import configure_torch, start_warm_up
 from .tabs import architecture, attention, generate, labs, positional, tokenizer, train
+from .validation import MAX_FILE_BYTES
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
 TABS = (("attention", attention), ("generate", generate), ("train", train), ("labs", labs),
@@ -86,7 +87,8 @@ def launch_kwargs() -> dict:
 
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
-    is rendered the same way everywhere, the way the browser tests see it.
+    is rendered the same way everywhere, the way the browser tests see it. A file larger than any
+    upload limit is refused by Gradio while it arrives, before it is written to disk.
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -95,4 +97,5 @@ def launch_kwargs() -> dict:
         "js": FOLLOW_SETTINGS_JS,
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
+        "max_file_size": MAX_FILE_BYTES,
     }

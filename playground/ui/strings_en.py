@@ -659,4 +659,8 @@ EN: dict[str, str] = {
     "lab_sample_expected": "expected",
     "lab_kept_item": "#{number} {title} · {seconds:.0f} s · step {step}",
     "err_lab_running": "A lab is already running in this session. Press Stop first, or wait until it ends.",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
+                            "(uploaded models have the Train tab's limits).",
+    "upload_field_parameters": "the number of parameters",
 }

@@ -602,4 +602,7 @@ ZH: dict[str, str] = {
     "lab_sample_expected": "应为",
     "lab_kept_item": "#{number} {title} · {seconds:.0f} 秒 · 第 {step} 步",
     "err_lab_running": "本会话已有一个实验在运行。请先按“停止”，或等它结束。",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "这个模型超出了本应用接受的大小：{field} 为 {value}，上限是 {limit}（上传的模型与训练页使用相同的限制）。",
+    "upload_field_parameters": "参数量",
 }
