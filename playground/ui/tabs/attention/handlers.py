@@ -80,7 +80,7 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "kind": gr.Radio(choices=kind_choices(entry, lang), value=form.kind),
         "score": gr.Radio(choices=score_choices(form.kind, lang), value=form.score),
         **layer_head_updates(n_layers, n_heads, form.layer, form.head),
-        "target": gr.Textbox(visible=entry.model.has_encoder and entry.model.has_decoder),
+        "target": gr.Textbox(visible=entry.model.has_encoder and entry.model.has_decoder),   # reads a target
         "step_picker": timeline_update(workspace.registry, seen.final, form.step),
         "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
     }
@@ -108,7 +108,9 @@ def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         return draw(workspace, form, lang)        # refused there, naming the models that exist
     first = next(iter(examples_for(entry, ATTENTION_EXAMPLES)), form.text)
     form = replace(form, text=first, target="", step=None)
-    return {"text": first, "target": "", "step": None, **draw(workspace, form, lang)}
+    reads_a_target = entry.model.has_encoder and entry.model.has_decoder
+    return {**draw(workspace, form, lang), "text": first, "step": None,
+            "target": gr.Textbox(value="", visible=reads_a_target)}
 
 
 def pick_step(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
