@@ -685,4 +685,6 @@ EN: dict[str, str] = {
     "refused_title": "Nothing to show for this input",
     "refused_summary": "**The input was refused:** {reason}",
     "refused_other": "The views could not be drawn for these controls.",
+    # ------------------------------------------------------------------ forms: lists of integers
+    "err_form_not_integers": "{name} must be one or more whole numbers between {low} and {high}, separated by commas.",
 }

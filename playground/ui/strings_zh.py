@@ -627,4 +627,6 @@ ZH: dict[str, str] = {
     "refused_title": "此输入没有可显示的内容",
     "refused_summary": "**输入被拒绝：**{reason}",
     "refused_other": "无法按这些控件绘制视图。",
+    # ------------------------------------------------------------------ forms: lists of integers
+    "err_form_not_integers": "{name}必须是一个或多个介于 {low} 和 {high} 之间的整数，用逗号分隔。",
 }
