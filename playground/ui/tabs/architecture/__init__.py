@@ -25,9 +25,9 @@ def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c = layout(ctx)
     tab = TabWiring(ctx, ArchitectureForm, c, export_name=export_name)
-    tab.on_open(handlers.draw, handlers.VIEWS)
+    tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
     tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="architecture", progress_on="treemap",
-           refused=handlers.refused)
+           refused=handlers.refused, shared=True)
     tab.on(c["context"].submit, handlers.draw, handlers.VIEWS, progress_on="treemap", refused=handlers.refused)
     tab.on(c["preset"].input, handlers.choose_preset, (*FIELDS, "context", *handlers.VIEWS), progress_on="treemap",
-           refused=handlers.refused)
+           refused=handlers.refused, shared=True)

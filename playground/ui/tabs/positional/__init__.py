@@ -32,20 +32,21 @@ def build(ctx: AppContext) -> None:
     c = layout(ctx)
     tab = TabWiring(ctx, PositionalForm, c, export_name=export_name)
     h = handlers
-    tab.on_open(h.draw, ("dims", "rope_pairs", *h.EVERYTHING))
+    tab.on_open(h.draw, ("dims", "rope_pairs", *h.EVERYTHING), shared=True)
     trigger, options = on_slide(c["length"])
     tab.on(trigger, h.sinusoidal, h.SINUSOIDAL, api_name="positional_sinusoidal", refused=h.sinusoidal_refused,
-           **options)
+           shared=True, **options)
     tab.on(c["dims"].input, h.sinusoidal, h.SINUSOIDAL, refused=h.sinusoidal_refused)
     trigger, options = on_slide(c["d_model"])
     tab.on(trigger, h.change_d_model, ("dims", *h.SINUSOIDAL), progress_on="heatmap", refused=h.sinusoidal_refused,
            **options)
-    tab.on(c["model"].input, h.model_positions, h.MODEL, api_name="positional_model")
+    tab.on(c["model"].input, h.model_positions, h.MODEL, api_name="positional_model", shared=True)
     trigger, options = on_slide(c["rope_positions"])
-    tab.on(trigger, h.rope, h.ROPE, api_name="positional_rope", refused=h.rope_refused, **options)
+    tab.on(trigger, h.rope, h.ROPE, api_name="positional_rope", refused=h.rope_refused, shared=True, **options)
     tab.on(c["rope_pairs"].input, h.rope, h.ROPE, refused=h.rope_refused)
     trigger, options = on_slide(c["rope_dim"])
     tab.on(trigger, h.change_rope_dim, ("rope_pairs", *h.ROPE), progress_on="rope_plot", refused=h.rope_refused,
            **options)
-    tab.on(c["shuffle_run"].click, h.shuffle, h.SHUFFLE, api_name="positional_shuffle", refused=h.shuffle_refused)
+    tab.on(c["shuffle_run"].click, h.shuffle, h.SHUFFLE, api_name="positional_shuffle", refused=h.shuffle_refused,
+           shared=True)
     tab.on(c["shuffle_text"].submit, h.shuffle, h.SHUFFLE, refused=h.shuffle_refused)

@@ -25,9 +25,9 @@ def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c, examples = layout()
     tab = TabWiring(ctx, TokenizerForm, c, export_name=export_name)
-    tab.on_open(handlers.draw, handlers.VIEWS)
-    tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="tokenize", refused=handlers.refused)
+    tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
+    tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="tokenize", refused=handlers.refused, shared=True)
     trigger, options = on_slide(c["vocab_size"])
-    tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, **options)
+    tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True, **options)
     for trigger in (c["text"].submit, c["corpus"].input, examples.load_input_event.then):
-        tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused)
+        tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True)
