@@ -674,7 +674,7 @@ EN: dict[str, str] = {
     "mask_hidden": "hidden (score −∞, weight 0)",
     "mask_empty_row": "no key visible: 0/0 = NaN",
     "fig_masks": "Masks of {kind} for a padded batch of two inputs",
-    "fig_masks_left": "If the batch were padded on the left: causal & key padding leaves rows with no key (red)",
+    "fig_masks_left": "Causal self-attention on the batch padded on the left: rows with no visible key (red)",
     "mask_left_column": "left padding: causal & key padding",
     "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with <pad> into one tensor [B, T] = "
                   "[2, {t}] (a seq2seq decoder reads <bos> first, one token more). Dark cell: the query (row) may "
@@ -692,8 +692,8 @@ EN: dict[str, str] = {
     "mask_note_cross": "**Cross-attention**: queries are the target's tokens, keys the source's, so the mask is the "
                        "source's key padding, [B, 1, 1, S], broadcast over the heads and the T queries. There is no "
                        "causal mask: every target position may read the whole source.",
-    "mask_nan": "**What a fully masked row would do.** Padded on the left, the shorter input's first queries would "
-                "see no key at all (red rows): every score of the row is −∞ and softmax computes "
+    "mask_nan": "**What a fully masked row would do.** In causal self-attention over this batch padded on the left, "
+                "the shorter input's first queries would see no key at all (red rows): every score of the row is −∞ and softmax computes "
                 "e^−∞ / Σ e^−∞ = 0 / 0 = NaN. Input {k}, query {row}, through the model's own attention function: "
                 "[{weights}]. One NaN spreads: in the next layer every query that reads that position gets NaN, even "
                 "with weight 0 (0 × NaN = NaN), and so does the loss. The model avoids it by construction: it pads on "

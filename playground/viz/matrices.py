@@ -167,6 +167,6 @@ def mask_grid(
             if r == 0:
                 annotations.append(dict(text=f"<b>{column_titles[c]}</b>", x=sum(x_domains[c]) / 2, y=1.0,
                                         xref="paper", yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
-    layout = theme.base_layout(title, height=height or int(min(900, 220 + n_rows * (90 + 26 * n_query))),
+    layout = theme.base_layout(title, height=height or int(min(760, 200 + n_rows * (70 + 20 * n_query))),
                                annotations=annotations, margin=dict(l=90, r=20, t=110, b=20), **axes)
     return theme.figure(traces, layout)

@@ -108,6 +108,6 @@ def two_decodings(
         xaxis=dict(xaxis, anchor="y", showticklabels=False), yaxis=dict(domain=[0.55, 0.9], autorange="reversed", showgrid=False),
         xaxis2=dict(xaxis, anchor="y2", matches="x", title=dict(text=position_label)),
         yaxis2=dict(domain=[0.0, 0.45], range=[0, 1.05], title=dict(text=probability_label)),
-        legend=dict(orientation="h", yanchor="top", y=0.52, x=0), margin=dict(l=130, r=30, t=80, b=60),
+        legend=dict(orientation="h", yanchor="top", y=0.53, x=1, xanchor="right"), margin=dict(l=130, r=30, t=80, b=60),
     )
     return theme.figure([grid, *lines], layout)
