@@ -58,4 +58,5 @@ def pca_2d(table: torch.Tensor) -> Projection:
     directions = directions * torch.sign(largest)
     variance = singular ** 2
     share = variance[:2] / variance.sum()
-    return Projection(list(range(NUM_SPECIAL, table.size(0))), centred @ directions.T, (float(share[0]), float(share[1])))
+    ids = list(range(NUM_SPECIAL, table.size(0)))
+    return Projection(ids, centred @ directions.T, (float(share[0]), float(share[1])))

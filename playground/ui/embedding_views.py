@@ -30,7 +30,8 @@ def find_token(entry: ModelEntry, value, lang: str) -> int:
     ids = tokenizer.encode(value) if not tokenizer.unknown_chars(value) else []
     if len(ids) == 1 and ids[0] >= NUM_SPECIAL:
         return ids[0]
-    examples = ", ".join(tokenizer.id_to_piece(i) for i in range(NUM_SPECIAL + 1, min(tokenizer.vocab_size, NUM_SPECIAL + 9)))
+    some = range(NUM_SPECIAL + 1, min(tokenizer.vocab_size, NUM_SPECIAL + 9))
+    examples = ", ".join(tokenizer.id_to_piece(i) for i in some)
     raise fail(lang, "err_not_one_token", value=value, model=entry.name, n=len(ids), examples=examples)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import partial
 
 import plotly.graph_objects as go
-import torch
 
 from playground import viz
 from playground.analysis.norms import batch_vs_layer, first_norm_input, layer_norm_steps, residual_norms
 from playground.analysis.worked_attention import traced_run
 from playground.data import BOS_ID
+from playground.viz.labels import number_text
 
 from .i18n import text
 from .registry import ModelEntry
@@ -19,6 +19,7 @@ from .validation import check_number
 
 FEATURES_IN_TABLE = 6      # features worked out in the table (all of them are drawn)
 BATCH_TOKENS, BATCH_FEATURES = 4, 6
+number = partial(number_text, digits=4)   # the numbers in the explanations
 
 
 def _run(entry: ModelEntry, value, lang: str):
@@ -29,10 +30,6 @@ def _run(entry: ModelEntry, value, lang: str):
     target = ([BOS_ID, *ids] if model.has_encoder else ids) if model.has_decoder else None
     tokens = {"encoder": pieces(entry, source or []), "decoder": pieces(entry, target or [])}
     return tokens, traced_run(model, source, target)
-
-
-def _fmt(value: float) -> str:
-    return f"{round(value, 4) + 0.0:.4f}".replace("-", "−")       # + 0.0: no "−0.0000"
 
 
 def layer_norm_view(entry: ModelEntry, value, layer, position, lang: str) -> tuple[go.Figure, str]:
@@ -48,16 +45,18 @@ def layer_norm_view(entry: ModelEntry, value, layer, position, lang: str) -> tup
     steps = layer_norm_steps(x[position], norm)
     token = tokens[stack][position]
     figure = viz.layer_norm_vector(
-        {t("ln_input"): steps.x.numpy(), t("ln_normalised"): steps.normalised.numpy(), t("ln_output"): steps.output.numpy()},
+        {t("ln_input"): steps.x.numpy(), t("ln_normalised"): steps.normalised.numpy(),
+         t("ln_output"): steps.output.numpy()},
         title=t("fig_ln_vector", token=token, position=position, norm=name), dimension_label=t("w_feature"),
         value_label=t("w_value"))
-    header = "| " + " | ".join([t("w_feature"), "x", "x − μ", "(x − μ) / √(σ² + ε)", "γ", "β", "γ·x̂ + β"]) + " |"
-    rows = [header, "|" + "---|" * 7]
+    columns = [t("w_feature"), "x", "x − μ", "(x − μ) / √(σ² + ε)", "γ", "β", "γ·x̂ + β"]
+    rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for d in range(min(FEATURES_IN_TABLE, steps.x.numel())):
-        rows.append("| " + " | ".join([str(d), *(_fmt(float(v)) for v in (
-            steps.x[d], steps.x[d] - steps.mean, steps.normalised[d], steps.gamma[d], steps.beta[d], steps.output[d]))]) + " |")
-    explanation = t("ln_explain", token=token, d=steps.x.numel(), mean=_fmt(steps.mean), variance=_fmt(steps.variance),
-                    eps=f"{steps.eps:g}", std=_fmt((steps.variance + steps.eps) ** 0.5), shown=len(rows) - 2)
+        values = (steps.x[d], steps.x[d] - steps.mean, steps.normalised[d], steps.gamma[d], steps.beta[d], steps.output[d])
+        rows.append("| " + " | ".join([str(d), *(number(float(v)) for v in values)]) + " |")
+    explanation = t("ln_explain", token=token, d=steps.x.numel(), mean=number(steps.mean),
+                    variance=number(steps.variance), eps=f"{steps.eps:g}", std=number((steps.variance + steps.eps) ** 0.5),
+                    shown=len(rows) - 2)
     return figure, explanation + "\n\n" + "\n".join(rows)
 
 
@@ -76,8 +75,8 @@ def batch_norm_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, str
         [(t("bn_batch"), both.x, rows, features), (t("bn_layer"), both.layer_out, rows, features),
          (t("bn_batchnorm"), both.batch_out, rows, features)],
         title=t("fig_bn"), value_label=t("w_value"))
-    layer_means = ", ".join(_fmt(float(v)) for v in both.layer_out.mean(dim=1))
-    batch_means = ", ".join(_fmt(float(v)) for v in both.batch_out.mean(dim=0))
+    layer_means = ", ".join(number(float(v)) for v in both.layer_out.mean(dim=1))
+    batch_means = ", ".join(number(float(v)) for v in both.batch_out.mean(dim=0))
     return figure, t("bn_explain", n=small.size(0), f=small.size(1), layer_means=layer_means, batch_means=batch_means)
 
 

@@ -12,6 +12,7 @@ from playground.analysis.worked_attention import recombined_output, traced_run, 
 from playground.data import BOS_ID, EOS_ID
 from playground.model import AttentionSite
 from playground.train.decoding import greedy_seq2seq
+from playground.viz.labels import number_text
 
 from .i18n import text
 from .registry import ModelEntry
@@ -19,6 +20,7 @@ from .token_input import encode_checked, pieces
 from .validation import check_choice, check_number
 
 MAX_WORKED_TOKENS = 4      # a 4 x 4 score matrix: every number readable, every step checkable by hand
+number = partial(number_text, digits=3)   # the numbers in the explanation
 
 
 def site_choices(entry: ModelEntry, lang: str) -> list[tuple[str, str]]:
@@ -37,10 +39,6 @@ def _inputs(entry: ModelEntry, ids: list[int]) -> tuple[list[int] | None, list[i
         return None, head
     written = [i for i in greedy_seq2seq(model, torch.tensor([head]), MAX_WORKED_TOKENS - 1)[0] if i != EOS_ID]
     return head, [BOS_ID, *written][:MAX_WORKED_TOKENS]
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.3f}".replace("-", "−")
 
 
 def worked_attention_view(entry: ModelEntry, value, site_id, layer, head, lang: str
@@ -66,21 +64,25 @@ def worked_attention_view(entry: ModelEntry, value, site_id, layer, head, lang: 
         title=t("fig_wa_vectors", kind=t(f"kind_{site.id}"), layer=layer, head=head, dk=worked.d_k),
         value_label=t("w_value"), stacked=True)
     steps = viz.matrix_panels(
-        [(t("wa_scores"), worked.scores, queries, keys), (t("wa_scaled", root=_fmt(sqrt_dk)), worked.scaled, queries, keys),
+        [(t("wa_scores"), worked.scores, queries, keys),
+         (t("wa_scaled", root=number(sqrt_dk)), worked.scaled, queries, keys),
          (t("wa_masked"), worked.masked, queries, keys), (t("wa_weights"), worked.weights, queries, keys)],
         title=t("fig_wa_steps"), value_label=t("w_value"), digits=2)
 
     row = worked.q.size(0) - 1                                              # the last query sees every key
-    terms = " + ".join(f"({_fmt(a)})({_fmt(b)})" for a, b in zip(worked.q[row, :3].tolist(), worked.k[0, :3].tolist()))
+    pairs = zip(worked.q[row, :3].tolist(), worked.k[0, :3].tolist())
+    terms = " + ".join(f"({number(a)})({number(b)})" for a, b in pairs)
     exps = worked.masked[row] - worked.masked[row].max()
     traced_weights = trace[site.key(layer, "weights")][0, head].double()
     weights_error = float((traced_weights - worked.weights).abs().max())
-    out_error = float((trace[site.key(layer, "out")][0].double() - recombined_output(entry.model, trace, site, layer)).abs().max())
+    recombined = recombined_output(entry.model, trace, site, layer)
+    out_error = float((trace[site.key(layer, "out")][0].double() - recombined).abs().max())
     explanation = t(
-        "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=_fmt(sqrt_dk), row=row, token=queries[row],
-        key_token=keys[0], terms=terms, more=worked.d_k - 3, dot=_fmt(float(worked.scores[row, 0])),
-        scaled=_fmt(float(worked.scaled[row, 0])),
-        exps=", ".join(_fmt(float(v)) for v in torch.exp(exps).tolist()),
-        total=_fmt(float(torch.exp(exps).sum())), weights=", ".join(_fmt(float(v)) for v in worked.weights[row].tolist()),
+        "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=number(sqrt_dk), row=row, token=queries[row],
+        key_token=keys[0], terms=terms, more=worked.d_k - 3, dot=number(float(worked.scores[row, 0])),
+        scaled=number(float(worked.scaled[row, 0])),
+        exps=", ".join(number(float(v)) for v in torch.exp(exps).tolist()),
+        total=number(float(torch.exp(exps).sum())),
+        weights=", ".join(number(float(v)) for v in worked.weights[row].tolist()),
         weights_error=weights_error, out_error=out_error, heads=entry.config.n_heads)
     return vectors, steps, explanation

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from playground.viz import theme
-from playground.viz.labels import axis_categories
+from playground.viz.labels import axis_categories, number_text
 
 # Light ends keep dark numbers readable on every cell.
 NUMBER_COLORSCALE = [[0.0, "#5b9bd5"], [0.5, "#ffffff"], [1.0, "#e8836b"]]
@@ -20,7 +20,8 @@ MASK_COLORSCALE = [[0.0, EMPTY_ROW_COLOR], [0.33, EMPTY_ROW_COLOR], [0.33, HIDDE
 MAX_NUMBER_COLUMNS = 40     # cells wider than this at 1280 px cannot hold a number
 
 
-def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0, right: float = 1.0) -> list[list[float]]:
+def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0,
+                   right: float = 1.0) -> list[list[float]]:
     """Horizontal domains for panels side by side, each as wide as its share of `widths`."""
     room = right - left - gap * (len(widths) - 1)
     total = float(sum(widths))
@@ -30,16 +31,6 @@ def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0
         domains.append([round(max(0.0, x), 6), round(min(1.0, end), 6)])
         x = end + gap
     return domains
-
-
-def _number_text(value: float, digits: int) -> str:
-    if np.isneginf(value):
-        return "−∞"
-    if np.isposinf(value):
-        return "∞"
-    if np.isnan(value):
-        return "NaN"
-    return f"{value:.{digits}f}".replace("-", "−")
 
 
 def matrix_panels(
@@ -65,7 +56,8 @@ def matrix_panels(
                              f"got {len(rows)} rows and {len(cols)} columns")
     if stacked:
         allotted = column_domains([m.shape[0] + 2 for m in matrices][::-1], gap=0.02)[::-1]   # top panel first
-        y_domains = [[y0, round(y0 + (y1 - y0) * m.shape[0] / (m.shape[0] + 2), 6)] for (y0, y1), m in zip(allotted, matrices)]
+        y_domains = [[y0, round(y0 + (y1 - y0) * m.shape[0] / (m.shape[0] + 2), 6)]   # the matrix below its labels
+                     for (y0, y1), m in zip(allotted, matrices)]
         title_ys = [y1 for _, y1 in allotted]
         domains = [[0.0, 1.0]] * len(matrices)
     else:
@@ -81,16 +73,16 @@ def matrix_panels(
         row_cats, row_text = axis_categories(rows)
         col_cats, col_text = axis_categories(cols)
         shown = np.where(np.isfinite(m), m, np.nan)
-        text = [[_number_text(v, digits) for v in row] for row in m]
+        text = [[number_text(v, digits) for v in row] for row in m]
         trace = dict(
             type="heatmap", z=shown, x=col_cats, y=row_cats, zmin=-bound, zmax=bound, colorscale=NUMBER_COLORSCALE,
             showscale=False, hoverongaps=False, xgap=1, ygap=1, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
-            customdata=text, hovertemplate=f"{name}<br>%{{y}} · %{{x}}<br>{value_label}: %{{customdata}}<extra></extra>",
+            customdata=text,
+            hovertemplate=f"{name}<br>%{{y}} · %{{x}}<br>{value_label}: %{{customdata}}<extra></extra>",
         )
         if m.shape[1] <= MAX_NUMBER_COLUMNS:
-            small = m.shape[1] > 12
-            trace.update(text=text, texttemplate="%{text}",
-                         textfont=dict(size=theme.SMALL_FONT_SIZE if small else theme.FONT_SIZE, color=theme.TEXT_COLOR))
+            size = theme.SMALL_FONT_SIZE if m.shape[1] > 12 else theme.FONT_SIZE
+            trace.update(text=text, texttemplate="%{text}", textfont=dict(size=size, color=theme.TEXT_COLOR))
         traces.append(trace)
         every = max(1, -(-len(cols) // 16))
         axes[f"xaxis{suffix}"] = dict(domain=domain, anchor=f"y{suffix}", type="category", showgrid=False,
@@ -131,7 +123,8 @@ def mask_grid(
         raise ValueError(f"masks must have 4 dimensions [R, C, Tq, Tk], got shape {m.shape}")
     n_rows, n_cols, n_query, n_key = m.shape
     if len(row_titles) != n_rows or len(column_titles) != n_cols:
-        raise ValueError(f"need {n_rows} row titles and {n_cols} column titles, got {len(row_titles)} and {len(column_titles)}")
+        raise ValueError(f"need {n_rows} row titles and {n_cols} column titles, "
+                         f"got {len(row_titles)} and {len(column_titles)}")
     if len(query_tokens) != n_rows or any(len(t) != n_query for t in query_tokens):
         raise ValueError(f"query_tokens must be {n_rows} lists of {n_query} tokens")
     if len(key_tokens) != n_rows or any(len(t) != n_key for t in key_tokens):
@@ -163,10 +156,11 @@ def mask_grid(
             axes[f"yaxis{suffix}"] = dict(domain=[round(max(0.0, top - cell), 6), round(top, 6)], anchor=f"x{suffix}",
                                           type="category", autorange="reversed", showgrid=False, tickmode="array",
                                           tickvals=q_cats, ticktext=q_text, tickfont=dict(size=theme.SMALL_FONT_SIZE),
-                                          title=dict(text=row_titles[r] if c == 0 else "", font=dict(size=theme.SMALL_FONT_SIZE)))
+                                          title=dict(text=row_titles[r] if c == 0 else "",
+                                                     font=dict(size=theme.SMALL_FONT_SIZE)))
             if r == 0:
-                annotations.append(dict(text=f"<b>{column_titles[c]}</b>", x=sum(x_domains[c]) / 2, y=1.0,
-                                        xref="paper", yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
+                annotations.append(dict(text=f"<b>{column_titles[c]}</b>", x=sum(x_domains[c]) / 2, y=1.0, xref="paper",
+                                        yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
     layout = theme.base_layout(title, height=height or int(min(760, 200 + n_rows * (70 + 20 * n_query))),
                                annotations=annotations, margin=dict(l=90, r=20, t=110, b=20), **axes)
     return theme.figure(traces, layout)

@@ -73,9 +73,11 @@ def two_decodings(
     target, red where not. Bottom: the probability each gives the target token. The first
     position where free-running leaves the target (`parted_at`) is outlined in both."""
     n = len(target)
-    if n == 0 or len(teacher_forced) != n or len(p_teacher) != n or len(free_running) > n or len(p_free) != len(free_running):
-        raise ValueError(f"target ({n}), teacher_forced ({len(teacher_forced)}) and p_teacher ({len(p_teacher)}) need one "
-                         f"entry per position; free_running ({len(free_running)}) and p_free ({len(p_free)}) at most that")
+    if n == 0 or len(teacher_forced) != n or len(p_teacher) != n or len(free_running) > n \
+            or len(p_free) != len(free_running):
+        raise ValueError(f"target ({n}), teacher_forced ({len(teacher_forced)}) and p_teacher ({len(p_teacher)}) need "
+                         f"one entry per position; free_running ({len(free_running)}) and p_free ({len(p_free)}) one "
+                         f"per position it reached")
     p_t, p_f = as_float32(p_teacher, "p_teacher", 1), np.asarray(p_free, dtype=np.float32)
     rows = [list(target), list(teacher_forced), list(free_running) + [""] * (n - len(free_running))]
     shown = [[visible_token(str(t)) if t != "" else "" for t in row] for row in rows]
@@ -105,7 +107,8 @@ def two_decodings(
     marks = dict(shapes=shapes, annotations=annotations) if parted_at is not None else {}
     layout = theme.base_layout(
         title, height=height or 520, **marks,
-        xaxis=dict(xaxis, anchor="y", showticklabels=False), yaxis=dict(domain=[0.55, 0.9], autorange="reversed", showgrid=False),
+        xaxis=dict(xaxis, anchor="y", showticklabels=False),
+        yaxis=dict(domain=[0.55, 0.9], autorange="reversed", showgrid=False),
         xaxis2=dict(xaxis, anchor="y2", matches="x", title=dict(text=position_label)),
         yaxis2=dict(domain=[0.0, 0.45], range=[0, 1.05], title=dict(text=probability_label)),
         legend=dict(orientation="h", yanchor="top", y=0.53, x=1, xanchor="right"), margin=dict(l=130, r=30, t=80, b=60),

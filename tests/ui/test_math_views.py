@@ -3,7 +3,6 @@ return for good input, and the message (in the session's language) for bad input
 import gradio as gr
 import numpy as np
 import pytest
-import torch
 
 from playground.analysis.worked_attention import traced_run, work_through
 from playground.model import DECODER_SELF
