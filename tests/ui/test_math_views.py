@@ -83,3 +83,19 @@ def test_exposure_view_and_its_limits(registry):
     assert len(figure.data[0].x) == 4                                       # three letters and eos
     assert "tiny-bert" in _error(exposure_view, registry.get("tiny-bert"), "abc", "abc", "en")
     assert "21" in _error(exposure_view, registry.get("tiny-gpt"), "abc", "a" * 30, "en")   # 24 positions, 3 read
+
+
+def test_the_examples_work_on_the_shipped_models():
+    from playground.ui.examples import EXPOSURE_EXAMPLES, FILL_EXAMPLES, MASK_EXAMPLES
+    from playground.ui.registry import ModelRegistry
+    shipped = ModelRegistry()
+    for name, (first, second) in MASK_EXAMPLES.items():
+        mask_views(shipped.get(name), first, second, "en")
+    for name, values in FILL_EXAMPLES.items():
+        for value in values:
+            fill_view(shipped.get(name), value, "en")
+    _, explanation = exposure_view(shipped.get("sort"), *EXPOSURE_EXAMPLES["sort"][0], "en")
+    assert "position 2" in explanation
+    for name, pairs in EXPOSURE_EXAMPLES.items():
+        for prompt, target in pairs:
+            exposure_view(shipped.get(name), prompt, target, "en")
