@@ -80,8 +80,9 @@ def batch_norm_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, str
     return figure, t("bn_explain", n=small.size(0), f=small.size(1), layer_means=layer_means, batch_means=batch_means)
 
 
-def residual_view(entry: ModelEntry, value, lang: str) -> go.Figure:
-    """The L2 norm of every token's residual vector after the embedding and after each block."""
+def residual_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, str]:
+    """The L2 norm of every token's residual vector after the embedding and after each block, and
+    what makes it grow (pre-norm) or stay put (post-norm)."""
     t = partial(text, lang)
     tokens, trace = _run(entry, value, lang)
     norms = residual_norms(entry.model, trace)
@@ -98,5 +99,6 @@ def residual_view(entry: ModelEntry, value, lang: str) -> go.Figure:
         values.append(per_token.numpy())
         labels.append(tokens[stack])
         stacks.append(stack)
-    return viz.residual_norms(stages, values, labels, title=t("fig_rn"), stage_label=t("w_stage"),
-                              norm_label=t("rn_norm"), mean_label=t("rn_mean"), token_label=t("rn_each"), groups=stacks)
+    figure = viz.residual_norms(stages, values, labels, title=t("fig_rn"), stage_label=t("w_stage"),
+                                norm_label=t("rn_norm"), mean_label=t("rn_mean"), token_label=t("rn_each"), groups=stacks)
+    return figure, t("rn_explain_pre" if entry.config.norm == "pre" else "rn_explain_post")

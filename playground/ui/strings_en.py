@@ -789,4 +789,9 @@ EN: dict[str, str] = {
     "xb_never_parted": "Here they never part: free-running writes exactly the target, so both read the same tokens "
                        "throughout. Change the target to see where the model goes its own way.",
     "xb_counts": "Correct tokens out of {n}: teacher-forced {teacher}, free-running {free}.",
+    "rn_explain_pre": "This model is pre-norm: each sub-layer reads a normalised copy, LN(x), and adds its output "
+                      "to the stream, x ← x + sublayer(LN(x)). Nothing rescales the stream itself, so its size "
+                      "usually grows from block to block; the final LayerNorm rescales it before the output layer.",
+    "rn_explain_post": "This model is post-norm: x ← LN(x + sublayer(x)) normalises the stream after every sub-layer, "
+                       "so its size stays about the same from block to block, set by the LayerNorm's γ and β.",
 }

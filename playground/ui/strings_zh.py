@@ -713,4 +713,9 @@ ZH: dict[str, str] = {
     "xb_never_parted": "这里它们从未分开：自由运行恰好写出了目标，所以两者始终读取相同的词元。改变目标，看模型在哪里"
                        "走上自己的路。",
     "xb_counts": "{n} 个词元中正确的个数：教师强制 {teacher}，自由运行 {free}。",
+    "rn_explain_pre": "这个模型是前置归一化（pre-norm）：每个子层读取归一化后的副本 LN(x)，再把输出加到残差流上，"
+                      "x ← x + sublayer(LN(x))。残差流本身没有被重新缩放，所以它的大小通常一层比一层大；"
+                      "最后的 LayerNorm 在输出层之前把它重新缩放。",
+    "rn_explain_post": "这个模型是后置归一化（post-norm）：x ← LN(x + sublayer(x)) 在每个子层之后都归一化残差流，"
+                       "所以它的大小在各层之间大致不变，由 LayerNorm 的 γ 和 β 决定。",
 }

@@ -54,7 +54,8 @@ def test_layer_norm_views_and_their_limits(registry):
     assert len(figure.data) == 3 and table.count("\n|") >= 6
     figure, explanation = batch_norm_view(registry.get("copy"), "abcdef", "en")
     assert np.asarray(figure.data[0].z).shape == (4, 6)
-    assert residual_view(registry.get("copy"), "abc", "en").data[0].type == "scatter"
+    figure, explanation = residual_view(registry.get("copy"), "abc", "en")
+    assert len(figure.data) == 3 and "pre-norm" in explanation            # dots and one mean line per stack
     assert "0" in _error(layer_norm_view, registry.get("tiny-bert"), "abc", 0, 3, "en")
 
 
