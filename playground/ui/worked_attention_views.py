@@ -79,7 +79,7 @@ def worked_attention_view(entry: ModelEntry, value, site_id, layer, head, lang: 
     out_error = float((trace[site.key(layer, "out")][0].double() - recombined).abs().max())
     explanation = t(
         "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=number(sqrt_dk), row=row, token=queries[row],
-        key_token=keys[0], terms=terms, more=worked.d_k - 3, dot=number(float(worked.scores[row, 0])),
+        key_token=keys[0], terms=terms, more=max(0, worked.d_k - 3), dot=number(float(worked.scores[row, 0])),
         scaled=number(float(worked.scaled[row, 0])),
         exps=", ".join(number(float(v)) for v in torch.exp(exps).tolist()),
         total=number(float(torch.exp(exps).sum())),
