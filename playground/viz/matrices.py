@@ -18,6 +18,7 @@ HIDDEN_COLOR, VISIBLE_COLOR, EMPTY_ROW_COLOR = "#e4e4e4", "#1f4e9c", "#d1291f"
 MASK_COLORSCALE = [[0.0, EMPTY_ROW_COLOR], [0.33, EMPTY_ROW_COLOR], [0.33, HIDDEN_COLOR], [0.67, HIDDEN_COLOR],
                    [0.67, VISIBLE_COLOR], [1.0, VISIBLE_COLOR]]
 MAX_NUMBER_COLUMNS = 40     # cells wider than this at 1280 px cannot hold a number
+ROW_PX = 30                 # a stacked panel's row: one line of numbers
 
 
 def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0,
@@ -94,8 +95,11 @@ def matrix_panels(
         annotations.append(dict(text=f"<b>{name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y, xref="paper",
                                 yref="paper", xanchor="left" if stacked else "center",
                                 yanchor="top" if stacked else "bottom", showarrow=False))
-    rows = sum(m.shape[0] + 2 for m in matrices) if stacked else max(m.shape[0] for m in matrices)
-    layout = theme.base_layout(title, height=height or int(200 + 38 * rows), annotations=annotations,
+    if stacked:
+        default_height = 120 + ROW_PX * sum(m.shape[0] + 2 for m in matrices)
+    else:
+        default_height = 200 + 38 * max(m.shape[0] for m in matrices)
+    layout = theme.base_layout(title, height=height or default_height, annotations=annotations,
                                plot_bgcolor=HIDDEN_COLOR, margin=dict(l=60, r=20, t=80, b=20), **axes)
     return theme.figure(traces, layout)
 
