@@ -7,10 +7,12 @@ import pytest
 from playground.analysis.worked_attention import traced_run, work_through
 from playground.model import DECODER_SELF
 from playground.ui.embedding_views import embedding_view, find_token
+from playground.ui.examples import EXPOSURE_EXAMPLES, FILL_EXAMPLES, MASK_EXAMPLES
 from playground.ui.exposure_views import exposure_view
 from playground.ui.fill_views import MAX_BLANKS, fill_view
 from playground.ui.mask_views import mask_views
 from playground.ui.norm_views import batch_norm_view, layer_norm_view, residual_view
+from playground.ui.registry import ModelRegistry
 from playground.ui.worked_attention_views import worked_attention_view
 
 
@@ -87,8 +89,6 @@ def test_exposure_view_and_its_limits(registry):
 
 
 def test_the_examples_work_on_the_shipped_models():
-    from playground.ui.examples import EXPOSURE_EXAMPLES, FILL_EXAMPLES, MASK_EXAMPLES
-    from playground.ui.registry import ModelRegistry
     shipped = ModelRegistry()
     for name, (first, second) in MASK_EXAMPLES.items():
         mask_views(shipped.get(name), first, second, "en")
