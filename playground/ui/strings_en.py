@@ -691,4 +691,139 @@ EN: dict[str, str] = {
     "refused_other": "The views could not be drawn for these controls.",
     # ------------------------------------------------------------------ forms: lists of integers
     "err_form_not_integers": "{name} must be one or more whole numbers between {low} and {high}, separated by commas.",
+    # Issue 19: masks drawn, attention by hand, LayerNorm by hand, fill in the blanks, embeddings, exposure bias
+    "param_position": "Position",
+    "w_feature": "feature",
+    "what_token": "token",
+    "err_mask_same_length": "Both inputs are {n} tokens long, so nothing is padded. Make one shorter than the other.",
+    "mask_input_row": "input {k} ({n} tokens)",
+    "mask_panel": "{name} {shape}",
+    "mask_key_padding": "key padding",
+    "mask_causal": "causal",
+    "mask_combined": "combined",
+    "mask_applied": " ✔ used",
+    "mask_visible": "visible",
+    "mask_hidden": "hidden (score −∞, weight 0)",
+    "mask_empty_row": "no key visible: 0/0 = NaN",
+    "fig_masks": "Masks of {kind} for a padded batch of two inputs",
+    "fig_masks_left": "Causal self-attention on the batch padded on the left: rows with no visible key (red)",
+    "mask_left_column": "left padding: causal & key padding",
+    "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with <pad> into one tensor [B, T] = "
+                  "[2, {t}] (a seq2seq decoder reads <bos> first, one token more). Dark cell: the query (row) may "
+                  "attend to the key (column). Light cell: hidden; its score becomes −∞ before softmax, so its weight "
+                  "is exactly 0. Each mask is built in the smallest shape that says everything and broadcast to "
+                  "[B, H, Tq, Tk]: padding differs per sequence but not per query, [B, 1, 1, Tk]; the causal mask is "
+                  "the same for every sequence, [1, 1, Tq, Tk]; together, [B, 1, Tq, Tk].",
+    "mask_note_encoder": "**Encoder self-attention** uses the source's key-padding mask, [B, 1, 1, S], broadcast over "
+                         "the heads and the S queries. A pad query still sees the real tokens, so no row is empty; "
+                         "its output is never used.",
+    "mask_note_decoder": "**Decoder self-attention** uses the causal mask, [1, 1, T, T]. Combined with the key padding "
+                         "it would differ only in the rows of pad queries: with padding on the right every pad comes "
+                         "after every real token, so causality already hides the pads from real queries, and the loss "
+                         "ignores what is predicted at pad positions. So the model applies the causal mask alone.",
+    "mask_note_cross": "**Cross-attention**: queries are the target's tokens, keys the source's, so the mask is the "
+                       "source's key padding, [B, 1, 1, S], broadcast over the heads and the T queries. There is no "
+                       "causal mask: every target position may read the whole source.",
+    "mask_nan": "**What a fully masked row would do.** In causal self-attention over this batch padded on the left, "
+                "the shorter input's first queries would see no key at all (red rows): every score of the row is −∞ and softmax computes "
+                "e^−∞ / Σ e^−∞ = 0 / 0 = NaN. Input {k}, query {row}, through the model's own attention function: "
+                "[{weights}]. One NaN spreads: in the next layer every query that reads that position gets NaN, even "
+                "with weight 0 (0 × NaN = NaN), and so does the loss. The model avoids it by construction: it pads on "
+                "the right, masks only keys, and every query keeps at least one visible key (the first token under "
+                "the padding mask, itself under the causal mask); empty inputs are refused.",
+    "wa_q": "Q (queries)",
+    "wa_k": "K (keys)",
+    "wa_v": "V (values)",
+    "wa_output": "output = weights · V",
+    "wa_scores": "Q Kᵀ",
+    "wa_scaled": "÷ √d_k = ÷ {root}",
+    "wa_masked": "masked (−∞ = hidden)",
+    "wa_weights": "softmax, row by row",
+    "fig_wa_vectors": "{kind}, layer {layer}, head {head}: Q, K, V and the output (d_k = {dk})",
+    "fig_wa_steps": "From scores to weights",
+    "wa_explain": "The model runs on the first tokens of your input (at most 4 on each side; a seq2seq model's target "
+                  "is <bos> and the start of its own output), and this head's Q, K and V are recorded: {n} queries, "
+                  "{m} keys, d_k = {dk}. Each score is a dot product of a row of Q with a row of K: for query {row} "
+                  "({token}) and key 0 ({key_token}), {terms} + … ({more} more terms) = {dot}. Dividing by √d_k = {root} "
+                  "keeps the spread of the scores from growing with d_k: {dot} ÷ {root} = {scaled}. The mask sets "
+                  "hidden scores to −∞. Softmax, row by row: subtract the row's maximum (this changes nothing but "
+                  "avoids overflow), exponentiate ({exps}) and divide by their sum {total}: weights {weights}, which "
+                  "sum to 1. The output is the weights times V: each output row is a weighted average of the rows "
+                  "of V.\n\n**Checked against the model:** these weights differ from the ones the model recorded by "
+                  "at most {weights_error:.1e}; all {heads} heads worked out this way, concatenated and passed "
+                  "through W_o, give the sub-layer's recorded output to within {out_error:.1e}.",
+    "ln_input": "input x",
+    "ln_normalised": "normalised x̂",
+    "ln_output": "output γ·x̂ + β",
+    "fig_ln_vector": "LayerNorm of token {token} (position {position}) in {norm}",
+    "ln_explain": "**Token {token}, d = {d} features.** Mean μ = {mean}; variance σ² = the mean of (x − μ)² = "
+                  "{variance} (divided by d, not d − 1); ε = {eps}; √(σ² + ε) = {std}. The normalised "
+                  "x̂ = (x − μ) / √(σ² + ε) has mean 0 and variance ≈ 1 over the features; the output is γ·x̂ + β "
+                  "with this LayerNorm's learned gain γ and bias β. The first {shown} features:",
+    "bn_batch": "a small batch x",
+    "bn_layer": "LayerNorm: each row",
+    "bn_batchnorm": "BatchNorm: each column",
+    "fig_bn": "LayerNorm normalises each token over its features; BatchNorm each feature over the batch",
+    "bn_explain": "Rows: {n} tokens; columns: their first {f} features in the residual stream, a small batch "
+                  "(without γ and β). **LayerNorm** normalises each row over its features: each token has its own "
+                  "mean and variance and does not depend on the other tokens (row means after: {layer_means}). "
+                  "**BatchNorm** normalises each column over the batch: one mean and variance per feature, shared by "
+                  "the tokens in the batch (column means after: {batch_means}), so a token's output depends on which "
+                  "tokens share its batch, and inference needs running averages. Transformers use LayerNorm: "
+                  "sequences vary in length and batches can be small.",
+    "rn_embedding": "{stack}: embedding",
+    "rn_block": "{stack}: after block {i}",
+    "rn_final": "{stack}: final LayerNorm",
+    "fig_rn": "Size of the residual stream after every layer",
+    "rn_norm": "‖x‖ (L2 norm)",
+    "rn_mean": "mean over the tokens",
+    "rn_each": "each token",
+    "err_fill_needs_masked_model": "\"{model}\" is not a masked (encoder-only) model. Choose masked-char or another "
+                                   "encoder-only model to fill in blanks.",
+    "err_fill_no_blank": "The text has no blank. Type {blank} where the model should fill in a token.",
+    "err_fill_too_many_blanks": "The text has {n} blanks ({blank}); the limit is {limit}. Remove some.",
+    "fill_blank_title": "blank {k} (position {position})",
+    "fig_fill": "The masked model's candidates for each blank",
+    "fill_explain": "Each {blank} became one <mask> token ({n} in all). The model sees the whole text, both sides of "
+                    "every blank, and gives every ordinary token a probability at each blank; the top {k} are drawn, "
+                    "the best in red. With the best candidate in every blank: **{filled}**. All blanks are filled at "
+                    "once, each without knowing what fills the others.",
+    "err_not_one_token": "\"{value}\" is not one token of \"{model}\" (it is {n} tokens). Type one token, for "
+                         "example: {examples}.",
+    "fig_emb_neighbours": "Nearest neighbours of {token} by cosine similarity",
+    "fig_emb_map": "The embedding table ({n} tokens × {d} dimensions) on its two principal components",
+    "emb_component": "component {k} ({share:.0%} of the variance)",
+    "emb_marked": "{token} and its neighbours",
+    "emb_others": "other tokens",
+    "emb_explain": "Each of the {v} tokens is a row of the embedding table: {d} numbers learned in training. Cosine "
+                   "similarity cos(a, b) = a·b / (‖a‖ ‖b‖) compares directions: 1 is the same direction, 0 unrelated, "
+                   "−1 opposite. Closest to **{token}**: **{nearest}** ({cosine:.3f}). Tokens used in similar places "
+                   "tend to end up close. The map projects the table on its two directions of largest variance (PCA: "
+                   "centre the rows, take the singular value decomposition); together they keep {share:.0%} of the "
+                   "variance, so distances on the map only roughly show those in {d} dimensions. Special tokens "
+                   "(<pad>, <bos>, …) are left out.",
+    "err_exposure_needs_decoder": "\"{model}\" does not write tokens one after another. Choose a decoder-only or "
+                                  "encoder-decoder model.",
+    "fig_xb": "Teacher forcing against free-running on the same target",
+    "xb_target": "target",
+    "xb_teacher": "teacher-forced",
+    "xb_free": "free-running",
+    "xb_probability": "p(target token)",
+    "xb_parted": "they part",
+    "xb_explain": "**Teacher forcing** (how the model trains): at every position the decoder reads the true target "
+                  "so far and predicts the next token. **Free-running** (how it is used): it reads its own earlier "
+                  "outputs. Green: the token equals the target; red: it does not. Both read the same tokens until "
+                  "free-running first writes a token that differs from the target (outlined); from the next "
+                  "position on their inputs part, and the free-running model continues from a prefix it never saw in "
+                  "training, so its mistakes compound. This gap between training and use is exposure bias. The "
+                  "lower chart: the probability each gives the correct target token.",
+    "xb_parted_at": "They part at position {position}: the target is **{wanted}**, the model wrote **{written}**.",
+    "xb_never_parted": "Here they never part: free-running writes exactly the target, so both read the same tokens "
+                       "throughout. Change the target to see where the model goes its own way.",
+    "xb_counts": "Correct tokens out of {n}: teacher-forced {teacher}, free-running {free}.",
+    "rn_explain_pre": "This model is pre-norm: each sub-layer reads a normalised copy, LN(x), and adds its output "
+                      "to the stream, x ← x + sublayer(LN(x)). Nothing rescales the stream itself, so its size "
+                      "usually grows from block to block; the final LayerNorm rescales it before the output layer.",
+    "rn_explain_post": "This model is post-norm: x ← LN(x + sublayer(x)) normalises the stream after every sub-layer, "
+                       "so its size stays about the same from block to block, set by the LayerNorm's γ and β.",
 }

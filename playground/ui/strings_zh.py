@@ -632,4 +632,120 @@ ZH: dict[str, str] = {
     "refused_other": "无法按这些控件绘制视图。",
     # ------------------------------------------------------------------ forms: lists of integers
     "err_form_not_integers": "{name}必须是一个或多个介于 {low} 和 {high} 之间的整数，用逗号分隔。",
+    # Issue 19: masks drawn, attention by hand, LayerNorm by hand, fill in the blanks, embeddings, exposure bias
+    "param_position": "位置",
+    "w_feature": "特征",
+    "what_token": "词元",
+    "err_mask_same_length": "两个输入都是 {n} 个词元，没有任何填充。请让其中一个比另一个短。",
+    "mask_input_row": "输入 {k}（{n} 个词元）",
+    "mask_panel": "{name} {shape}",
+    "mask_key_padding": "键填充",
+    "mask_causal": "因果",
+    "mask_combined": "组合",
+    "mask_applied": " ✔ 模型使用",
+    "mask_visible": "可见",
+    "mask_hidden": "被遮住（分数 −∞，权重 0）",
+    "mask_empty_row": "没有可见的键：0/0 = NaN",
+    "fig_masks": "{kind}的掩码：两个输入组成的填充批次",
+    "fig_masks_left": "在左边填充的批次上做因果自注意力：没有任何可见键的行（红色）",
+    "mask_left_column": "左填充：因果 & 键填充",
+    "mask_intro": "两个输入分别有 {n1} 和 {n2} 个词元，在右边用 <pad> 填充成一个张量 [B, T] = [2, {t}]"
+                  "（序列到序列模型的解码器先读 <bos>，多一个词元）。深色格：该查询（行）可以关注该键（列）。"
+                  "浅色格：被遮住，它的分数在 softmax 之前变成 −∞，所以权重正好是 0。每个掩码都以能表达全部信息的"
+                  "最小形状构造，再广播到 [B, H, Tq, Tk]：填充因序列而异、但对每个查询都一样，形状 [B, 1, 1, Tk]；"
+                  "因果掩码对每个序列都一样，形状 [1, 1, Tq, Tk]；两者组合为 [B, 1, Tq, Tk]。",
+    "mask_note_encoder": "**编码器自注意力**使用源序列的键填充掩码 [B, 1, 1, S]，在各个头和 S 个查询上广播。"
+                         "填充位置的查询仍能看到真实词元，所以没有空行；它的输出从不被使用。",
+    "mask_note_decoder": "**解码器自注意力**使用因果掩码 [1, 1, T, T]。与键填充组合后，只有填充位置的查询那几行"
+                         "会不同：右填充时每个填充都在所有真实词元之后，因果掩码已经对真实查询遮住了填充，而损失"
+                         "忽略在填充位置上的预测。所以模型只使用因果掩码。",
+    "mask_note_cross": "**交叉注意力**：查询是目标序列的词元，键是源序列的词元，所以掩码是源序列的键填充 "
+                       "[B, 1, 1, S]，在各个头和 T 个查询上广播。没有因果掩码：每个目标位置都可以读整个源序列。",
+    "mask_nan": "**整行都被遮住会怎样。** 在左边填充的这个批次上做因果自注意力时，较短输入的前几个查询将看不到任何键（红色行）："
+                "这一行的分数全是 −∞，softmax 计算 e^−∞ / Σ e^−∞ = 0 / 0 = NaN。输入 {k} 的查询 {row} 经过模型自己的"
+                "注意力函数得到：[{weights}]。一个 NaN 会扩散：下一层中每个读取该位置的查询都会得到 NaN，即使权重"
+                "为 0（0 × NaN = NaN），损失也随之变成 NaN。模型从结构上避免了它：在右边填充，只遮住键，每个查询"
+                "至少保留一个可见的键（填充掩码下是第一个词元，因果掩码下是它自己）；空输入会被拒绝。",
+    "wa_q": "Q（查询）",
+    "wa_k": "K（键）",
+    "wa_v": "V（值）",
+    "wa_output": "输出 = 权重 · V",
+    "wa_scores": "Q Kᵀ",
+    "wa_scaled": "除以 √d_k = {root}",
+    "wa_masked": "加掩码（−∞ = 被遮住）",
+    "wa_weights": "逐行 softmax",
+    "fig_wa_vectors": "{kind}，第 {layer} 层，第 {head} 个头：Q、K、V 和输出（d_k = {dk}）",
+    "fig_wa_steps": "从分数到权重",
+    "wa_explain": "模型在你输入的前几个词元上运行（每一侧最多 4 个；序列到序列模型的目标是 <bos> 加上它自己输出的"
+                  "开头），并记录这个头的 Q、K 和 V：{n} 个查询，{m} 个键，d_k = {dk}。每个分数是 Q 的一行与 K 的"
+                  "一行的点积：查询 {row}（{token}）与键 0（{key_token}）：{terms} + …（还有 {more} 项）= {dot}。除以 "
+                  "√d_k = {root} 使分数的分布范围不随 d_k 增大：{dot} ÷ {root} = {scaled}。掩码把被遮住的分数设为 "
+                  "−∞。逐行 softmax：减去该行的最大值（结果不变，只是避免溢出），取指数（{exps}），再除以它们的和 "
+                  "{total}：权重 {weights}，和为 1。输出是权重乘以 V：输出的每一行都是 V 各行的加权平均。\n\n"
+                  "**与模型核对：** 这些权重与模型记录的权重最多相差 {weights_error:.1e}；用同样方法算出全部 "
+                  "{heads} 个头，拼接后经过 W_o，与该子层记录的输出相差不超过 {out_error:.1e}。",
+    "ln_input": "输入 x",
+    "ln_normalised": "归一化 x̂",
+    "ln_output": "输出 γ·x̂ + β",
+    "fig_ln_vector": "词元 {token}（位置 {position}）在 {norm} 中的 LayerNorm",
+    "ln_explain": "**词元 {token}，d = {d} 个特征。** 均值 μ = {mean}；方差 σ² = (x − μ)² 的平均 = {variance}"
+                  "（除以 d，而不是 d − 1）；ε = {eps}；√(σ² + ε) = {std}。归一化后的 x̂ = (x − μ) / √(σ² + ε) "
+                  "在各特征上均值为 0、方差约为 1；输出是 γ·x̂ + β，γ（增益）和 β（偏置）是这个 LayerNorm 学到的"
+                  "参数。前 {shown} 个特征：",
+    "bn_batch": "一个小批次 x",
+    "bn_layer": "LayerNorm：按行",
+    "bn_batchnorm": "BatchNorm：按列",
+    "fig_bn": "LayerNorm 在每个词元的特征上归一化；BatchNorm 在批次上对每个特征归一化",
+    "bn_explain": "行：{n} 个词元；列：它们在残差流中的前 {f} 个特征，构成一个小批次（不含 γ 和 β）。"
+                  "**LayerNorm** 在每一行的特征上归一化：每个词元有自己的均值和方差，与其他词元无关（归一化后各行"
+                  "均值：{layer_means}）。**BatchNorm** 在批次上对每一列归一化：每个特征一个均值和方差，由批次中的"
+                  "词元共享（归一化后各列均值：{batch_means}），所以一个词元的输出取决于哪些词元与它同在一个批次，"
+                  "推理时还需要滑动平均。Transformer 使用 LayerNorm：序列长度不一，批次也可能很小。",
+    "rn_embedding": "{stack}：嵌入",
+    "rn_block": "{stack}：第 {i} 块之后",
+    "rn_final": "{stack}：最后的 LayerNorm",
+    "fig_rn": "每一层之后残差流的大小",
+    "rn_norm": "‖x‖（L2 范数）",
+    "rn_mean": "所有词元的平均",
+    "rn_each": "每个词元",
+    "err_fill_needs_masked_model": "“{model}”不是掩码（仅编码器）模型。请选择 masked-char 或其他仅编码器模型来填空。",
+    "err_fill_no_blank": "文本中没有空格位。请在需要模型填入词元的地方输入 {blank}。",
+    "err_fill_too_many_blanks": "文本中有 {n} 个空格位（{blank}），上限是 {limit}。请删掉一些。",
+    "fill_blank_title": "空格 {k}（位置 {position}）",
+    "fig_fill": "掩码模型为每个空格给出的候选",
+    "fill_explain": "每个 {blank} 变成一个 <mask> 词元（共 {n} 个）。模型看到整段文本、每个空格的两侧，并在每个空格"
+                    "处给每个普通词元一个概率；图中画出前 {k} 个，最好的为红色。每个空格填入最好的候选后："
+                    "**{filled}**。所有空格同时填入，每个都不知道其他空格填了什么。",
+    "err_not_one_token": "“{value}”不是“{model}”的一个词元（它是 {n} 个词元）。请输入一个词元，例如：{examples}。",
+    "fig_emb_neighbours": "按余弦相似度，{token} 的最近邻",
+    "fig_emb_map": "嵌入表（{n} 个词元 × {d} 维）在前两个主成分上的投影",
+    "emb_component": "主成分 {k}（方差的 {share:.0%}）",
+    "emb_marked": "{token} 及其近邻",
+    "emb_others": "其他词元",
+    "emb_explain": "{v} 个词元中的每一个都是嵌入表的一行：训练中学到的 {d} 个数。余弦相似度 "
+                   "cos(a, b) = a·b / (‖a‖ ‖b‖) 比较方向：1 表示方向相同，0 表示无关，−1 表示相反。与 **{token}** "
+                   "最接近的是 **{nearest}**（{cosine:.3f}）。用法相似的词元往往靠得很近。散点图把嵌入表投影到方差"
+                   "最大的两个方向上（PCA：把各行中心化，再做奇异值分解）；两者合计保留 {share:.0%} 的方差，所以图上"
+                   "的距离只能粗略反映 {d} 维中的距离。特殊词元（<pad>、<bos> 等）不包括在内。",
+    "err_exposure_needs_decoder": "“{model}”不会逐个写出词元。请选择仅解码器或编码器-解码器模型。",
+    "fig_xb": "同一目标上的教师强制与自由运行",
+    "xb_target": "目标",
+    "xb_teacher": "教师强制",
+    "xb_free": "自由运行",
+    "xb_probability": "p(目标词元)",
+    "xb_parted": "在此分开",
+    "xb_explain": "**教师强制**（模型训练的方式）：在每个位置，解码器读取到目前为止真实的目标，并预测下一个词元。"
+                  "**自由运行**（模型使用的方式）：它读取自己之前的输出。绿色：词元与目标相同；红色：不同。两者读取"
+                  "相同的词元，直到自由运行第一次写出与目标不同的词元（框出的位置）；从下一个位置起，它们的输入就"
+                  "分开了，自由运行的模型从训练中从未见过的前缀继续，错误会累积。训练与使用之间的这种差距称为暴露"
+                  "偏差。下方的图：两种方式给正确目标词元的概率。",
+    "xb_parted_at": "它们在位置 {position} 分开：目标是 **{wanted}**，模型写出了 **{written}**。",
+    "xb_never_parted": "这里它们从未分开：自由运行恰好写出了目标，所以两者始终读取相同的词元。改变目标，看模型在哪里"
+                       "走上自己的路。",
+    "xb_counts": "{n} 个词元中正确的个数：教师强制 {teacher}，自由运行 {free}。",
+    "rn_explain_pre": "这个模型是前置归一化（pre-norm）：每个子层读取归一化后的副本 LN(x)，再把输出加到残差流上，"
+                      "x ← x + sublayer(LN(x))。残差流本身没有被重新缩放，所以它的大小通常一层比一层大；"
+                      "最后的 LayerNorm 在输出层之前把它重新缩放。",
+    "rn_explain_post": "这个模型是后置归一化（post-norm）：x ← LN(x + sublayer(x)) 在每个子层之后都归一化残差流，"
+                       "所以它的大小在各层之间大致不变，由 LayerNorm 的 γ 和 β 决定。",
 }

@@ -9,7 +9,10 @@ from playground.viz.attention import (
     attention_mean,
     attention_snapshots,
 )
+from playground.viz.embeddings import embedding_map, neighbour_bars
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.matrices import mask_grid, matrix_panels
+from playground.viz.norms import layer_norm_vector, residual_norms
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -18,6 +21,7 @@ from playground.viz.positional import (
     rope_angles,
     rope_rotation,
 )
+from playground.viz.predictions import blank_candidates, two_decodings
 from playground.viz.tokenizer import merges_table, token_spans
 from playground.viz.training import compare_runs, head_scores_heatmap, head_scores_over_steps, training_curves
 
@@ -30,14 +34,21 @@ __all__ = [
     "attention_mean",
     "attention_snapshots",
     "beam_tree",
+    "blank_candidates",
     "candidate_bars",
     "compare_runs",
     "cosine_similarity",
+    "embedding_map",
     "head_scores_heatmap",
     "head_scores_over_steps",
+    "layer_norm_vector",
+    "mask_grid",
+    "matrix_panels",
     "merges_table",
+    "neighbour_bars",
     "parameter_treemap",
     "position_similarity",
+    "residual_norms",
     "positional_curves",
     "positional_heatmap",
     "rope_angles",
@@ -45,4 +56,5 @@ __all__ = [
     "shape_table",
     "token_spans",
     "training_curves",
+    "two_decodings",
 ]
