@@ -63,8 +63,8 @@ class ModelConfig(JsonConfig):
     activation: "relu", "gelu" (exact, with the error function) or "gelu_tanh" (GPT-2's tanh
         approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))).
     norm_eps: the epsilon every LayerNorm adds to the variance.
-    never_predict: token ids the output head never predicts: their logit is always -inf, so they
-        take no probability (ids a tokenizer reserves that imported weights have no output for).
+    never_predict: token ids the output head never predicts: their logit is always -1e9, so their
+        probability is exactly 0 (ids a tokenizer reserves that imported weights have no output for).
     """
 
     arch: str = "decoder_only"

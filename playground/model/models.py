@@ -15,6 +15,10 @@ from .sites import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite
 from .trace import Trace, record
 
 
+NEVER_LOGIT = -1e9   # the logit of a never-predicted id: exp(NEVER_LOGIT - max) is exactly 0 in float32 and
+                     # float64, while log-probabilities stay finite (so 0 * log 0 terms stay 0, not NaN)
+
+
 def final_norm(config: ModelConfig) -> nn.Module:
     """The LayerNorm a pre-norm stack ends with (a post-norm stack's last block already normalised)."""
     if config.norm == "pre":
@@ -185,7 +189,7 @@ class _LanguageModelHead(nn.Module):
     def logits(self, hidden: torch.Tensor, trace: Trace | None) -> torch.Tensor:
         out = self.head(hidden)                                              # [B, T, V]
         if self.config.never_predict:
-            out = out.masked_fill(self.never_predict, float("-inf"))
+            out = out.masked_fill(self.never_predict, NEVER_LOGIT)
         record(trace, "logits", out)
         return out
 
