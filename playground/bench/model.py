@@ -7,6 +7,7 @@ from torch import nn
 
 from playground.model import ModelConfig, Trace, build_model
 
+from . import gpt2
 from .common import alternate, result
 
 SUITE = "model"
@@ -106,4 +107,5 @@ def run(quick: bool) -> list[dict]:
         train_throughput_ratio("train_throughput_ratio_medium", 256, 6, 8, 256, 16, max(2, rounds // 2)),
         trace_overhead(rounds * 3),
         kv_cache_speedup(max(2, rounds // 2)),
+        *gpt2.run(quick),
     ]
