@@ -47,7 +47,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                             api_visibility="private")
         language.input(None, [language], None, js=SET_LOCALE_JS)
         ctx = AppContext(registry, store, language, started)
-        upload, upload_status = own_models.build()
+        upload, upload_status = own_models.build(ctx)
         tabs = []
         with gr.Tabs(elem_id="tabs"):
             for index, (key, module) in enumerate(TABS):

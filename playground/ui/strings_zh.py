@@ -602,4 +602,15 @@ ZH: dict[str, str] = {
     "lab_sample_expected": "应为",
     "lab_kept_item": "#{number} {title} · {seconds:.0f} 秒 · 第 {step} 步",
     "err_lab_running": "本会话已有一个实验在运行。请先按“停止”，或等它结束。",
+    # Load from the Hugging Face Hub (GPT-2 family)
+    "hub_explanation": "也可以**从 Hugging Face Hub 载入 GPT-2 系列模型**（gpt2、distilgpt2、gpt2-medium，"
+                       "或任何配置为 GPT-2 语言模型的仓库）。它的权重在本游乐场自己手写的模型中运行，所以每个视图都能用它。"
+                       "模型只下载一次，由使用本应用的所有人共享；只读取 safetensors 权重。",
+    "lbl_hub_repository": "Hugging Face Hub 仓库",
+    "btn_hub_load": "从 Hub 载入",
+    "hub_done": "已载入 **{name}**（GPT-2：{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
+                "它的 <|endoftext|> 词元就是本游乐场的 <eos>（作为输入时也是 <bos>）。",
+    "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",
+    "err_hub_import": "无法载入 {repository}：{error}",
+    "err_hub_busy": "内存中已有 {limit} 个 Hub 模型（{models}）正在使用。请载入其中之一，或等某个会话不再使用后重试。",
 }
