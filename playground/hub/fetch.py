@@ -51,8 +51,9 @@ class Repository:
         except LocalEntryNotFoundError:
             raise HubImportError(
                 f"cannot reach the Hugging Face Hub to download {filename} of {self.source}, and it is not in the "
-                f"local cache. Connect to the internet and try again, or download {WANTED_FILES} of {self.source} "
-                "into a folder and load that folder") from None
+                f"local cache. Connect to the internet and try again; or, once online, put it in the cache with "
+                f"`hf download {self.source} config.json model.safetensors tokenizer.json` (it then loads offline), "
+                "or download those files into a folder and load that folder") from None
         except EntryNotFoundError:
             return None
         except GatedRepoError:
