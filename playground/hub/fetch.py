@@ -21,15 +21,19 @@ class HubImportError(ValueError):
 
 
 class Repository:
-    """A model repository: a local folder, or a Hub repository downloaded file by file."""
+    """A model repository: a local folder, or a Hub repository downloaded file by file.
 
-    def __init__(self, source: str | Path, cache_dir: str | Path | None = None):
+    allow_folder=False always reads `source` as a Hub name (a server must not open its own folders
+    for visitors).
+    """
+
+    def __init__(self, source: str | Path, cache_dir: str | Path | None = None, allow_folder: bool = True):
         if not isinstance(source, (str, Path)) or not str(source).strip():
             raise HubImportError("give a Hugging Face Hub repository name such as openai-community/gpt2, "
                                  "or a folder holding " + WANTED_FILES)
         self.source = str(source).strip()
         self.cache_dir = cache_dir
-        self.folder = Path(self.source) if Path(self.source).is_dir() else None
+        self.folder = Path(self.source) if allow_folder and Path(self.source).is_dir() else None
         if self.folder is None:
             try:
                 huggingface_hub.utils.validate_repo_id(self.source)

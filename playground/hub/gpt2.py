@@ -218,6 +218,7 @@ def import_gpt2(repository: Repository, max_parameters: int | None = None) -> Im
     return ImportedModel(model, tokenizer, config, model_card(repository, config, n_parameters), ids)
 
 
-def load_gpt2(source: str | Path, max_parameters: int | None = None, cache_dir: str | Path | None = None) -> ImportedModel:
+def load_gpt2(source: str | Path, max_parameters: int | None = None, cache_dir: str | Path | None = None,
+              allow_folder: bool = True) -> ImportedModel:
     """A GPT-2 from a Hugging Face Hub repository name (e.g. "openai-community/gpt2") or a local folder."""
-    return import_gpt2(Repository(source, cache_dir), max_parameters)
+    return import_gpt2(Repository(source, cache_dir, allow_folder), max_parameters)

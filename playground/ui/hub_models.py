@@ -37,13 +37,18 @@ def hub_name(repository: str) -> str:
     return HUB_PREFIX + re.sub(r"[^A-Za-z0-9_.-]+", "-", repository).strip("-.")
 
 
+def hub_download(repository: str, max_parameters: int) -> ImportedModel:
+    """A GPT-2 from the Hub (or the Hub's local cache), never from a folder of the server."""
+    return load_gpt2(repository, max_parameters, allow_folder=False)
+
+
 class HubModels:
     """Hub models shared by every session: one load per repository, at most `capacity` in memory.
 
     loader(repository, max_parameters) -> ImportedModel; the default downloads from the Hub.
     """
 
-    def __init__(self, loader: Callable[..., ImportedModel] = load_gpt2, capacity: int = MAX_HUB_MODELS,
+    def __init__(self, loader: Callable[..., ImportedModel] = hub_download, capacity: int = MAX_HUB_MODELS,
                  max_parameters: int = MAX_HUB_PARAMETERS):
         self.loader, self.capacity, self.max_parameters = loader, capacity, max_parameters
         self._kept: OrderedDict[str, ModelEntry] = OrderedDict()           # the cache's own references

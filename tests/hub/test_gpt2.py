@@ -204,6 +204,14 @@ def test_offline_the_message_names_the_repository_and_what_to_do(tmp_path, monke
     assert "openai-community/gpt2" in message and "Connect to the internet" in message and "folder" in message
 
 
+def test_a_folder_is_read_as_a_hub_name_when_folders_are_not_allowed(gpt2_folder, monkeypatch):
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(HubImportError, match="neither a folder nor a Hugging Face Hub repository name"):
+        load_gpt2(gpt2_folder, allow_folder=False)
+
+
 @pytest.mark.parametrize("source", ["", "not a/valid/name", "..//x"])
 def test_a_source_that_is_neither_folder_nor_repository_name_is_refused(source):
     with pytest.raises(HubImportError):
