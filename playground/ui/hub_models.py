@@ -45,12 +45,12 @@ def hub_download(repository: str, max_parameters: int) -> ImportedModel:
 class HubModels:
     """Hub models shared by every session: one load per repository, at most `capacity` in memory.
 
-    loader(repository, max_parameters) -> ImportedModel; the default downloads from the Hub.
+    loader(repository, max_parameters) -> ImportedModel; the default, hub_download, reads the Hub.
     """
 
-    def __init__(self, loader: Callable[..., ImportedModel] = hub_download, capacity: int = MAX_HUB_MODELS,
+    def __init__(self, loader: Callable[..., ImportedModel] | None = None, capacity: int = MAX_HUB_MODELS,
                  max_parameters: int = MAX_HUB_PARAMETERS):
-        self.loader, self.capacity, self.max_parameters = loader, capacity, max_parameters
+        self.loader, self.capacity, self.max_parameters = loader or hub_download, capacity, max_parameters
         self._kept: OrderedDict[str, ModelEntry] = OrderedDict()           # the cache's own references
         self._alive: weakref.WeakValueDictionary[str, ModelEntry] = weakref.WeakValueDictionary()
         self._lock = threading.Lock()
