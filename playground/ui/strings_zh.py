@@ -602,6 +602,36 @@ ZH: dict[str, str] = {
     "lab_sample_expected": "应为",
     "lab_kept_item": "#{number} {title} · {seconds:.0f} 秒 · 第 {step} 步",
     "err_lab_running": "本会话已有一个实验在运行。请先按“停止”，或等它结束。",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "这个模型超出了本应用接受的大小：{field} 为 {value}，上限是 {limit}（上传的模型与训练页使用相同的限制）。",
+    "upload_field_parameters": "参数量",
+
+    # Links, forms and the Attention tab's refusal state (issue 16)
+    "err_form_not_text": "{name}必须是文字。",
+    "err_form_too_long": "{name}有 {length} 个字符，上限是 {limit}。请缩短。",
+    "err_form_not_flag": "{name}只能是开或关（链接中写 1 或 0），收到的是 {value}。",
+    "link_repeated": "{name}出现了不止一次；使用第一个值。",
+    "link_unknown_param": "{name} 不是这个视图的参数。",
+    "link_model_not_shipped": "{name}：没有随应用提供名为“{value}”的模型（链接只能指向这些模型：{choices}）。",
+    "link_note_intro": "**此链接中的部分参数被忽略了**（改用默认值）：",
+    "link_private": "这个视图显示的是仅属于你本次会话的模型，因此没有链接：链接只能指向随应用提供的模型。",
+    "link_not_ready": "这个视图还没有链接：请先绘制它。",
+    "link_copied": "已复制链接：{address}",
+    "btn_copy_link": "复制链接",
+    "lbl_controls": "控件",
+    "param_model": "模型",
+    "param_text": "输入",
+    "param_target": "目标",
+    "param_mean": "各头平均",
+    "param_step": "训练步数",
+    "param_view": "视图",
+    "param_lang": "语言",
+    "param_present": "演示模式",
+    "refused_title": "此输入没有可显示的内容",
+    "refused_summary": "**输入被拒绝：**{reason}",
+    "refused_other": "无法按这些控件绘制视图。",
+    # ------------------------------------------------------------------ forms: lists of integers
+    "err_form_not_integers": "{name}必须是一个或多个介于 {low} 和 {high} 之间的整数，用逗号分隔。",
     # Load from the Hugging Face Hub (GPT-2 family)
     "hub_explanation": "也可以**从 Hugging Face Hub 载入 GPT-2 系列模型**（gpt2、distilgpt2、gpt2-medium，"
                        "或任何配置为 GPT-2 语言模型的仓库）。它的权重在本游乐场自己手写的模型中运行，所以每个视图都能用它。"

@@ -10,7 +10,9 @@ import pytest
 
 from playground.hub import load_gpt2
 from playground.ui.hub_models import HubModels, check_repository, hub_name
-from playground.ui.tabs import architecture, attention, generate
+from playground.ui.tabs import generate
+from playground.ui.tabs.architecture.views import FIELDS, architecture_views
+from playground.ui.tabs.attention.views import attention_views
 from tests.hub.helpers import save_random_gpt2
 
 pytest.importorskip("transformers")
@@ -94,9 +96,9 @@ def test_repository_names_pass(value):
 
 def test_every_view_works_on_an_imported_gpt2(folders):
     entry = _hub(folders).get("gpt2", "en")
-    views = attention.attention_views(entry, "The quick brown fox 你好", "", "decoder", 1, 2, False, "induction", "en")
+    views = attention_views(entry, "The quick brown fox 你好", "", "decoder", 1, 2, False, "induction", "en")
     assert (views.n_layers, views.n_heads) == (2, 3)
-    assert "previous" in attention.attention_views(entry, "The fox", "", "decoder", 0, 0, True, "previous_token",
+    assert "previous" in attention_views(entry, "The fox", "", "decoder", 0, 0, True, "previous_token",
                                                    "en").best_heads
     for strategy in ("greedy", "sample"):
         generation = generate.Generation.start(entry, "The quick", generate.Settings(strategy, 0.8, 5, 0.9, 0, 8, 3))
@@ -105,6 +107,6 @@ def test_every_view_works_on_an_imported_gpt2(folders):
         assert generate.stepper_views(generation, 1, 2, "en").candidates is not None
     beam = generate.beam_views(entry, "The quick", generate.Settings("beam", 1.0, 0, 1.0, 0, 6, 3), "en")
     assert beam.tree is not None
-    values = dict(zip(architecture.FIELDS, architecture.fields_of(entry.config)))
-    _, _, summary, _ = architecture.architecture_views(values, 64, "en")
+    values = {name: getattr(entry.config, name) for name in FIELDS}
+    _, _, summary, _ = architecture_views(values, 64, "en")
     assert f"{entry.n_parameters:,}" in summary
