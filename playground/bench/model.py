@@ -15,6 +15,7 @@ from playground.data import tasks
 from playground.model import ModelConfig, Trace, build_model
 from playground.ui.validation import UPLOAD_LIMITS
 
+from . import gpt2
 from .common import alternate, result
 
 SUITE = "model"
@@ -151,4 +152,5 @@ def run(quick: bool) -> list[dict]:
         trace_overhead(rounds * 3),
         kv_cache_speedup(max(2, rounds // 2)),
         hostile_upload_refusal(rounds),
+        *gpt2.run(quick),
     ]

@@ -826,4 +826,18 @@ EN: dict[str, str] = {
                       "usually grows from block to block; the final LayerNorm rescales it before the output layer.",
     "rn_explain_post": "This model is post-norm: x ← LN(x + sublayer(x)) normalises the stream after every sub-layer, "
                        "so its size stays about the same from block to block, set by the LayerNorm's γ and β.",
+    # Load from the Hugging Face Hub (GPT-2 family)
+    "hub_explanation": "Or load a **GPT-2-family model from the Hugging Face Hub** (gpt2, distilgpt2, gpt2-medium, "
+                       "or any repository whose config is a GPT-2 language model). Its weights run in the "
+                       "Playground's own hand-written model, so every view works on it. It is downloaded once and "
+                       "shared by everyone using this app; only safetensors weights are read.",
+    "lbl_hub_repository": "Hugging Face Hub repository",
+    "btn_hub_load": "Load from the Hub",
+    "hub_done": "Loaded **{name}** (GPT-2: {layers} layers, {heads} heads, {params} parameters). It is now selected in "
+                "every tab that can use it. Its <|endoftext|> token is the Playground's <eos> (and <bos> as an input).",
+    "err_hub_name": "\"{name}\" is not a Hugging Face Hub repository name. Type one such as gpt2, distilgpt2 or "
+                    "openai-community/gpt2.",
+    "err_hub_import": "{repository} cannot be loaded: {error}",
+    "err_hub_busy": "{limit} Hub models are already in memory ({models}) and in use. Load one of them, or try again "
+                    "once a session has let go of one.",
 }

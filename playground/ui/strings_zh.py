@@ -748,4 +748,15 @@ ZH: dict[str, str] = {
                       "最后的 LayerNorm 在输出层之前把它重新缩放。",
     "rn_explain_post": "这个模型是后置归一化（post-norm）：x ← LN(x + sublayer(x)) 在每个子层之后都归一化残差流，"
                        "所以它的大小在各层之间大致不变，由 LayerNorm 的 γ 和 β 决定。",
+    # Load from the Hugging Face Hub (GPT-2 family)
+    "hub_explanation": "也可以**从 Hugging Face Hub 载入 GPT-2 系列模型**（gpt2、distilgpt2、gpt2-medium，"
+                       "或任何配置为 GPT-2 语言模型的仓库）。它的权重在本游乐场自己手写的模型中运行，所以每个视图都能用它。"
+                       "模型只下载一次，由使用本应用的所有人共享；只读取 safetensors 权重。",
+    "lbl_hub_repository": "Hugging Face Hub 仓库",
+    "btn_hub_load": "从 Hub 载入",
+    "hub_done": "已载入 **{name}**（GPT-2：{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
+                "它的 <|endoftext|> 词元就是本游乐场的 <eos>（作为输入时也是 <bos>）。",
+    "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",
+    "err_hub_import": "无法载入 {repository}：{error}",
+    "err_hub_busy": "内存中已有 {limit} 个 Hub 模型（{models}）正在使用。请载入其中之一，或等某个会话不再使用后重试。",
 }
