@@ -8,29 +8,9 @@ from torch import nn
 from playground.model import ModelConfig, Trace, build_model
 
 from .common import alternate, result
+from .torch_reference import TorchReference
 
 SUITE = "model"
-
-
-class TorchReference(nn.Module):
-    """The same GPT built from torch.nn.TransformerEncoderLayer(norm_first=True) with a causal mask."""
-
-    def __init__(self, config: ModelConfig):
-        super().__init__()
-        self.tokens = nn.Embedding(config.vocab_size, config.d_model)
-        self.positions = nn.Embedding(config.max_len, config.d_model)
-        layer = nn.TransformerEncoderLayer(config.d_model, config.n_heads, config.d_ff, dropout=0.0,
-                                           activation=config.activation, norm_first=True, batch_first=True)
-        self.layers = nn.TransformerEncoder(layer, config.n_decoder_layers, enable_nested_tensor=False)
-        self.final_norm = nn.LayerNorm(config.d_model)
-        self.head = nn.Linear(config.d_model, config.vocab_size, bias=False)
-        self.head.weight = self.tokens.weight
-
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:                   # [B, T] -> [B, T, V]
-        length = ids.size(1)
-        x = self.tokens(ids) + self.positions.weight[:length]
-        mask = nn.Transformer.generate_square_subsequent_mask(length)
-        return self.head(self.final_norm(self.layers(x, mask=mask, is_causal=True)))
 
 
 def _train_step(model: nn.Module, optimizer: torch.optim.Optimizer, ids: torch.Tensor) -> None:
