@@ -11,6 +11,8 @@ from .common import alternate, result
 from .torch_reference import TorchReference
 
 SUITE = "model"
+TRACE_MODEL = dict(vocab_size=65, d_model=128, n_heads=4, n_decoder_layers=4, d_ff=512)
+KV_MODEL = dict(vocab_size=65, d_model=256, n_heads=4, n_decoder_layers=4, d_ff=1024)    # the pretrained char model
 
 
 def _train_step(model: nn.Module, optimizer: torch.optim.Optimizer, ids: torch.Tensor) -> None:
@@ -41,8 +43,7 @@ def train_throughput_ratio(name: str, d_model: int, layers: int, heads: int, len
 
 
 def trace_overhead(rounds: int) -> dict:
-    config = ModelConfig(arch="decoder_only", vocab_size=65, d_model=128, n_heads=4, n_decoder_layers=4,
-                         d_ff=512, max_len=256)
+    config = ModelConfig(arch="decoder_only", max_len=256, **TRACE_MODEL)
     model = build_model(config).eval()
     ids = torch.randint(5, 65, (1, 256))
     with torch.inference_mode():
@@ -54,8 +55,7 @@ def trace_overhead(rounds: int) -> dict:
 
 def kv_cache_speedup(rounds: int, context: int = 256) -> dict:
     """Decoding on one thread (as the app serves it), a model the size of the pretrained character model."""
-    config = ModelConfig(arch="decoder_only", vocab_size=65, d_model=256, n_heads=4, n_decoder_layers=4,
-                         d_ff=1024, max_len=context)
+    config = ModelConfig(arch="decoder_only", max_len=context, **KV_MODEL)
     model = build_model(config).eval()
 
     def decode(use_cache: bool) -> None:
@@ -75,7 +75,7 @@ def kv_cache_speedup(rounds: int, context: int = 256) -> dict:
     torch.set_num_threads(threads)
     return result(SUITE, f"kv_cache_speedup_ctx{context}", recompute_s / cached_s, "x", 5, "higher",
                   cached_tokens_per_s=round((context - 1) / cached_s), recompute_tokens_per_s=round((context - 1) / recompute_s),
-                  config=dict(d_model=256, layers=4, heads=4, d_ff=1024), threads=1)
+                  config=KV_MODEL, threads=1)
 
 
 def run(quick: bool) -> list[dict]:
