@@ -155,3 +155,31 @@ def _cross_scores(w: np.ndarray, source_length: int | None) -> dict[str, np.ndar
         "first_token": _mean_where(w[..., 0], np.ones(n_queries, dtype=bool)),
         "entropy": _normalised_entropy(w[..., :source_length], np.full(n_queries, source_length)),
     }
+
+
+# Naming a head "induction" (see induction_heads). The threshold sits far above what untrained heads
+# score on random tokens written twice: across the untrained decoder-only models of every preset
+# (10 seeds each) the largest induction score of any head is below 0.1, while a head that does look up
+# "what followed this token last time" scores near 1. The loss condition asks for the behaviour too:
+# a model that copies predicts the second copy far better than the first, which no model can predict.
+INDUCTION_THRESHOLD = 0.3
+SECOND_COPY_LOSS_RATIO = 0.5     # second-copy loss at most this share of the first copy's
+
+
+def induction_heads(induction: np.ndarray, first_copy_loss: float, second_copy_loss: float) -> list[tuple[int, int]]:
+    """The heads (layer, head) that are induction heads, from measurements on random tokens written twice.
+
+    induction: [L, H] induction scores; first_copy_loss / second_copy_loss: the model's mean
+    cross-entropy on the first and on the second copy. A head qualifies when its score is at least
+    INDUCTION_THRESHOLD and the second copy's loss is at most SECOND_COPY_LOSS_RATIO times the first's;
+    an empty list otherwise.
+    """
+    scores = np.asarray(induction, dtype=np.float64)
+    if scores.ndim != 2:
+        raise ValueError(f"induction scores must have shape [L, H], got {scores.shape}")
+    for name, value in (("first_copy_loss", first_copy_loss), ("second_copy_loss", second_copy_loss)):
+        if not np.isfinite(value) or value < 0:
+            raise ValueError(f"{name} must be a finite cross-entropy >= 0, got {value!r}")
+    if second_copy_loss > SECOND_COPY_LOSS_RATIO * first_copy_loss:
+        return []
+    return [(int(layer), int(head)) for layer, head in zip(*np.nonzero(scores >= INDUCTION_THRESHOLD))]
