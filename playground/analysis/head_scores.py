@@ -28,6 +28,10 @@ Cross-attention ("cross"; queries are target positions, keys are source position
     entropy         as above with n = S for every query.                              [0, 1]
 
 S = `source_length` (default Tk): the number of real source tokens; later keys are padding.
+
+A high induction score on one text does not make an induction head (text repeats letters, so even
+spread-out attention scores some): ``induction_heads`` names one only from measurements on random
+tokens written twice, with a threshold set against untrained heads and a loss condition.
 """
 from __future__ import annotations
 
@@ -157,11 +161,13 @@ def _cross_scores(w: np.ndarray, source_length: int | None) -> dict[str, np.ndar
     }
 
 
-# Naming a head "induction" (see induction_heads). The threshold sits far above what untrained heads
-# score on random tokens written twice: across the untrained decoder-only models of every preset
-# (10 seeds each) the largest induction score of any head is below 0.1, while a head that does look up
-# "what followed this token last time" scores near 1. The loss condition asks for the behaviour too:
-# a model that copies predicts the second copy far better than the first, which no model can predict.
+# Naming a head "induction" (see induction_heads and playground.analysis.induction). On 32 sequences of
+# 24 random tokens written twice, the 560 heads of untrained decoder-only models (the shakespeare-char,
+# shakespeare-bpe and induction presets, full and live sizes, 10 seeds each) score 0.039 on average and
+# 0.049 at most: spread-out attention puts about 1/(p+1) on the one right key of query p. A head that
+# looks up "what followed this token last time" scores near 1 (0.8 in pretrained/induction). The
+# threshold sits six times above the largest untrained score. The loss condition asks for the behaviour
+# too: a model that copies predicts the second copy far better than the first, which nothing predicts.
 INDUCTION_THRESHOLD = 0.3
 SECOND_COPY_LOSS_RATIO = 0.5     # second-copy loss at most this share of the first copy's
 

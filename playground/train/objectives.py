@@ -538,5 +538,6 @@ def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) 
             raise ValueError(f"next-token prediction (LMData) needs arch='decoder_only' (causal), got {arch!r}")
         return LanguageModelObjective(data, model_config, train_config)
     raise TypeError(
-        f"data must be a seq2seq task (playground.data.tasks.get(...)), LMData, MLMData or RepeatedSequences, got {type(data).__name__}"
+        f"data must be a seq2seq task (playground.data.tasks.get(...)), LMData, MLMData or RepeatedSequences, "
+        f"got {type(data).__name__}"
     )
