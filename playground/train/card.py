@@ -5,7 +5,6 @@ import numpy as np
 import torch
 from torch import nn
 
-from playground.analysis import head_scores
 from playground.analysis.head_scores import INDUCTION_THRESHOLD, SECOND_COPY_LOSS_RATIO
 from playground.analysis.induction import (
     VERDICT_PERIOD, VERDICT_SEQUENCES, induction_verdict, measure_repeats, random_blocks,
@@ -13,7 +12,7 @@ from playground.analysis.induction import (
 from playground.data import Tokenizer, bundled_text, tasks
 from playground.data.repeats import RepeatedSequences
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import Trace, count_parameters
+from playground.model import count_parameters
 from playground.train.events import Snapshot, TrainEvent
 from playground.train.presets import Preset
 from playground.train.trainer import Trainer
@@ -63,7 +62,6 @@ REPEAT_SEED = 0
 FIRST_LOSSES = 10         # step losses recorded in the metadata, to check that a re-run reproduces them
 
 
-@torch.no_grad()
 def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = REPEAT_LENGTH,
                              seed: int = REPEAT_SEED) -> dict[str, np.ndarray]:
     """Self-attention scores of a decoder-only model on ``length`` random tokens written twice.
@@ -72,15 +70,8 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     first half, so an induction head scores high here. Returns "previous_token" and "induction",
     each [L, H].
     """
-    generator = torch.Generator().manual_seed(seed)
-    half = torch.randint(NUM_SPECIAL, vocab_size, (length,), generator=generator)   # [T/2]
-    ids = torch.cat([half, half])                                                    # [T]
-    trace = Trace(include=("*.weights",))
-    model.eval()
-    model(ids[None], trace=trace)
-    weights = trace.attention("decoder", "self_attn")[:, 0].float().numpy()          # [L, H, T, T]
-    scores = head_scores(weights, "self", ids=ids.tolist(), causal=True)
-    return {name: scores[name] for name in ("previous_token", "induction")}
+    measured = measure_repeats(model, random_blocks(1, length, vocab_size, seed), 2 * length)
+    return {"previous_token": measured.previous_token, "induction": measured.induction}
 
 
 HELD_OUT_FORMATS_SIZE = 500

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from playground.analysis.induction import induction_verdict
-from playground.train import PRESETS, TrainConfig, Trainer
+from playground.train import PRESETS, TrainConfig
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report, verdict_summary
 from playground.ui.induction import induction_text
 from playground.ui.registry import ModelRegistry
