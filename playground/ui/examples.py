@@ -13,10 +13,11 @@ ATTENTION_EXAMPLES: dict[str, list[str]] = {
     "sort": ["cabbage", "jihgfedcba"],                        # each output letter looks up where it is
     "dates": ["the 26th of August, 2027", "30 Nov 2029", "27-Feb-1971"],
     "shakespeare-char": ["First Citizen:\nBefore we proceed any further, hear me speak.",
-                         "To be, or not to be: to be, or not to be"],   # repeated text: induction heads
+                         "To be, or not to be: to be, or not to be"],   # repeated text: no head looks it up yet
     "shakespeare-bpe": ["First Citizen:\nBefore we proceed any further, hear me speak.",
                         "To be, or not to be: to be, or not to be"],
     "masked-char": ["To be, or not to be, that is the question"],
+    "induction": ["q7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp", "the cat sat on the mat. the cat sat on the mat."],  # layer 1 looks up
     "untrained-gpt": ["abcdefg abcdefg"],
     "untrained-seq2seq": ["hello world"],
 }
@@ -27,6 +28,7 @@ GENERATE_EXAMPLES: dict[str, list[str]] = {
     "dates": ["the 4th of July, 1999", "30 Nov 2029"],
     "shakespeare-char": ["ROMEO:\n", "First Citizen:\n"],
     "shakespeare-bpe": ["ROMEO:\n", "To be, or not to be"],
+    "induction": ["q7#Lm2x!Vb&Kp q7#Lm"],
     "untrained-gpt": ["Once upon a time"],
     "untrained-seq2seq": ["hello"],
 }

@@ -291,9 +291,14 @@ EN: dict[str, str] = {
         "**Head scores** (each between 0 and 1): *previous token*, the mean weight a query puts on the token "
         "just before it; *first token*, the weight on position 0 (an \"attention sink\"); *entropy*, how spread "
         "out the weights are (0 = one key, 1 = uniform over the keys it can see); *induction*, the weight on "
-        "the token that followed an earlier occurrence of the current token, which is how a head copies a "
-        "repeated text (type something twice to see it); *diagonal* / *anti-diagonal* (cross-attention), how "
-        "much target position i reads source position i, or the mirrored position: copying and reversing."),
+        "the token that followed an earlier occurrence of the current token: the look-up that continues a "
+        "repeated text; *diagonal* / *anti-diagonal* (cross-attention), how "
+        "much target position i reads source position i, or the mirrored position: copying and reversing.\n\n"
+        "A high score on one input is not enough to call a head an induction head: text repeats letters, so "
+        "even a head that spreads its weight evenly gets some induction score. Below the table, the model is "
+        "measured on random tokens written twice: a head is named an induction head only when it scores at "
+        "least 0.3 there (untrained heads score about 0.05) and the model's loss on the second copy is at most "
+        "half of that on the first. Of the shipped models only **induction** has such heads."),
     "lbl_attention_text": "Input",
     "lbl_attention_target": "Decoder target (empty: the model writes it)",
     "btn_show_attention": "Show attention",
@@ -307,8 +312,8 @@ EN: dict[str, str] = {
     "timeline_explanation": (
         "**Training timeline.** This pretrained model was saved at several steps of its training. Pick a step "
         "to redraw every view with the weights of that moment: step 0 is the untrained model, the last step the "
-        "finished one. Go forward and watch the heads form: the diagonal of a copy model, a previous-token head, "
-        "an induction head."),
+        "finished one. Go forward and watch the heads form: the diagonal of a copy model; in **induction**, the "
+        "induction head of layer 1 forming between steps 250 and 400, when the loss drops."),
     "lbl_shapes": "The forward pass: tensor shapes at every stage",
     "kind_encoder": "encoder self-attention",
     "kind_decoder": "decoder self-attention (causal)",
@@ -477,14 +482,18 @@ EN: dict[str, str] = {
         "evenly over $V$ tokens scores $\\ln V$; a perfect one scores 0. Backpropagation gives the gradient of "
         "the loss for every weight, and AdamW takes one step against it (gradients clipped to norm 1). The "
         "learning rate rises linearly during the warm-up steps, then falls along a cosine to a tenth of its peak "
-        "at the last step.\n\n"
+        "at the last step (the induction task keeps it constant).\n\n"
         "**The curves.** Training loss is averaged over the steps since the last point. Validation loss and "
         "accuracy (the share of tokens predicted right) are measured on held-out examples the model never "
         "trains on; for copy, reverse, sort and dates, *exact match* is the share of held-out inputs whose whole "
         "greedy output is right. Tokens/s counts the tokens read per second of training.\n\n"
         "**The probe.** Every few seconds one fixed held-out input goes through the model and its attention is "
         "drawn, one small map per layer and head. On copy, cross-attention forms a diagonal (output position "
-        "$i$ reads input position $i$) about when the loss drops; reverse draws the anti-diagonal. The head "
+        "$i$ reads input position $i$) about when the loss drops; reverse draws the anti-diagonal. On the induction task "
+        "(random blocks of 8 to 32 tokens written again and again) the loss sits on a plateau, then drops when "
+        "a head of layer 1 starts to look up the token that followed the current one a period earlier; "
+        "following the *induction* score draws that score beside layer 0's previous-token score, with the step "
+        "where it first reaches the induction-head threshold marked. The head "
         "scores over training show which head specialises, and the sample shows what the model writes now: "
         "greedy outputs (seq2seq), a sampled continuation (language models) or its guesses at the chosen "
         "positions (masked LM).\n\n"
@@ -840,4 +849,32 @@ EN: dict[str, str] = {
     "err_hub_import": "{repository} cannot be loaded: {error}",
     "err_hub_busy": "{limit} Hub models are already in memory ({models}) and in use. Load one of them, or try again "
                     "once a session has let go of one.",
+    # ------------------------------------------------------------------ induction heads
+    "task_induction": "induction (repeated random tokens)",
+    "fig_train_formation": "An induction head forming",
+    "w_formation_previous": "previous-token score, layer 0 (best head)",
+    "w_formation_induction": "induction score, later layers (best head)",
+    "w_formation_threshold": "induction-head threshold",
+    "w_formation_crossed": "crossed at",
+    "w_formation_score": "score on the probe",
+    "train_sample_repeats": "**What the model writes now** (step {step}, greedy): the probe's first copy and one "
+                            "more token, then the model's continuation against the repeat it should write:",
+    "induction_verdict_named": "**Induction heads:** {heads}. On {n} sequences of {period} random tokens written "
+                               "twice they score at least {threshold} and the loss falls from {first:.2f} on the "
+                               "first copy to {second:.2f} on the second: the model predicts the repeat by looking "
+                               "up what followed the same token before.",
+    "induction_verdict_low_score": "**No induction head.** On {n} sequences of {period} random tokens written twice "
+                                   "the highest induction score is {score:.2f} (layer {layer}, head {head}); a head "
+                                   "needs {threshold} (untrained heads score about 0.05), and the loss is {first:.2f} "
+                                   "on the first copy and {second:.2f} on the second. An induction head forms only "
+                                   "after enough training on sequences that repeat: the small text models here are "
+                                   "not trained long enough on text for one to form. The **induction** model, "
+                                   "trained on repeated random tokens, has one.",
+    "induction_verdict_no_copy_gain": "**No induction head.** On {n} sequences of {period} random tokens written "
+                                      "twice, layer {layer}, head {head} scores {score:.2f} (threshold {threshold}), "
+                                      "but the loss on the second copy ({second:.2f}) is not clearly lower than on "
+                                      "the first ({first:.2f}; it must be at most {ratio:g} times as large): the "
+                                      "pattern does not make the model predict the repeat.",
+    "induction_verdict_other_arch": "Induction heads are named only in decoder-only (GPT-style) models, which "
+                                    "predict the next token of a repeat from the tokens before it.",
 }

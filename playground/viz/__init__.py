@@ -23,7 +23,9 @@ from playground.viz.positional import (
 )
 from playground.viz.predictions import blank_candidates, two_decodings
 from playground.viz.tokenizer import merges_table, token_spans
-from playground.viz.training import compare_runs, head_scores_heatmap, head_scores_over_steps, training_curves
+from playground.viz.training import (
+    compare_runs, head_scores_heatmap, head_scores_over_steps, induction_formation, training_curves,
+)
 
 __all__ = [
     "BeamNode",
@@ -44,6 +46,7 @@ __all__ = [
     "layer_norm_vector",
     "mask_grid",
     "matrix_panels",
+    "induction_formation",
     "merges_table",
     "neighbour_bars",
     "parameter_treemap",
