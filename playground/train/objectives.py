@@ -29,7 +29,7 @@ from playground.data.tasks import Task
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite, ModelConfig, MultiHeadAttention, Trace, causal_mask
 from playground.train.config import TrainConfig
-from playground.train.decoding import greedy_continue, greedy_seq2seq, sample_continuation
+from playground.generate.batch import bos, greedy, sample_continuation
 from playground.train.events import Sample
 
 EVAL_CHUNK = 256          # sequences per forward pass while evaluating
@@ -258,7 +258,7 @@ class Seq2SeqObjective(_TaskObjective):
 
     def greedy(self, model, sources):
         src = pad_sequences([self.tokenizer.encode(s) for s in sources])   # [B, S]
-        return greedy_seq2seq(model, src, self.task.max_target_len + 1)
+        return greedy(model, bos(src.size(0)), self.task.max_target_len + 1, src)
 
     def probe(self, model):
         source, target = self.held_out[0]
@@ -322,7 +322,7 @@ class PromptedSeq2SeqObjective(_TaskObjective):
             by_length.setdefault(len(self.tokenizer.encode(source)), []).append(i)
         for indices in by_length.values():
             prompt = torch.tensor([[*self.tokenizer.encode(sources[i]), BOS_ID] for i in indices])  # [B, P]
-            for i, out in zip(indices, greedy_continue(model, prompt, self.task.max_target_len + 1)):
+            for i, out in zip(indices, greedy(model, prompt, self.task.max_target_len + 1)):
                 decoded[i] = out
         return [decoded[i] for i in range(len(sources))]
 
