@@ -58,9 +58,13 @@ class AttentionSite:
     def key_side(self) -> str:
         return "source" if self.stack == "encoder" or self.is_cross else "target"
 
+    def layer_name(self, layer: int) -> str:
+        """The name of one layer's attention module, e.g. "decoder.1.cross_attn"."""
+        return f"{self.stack}.{layer}.{self.sublayer}"
+
     def key(self, layer: int, part: str = "weights") -> str:
         """The trace name of one layer's activation, e.g. "decoder.1.cross_attn.weights"."""
-        return f"{self.stack}.{layer}.{self.sublayer}.{part}"
+        return f"{self.layer_name(layer)}.{part}"
 
     def pattern(self, part: str = "weights") -> str:
         """A Trace pattern matching `part` in every layer of the site."""

@@ -10,6 +10,7 @@ from playground.viz.attention import (
     attention_snapshots,
 )
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.logit_lens import logit_lens_heatmap
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -35,6 +36,7 @@ __all__ = [
     "cosine_similarity",
     "head_scores_heatmap",
     "head_scores_over_steps",
+    "logit_lens_heatmap",
     "merges_table",
     "parameter_treemap",
     "position_similarity",
