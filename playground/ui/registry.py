@@ -54,7 +54,8 @@ class ModelEntry:
 
     @property
     def generative(self) -> bool:
-        return self.config.arch in ("decoder_only", "encoder_decoder")
+        """Whether the model writes text token by token (it has a decoder)."""
+        return self.model.has_decoder
 
     @property
     def n_parameters(self) -> int:
