@@ -64,9 +64,9 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     generator = torch.Generator().manual_seed(seed)
     half = torch.randint(NUM_SPECIAL, vocab_size, (length,), generator=generator)   # [T/2]
     ids = torch.cat([half, half])                                                    # [T]
-    trace = Trace(include=("*.weights",))
+    trace = Trace(include=(DECODER_SELF.pattern(),))
     model.eval()
-    model(ids[None], trace=trace)
+    model.decode(ids[None], None, None, trace)
     weights = trace.attention(DECODER_SELF)[:, 0].float().numpy()          # [L, H, T, T]
     scores = head_scores(weights, "self", ids=ids.tolist(), causal=True)
     return {name: scores[name] for name in ("previous_token", "induction")}

@@ -136,7 +136,7 @@ class Objective(ABC):
         return Metrics(total_loss / count, correct / count, exact / examples if self.measures_exact_match else None)
 
     def _traced(self, model: nn.Module, inputs: tuple[torch.Tensor, ...]) -> Trace:
-        trace = Trace(include=("*.weights",))
+        trace = Trace(include=tuple(site.pattern() for site in model.sites()))
         with torch.no_grad():
             self.forward(model, inputs, trace)
         return trace
@@ -455,20 +455,19 @@ def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) 
     """The objective for ``data`` on ``model``; ValueError when the data and architecture do not fit."""
     arch = model_config.arch
     if isinstance(data, Task):
-        if arch == "encoder_decoder":
-            return Seq2SeqObjective(data, model_config, train_config)
-        if arch == "decoder_only":
-            return PromptedSeq2SeqObjective(data, model_config, train_config)
-        raise ValueError(
-            f"the {data.name} task maps a source to a target: use arch='encoder_decoder' (or 'decoder_only', "
-            f"which reads source and target as one sequence); an {arch} model cannot generate a target"
-        )
+        if not model_config.has_decoder:
+            raise ValueError(
+                f"the {data.name} task maps a source to a target: use arch='encoder_decoder' (or 'decoder_only', "
+                f"which reads source and target as one sequence); an {arch} model cannot generate a target"
+            )
+        objective = Seq2SeqObjective if model_config.has_encoder else PromptedSeq2SeqObjective
+        return objective(data, model_config, train_config)
     if isinstance(data, MLMData):
-        if arch != "encoder_only":
+        if model_config.has_decoder:
             raise ValueError(f"masked-token prediction (MLMData) needs arch='encoder_only' (bidirectional), got {arch!r}")
         return MaskedLMObjective(data, model_config, train_config)
     if isinstance(data, LMData):
-        if arch != "decoder_only":
+        if model_config.has_encoder:
             raise ValueError(f"next-token prediction (LMData) needs arch='decoder_only' (causal), got {arch!r}")
         return LanguageModelObjective(data, model_config, train_config)
     raise TypeError(
