@@ -71,6 +71,18 @@ class AttentionSite:
         return f"{self.stack}.*.{self.sublayer}.{part}"
 
     @classmethod
+    def from_key(cls, name: str) -> tuple["AttentionSite", int, str] | None:
+        """(site, layer, part) of an attention trace name, e.g. "decoder.1.cross_attn.weights" ->
+        (CROSS, 1, "weights"); None for any other name."""
+        parts = name.split(".", 3)
+        if len(parts) < 4 or not parts[1].isdigit():
+            return None
+        for site in SITES:
+            if (site.stack, site.sublayer) == (parts[0], parts[2]):
+                return site, int(parts[1]), parts[3]
+        return None
+
+    @classmethod
     def parse(cls, value: str) -> "AttentionSite":
         """The site named by its id ("cross") or its name ("decoder.cross_attn")."""
         for site in SITES:
