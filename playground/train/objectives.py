@@ -150,9 +150,10 @@ def _attention(trace: Trace, site: AttentionSite) -> np.ndarray:
     return trace.attention(site)[:, 0].float().numpy()
 
 
-def _scores(kind_name: str, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
-    kind = "cross" if kind_name.endswith("cross_attn") else "self"
-    return {f"{kind_name}.{score}": value for score, value in head_scores(weights, kind, **kwargs).items()}
+def _scores(site: AttentionSite, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
+    """Head scores of one site's probe weights, keyed "SITE_NAME.SCORE" (e.g. "decoder.cross_attn.diagonal")."""
+    kind = "cross" if site.is_cross else "self"
+    return {f"{site.name}.{score}": value for score, value in head_scores(weights, kind, **kwargs).items()}
 
 
 def decoder_is_causal(model: nn.Module) -> bool:
@@ -266,20 +267,16 @@ class Seq2SeqObjective(_TaskObjective):
         tgt_in = [BOS_ID, *tgt_ids]
         trace = self._traced(model, (torch.tensor([src_ids]), torch.tensor([tgt_in])))
         src_pieces, tgt_pieces = self._pieces(src_ids), self._pieces(tgt_in)
-        attention = {
-            "encoder.self_attn": _attention(trace, ENCODER_SELF),
-            "decoder.self_attn": _attention(trace, DECODER_SELF),
-            "decoder.cross_attn": _attention(trace, CROSS),
-        }
+        attention = {site.name: _attention(trace, site) for site in (ENCODER_SELF, DECODER_SELF, CROSS)}
         tokens = {
-            "encoder.self_attn": (src_pieces, src_pieces),
-            "decoder.self_attn": (tgt_pieces, tgt_pieces),
-            "decoder.cross_attn": (tgt_pieces, src_pieces),
+            ENCODER_SELF.name: (src_pieces, src_pieces),
+            DECODER_SELF.name: (tgt_pieces, tgt_pieces),
+            CROSS.name: (tgt_pieces, src_pieces),
         }
         scores = {
-            **_scores("encoder.self_attn", attention["encoder.self_attn"], ids=src_ids, causal=False),
-            **_scores("decoder.self_attn", attention["decoder.self_attn"], ids=tgt_in, causal=True),
-            **_scores("decoder.cross_attn", attention["decoder.cross_attn"]),
+            **_scores(ENCODER_SELF, attention[ENCODER_SELF.name], ids=src_ids, causal=False),
+            **_scores(DECODER_SELF, attention[DECODER_SELF.name], ids=tgt_in, causal=True),
+            **_scores(CROSS, attention[CROSS.name]),
         }
         return Probe(f"{source} -> {target}", attention, tokens, scores)
 
@@ -332,9 +329,9 @@ class PromptedSeq2SeqObjective(_TaskObjective):
         trace = self._traced(model, (torch.tensor([ids]),))
         weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(f"{source} -> {target}", {"decoder.self_attn": weights},
-                     {"decoder.self_attn": (pieces, pieces)},
-                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+        return Probe(f"{source} -> {target}", {DECODER_SELF.name: weights},
+                     {DECODER_SELF.name: (pieces, pieces)},
+                     _scores(DECODER_SELF, weights, ids=ids, causal=True))
 
 
 class _TextObjective(Objective):
@@ -397,8 +394,8 @@ class LanguageModelObjective(_TextObjective):
         trace = self._traced(model, (torch.tensor([ids]),))
         weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(self.tokenizer.decode(ids), {"decoder.self_attn": weights}, {"decoder.self_attn": (pieces, pieces)},
-                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+        return Probe(self.tokenizer.decode(ids), {DECODER_SELF.name: weights}, {DECODER_SELF.name: (pieces, pieces)},
+                     _scores(DECODER_SELF, weights, ids=ids, causal=True))
 
     def samples(self, model):
         prompt = self._probe_ids()[: max(1, min(16, self.data.block_size // 2))]
@@ -432,9 +429,9 @@ class MaskedLMObjective(_TextObjective):
         trace = self._traced(model, (self._probe_x[:1],))
         weights = _attention(trace, ENCODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(self.tokenizer.decode(ids, skip_special=False), {"encoder.self_attn": weights},
-                     {"encoder.self_attn": (pieces, pieces)},
-                     _scores("encoder.self_attn", weights, ids=ids, causal=False))
+        return Probe(self.tokenizer.decode(ids, skip_special=False), {ENCODER_SELF.name: weights},
+                     {ENCODER_SELF.name: (pieces, pieces)},
+                     _scores(ENCODER_SELF, weights, ids=ids, causal=False))
 
     @torch.no_grad()
     def samples(self, model):
