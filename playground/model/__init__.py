@@ -1,8 +1,9 @@
 """The hand-written Transformer stack: config, attention, positions, blocks, models, trace, interventions."""
 from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scaled_scores, split_heads
 from .blocks import DecoderBlock, EncoderBlock, FeedForward, residual_add
-from .config import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
+from .config import ACTIVATIONS, ARCHITECTURES, FIELD_RANGES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
 from .interventions import ABLATIONS, Head, heads_off
+from .limits import SizeLimitError, SizeLimits
 from .masks import causal_mask, padding_mask
 from .models import DecoderOnly, EncoderDecoder, EncoderOnly, KVCache, Memory, build_model
 from .params import COMPONENTS, count_parameters, gpt2_small_config, parameter_table
@@ -12,10 +13,11 @@ from .trace import Trace
 
 __all__ = [
     "ABLATIONS", "ACTIVATIONS", "ARCHITECTURES", "COMPONENTS", "CROSS", "DECODER_SELF", "ENCODER_SELF",
-    "NORM_PLACEMENTS", "POSITIONAL_ENCODINGS", "SITES",
+    "FIELD_RANGES", "NORM_PLACEMENTS", "POSITIONAL_ENCODINGS", "SITES",
     "AttentionSite", "DecoderBlock", "DecoderOnly", "EncoderBlock", "EncoderDecoder", "EncoderOnly", "FeedForward",
-    "Head", "KVCache", "LayerCache", "Memory", "ModelConfig", "MultiHeadAttention", "Trace",
-    "attend", "build_model", "causal_mask", "count_parameters", "gpt2_small_config", "heads_off", "merge_heads",
+    "Head", "KVCache", "LayerCache", "Memory", "ModelConfig", "MultiHeadAttention", "SizeLimitError", "SizeLimits",
+    "Trace", "attend", "build_model", "causal_mask", "count_parameters", "gpt2_small_config", "heads_off",
+    "merge_heads",
     "padding_mask", "parameter_table", "residual_add", "rope_angles", "scaled_scores", "sinusoidal_table",
     "split_heads",
 ]

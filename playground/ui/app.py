@@ -5,13 +5,14 @@ from pathlib import Path
 
 import gradio as gr
 
-from . import own_models
-from .context import LIGHT_CONCURRENCY, PRIVATE, AppContext
+from . import links, own_models
+from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
-from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, READ_PROBE_JS, SET_LOCALE_JS, detect_language
+from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
 from .runtime import configure_torch, start_warm_up
 from .tabs import architecture, attention, generate, labs, positional, tokenizer, train
+from .validation import MAX_FILE_BYTES
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
 TABS = (("attention", attention), ("generate", generate), ("train", train), ("labs", labs),
@@ -20,9 +21,14 @@ QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new 
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
 RESIZE_FIGURES_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
-CSS = """
-#header { align-items: center; }
-.explanation { font-size: 1.02rem; }
+PRESENT_FONT_PX = 18         # presenter mode (?present=1): the smallest figure text, for a projector in a lit room
+CSS = f"""
+#header {{ align-items: center; }}
+.explanation {{ font-size: 1.02rem; }}
+.accepted {{ font-size: 0.9rem; }}
+body.present .js-plotly-plot text {{ font-size: {PRESENT_FONT_PX}px !important; }}
+body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}
+body.present .explanation {{ display: none; }}
 """
 
 
@@ -31,28 +37,30 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
     """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/)."""
     configure_torch()
     registry = ModelRegistry(pretrained_dir)
-    store = WorkspaceStore(max_sessions, idle_seconds)
+    store = WorkspaceStore(max_sessions, idle_seconds, registry=registry)
     with gr.Blocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
+            copy, copied = links.build_copy_button()
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
+        note, query, linked_view = links.build_link_note()
 
-        def on_load(probe: str, request: gr.Request) -> str:
+        def on_load(probe: str, address_query: str, request: gr.Request) -> tuple[str, str]:
             start_warm_up()
-            return detect_language(probe, request.headers.get("accept-language") if request else None)
+            return detect_language(probe, request.headers.get("accept-language") if request else None), address_query
 
-        started = demo.load(on_load, [language], [language], js=READ_PROBE_JS, show_progress="hidden",
-                            api_visibility="private")
+        loaded = demo.load(on_load, [language, query], [language, query], js=links.READ_PAGE_JS,
+                           show_progress="hidden", api_visibility="private")
         language.input(None, [language], None, js=SET_LOCALE_JS)
-        ctx = AppContext(registry, store, language, started)
+        ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build()
         tabs = []
-        with gr.Tabs(elem_id="tabs"):
-            for index, (key, module) in enumerate(TABS):
+        with gr.Tabs(elem_id="tabs") as tab_set:
+            for key, module in TABS:
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
-                    ctx.tab, ctx.tab_opens_on_load = tab, index == 0
+                    ctx.tab, ctx.tab_key = tab, key
                     module.build(ctx)
                 # Figures drawn while their tab was hidden (a language change) took Plotly's default
                 # 700 px; a resize once the tab shows makes them fill its width.
@@ -62,6 +70,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,
                        show_progress="hidden", **PRIVATE)
         own_models.wire(ctx, upload, upload_status)
+        links.wire_page(ctx, loaded, tab_set, tuple(key for key, _ in TABS), note, query, copy, copied,
+                        dict(zip((key for key, _ in TABS), tabs)))
         for wire in ctx.deferred:
             wire()
 
@@ -70,8 +80,15 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                 store.drop(request.session_hash)
 
         demo.unload(on_unload)
+        gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
     return demo
+
+
+def echo(value: str) -> str:
+    """Return `value`: an event that does no work, so a benchmark can measure what Gradio itself
+    costs per event (queue, routing, serialisation) next to the app's real events."""
+    return value
 
 
 def launch_kwargs() -> dict:
@@ -79,7 +96,8 @@ def launch_kwargs() -> dict:
 
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
-    is rendered the same way everywhere, the way the browser tests see it.
+    is rendered the same way everywhere, the way the browser tests see it. A file larger than any
+    upload limit is refused by Gradio while it arrives, before it is written to disk.
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -88,4 +106,5 @@ def launch_kwargs() -> dict:
         "js": FOLLOW_SETTINGS_JS,
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
+        "max_file_size": MAX_FILE_BYTES,
     }

@@ -3,6 +3,7 @@ and the event groups that bound concurrency."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 import gradio as gr
@@ -14,11 +15,13 @@ from .validation import fail
 from .workspace import Workspace, WorkspaceStore
 
 LIGHT_CONCURRENCY = 2   # attention views and generation steps at once: Python holds one GIL, more only contend
-HEAVY_CONCURRENCY = 1   # run to the end, beam search, uploads: one at a time, the rest queue visibly
+HEAVY_CONCURRENCY = 1   # run to the end, beam search: one at a time, the rest queue visibly
+UPLOAD_CONCURRENCY = 1  # model uploads: a queue of their own, so a stream of them delays no one else's events
 TRAINING_SLOTS_ENV_VAR = "PLAYGROUND_TRAINING_SLOTS"
 DEFAULT_TRAINING_SLOTS = 1   # trainings at once: on a 2-vCPU Space one trains while the other core serves viewers
 LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
+UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 LOCAL_SESSION = "local"
@@ -34,6 +37,11 @@ def light(*progress_on) -> dict:
 def heavy(*progress_on) -> dict:
     """A heavy event (queued one at a time, queue position shown on `progress_on`)."""
     return {**HEAVY, "show_progress_on": list(progress_on)}
+
+
+def uploading(*progress_on) -> dict:
+    """A model upload (queued one at a time in its own group, place shown on `progress_on`)."""
+    return {**UPLOAD, "show_progress_on": list(progress_on)}
 
 
 def training_slots() -> int:
@@ -53,17 +61,22 @@ class AppContext:
 
     language: the radio holding the session's language ("en" / "zh-CN"); every handler takes it
         as an input and makes its text in that language.
-    started: the page-load event after the language is known; tabs chain their first render on it.
+    linked_view: the tab the page opens with (the link's `view`, else the first tab), set on load.
+    started: the page-load event after the language is known and the link is applied; tabs chain
+        their first render on it (set once every tab exists, see links.wire_page).
+    views: the tabs that have a form (and so a link), by view name.
     """
 
     registry: ModelRegistry
     store: WorkspaceStore
     language: gr.Radio
-    started: Dependency
+    linked_view: gr.State
+    started: Dependency | None = None
     pickers: list[tuple[gr.Dropdown, bool]] = field(default_factory=list)   # (dropdown, generative only)
     tab: gr.Tab | None = None           # the tab being declared
-    tab_opens_on_load: bool = False     # it is the tab the page shows first
+    tab_key: str = ""                   # its view name
     deferred: list[Callable[[], None]] = field(default_factory=list)
+    views: dict = field(default_factory=dict)
 
     def after_tabs(self, wire: Callable[[], None]) -> None:
         """Declare events with `wire` once every tab exists (for events that update every model picker)."""
@@ -103,19 +116,27 @@ class AppContext:
         return dropdown
 
     def on_open(self, fn, inputs: list, outputs: list, progress_on) -> None:
-        """Draw the current tab with `fn` the first time a session opens it (the first tab: on page
-        load) and again when the language changes after it was opened.
+        """Draw the current tab with `fn` the first time a session opens it (the tab the page opens
+        with: on page load) and again when the language changes after it was opened.
 
         A page load then costs one tab's figures, not every tab's, which matters when a whole
         class opens the app at once. Whether a session has opened the tab is a gr.State.
         """
-        opened = gr.State(self.tab_opens_on_load)
-        if self.tab_opens_on_load:
-            self.started.then(fn, inputs, outputs, **light(progress_on), **PRIVATE)
+        opened = gr.State(False)
+        opens_now = partial(_opens_on_load, self.tab_key)
+        self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **QUIET, **PRIVATE)
+                        .success(fn, inputs, outputs, **light(progress_on), **PRIVATE))
         self.tab.select(_first_opening, [opened], [opened], **QUIET, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
         self.language.input(_already_open, [opened], None, **QUIET, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
+
+
+def _opens_on_load(view: str, linked_view: str, opened: bool) -> bool:
+    """Let the drawing that follows run on page load only in the tab the page opens with."""
+    if view != linked_view or opened:
+        raise gr.Error("not the tab shown on load", visible=False, print_exception=False)
+    return True
 
 
 def _first_opening(opened: bool) -> bool:

@@ -4,7 +4,8 @@ Gradio translates static text in the browser, following the browser's language a
 Settings menu, and never tells the server which language it chose. The page therefore holds a
 hidden probe, a gr.I18n text whose translation is the language code itself ("en" / "zh-CN"):
 - on load, the probe's text becomes the session's language (the language radio's value),
-  so server-made text matches the labels from the first render;
+  so server-made text matches the labels from the first render (a link's `lang` comes first:
+  see links.READ_PAGE_JS);
 - when the user picks a language in the radio, Gradio's own locale switches too (the browser
   re-imports Gradio's already-loaded core module and calls its changeLocale);
 - when the user picks a language in the Settings menu, the probe's text changes and a small
@@ -16,15 +17,6 @@ from .i18n import language_from_accept, normalise_language
 
 PROBE_ID = "locale-probe"
 LANGUAGE_ID = "language"
-
-# Event js: the probe's current text, passed to detect_language as the radio's value.
-READ_PROBE_JS = f"""
-(current) => {{
-  const probe = document.querySelector('#{PROBE_ID}');
-  const code = probe ? probe.innerText.trim() : '';
-  return code || current || '';
-}}
-"""
 
 # Event js: switch Gradio's own locale to the radio's new value, then pass the value on.
 SET_LOCALE_JS = """

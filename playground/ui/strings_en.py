@@ -659,6 +659,38 @@ EN: dict[str, str] = {
     "lab_sample_expected": "expected",
     "lab_kept_item": "#{number} {title} · {seconds:.0f} s · step {step}",
     "err_lab_running": "A lab is already running in this session. Press Stop first, or wait until it ends.",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
+                            "(uploaded models have the Train tab's limits).",
+    "upload_field_parameters": "the number of parameters",
+
+    # Links, forms and the Attention tab's refusal state (issue 16)
+    "err_form_not_text": "{name} must be text.",
+    "err_form_too_long": "{name} has {length} characters; the limit is {limit}. Shorten it.",
+    "err_form_not_flag": "{name} must be on or off (1 or 0 in a link), got {value}.",
+    "link_repeated": "{name} is given more than once; the first value is used.",
+    "link_unknown_param": "{name} is not a parameter of this view.",
+    "link_model_not_shipped": "{name}: there is no shipped model \"{value}\" (a link can name only these: {choices}).",
+    "link_note_intro": "**Parts of this link were ignored** (their defaults are shown instead):",
+    "link_private": "This view shows a model that is private to your session, so it has no link: a link can only "
+                    "name a model that ships with the app.",
+    "link_not_ready": "This view has no link yet: draw it first.",
+    "link_copied": "Link copied: {address}",
+    "btn_copy_link": "Copy link",
+    "lbl_controls": "Controls",
+    "param_model": "Model",
+    "param_text": "Input",
+    "param_target": "Target",
+    "param_mean": "Mean of the heads",
+    "param_step": "Training step",
+    "param_view": "View",
+    "param_lang": "Language",
+    "param_present": "Presenter mode",
+    "refused_title": "Nothing to show for this input",
+    "refused_summary": "**The input was refused:** {reason}",
+    "refused_other": "The views could not be drawn for these controls.",
+    # ------------------------------------------------------------------ forms: lists of integers
+    "err_form_not_integers": "{name} must be one or more whole numbers between {low} and {high}, separated by commas.",
     # Switching heads off and the logit lens
     "param_ho_heads": "Heads to switch off",
     "param_ho_how": "How a head is switched off",

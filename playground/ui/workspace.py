@@ -25,8 +25,9 @@ class Workspace:
     """What one session owns: its models, its generation state, its training and its labs (objects
     with a close() method that stops them and frees what they hold)."""
 
-    def __init__(self, session_id: str):
+    def __init__(self, session_id: str, registry: ModelRegistry | None = None):
         self.session_id = session_id
+        self.registry = registry          # the shared models (read-only), for handlers that take a workspace
         self.models: OrderedDict[str, ModelEntry] = OrderedDict()
         self.generation: Any = None
         self.training: Any = None
@@ -54,17 +55,22 @@ class Workspace:
     def find_model(self, registry: ModelRegistry, name: str) -> ModelEntry | None:
         return self.models.get(name) or registry.get(name)
 
+    def model(self, name: str) -> ModelEntry | None:
+        """The model called `name` that this session can use: its own, else a shared one."""
+        return self.find_model(self.registry, name)
+
 
 class WorkspaceStore:
     """Session id -> Workspace; at most `max_sessions`, each forgotten after `idle_seconds` unused."""
 
     def __init__(self, max_sessions: int = MAX_SESSIONS, idle_seconds: float = IDLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, registry: ModelRegistry | None = None):
         if max_sessions < 1 or idle_seconds <= 0:
             raise ValueError(f"need max_sessions >= 1 and idle_seconds > 0, got {max_sessions}, {idle_seconds}")
         self.max_sessions = max_sessions
         self.idle_seconds = idle_seconds
         self._clock = clock
+        self.registry = registry
         self._workspaces: OrderedDict[str, tuple[Workspace, float]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -75,7 +81,7 @@ class WorkspaceStore:
         now = self._clock()
         with self._lock:
             self._expire(now)
-            workspace = self._workspaces.pop(session_id, (None, now))[0] or Workspace(session_id)
+            workspace = self._workspaces.pop(session_id, (None, now))[0] or Workspace(session_id, self.registry)
             self._workspaces[session_id] = (workspace, now)
             while len(self._workspaces) > self.max_sessions:
                 self._workspaces.popitem(last=False)[1][0].close()

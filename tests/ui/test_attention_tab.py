@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from playground.generate import SamplingConfig, Stepper
-from playground.ui.tabs import attention as attention_tab
+from playground.ui.tabs.attention import views as attention_tab
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,
     attention_views,

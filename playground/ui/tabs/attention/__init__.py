@@ -1,0 +1,62 @@
+"""Attention tab: every layer x head of a model on your input, one head enlarged, head scores to
+find the head that copies, the forward pass as a table of tensor shapes, and, for pretrained
+models saved with a training timeline, the same views at any saved step of training.
+
+layout.py declares the components, form.py the controls as one value (and its link),
+handlers.py what each event draws, views.py the figures."""
+from __future__ import annotations
+
+from ...context import PRIVATE, QUIET, AppContext
+from ...widgets import on_slide
+from ...wiring import TabWiring, file_name
+from . import handlers
+from .form import AttentionForm
+from .layout import layout
+from .views import (
+    MAX_ATTENTION_TOKENS,
+    AttentionPass,
+    AttentionViews,
+    attention_views,
+    entry_at_step,
+    forward_pass,
+    head_view,
+    kinds_of,
+    scores_of,
+    scores_view,
+    timeline_update,
+    weights_of,
+)
+
+__all__ = ["MAX_ATTENTION_TOKENS", "AttentionForm", "AttentionPass", "AttentionViews", "attention_views", "build",
+           "entry_at_step", "forward_pass", "head_view", "kinds_of", "scores_of", "scores_view", "timeline_update",
+           "weights_of"]
+
+
+def export_name(form: AttentionForm, figure: str) -> str:
+    """"copy-attention-cross-head_plot-L1-H2": model, view, kind, figure, layer and head."""
+    return file_name(form.model, form.VIEW, form.kind, figure, f"L{form.layer}",
+                     "mean" if form.mean else f"H{form.head}")
+
+
+def build(ctx: AppContext) -> None:
+    """Declare the tab's components and events (inside a gr.Tab)."""
+    c, examples = layout(ctx)
+    tab = TabWiring(ctx, AttentionForm, c, export_name=export_name, controls=handlers.controls)
+    everything = [*handlers.VIEWS, *handlers.CONTROLS]
+    tab.on_open(handlers.draw, everything)
+    shown = tab.on(c["run"].click, handlers.show, handlers.VIEWS, api_name="attention", refused=handlers.refused,
+                   link=False)
+    tab.on(shown.success, handlers.controls, handlers.CONTROLS, **QUIET)      # the controls agree with the views
+    tab.on(c["model"].input, handlers.change_model, ["text", "target", "step", *everything], progress_on="grid",
+           refused=handlers.refused)
+    chosen = c["step_picker"].input(lambda step: step, [c["step_picker"]], [c["step"]], **QUIET, **PRIVATE)
+    for trigger in (chosen.then, c["text"].submit, c["target"].submit, c["kind"].input,
+                    examples.load_input_event.then):
+        tab.on(trigger, handlers.draw, everything, refused=handlers.refused)
+    for slider in (c["layer"], c["head"]):
+        trigger, options = on_slide(slider)
+        tab.on(trigger, handlers.redraw_head, ["head_plot"], **QUIET, **options)
+    tab.on(c["mean"].input, handlers.redraw_head, ["head_plot"], **QUIET)
+    tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], **QUIET)
+    tab.on(c["best_button"].click, handlers.best_head, ["layer", "head", "mean", "head_plot"],
+           api_name="attention_best_head")

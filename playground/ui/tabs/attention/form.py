@@ -1,0 +1,72 @@
+"""The Attention tab's controls as one value, and how a link names them.
+
+    ?view=attention&model=reverse&text=abcdefghij&target=&kind=cross&layer=1&head=2&mean=0
+     &score=anti_diagonal&step=400&lang=zh-CN
+
+`text` empty: the model's first example; `target` empty: the model writes its own (greedy);
+`step` empty: the model as trained to the end.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from playground.model.sites import SITES
+
+from ...examples import ATTENTION_EXAMPLES, examples_for
+from ...forms import Choice, Flag, Form, Integer, ModelName, Refused, Text, param
+from ...validation import CONFIG_LIMITS, MAX_INPUT_CHARS
+from .views import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
+
+MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
+MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
+MAX_STEP = 10**9
+
+
+@dataclass(frozen=True)
+class AttentionForm(Form):
+    VIEW = "attention"
+
+    model: str = param(ModelName("copy"))
+    text: str = param(Text("", MAX_INPUT_CHARS))
+    target: str = param(Text("", MAX_INPUT_CHARS))
+    kind: str = param(Choice("cross", tuple(site.id for site in SITES)))
+    layer: int = param(Integer(0, 0, MAX_LAYER))
+    head: int = param(Integer(0, 0, MAX_HEAD))
+    mean: bool = param(Flag(False))
+    score: str = param(Choice("diagonal", ALL_SCORES))
+    step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))
+
+    def fit(self, registry, given: set[str]) -> tuple["AttentionForm", list[Refused]]:
+        """The form fitted to its (shipped) model: a kind, layer, head, score and step the model has,
+        its first example when no text is given; what a link named and the model lacks is reported."""
+        entry = registry.get(self.model)
+        refused: list[Refused] = []
+
+        def fix(name: str, value, error: Refused):
+            if name in given:
+                refused.append(error)
+            return value
+
+        form = self
+        if not form.text:
+            form = replace(form, text=next(iter(examples_for(entry, ATTENTION_EXAMPLES)), ""))
+        kinds = kinds_of(entry)
+        if form.kind not in kinds:
+            form = replace(form, kind=fix("kind", default_kind(entry), Refused(
+                "kind", "err_bad_choice", value=form.kind, choices=", ".join(kinds))))
+        scores = score_names(form.kind)
+        if form.score not in scores:
+            form = replace(form, score=fix("score", scores[0], Refused(
+                "score", "err_bad_choice", value=form.score, choices=", ".join(scores))))
+        n_layers, n_heads = stack_depth(entry, form.kind)
+        if form.layer > n_layers - 1:
+            form = replace(form, layer=fix("layer", 0, Refused(
+                "layer", "err_out_of_range", value=form.layer, low=0, high=n_layers - 1)))
+        if form.head > n_heads - 1:
+            form = replace(form, head=fix("head", 0, Refused(
+                "head", "err_out_of_range", value=form.head, low=0, high=n_heads - 1)))
+        steps = timeline_of(registry, entry)
+        if form.step is not None and form.step not in steps:
+            form = replace(form, step=fix("step", None, Refused(
+                "step", "err_bad_choice", value=form.step, choices=", ".join(map(str, steps)) or "—")))
+        return form, refused

@@ -1,0 +1,156 @@
+"""The Attention tab's handlers: (workspace, form, language) -> updates by component name.
+
+Each returns only what it changes. `draw` is the whole tab (views and the controls that follow
+the model: kinds, scores, layer and head ranges, target box, timeline); the others redraw one
+figure for one control.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+
+import gradio as gr
+import numpy as np
+
+from playground.viz.notice import notice_figure
+
+from ...examples import ATTENTION_EXAMPLES, examples_for
+from ...i18n import text
+from ...registry import ModelEntry
+from ...validation import fail
+from ...widgets import layer_head_updates
+from ...workspace import Workspace
+from .form import AttentionForm
+from .views import (
+    attention_views,
+    default_kind,
+    entry_at_step,
+    forward_pass,
+    head_view,
+    kind_choices,
+    kinds_of,
+    score_choices,
+    score_names,
+    scores_of,
+    scores_view,
+    stack_depth,
+    timeline_of,
+    timeline_update,
+    weights_of,
+)
+
+VIEW_FIGURES = ("grid", "head_plot", "scores_plot", "shapes")
+VIEWS = ("grid", "head_plot", "scores_plot", "best_heads", "shapes", "summary")   # the API's outputs, in order
+CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The model a form shows (at its timeline step), and the kind and score it can show."""
+
+    final: ModelEntry
+    entry: ModelEntry
+    at_step: tuple[int, int] | None
+    form: AttentionForm
+
+
+def shown(workspace: Workspace, form: AttentionForm, lang: str) -> Shown:
+    """The form's model (a gr.Error listing the choices when the session has none of that name),
+    with the form's kind and score replaced by the model's own where it lacks them."""
+    final = workspace.model(form.model)
+    if final is None:
+        choices = ", ".join(workspace.model_names(workspace.registry))
+        raise fail(lang, "err_unknown_model", name=form.model, choices=choices)
+    entry = entry_at_step(workspace.registry, final, form.step)
+    at_step = (form.step, timeline_of(workspace.registry, final)[-1]) if entry is not final else None
+    if form.kind not in kinds_of(entry):
+        form = replace(form, kind=default_kind(entry))
+    if form.score not in score_names(form.kind):
+        form = replace(form, score=score_names(form.kind)[0])
+    return Shown(final, entry, at_step, form)
+
+
+def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The controls that follow the model: its kinds and scores, the layer and head ranges of the
+    kind's stack, the target box (for a model that reads a source and writes a target), its timeline."""
+    seen = shown(workspace, form, lang)
+    entry, form = seen.entry, seen.form
+    n_layers, n_heads = stack_depth(entry, form.kind)
+    return {
+        "kind": gr.Radio(choices=kind_choices(entry, lang), value=form.kind),
+        "score": gr.Radio(choices=score_choices(form.kind, lang), value=form.score),
+        **layer_head_updates(n_layers, n_heads, form.layer, form.head),
+        "target": gr.Textbox(visible=entry.model.has_encoder and entry.model.has_decoder),   # reads a target
+        "step_picker": timeline_update(workspace.registry, seen.final, form.step),
+        "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
+    }
+
+
+def show(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The views of the form (the Show attention button and the API)."""
+    seen = shown(workspace, form, lang)
+    f = seen.form
+    views = attention_views(seen.entry, f.text, f.target, f.kind, f.layer, f.head, f.mean, f.score, lang,
+                            seen.at_step)
+    return {"grid": views.grid, "head_plot": views.head, "scores_plot": views.scores, "best_heads": views.best_heads,
+            "shapes": views.shapes, "summary": views.summary}
+
+
+def draw(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The whole tab: the views and every control that follows the model."""
+    return {**show(workspace, form, lang), **controls(workspace, form, lang)}
+
+
+def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """A newly picked model, with its own first example, no target, as trained to the end."""
+    entry = workspace.model(form.model)
+    if entry is None:
+        return draw(workspace, form, lang)        # refused there, naming the models that exist
+    first = next(iter(examples_for(entry, ATTENTION_EXAMPLES)), form.text)
+    form = replace(form, text=first, target="", step=None)
+    reads_a_target = entry.model.has_encoder and entry.model.has_decoder
+    return {**draw(workspace, form, lang), "text": first, "step": None,
+            "target": gr.Textbox(value="", visible=reads_a_target)}
+
+
+def pick_step(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The whole tab at the timeline step in the form."""
+    return draw(workspace, form, lang)
+
+
+def redraw_head(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The enlarged head (or the layer's mean) for the layer, head and mean controls."""
+    seen = shown(workspace, form, lang)
+    attention = forward_pass(seen.entry, form.text, form.target, lang)
+    return {"head_plot": head_view(attention, seen.form.kind, form.layer, form.head, form.mean, lang)}
+
+
+def redraw_scores(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The head-score map and the best heads for the score control."""
+    seen = shown(workspace, form, lang)
+    attention = forward_pass(seen.entry, form.text, form.target, lang)
+    figure, best = scores_view(attention, seen.form.kind, seen.form.score, lang)
+    return {"scores_plot": figure, "best_heads": best}
+
+
+def best_head(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The head with the highest chosen score, selected and enlarged."""
+    seen = shown(workspace, form, lang)
+    attention = forward_pass(seen.entry, form.text, form.target, lang)
+    values = scores_of(attention, seen.form.kind)[seen.form.score]                 # [L, H]
+    layer, head = (int(i) for i in np.unravel_index(int(np.argmax(values)), values.shape))
+    return {"layer": layer, "head": head, "mean": False,
+            "head_plot": head_view(attention, seen.form.kind, layer, head, False, lang)}
+
+
+def refused(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """What the figures show when the input was refused: why, instead of an earlier input's views."""
+    t = partial(text, lang)
+    try:
+        seen = shown(workspace, form, lang)
+        weights_of(forward_pass(seen.entry, form.text, form.target, lang), seen.form.kind)
+        reason = t("refused_other")
+    except gr.Error as error:
+        reason = error.message
+    figures = {name: notice_figure(t("refused_title"), reason) for name in VIEW_FIGURES}
+    return {**figures, "best_heads": "", "summary": t("refused_summary", reason=reason)}

@@ -1,0 +1,69 @@
+"""The Attention tab's components, by name (declared inside the tab's gr.Tab)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from ...context import LATEX, AppContext
+from ...examples import attention_examples
+from ...i18n import label
+from ...validation import MAX_INPUT_CHARS
+from ...widgets import layer_head_sliders
+from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
+
+
+def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Examples]:
+    """The components by name, and the examples (whose loading redraws the tab)."""
+    start = ctx.registry.get(ctx.registry.default())
+    examples = attention_examples(ctx.registry)
+    first_text = next((value for name, value in examples if name == start.name), "")
+    kind = default_kind(start)
+    steps = timeline_of(ctx.registry, start)
+    c: dict[str, gr.components.Component] = {}
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Accordion(label("lbl_controls"), open=True, elem_id="attention-controls") as c["controls"]:
+                with gr.Row():
+                    c["model"] = ctx.model_picker("attention-model", label=label("lbl_model"), scale=1)
+                    c["text"] = gr.Textbox(first_text, label=label("lbl_attention_text"), max_lines=2,
+                                           max_length=MAX_INPUT_CHARS, elem_id="attention-text", scale=2)
+                    c["target"] = gr.Textbox("", label=label("lbl_attention_target"), max_lines=2,
+                                             max_length=MAX_INPUT_CHARS, elem_id="attention-target", scale=2,
+                                             visible=start.model.has_encoder and start.model.has_decoder)
+                c["accepted"] = gr.Markdown(elem_id="attention-accepted", elem_classes="accepted")
+                with gr.Row():
+                    c["kind"] = gr.Radio(kind_choices(start, "en"), value=kind, label=label("lbl_attention_kind"),
+                                         elem_id="attention-kind", scale=3)
+                    c["run"] = gr.Button(label("btn_show_attention"), variant="primary", elem_id="attention-run",
+                                         scale=1)
+            c["grid"] = gr.Plot(show_label=False, elem_id="attention-grid")
+        with gr.Column(scale=2):
+            c["summary"] = gr.Markdown(elem_id="attention-summary")
+            shown = gr.Examples(examples, [c["model"], c["text"]], label=label("lbl_examples"),
+                                example_labels=[f"{m} · {v}" for m, v in examples],
+                                elem_id="attention-examples", cache_examples=False)
+            with gr.Group(visible=bool(steps), elem_id="attention-timeline-panel") as c["timeline_panel"]:
+                c["step_picker"] = gr.Radio([(str(s), s) for s in steps], value=steps[-1] if steps else None,
+                                            label=label("lbl_timeline"), elem_id="attention-timeline")
+                gr.Markdown(label("timeline_explanation"), elem_id="timeline-explanation",
+                            elem_classes="explanation")
+            gr.Markdown(label("attention_explanation"), elem_id="attention-explanation", latex_delimiters=LATEX,
+                        elem_classes="explanation")
+    with gr.Row():
+        with gr.Column(scale=3):
+            c["head_plot"] = gr.Plot(show_label=False, elem_id="attention-head-plot")
+        with gr.Column(scale=2):
+            c["layer"], c["head"] = layer_head_sliders("attention")
+            c["mean"] = gr.Checkbox(False, label=label("lbl_mean_heads"), elem_id="attention-mean")
+    with gr.Row():
+        with gr.Column(scale=3):
+            c["score"] = gr.Radio(score_choices(kind, "en"), value=score_names(kind)[0], label=label("lbl_score"),
+                                  elem_id="attention-score")
+            c["scores_plot"] = gr.Plot(show_label=False, elem_id="attention-scores")
+        with gr.Column(scale=2):
+            c["best_heads"] = gr.Markdown(elem_id="attention-best-heads")
+            c["best_button"] = gr.Button(label("btn_best_head"), elem_id="attention-best-head")
+            gr.Markdown(label("scores_explanation"), elem_id="scores-explanation", elem_classes="explanation")
+    with gr.Accordion(label("lbl_shapes"), open=False, elem_id="attention-shapes-panel"):
+        c["shapes"] = gr.Plot(show_label=False, elem_id="attention-shapes")
+    c["step"] = gr.State(None)           # the timeline step shown; None = the final model
+    return c, shown

@@ -1,0 +1,169 @@
+"""Events of a tab, wired once: the tab's form in, updates keyed by component name out.
+
+A tab's layout returns its components by name; its form's fields are named like the components
+that hold them. `TabWiring.on(trigger, handler, outputs)` declares an event whose handler is a
+plain function
+
+    handler(workspace, form, lang) -> {"grid": figure, "layer": gr.Slider(maximum=3), ...}
+
+Every event of the tab also rewrites the tab's link (the form after the handler's updates, as a
+query string; see links.py) and gives every figure a camera button that saves a PNG at twice
+the screen resolution, named after what it shows.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Callable, Iterable, Mapping
+
+import gradio as gr
+import plotly.graph_objects as go
+from gradio.components.plot import PlotData
+
+from .context import PRIVATE, AppContext, light
+from .forms import Form, Refused, refusal_text
+from .links import link_query
+from .runtime import guarded
+from .workspace import Workspace
+
+Handler = Callable[[Workspace, Form, str], Mapping[str, Any]]
+EXPORT_SCALE = 2                  # PNG pixels per screen pixel
+
+
+def export_config(file_name: str) -> dict:
+    """Plotly's config for a figure: its camera button saves a PNG at EXPORT_SCALE x, as `file_name`.png."""
+    return {"toImageButtonOptions": {"format": "png", "filename": file_name, "scale": EXPORT_SCALE},
+            "displaylogo": False}
+
+
+def with_export(figure: go.Figure, file_name: str) -> PlotData:
+    """The figure as gr.Plot sends it, with export_config (gr.Plot passes the JSON's "config" to Plotly)."""
+    spec = json.loads(figure.to_json())
+    spec["config"] = export_config(file_name)
+    return PlotData(type="plotly", plot=json.dumps(spec))
+
+
+def file_name(*parts) -> str:
+    """"copy-attention-grid-L1-H2": the parts joined, each kept to letters, digits, '.', '_' and '-'."""
+    cleaned = ("".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in str(part)) for part in parts if part != "")
+    return "-".join(cleaned)
+
+
+def value_of(update) -> tuple[bool, Any]:
+    """(whether it sets a value, the value) of a handler's update: a plain value or gr.X(value=...)."""
+    if isinstance(update, gr.components.Component):
+        args = update.constructor_args
+        return ("value" in args, args.get("value"))
+    return True, update
+
+
+class TabWiring:
+    """One tab's components by name, its form, its link box, and the events between them."""
+
+    def __init__(self, ctx: AppContext, form_type: type[Form], components: Mapping[str, gr.components.Component],
+                 export_name: Callable[[Form, str], str] | None = None, controls: Handler | None = None):
+        """export_name(form, component name): a figure's file name; controls(workspace, form, lang): the
+        updates that fit the controls to the form's model (choices, ranges), used when a link opens."""
+        missing = [name for name in form_type.params() if name not in components]
+        if missing:
+            raise ValueError(f"the {form_type.VIEW} form's fields {missing} have no component of the same name")
+        self.ctx = ctx
+        self.form_type = form_type
+        self.components = dict(components)
+        self.link = gr.Textbox(visible="hidden", elem_id=f"{form_type.VIEW}-link", elem_classes="view-link",
+                               show_label=False)
+        self._names = {id(self.components[name]): name for name in form_type.params()}
+        self.export_name = export_name or (lambda form, name: file_name(form_type.VIEW, name))
+        self.controls = controls
+        ctx.views[form_type.VIEW] = self
+
+    @property
+    def inputs(self) -> list:
+        """The form's components, in the form's field order, then the language control (the order
+        of an API call's arguments)."""
+        return [*(self.components[name] for name in self.form_type.params()), self.ctx.language]
+
+    def read(self, values: tuple, lang: str) -> Form:
+        """The form of the components' values (in field order); a refused one becomes a gr.Error in
+        `lang` naming it."""
+        try:
+            return self.form_type.from_values(dict(zip(self.form_type.params(), values)))
+        except Refused as error:
+            raise gr.Error(refusal_text(error, lang), print_exception=False) from error
+
+    def function(self, handler: Handler, link: bool = True) -> Callable:
+        """The Gradio function of `handler`: the form's values and the language in, updates by
+        component out (and the tab's link, when `link`)."""
+        ctx, link_box = self.ctx, self.link
+
+        @guarded
+        def run(values: tuple, lang: str, request: gr.Request | None):
+            form = self.read(values, lang)
+            try:
+                updates = dict(handler(ctx.workspace(request), form, lang))
+            except Refused as error:
+                raise gr.Error(refusal_text(error, lang), print_exception=False) from error
+            shown = self.after(form, updates)
+            out = {self.components[name]: self._outgoing(shown, name, update) for name, update in updates.items()}
+            if link:
+                out[link_box] = link_query(ctx.registry, form.VIEW, shown, lang)
+            return out
+
+        def event(request: gr.Request, *values):
+            lang = values[-1] if values and isinstance(values[-1], str) else "en"
+            return run(values[:-1], lang, request)
+
+        event.__name__ = getattr(handler, "__name__", "event")
+        event.__doc__ = handler.__doc__
+        return event
+
+    def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
+        """Updates by component that put `form` on the page (when a link opens)."""
+        named = {name: getattr(form, name) for name in self.form_type.params()}
+        if self.controls is not None:
+            named.update(self.controls(workspace, form, lang))
+        return {self.components[name]: update for name, update in named.items()}
+
+    def after(self, form: Form, updates: Mapping[str, Any]) -> Form:
+        """The form once `updates` are on the page (the values they set for the form's fields)."""
+        changes = {}
+        for name, update in updates.items():
+            if name in self.form_type.params():
+                sets, value = value_of(update)
+                if sets:
+                    changes[name] = value
+        return dataclasses.replace(form, **changes) if changes else form
+
+    def _outgoing(self, form: Form, name: str, update):
+        if isinstance(update, go.Figure):
+            return with_export(update, self.export_name(form, name))
+        return update
+
+    def on(self, trigger, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
+           refused: Handler | None = None, link: bool = True, **kwargs):
+        """Declare `trigger(handler)`; updates go to the components named in `outputs`.
+
+        progress_on: the component that shows the event's progress (default: the first output).
+        refused: a handler whose updates are drawn when this one refuses its input (so no figure
+        keeps showing an earlier input).
+        link: whether the event rewrites the tab's link (an API event whose outputs are only the
+        views leaves it to an event chained after it).
+        """
+        names = list(outputs)
+        targets = [self.components[name] for name in names] + ([self.link] if link else [])
+        options = {**light(self.components[progress_on or names[0]]), **kwargs}
+        if "api_name" not in options:
+            options.update(PRIVATE)
+        dependency = trigger(self.function(handler, link), self.inputs, targets, **options)
+        if refused is not None:
+            refused_targets = [self.components[name] for name in names]
+            dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
+                               show_progress="hidden", **PRIVATE)
+        return dependency
+
+    def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None) -> None:
+        """Draw the tab with `handler` when it is first opened (or opened by a link) and when the
+        language changes after that (see AppContext.on_open)."""
+        names = list(outputs)
+        targets = [self.components[name] for name in names] + [self.link]
+        self.ctx.on_open(self.function(handler), self.inputs, targets, self.components[progress_on or names[0]])
