@@ -175,7 +175,7 @@ class ClassStudent(load.Student):
         model, value = example or rng.choice(self.choices.attention_examples)
         if example is None:
             value = _cut(rng, value)
-        return "attention", dict(name=model, value=value, target="", kind=rng.choice(self.choices.kinds),
+        return "attention", dict(model=model, text=value, target="", kind=rng.choice(self.choices.kinds),
                                  layer=rng.randint(0, 1), head=rng.randint(0, 1), mean=rng.random() < 0.2,
                                  score=rng.choice(self.choices.scores), lang=self.lang)
 

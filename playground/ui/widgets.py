@@ -33,6 +33,8 @@ CONFIG_CHOICES = {"arch": ARCHITECTURES, "positional": POSITIONAL_ENCODINGS, "no
                   "activation": ACTIVATIONS}
 CONFIG_CHOICE_LABELS = {"arch": "arch_{}", "positional": "enc_{}", "norm": "norm_{}"}
 CONFIG_FLAGS = ("tie_weights", "bias", "scale_embedding")
+CONFIG_LABELS = {"arch": "lbl_arch", "positional": "lbl_positional", "norm": "lbl_norm", "activation": "lbl_activation",
+                 "tie_weights": "lbl_tie_weights", "bias": "lbl_bias", "scale_embedding": "lbl_scale_embedding"}
 
 
 def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ...]) -> dict[str, gr.components.Component]:
@@ -47,9 +49,9 @@ def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ..
             pattern = CONFIG_CHOICE_LABELS.get(name)
             choices = [(label(pattern.format(c)), c) if pattern else c for c in CONFIG_CHOICES[name]]
             kind = gr.Dropdown if name == "positional" else gr.Radio
-            controls[name] = kind(choices, value=value, label=label(f"lbl_{name}"), elem_id=elem_id)
+            controls[name] = kind(choices, value=value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
         elif name in CONFIG_FLAGS:
-            controls[name] = gr.Checkbox(value, label=label(f"lbl_{name}"), elem_id=elem_id)
+            controls[name] = gr.Checkbox(value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
         else:
             controls[name] = integer_number(value, label=label(f"lbl_cfg_{name}"), elem_id=elem_id)
     return controls

@@ -13,6 +13,7 @@ the screen resolution, named after what it shows.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from typing import Any, Callable, Iterable, Mapping
 
@@ -115,7 +116,15 @@ class TabWiring:
 
         event.__name__ = getattr(handler, "__name__", "event")
         event.__doc__ = handler.__doc__
+        event.__signature__ = self.signature()
         return event
+
+    def signature(self) -> inspect.Signature:
+        """(request, FIELD..., lang): the API lists an event's parameters by the form's field names."""
+        named = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        return inspect.Signature([inspect.Parameter("request", named, annotation=gr.Request),
+                                  *(inspect.Parameter(name, named) for name in self.form_type.params()),
+                                  inspect.Parameter("lang", named)])
 
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
         """Updates by component that put `form` on the page (when a link opens)."""
