@@ -64,8 +64,9 @@ class Sample:
 class Snapshot:
     """The model at ``step`` seen through a fixed probe input.
 
-    attention: kind -> weights [L, H, Tq, Tk] (float32), kinds being "encoder.self_attn",
-        "decoder.self_attn" and "decoder.cross_attn" as the architecture has them.
+    attention: kind -> weights [L, H, Tq, Tk] (float32), a kind being the name of one of the model's
+        attention sites (`AttentionSite.name`: "encoder.self_attn", "decoder.self_attn",
+        "decoder.cross_attn"; `AttentionSite.parse` reads it back).
     tokens: kind -> (query token strings [Tq], key token strings [Tk]) for axis labels.
     head_scores: "KIND.SCORE" -> [L, H] (e.g. "decoder.self_attn.previous_token",
         "decoder.cross_attn.diagonal"), from ``playground.analysis.head_scores``.

@@ -11,10 +11,11 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.labs.lab import corpus_text
 from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_results, list_labs, summarize
+from playground.model import ModelConfig
 
 from .i18n import text
 from .labs import LabSession
-from .training_views import KINDS, SERIES, SHORT_KIND
+from .training_views import SERIES, SHORT_KIND, probe_kinds
 
 METRICS = {"losses": ("loss", "val_loss"), "accuracy": ("accuracy",), "exact_match": ("exact_match",)}
 STAGES = ("end", "start")
@@ -44,7 +45,8 @@ def kind_choices(result: LabResult | None, lang: str) -> list[tuple[str, str]]:
     for seq2seq), as the Train tab orders them."""
     if result is None:
         return []
-    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in KINDS[result.reference.model_config["arch"]]]
+    config = ModelConfig.from_dict(result.reference.model_config)
+    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in probe_kinds(config)]
 
 
 def stage_choices(lang: str) -> list[tuple[str, str]]:

@@ -877,4 +877,36 @@ EN: dict[str, str] = {
                                       "pattern does not make the model predict the repeat.",
     "induction_verdict_other_arch": "Induction heads are named only in decoder-only (GPT-style) models, which "
                                     "predict the next token of a repeat from the tokens before it.",
+    # Switching heads off and the logit lens
+    "param_ho_heads": "Heads to switch off",
+    "param_ho_how": "How a head is switched off",
+    "ho_how_zero": "output set to zero",
+    "ho_how_mean": "output replaced by its mean over the input",
+    "ho_explain": "A head's output is its slice of the attention result, before the output projection W_o mixes "
+                  "the heads. Switching a head off sets that slice to zero, or to its mean over the positions of "
+                  "the input, and the rest of the model runs unchanged. The heads whose loss changes the "
+                  "prediction most are the ones the model relies on.",
+    "err_ho_no_heads": "Choose at least one head to switch off.",
+    "err_ho_unknown_head": "{model} has no head \"{value}\"; pick heads from the list.",
+    "w_ho_before": "every head on",
+    "w_ho_after": "heads off",
+    "w_ho_top_after": "top with heads off",
+    "fig_ho_distribution_next": "The next token: every head on vs. {n} head(s) switched off",
+    "fig_ho_distribution_last": "The prediction at the last position: every head on vs. {n} head(s) switched off",
+    "ho_summary": "With {n} head(s) switched off ({how}) the prediction moved by KL(on ‖ off) = {kl:.4f} nats "
+                  "(0 when nothing changed). Top token: {before} ({p_before:.1%}) with every head on, "
+                  "{after} ({p_after:.1%}) with the heads off.",
+    "ho_generation": "**Greedy output, every head on:** {before}\n\n**With the heads off:** {after}\n\n"
+                     "{changed} of {total} tokens changed (in bold).",
+    "ho_exact_match": "**Exact match** on {n} held-out examples of the {task} task: {before:.0%} with every head on, "
+                      "{after:.0%} with the heads off.",
+    "lens_explain": "After each layer the residual stream is read out the way the last one is: through the final "
+                    "norm (pre-norm models) and the output head. Each cell shows the token the model would predict "
+                    "if it stopped there, coloured by its probability; the last row is the model's own prediction.",
+    "fig_logit_lens_next": "Logit lens: the next token the model would predict after each layer",
+    "fig_logit_lens_last": "Logit lens: the token the model would predict at each position after each layer",
+    "w_lens_layer_decoder": "decoder layer",
+    "w_lens_layer_encoder": "encoder layer",
+    "w_lens_position": "input position",
+    "w_lens_top_token": "top token",
 }

@@ -787,4 +787,33 @@ ZH: dict[str, str] = {
                                       "并不明显低于第一遍（{first:.2f}；至多应为其 {ratio:g} 倍）：这种注意力模式并没有让"
                                       "模型预测出重复的内容。",
     "induction_verdict_other_arch": "只有仅解码器（GPT 式）模型才会被判定是否有归纳头：它们根据前面的词元预测重复内容的下一个词元。",
+    # Switching heads off and the logit lens
+    "param_ho_heads": "要关闭的注意力头",
+    "param_ho_how": "关闭注意力头的方式",
+    "ho_how_zero": "输出置零",
+    "ho_how_mean": "输出替换为它在整个输入上的平均值",
+    "ho_explain": "一个注意力头的输出是注意力结果中属于它的那一段，在输出投影 W_o 把各个头混合之前。关闭一个头，"
+                  "就是把这一段置零，或替换为它在输入各位置上的平均值，模型的其余部分照常运行。"
+                  "关闭后预测变化最大的头，就是模型最依赖的头。",
+    "err_ho_no_heads": "请至少选择一个要关闭的注意力头。",
+    "err_ho_unknown_head": "{model} 没有注意力头“{value}”；请从列表中选择。",
+    "w_ho_before": "所有头开启",
+    "w_ho_after": "关闭这些头",
+    "w_ho_top_after": "关闭后的首选",
+    "fig_ho_distribution_next": "下一个词元：所有头开启 vs. 关闭 {n} 个头",
+    "fig_ho_distribution_last": "最后一个位置的预测：所有头开启 vs. 关闭 {n} 个头",
+    "ho_summary": "关闭 {n} 个头（{how}）后，预测变化了 KL(开启 ‖ 关闭) = {kl:.4f} 奈特（没有变化时为 0）。"
+                  "首选词元：所有头开启时为 {before}（{p_before:.1%}），关闭后为 {after}（{p_after:.1%}）。",
+    "ho_generation": "**贪心输出，所有头开启：** {before}\n\n**关闭这些头后：** {after}\n\n"
+                     "{total} 个词元中有 {changed} 个改变（粗体）。",
+    "ho_exact_match": "在 {task} 任务的 {n} 个留出样例上的**完全匹配率**：所有头开启时 {before:.0%}，"
+                      "关闭后 {after:.0%}。",
+    "lens_explain": "在每一层之后，把残差流按最后一层的方式读出：经过最终归一化（前置归一化模型）和输出头。"
+                    "每个格子显示模型若在此停下会预测的词元，颜色表示它的概率；最后一行就是模型自己的预测。",
+    "fig_logit_lens_next": "Logit 透镜：每一层之后模型会预测的下一个词元",
+    "fig_logit_lens_last": "Logit 透镜：每一层之后模型在每个位置会预测的词元",
+    "w_lens_layer_decoder": "解码器层",
+    "w_lens_layer_encoder": "编码器层",
+    "w_lens_position": "输入位置",
+    "w_lens_top_token": "首选词元",
 }

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
+from playground.model import SITES, AttentionSite, ModelConfig
 from playground.train import Snapshot, TrainEvent
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.viz.training import MARKER_LIMIT
@@ -24,9 +25,7 @@ from .training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from .validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 
 CURVE_POINTS = 400            # progress points drawn at most; evaluated ones are always kept
-KINDS = {"encoder_decoder": ("decoder.cross_attn", "encoder.self_attn", "decoder.self_attn"),
-         "decoder_only": ("decoder.self_attn",), "encoder_only": ("encoder.self_attn",)}
-SHORT_KIND = {"encoder.self_attn": "encoder", "decoder.self_attn": "decoder", "decoder.cross_attn": "cross"}
+SHORT_KIND = {site.name: site.id for site in SITES}     # a probe kind (a site's name) -> the site's id
 DEFAULT_SCORE = {"copy": "diagonal", "reverse": "anti_diagonal", "sort": "entropy", "dates": "entropy",
                  "char-lm": "previous_token", "bpe-lm": "previous_token", "masked-lm": "previous_token",
                  "induction": "induction"}
@@ -43,15 +42,21 @@ SAMPLE_HEADINGS = {"seq2seq": "train_sample_seq2seq", "lm": "train_sample_lm", "
                    "repeats": "train_sample_repeats"}
 
 
+def probe_kinds(config: ModelConfig) -> tuple[str, ...]:
+    """The names of a model's attention sites (a snapshot's keys), the most telling first
+    (cross-attention for seq2seq)."""
+    return tuple(site.name for site in sorted(config.sites(), key=lambda site: not site.is_cross))
+
+
 def kinds_of(spec: TrainSpec) -> tuple[str, ...]:
-    """The probe's attention kinds, the most telling first (cross-attention for seq2seq)."""
-    return KINDS[spec.preset.model_config.arch]
+    """The probe's attention kinds of a training."""
+    return probe_kinds(spec.preset.model_config)
 
 
 def score_keys(spec: TrainSpec) -> list[str]:
     """Every head score a snapshot carries: "KIND.SCORE"."""
     return [f"{kind}.{score}" for kind in kinds_of(spec)
-            for score in (CROSS_SCORES if kind.endswith("cross_attn") else SELF_SCORES)]
+            for score in (CROSS_SCORES if AttentionSite.parse(kind).is_cross else SELF_SCORES)]
 
 
 def default_view(spec: TrainSpec) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from playground.viz.embeddings import embedding_map, neighbour_bars
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
 from playground.viz.matrices import mask_grid, matrix_panels
 from playground.viz.norms import layer_norm_vector, residual_norms
+from playground.viz.logit_lens import logit_lens_heatmap
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -47,6 +48,7 @@ __all__ = [
     "mask_grid",
     "matrix_panels",
     "induction_formation",
+    "logit_lens_heatmap",
     "merges_table",
     "neighbour_bars",
     "parameter_treemap",

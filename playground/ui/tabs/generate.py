@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from playground import viz
 from playground.generate import SamplingConfig, Step, Stepper, beam_search
+from playground.model import CROSS, DECODER_SELF, AttentionSite
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, heavy, light
 from ..examples import GENERATE_EXAMPLES, generate_examples, suitable_input
@@ -138,26 +139,27 @@ def candidates_figure(generation: Generation, lang: str) -> go.Figure | None:
                               probability_label=t("w_probability"))
 
 
-def token_attention_figure(generation: Generation, kind: str, lang: str) -> go.Figure | None:
+def token_attention_figure(generation: Generation, site: AttentionSite, lang: str) -> go.Figure | None:
     """Where the newest token looks, one row per layer and head: [L * H, Tk]."""
     step = generation.last_step
-    if step is None or kind not in step.attention:
+    if step is None or site not in step.attention:
         return None
-    rows = step.attention[kind]                                              # [L, H, Tk]
+    rows = step.attention[site]                                              # [L, H, Tk]
     n_layers, n_heads, n_keys = rows.shape
     stepper = generation.stepper
-    keys = stepper.window_tokens[:n_keys] if kind == "self" else stepper.source_tokens
+    keys = stepper.source_tokens if site.is_cross else stepper.window_tokens[:n_keys]
     t = partial(text, lang)
     heads = [t("w_layer_head", layer=layer, head=head) for layer in range(n_layers) for head in range(n_heads)]
     return viz.attention_head(rows.reshape(n_layers * n_heads, n_keys), heads, keys,
-                              title=t(f"fig_token_attention_{kind}", token=step.token_text),
+                              title=t("fig_token_attention_cross" if site.is_cross else "fig_token_attention_self",
+                                      token=step.token_text),
                               query_label=t("w_layer_and_head"), key_label=t("w_key"), weight_label=t("w_weight"))
 
 
 def filling_figure(generation: Generation, layer, head, lang: str) -> go.Figure:
     """The decoder's causal self-attention of one head, filled in up to the newest row."""
     stepper = generation.stepper
-    matrix = stepper.attention_matrix("self")                                # [L, H, W, W]
+    matrix = stepper.attention_matrix()                                # [L, H, W, W]
     n_layers, n_heads = matrix.shape[:2]
     layer = check_number(layer, lang, "layer", 0, n_layers - 1, integer=True)
     head = check_number(head, lang, "head", 0, n_heads - 1, integer=True)
@@ -217,11 +219,11 @@ class GenerateViews:
 
 def stepper_views(generation: Generation, layer, head, lang: str) -> GenerateViews:
     """Everything the tab shows for a Stepper generation."""
-    matrix_shape = generation.stepper.attention_matrix("self").shape         # [L, H, W, W]
+    matrix_shape = generation.stepper.attention_matrix().shape         # [L, H, W, W]
     layer, head = min(int(layer or 0), matrix_shape[0] - 1), min(int(head or 0), matrix_shape[1] - 1)
     return GenerateViews(
         output_spans(generation, lang), status_text(generation, lang), candidates_figure(generation, lang),
-        token_attention_figure(generation, "self", lang), token_attention_figure(generation, "cross", lang),
+        token_attention_figure(generation, DECODER_SELF, lang), token_attention_figure(generation, CROSS, lang),
         filling_figure(generation, layer, head, lang), None, matrix_shape[0], matrix_shape[1])
 
 
