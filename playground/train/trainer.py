@@ -1,4 +1,4 @@
-"""Trainer: AdamW with warm-up and cosine decay, run as a generator of progress events.
+"""Trainer: AdamW with a warm-up and a learning-rate schedule, run as a generator of progress events.
 
     trainer = Trainer(model_config, TrainConfig(lr=3e-3, max_steps=1000), tasks.get("copy"))
     for item in trainer.run(max_seconds=30):     # TrainEvent every event_every_s, Snapshot now and then
@@ -83,7 +83,7 @@ class Trainer:
     @property
     def lr(self) -> float:
         """The learning rate of the latest step (of the first step before any)."""
-        return learning_rate(max(self.step - 1, 0), self.config)
+        return learning_rate(max(self.step - 1, 0), self.config, self.model_config.d_model)
 
     def train_step(self) -> float:
         """One optimisation step; returns its loss.
@@ -93,7 +93,7 @@ class Trainer:
         """
         if self.failure is not None:
             raise RuntimeError(f"training stopped: {self.failure}")
-        lr = learning_rate(self.step, self.config)
+        lr = learning_rate(self.step, self.config, self.model_config.d_model)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         batch = self.objective.next_batch()

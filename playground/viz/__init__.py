@@ -19,7 +19,13 @@ from playground.viz.positional import (
     rope_rotation,
 )
 from playground.viz.tokenizer import merges_table, token_spans
-from playground.viz.training import compare_runs, head_scores_heatmap, head_scores_over_steps, training_curves
+from playground.viz.training import (
+    compare_runs,
+    head_scores_heatmap,
+    head_scores_over_steps,
+    learning_rate_schedule,
+    training_curves,
+)
 
 __all__ = [
     "BeamNode",
@@ -35,6 +41,7 @@ __all__ = [
     "cosine_similarity",
     "head_scores_heatmap",
     "head_scores_over_steps",
+    "learning_rate_schedule",
     "merges_table",
     "parameter_treemap",
     "position_similarity",
