@@ -22,6 +22,7 @@ from torch import nn
 from playground.model import ModelConfig, build_model
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
+from playground.train.metrics import perplexity
 from playground.train.objectives import Metrics, Objective, build_objective
 from playground.train.schedule import learning_rate
 
@@ -235,7 +236,7 @@ class Trainer:
             step=self.step,
             loss=loss,
             val_loss=metrics.val_loss if metrics else None,
-            perplexity=math.exp(min(metrics.val_loss, 700.0)) if metrics else None,
+            perplexity=perplexity(metrics.val_loss) if metrics else None,
             accuracy=metrics.accuracy if metrics else None,
             exact_match=metrics.exact_match if metrics else None,
             lr=self.lr,
@@ -244,6 +245,7 @@ class Trainer:
             elapsed=self.elapsed,
             status=status,
             message=self.failure if status == "diverged" else "",
+            bleu=metrics.bleu if metrics else None,
         )
         self.history.append(event)
         return event

@@ -9,7 +9,6 @@ download. Nothing here draws: playground.ui.training_views turns a session into 
 from __future__ import annotations
 
 import copy
-import math
 import shutil
 import tempfile
 import threading
@@ -28,6 +27,7 @@ from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, task
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
 from playground.train import PRESETS, Preset, Snapshot, TrainEvent, Trainer
 from playground.train.card import card, metadata
+from playground.train.metrics import perplexity
 
 from .i18n import text
 from .registry import ModelEntry, freeze
@@ -354,7 +354,7 @@ class TrainingSession:
         metrics = trainer.evaluate()
         loss = trainer.step_losses[-1] if trainer.step_losses else metrics.val_loss
         return TrainEvent(step=trainer.step, loss=loss, val_loss=metrics.val_loss,
-                          perplexity=math.exp(min(metrics.val_loss, 700.0)), accuracy=metrics.accuracy,
+                          perplexity=perplexity(metrics.val_loss), accuracy=metrics.accuracy, bleu=metrics.bleu,
                           exact_match=metrics.exact_match, lr=trainer.lr, grad_norm=last.grad_norm if last else 0.0,
                           tokens_per_s=last.tokens_per_s if last else 0.0, elapsed=trainer.elapsed,
                           status="finished" if trainer.finished else "paused")
