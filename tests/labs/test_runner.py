@@ -172,6 +172,23 @@ def _trains(r):
         assert variant.history["val_loss"][-1] < variant.history["val_loss"][0]
 
 
+def _merge_with_view(r):
+    raised = r.check("merge_with_view")
+    assert raised.values == {"reference": 1.0, "contiguous_view": 1.0}
+    assert all("RuntimeError: view size is not compatible" in text for text in raised.examples.values())
+    assert _values(r, "output_change_vs_reference")["contiguous_view"] < 1e-5    # the fix computes the same function
+    curves = [v.history["loss"] for v in r.variants]
+    assert curves[0][1:] == pytest.approx(curves[1][1:], abs=1e-3)
+
+
+def _float_mask(r):
+    leak = _values(r, "future_leak")
+    assert leak["reference"] == 0.0 and leak["float_mask"] > 0                # the 0/1 floats hide nothing
+    nan = r.check("fully_masked_row")
+    assert nan.values == {"reference": 1.0, "float_mask": 0.0}
+    assert "nan, nan" in nan.examples["reference"]
+
+
 EXPECTED = {
     "causal-mask": _causal_mask,
     "attention-scale": _attention_scale,
@@ -186,6 +203,8 @@ EXPECTED = {
     "norm-depth-8": _trains,
     "decoder-only-vs-encoder-decoder": _architectures,
     "positional-encodings": _positional,
+    "merge-with-view": _merge_with_view,
+    "float-mask": _float_mask,
 }
 
 
