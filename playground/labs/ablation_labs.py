@@ -9,8 +9,8 @@ from . import checks
 from .bug_labs import REFERENCE
 from .lab import Lab, Variant
 from .presets import (
-    CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, HIGH_LR_TRAIN, SEQ2SEQ_MODEL, SEQ2SEQ_TRAIN,
-    sequence_task,
+    CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, HIGH_LR_TRAIN, OVERFIT_MODEL, OVERFIT_TRAIN,
+    SEQ2SEQ_MODEL, SEQ2SEQ_TRAIN, TINY_TEXT, sequence_task,
 )
 from .text import Text
 
@@ -214,5 +214,36 @@ POSITIONAL_ENCODINGS = Lab(
     checks=(checks.parameter_count(),),
 )
 
+OVERFITTING = Lab(
+    id="overfitting",
+    kind="ablation",
+    title=Text("Overfitting a tiny text, and dropout", "在小文本上过拟合，以及 dropout"),
+    question=Text(
+        "A character model reads the same 10,000 characters again and again. Where do its training and validation "
+        "losses part, and does dropout 0.2 keep them together?",
+        "一个字符模型一遍又一遍地读同样的一万个字符。它的训练损失和验证损失从哪里开始分开？dropout 0.2 能让它们靠得更近吗？"),
+    explanation=Text(
+        "The validation text is the last tenth of the bundled text, never trained on. At first both losses fall "
+        "together: what the model learns (spelling, common words) carries over. Then it starts to learn the "
+        "training text itself: the training loss keeps falling while the validation loss levels off and turns up, "
+        "and the curves part. The check measures the gap at the end, with both losses taken without dropout. "
+        "Dropout 0.2 zeroes a random fifth of the activations at every step (and scales the rest by 1/0.8), so "
+        "no single path can carry a memorised detail; its training loss falls more slowly and its gap stays "
+        "smaller. Dropout is switched off when evaluating and generating. More data is the stronger cure; dropout, "
+        "weight decay and stopping at the lowest validation loss are the ones that fit a tiny text.",
+        "验证文本是内置文本的最后十分之一，从不参与训练。起初两条损失一起下降：模型学到的东西（拼写、常见词）可以迁移。"
+        "接着它开始记住训练文本本身：训练损失继续下降，验证损失却趋平并回升，两条曲线分开。"
+        "检查项测量训练结束时的差距，两种损失都在关闭 dropout 的情况下计算。"
+        "dropout 0.2 在每一步随机把五分之一的激活置零（其余乘以 1/0.8），任何单条通路都无法单独记住细节；"
+        "它的训练损失下降得慢一些，差距也更小。评估和生成时 dropout 关闭。更多的数据是更有效的办法；"
+        "对小文本来说，dropout、权重衰减以及在验证损失最低时停止训练是合适的手段。"),
+    data=TINY_TEXT,
+    model_config=OVERFIT_MODEL,
+    train_config=OVERFIT_TRAIN,
+    variants=(REFERENCE, Variant("dropout", Text("dropout 0.2", "dropout 0.2"), model_changes=dict(dropout=0.2))),
+    varies=("dropout",),
+    checks=(checks.generalisation_gap("end"),),
+)
+
 ABLATION_LABS = (NO_POSITIONS_COPY, NO_POSITIONS_REVERSE, WEIGHT_TYING, NORM_SHALLOW, NORM_DEEP,
-                 DECODER_ONLY_VS_ENCODER_DECODER, POSITIONAL_ENCODINGS)
+                 DECODER_ONLY_VS_ENCODER_DECODER, POSITIONAL_ENCODINGS, OVERFITTING)

@@ -304,3 +304,23 @@ def fully_masked_row() -> Check:
     return Check("fully_masked_row", "start", Text(
         "A query whose mask row hides every key: share of its attention weights that are NaN",
         "掩码整行都遮住的查询：其注意力权重中 NaN 的比例"), "", measure)
+
+
+TRAIN_WINDOWS = 64      # training windows the generalisation gap is measured on (a fixed draw)
+
+
+def generalisation_gap(stage: Stage) -> Check:
+    """Held-out loss minus the loss on a fixed sample of training windows, both in eval mode (no
+    dropout): near 0 while the model learns what carries over, growing as it memorises its text."""
+
+    def gap(trainer: Trainer) -> float:
+        objective = trainer.objective
+        inputs, targets = objective.data.batch("train", TRAIN_WINDOWS, torch.Generator().manual_seed(0))  # [N, T]
+        logits = _logits(trainer, (inputs,))                                  # [N, T, V]
+        train_loss = float(F.cross_entropy(logits.flatten(0, 1), targets.flatten()))
+        return objective.evaluate(trainer.model).val_loss - train_loss
+
+    return Check("generalisation_gap", stage, Text(
+        "Held-out loss minus training loss (both without dropout): how much the model has memorised",
+        "验证损失减去训练损失（都不用 dropout）：模型死记硬背了多少"), "",
+        lambda trainers: _per_variant(trainers, gap))

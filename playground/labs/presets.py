@@ -18,6 +18,7 @@ def sequence_task(name: str) -> DataSpec:
 
 
 CHARACTERS = DataSpec(corpus="tiny_shakespeare", block_size=32)
+TINY_TEXT = DataSpec(corpus="bundled", block_size=32)       # 11.6k characters: a model can learn it by heart
 
 # An untied encoder-decoder learns copy and reverse within ~150 steps at this size.
 SEQ2SEQ_MODEL = ModelConfig(arch="encoder_decoder", vocab_size=SEQUENCE_VOCAB, d_model=64, n_heads=4,
@@ -34,3 +35,7 @@ DEEP_LM_TRAIN = CHAR_LM_TRAIN.replace(max_steps=150)
 
 # A high peak learning rate: pre-norm stacks of either depth train at it; see the norm labs.
 HIGH_LR_TRAIN = CHAR_LM_TRAIN.replace(lr=3e-2, warmup_steps=20, max_steps=80)
+
+# Wide enough to memorise the bundled text within the lab's steps.
+OVERFIT_MODEL = CHAR_LM_MODEL.replace(d_model=128, d_ff=512, dropout=0.0)
+OVERFIT_TRAIN = CHAR_LM_TRAIN.replace(lr=2e-3, max_steps=400, batch_size=32, val_size=64)
