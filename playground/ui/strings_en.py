@@ -683,7 +683,7 @@ EN: dict[str, str] = {
     "w_val_perplexity": "validation perplexity",
     "w_grad_norm": "gradient norm (before clipping)",
     "w_clip_threshold": "clipping threshold",
-    "train_bleu": " · BLEU **{bleu:.1f}**",
+    "train_bleu": " · BLEU **{bleu:.1f}** (characters)",
     "err_inverse_sqrt_warmup": "The inverse-square-root schedule needs a warm-up of at least 1 step (its rate grows as "
                                "step × warm-up^-1.5). Set Warm-up steps to 1 or more.",
     "train_stability_explanation": (

@@ -625,7 +625,7 @@ ZH: dict[str, str] = {
     "w_val_perplexity": "验证困惑度",
     "w_grad_norm": "梯度范数（裁剪前）",
     "w_clip_threshold": "裁剪阈值",
-    "train_bleu": " · BLEU **{bleu:.1f}**",
+    "train_bleu": " · BLEU **{bleu:.1f}**（字符级）",
     "err_inverse_sqrt_warmup": "平方根倒数调度至少需要 1 步预热（它的学习率按 步数 × 预热步数^-1.5 增长）。请把预热步数设为 1 或更多。",
     "train_stability_explanation": (
         "**块大小**是模型一次读入的词元数。文本的最后十分之一留作验证，它必须装得下一个块再加后面一个词元："

@@ -189,6 +189,15 @@ def _float_mask(r):
     assert "nan, nan" in nan.examples["reference"]
 
 
+def _overfitting(r):
+    gap = _values(r, "generalisation_gap")
+    assert set(gap) == {"reference", "dropout"} and all(math.isfinite(value) for value in gap.values())
+    assert r.variant("dropout").model_config["dropout"] == 0.2 and r.reference.model_config["dropout"] == 0.0
+    # the gap is the end's held-out loss minus a training loss, so it is below the held-out loss itself
+    for variant in r.variants:
+        assert gap[variant.id] < variant.final["val_loss"]
+
+
 EXPECTED = {
     "causal-mask": _causal_mask,
     "attention-scale": _attention_scale,
@@ -205,6 +214,7 @@ EXPECTED = {
     "positional-encodings": _positional,
     "merge-with-view": _merge_with_view,
     "float-mask": _float_mask,
+    "overfitting": _overfitting,
 }
 
 
