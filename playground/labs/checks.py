@@ -14,6 +14,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from playground.data import IGNORE_INDEX
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.model import MultiHeadAttention, Trace, causal_mask
 from playground.model.attention import attend
@@ -324,3 +325,33 @@ def generalisation_gap(stage: Stage) -> Check:
         "Held-out loss minus training loss (both without dropout): how much the model has memorised",
         "验证损失减去训练损失（都不用 dropout）：模型死记硬背了多少"), "",
         lambda trainers: _per_variant(trainers, gap))
+
+
+def loss_per_character(stage: Stage) -> Check:
+    """Held-out loss per CHARACTER (nats): the loss summed over every held-out target token, divided
+    by the characters those tokens spell. Comparable across tokenizers, where loss per token is not."""
+
+    def per_character(trainer: Trainer) -> float:
+        objective, tokenizer = trainer.objective, trainer.tokenizer
+        batches = objective.val_batches()
+        n_tokens = sum(int((batch.targets != IGNORE_INDEX).sum()) for batch in batches)
+        n_chars = sum(len(tokenizer.decode(row[row != IGNORE_INDEX].tolist()))
+                      for batch in batches for row in batch.targets)
+        return objective.evaluate(trainer.model.eval()).val_loss * n_tokens / n_chars
+
+    return Check("loss_per_character", stage, Text(
+        "Held-out loss per character (nats): the same yardstick for both tokenizers",
+        "每个字符的验证损失（nat）：两种分词器用同一把尺子"), "",
+        lambda trainers: _per_variant(trainers, per_character))
+
+
+def characters_per_token() -> Check:
+    """How many characters one token of the held-out text spells, on average."""
+
+    def ratio(trainer: Trainer) -> float:
+        ids = trainer.objective.data.ids("val").tolist()
+        return len(trainer.tokenizer.decode(ids)) / len(ids)
+
+    return Check("characters_per_token", "start", Text(
+        "Characters per token of the held-out text", "验证文本中每个词元平均包含的字符数"), "",
+        lambda trainers: _per_variant(trainers, ratio))

@@ -19,6 +19,9 @@ def sequence_task(name: str) -> DataSpec:
 
 CHARACTERS = DataSpec(corpus="tiny_shakespeare", block_size=32)
 TINY_TEXT = DataSpec(corpus="bundled", block_size=32)       # 11.6k characters: a model can learn it by heart
+BPE_VOCAB = 512
+# The same text by a byte-level BPE of 512 tokens (about 1.9 characters each): 16 tokens span about 30 characters.
+BPE_TEXT = DataSpec(corpus="tiny_shakespeare", block_size=16, bpe_vocab_size=BPE_VOCAB)
 
 # An untied encoder-decoder learns copy and reverse within ~150 steps at this size.
 SEQ2SEQ_MODEL = ModelConfig(arch="encoder_decoder", vocab_size=SEQUENCE_VOCAB, d_model=64, n_heads=4,

@@ -198,6 +198,16 @@ def _overfitting(r):
         assert gap[variant.id] < variant.final["val_loss"]
 
 
+def _characters_vs_bpe(r):
+    per_token = _values(r, "characters_per_token")
+    assert per_token["reference"] == 1.0 and per_token["bpe"] > 1.3
+    per_character = _values(r, "loss_per_character")
+    reference, bpe = r.reference, r.variant("bpe")
+    assert per_character["reference"] == pytest.approx(reference.final["val_loss"], rel=1e-5)  # a token is a character
+    assert per_character["bpe"] < bpe.final["val_loss"] / 1.3                # a token's loss spread over its characters
+    assert bpe.final["val_loss"] > reference.final["val_loss"]               # per token BPE looks worse
+
+
 EXPECTED = {
     "causal-mask": _causal_mask,
     "attention-scale": _attention_scale,
@@ -215,6 +225,7 @@ EXPECTED = {
     "merge-with-view": _merge_with_view,
     "float-mask": _float_mask,
     "overfitting": _overfitting,
+    "characters-vs-bpe": _characters_vs_bpe,
 }
 
 
