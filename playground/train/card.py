@@ -43,6 +43,8 @@ def metrics_lines(event: TrainEvent) -> list[str]:
              f"- token accuracy: {event.accuracy:.2%}"]
     if event.exact_match is not None:
         lines.append(f"- exact match of greedy decodes: {event.exact_match:.2%}")
+    if event.bleu is not None:
+        lines.append(f"- BLEU of greedy decodes (sacrebleu, characters, corpus-level): {event.bleu:.1f}")
     return lines
 
 

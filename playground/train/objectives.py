@@ -35,6 +35,7 @@ from playground.model import (
 )
 from playground.train.config import TrainConfig
 from playground.train.events import Sample
+from playground.train.metrics import bleu
 
 EVAL_CHUNK = 256          # sequences per forward pass while evaluating
 PROBE_MAX_TOKENS = 32     # attention maps larger than this are unreadable
@@ -55,9 +56,12 @@ class Batch:
 
 @dataclass(frozen=True)
 class Metrics:
+    """Held-out results; bleu (0-100, characters, of greedy decodes) for seq2seq tasks only."""
+
     val_loss: float
     accuracy: float
     exact_match: float | None
+    bleu: float | None = None
 
 
 @dataclass(frozen=True)
@@ -221,9 +225,14 @@ class _TaskObjective(Objective):
     def greedy(self, model: nn.Module, sources: list[str]) -> list[list[int]]:
         """Greedy decodes (ids up to and including eos) of ``sources``."""
 
+    @torch.no_grad()
     def evaluate(self, model: nn.Module) -> Metrics:
-        """As Objective.evaluate; a decoder that can see later tokens gets exact match from real decodes."""
+        """As Objective.evaluate, plus the BLEU of the greedy decodes; a decoder that can see later
+        tokens gets its exact match from those decodes too."""
         metrics = super().evaluate(model)
+        decoded = self.greedy(model, [source for source, _ in self.held_out])
+        outputs = [self.tokenizer.decode(ids) for ids in decoded]                # eos is not text
+        metrics = replace(metrics, bleu=bleu(outputs, [target for _, target in self.held_out]))
         return metrics if decoder_is_causal(model) else replace(metrics, exact_match=self.decoded_exact_match(model))
 
     @torch.no_grad()

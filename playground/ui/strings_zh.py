@@ -508,7 +508,7 @@ ZH: dict[str, str] = {
     "train_state_diverged": "**训练发散**：{message}",
     "train_progress": "第 **{step}** 步，共 {steps} 步 · 已训练 {elapsed:.1f} 秒 · 训练损失 **{loss:.3f}** · "
                       "学习率 {lr:.2e} · 每秒 {tokens_per_s:,.0f} 个词元",
-    "train_heldout": "留出集，第 {step} 步：验证损失 **{val_loss:.3f}** · 准确率 **{accuracy}**{exact}",
+    "train_heldout": "留出集，第 {step} 步：验证损失 **{val_loss:.3f}**（困惑度 **{perplexity:.2f}**）· 准确率 **{accuracy}**{exact}",
     "train_exact": " · 完全匹配 **{exact}**",
     "train_published": "这个模型现在以 **{name}** 出现在每个标签页的模型选择器中（仅限本会话）；“下载”可以保存它。",
     "train_sample_seq2seq": "**模型现在写出的内容**（第 {step} 步，贪心解码，留出输入）：",
@@ -816,4 +816,42 @@ ZH: dict[str, str] = {
     "w_lens_layer_encoder": "编码器层",
     "w_lens_position": "输入位置",
     "w_lens_top_token": "首选词元",
+    # --- Tiny texts, measuring and training stability (block size, perplexity, BLEU, schedules, clipping) ---
+    "data_rhyme": "童谣（教程 1，407 个字符）",
+    "lbl_train_block": "块大小（模型一次读入的词元数）",
+    "lbl_train_schedule": "学习率调度",
+    "lbl_train_decay_every": "阶梯调度：每隔多少步下降",
+    "lbl_train_decay_factor": "阶梯调度：乘以",
+    "lbl_train_clip": "裁剪梯度范数",
+    "lbl_train_clip_threshold": "裁剪阈值（梯度范数的上限）",
+    "param_block_size": "块大小",
+    "param_schedule": "学习率调度",
+    "param_decay_every": "两次下降之间的步数",
+    "param_decay_factor": "下降倍数",
+    "param_clip": "梯度裁剪",
+    "param_grad_clip": "裁剪阈值",
+    "schedule_constant": "恒定",
+    "schedule_step": "阶梯衰减",
+    "schedule_linear": "线性衰减",
+    "schedule_cosine": "余弦衰减",
+    "schedule_inverse_sqrt": "平方根倒数（原论文）",
+    "fig_lr_schedule": "每一步的学习率：{schedule}",
+    "w_val_perplexity": "验证困惑度",
+    "w_grad_norm": "梯度范数（裁剪前）",
+    "w_clip_threshold": "裁剪阈值",
+    "train_bleu": " · BLEU **{bleu:.1f}**（字符级）",
+    "err_inverse_sqrt_warmup": "平方根倒数调度至少需要 1 步预热（它的学习率按 步数 × 预热步数^-1.5 增长）。请把预热步数设为 1 或更多。",
+    "train_stability_explanation": (
+        "**块大小**是模型一次读入的词元数。文本的最后十分之一留作验证，它必须装得下一个块再加后面一个词元："
+        "407 个字符的童谣留出 41 个字符，所以块最大为 40（建议 32）。块比童谣里重复的副歌还短时，模型分不清是第几遍副歌，"
+        "生成时可能在各段之间跳转。\n\n"
+        "**困惑度** = exp(验证损失)，损失是每个词元的平均交叉熵（以 nat 计）：模型平均而言相当于在多少个同样可能的词元之间犹豫"
+        "（1 = 确定且正确）。\n\n"
+        "**BLEU**（序列到序列任务，由 sacrebleu 按字符计算）：所有贪心输出相对目标的 1 到 4 元组精确率的几何平均，"
+        "在整个留出集上合并统计，再乘以输出比目标短时的简短惩罚；取值 0 到 100。它只统计共有的字符 n 元组，"
+        "并不衡量含义；一个几乎正确的输出 BLEU 很高，完全匹配却算它错。\n\n"
+        "**梯度范数**是裁剪前整个梯度的长度。裁剪把长于阈值的梯度按比例缩到阈值，一个糟糕的批次就不会把权重推得太远。\n\n"
+        "**调度**：恒定；阶梯（每 N 步乘以一个倍数）；线性或余弦衰减到学习率的十分之一；"
+        "原论文的 d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)，预热期间上升，之后按 1/√step 下降，且不使用学习率这一栏。"
+        "除最后一种外，都先线性预热。"),
 }

@@ -18,6 +18,7 @@ from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.model import SITES, AttentionSite, ModelConfig
 from playground.train import Snapshot, TrainEvent
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
+from playground.train.schedule import schedule_curve
 from playground.viz.training import MARKER_LIMIT
 
 from .i18n import text
@@ -36,8 +37,9 @@ STATE_TEXT = {"running": "train_state_running", "paused": "train_state_paused", 
               "stopped": "train_state_stopped", "finished": "train_state_finished",
               "diverged": "train_state_diverged"}
 SERIES = {"loss": "w_train_loss", "val_loss": "w_val_loss", "accuracy": "w_accuracy", "exact_match": "w_exact_match",
-          "lr": "w_learning_rate", "tokens_per_s": "w_tokens_per_s"}
-PANELS = ("w_loss", "w_accuracy", "w_learning_rate", "w_tokens_per_s")
+          "lr": "w_learning_rate", "tokens_per_s": "w_tokens_per_s", "perplexity": "w_val_perplexity",
+          "grad_norm": "w_grad_norm"}
+PANELS = ("w_loss", "w_accuracy", "w_learning_rate", "w_tokens_per_s", "w_val_perplexity", "w_grad_norm")
 SAMPLE_HEADINGS = {"seq2seq": "train_sample_seq2seq", "lm": "train_sample_lm", "mlm": "train_sample_mlm",
                    "repeats": "train_sample_repeats"}
 
@@ -107,8 +109,10 @@ def status_text(session: TrainingSession, lang: str) -> str:
     evaluated = next((e for e in reversed(trainer.history) if e.evaluated), None)
     if evaluated is not None:
         exact = "" if evaluated.exact_match is None else t("train_exact", exact=_percent(evaluated.exact_match))
+        if evaluated.bleu is not None:
+            exact += t("train_bleu", bleu=evaluated.bleu)
         lines.append(t("train_heldout", step=evaluated.step, val_loss=evaluated.val_loss,
-                       accuracy=_percent(evaluated.accuracy), exact=exact))
+                       perplexity=evaluated.perplexity, accuracy=_percent(evaluated.accuracy), exact=exact))
     if session.entry is not None and session.state != "running":
         lines.append(t("train_published", name=session.entry.name))
     return "\n\n".join(lines)
@@ -124,7 +128,7 @@ def _thinned(events: list[TrainEvent]) -> list[TrainEvent]:
 
 def _history(session: TrainingSession) -> dict[str, list]:
     events = _thinned(session.trainer.history)
-    columns = ["step", "loss", "val_loss", "accuracy", "lr", "tokens_per_s"]
+    columns = ["step", "loss", "val_loss", "accuracy", "lr", "tokens_per_s", "perplexity", "grad_norm"]
     if session.spec.seq2seq:
         columns.insert(4, "exact_match")
     return {name: [getattr(e, name) for e in events] for name in columns}
@@ -149,7 +153,8 @@ class LiveCurves:
                 names = {column: t(key) for column, key in SERIES.items()}
                 self._figure = viz.training_curves(
                     history, title=t("fig_train_curves", task=task_name(session.spec.task, lang)),
-                    panel_titles=[t(key) for key in PANELS], series_names=names, step_label=t("w_step"), height=520)
+                    panel_titles=[t(key) for key in PANELS], series_names=names, step_label=t("w_step"), height=700,
+                    grad_clip=session.trainer.config.grad_clip, clip_label=t("w_clip_threshold"))
                 self._lang, self._columns = lang, {name: column for column, name in names.items()}
                 return self._figure
             steps = np.asarray(history["step"], dtype=np.float32)
@@ -163,7 +168,8 @@ class LiveCurves:
 
 
 def curves_figure(session: TrainingSession, lang: str) -> go.Figure | None:
-    """Loss and validation loss, accuracy (and exact match), learning rate and tokens/s so far."""
+    """Loss and validation loss, accuracy (and exact match), learning rate, tokens/s, validation
+    perplexity and the gradient norm (with the clipping threshold) so far."""
     curves = session.figures.setdefault("curves", LiveCurves())
     return curves.figure(session, lang)
 
@@ -239,6 +245,15 @@ def sample_text(session: TrainingSession, lang: str) -> str:
         mark = "✓" if sample.output == sample.target else "✗"
         lines.append(f"| {_cell(sample.input)} | {_cell(sample.output)} | {_cell(sample.target)} | {mark} |")
     return "\n".join(lines)
+
+
+def schedule_figure(spec: TrainSpec, lang: str) -> go.Figure:
+    """The learning rate of every step the form asks for, drawn before Start."""
+    t = partial(text, lang)
+    config = spec.preset.train_config
+    steps, rates = schedule_curve(config, spec.preset.model_config.d_model)
+    return viz.learning_rate_schedule(steps, rates, title=t("fig_lr_schedule", schedule=t(f"schedule_{config.schedule}")),
+                                      step_label=t("w_step"), rate_label=t("w_learning_rate"), height=300)
 
 
 def estimate_text(params: int, gflops: float, vocab: int, problem: str | None, lang: str) -> str:

@@ -25,7 +25,12 @@ from playground.viz.positional import (
 from playground.viz.predictions import blank_candidates, two_decodings
 from playground.viz.tokenizer import merges_table, token_spans
 from playground.viz.training import (
-    compare_runs, head_scores_heatmap, head_scores_over_steps, induction_formation, training_curves,
+    compare_runs,
+    head_scores_heatmap,
+    head_scores_over_steps,
+    induction_formation,
+    learning_rate_schedule,
+    training_curves,
 )
 
 __all__ = [
@@ -45,6 +50,7 @@ __all__ = [
     "head_scores_heatmap",
     "head_scores_over_steps",
     "layer_norm_vector",
+    "learning_rate_schedule",
     "mask_grid",
     "matrix_panels",
     "induction_formation",

@@ -287,3 +287,65 @@ def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
         assert next(stream) and next(stream)
     stream.close()
     assert closed == [True]
+
+
+@pytest.mark.parametrize("changes, fragment", [
+    (dict(block_size=1), "Block size"),
+    (dict(block_size=40.5), "whole number"),
+    (dict(schedule="exponential"), "constant, step, linear, cosine, inverse_sqrt"),
+    (dict(decay_every=0), "Steps between drops"),
+    (dict(decay_factor=1.5), "Drop factor"),
+    (dict(clip="on"), "Gradient clipping"),
+    (dict(grad_clip=0.0), "Clipping threshold"),
+    (dict(schedule="inverse_sqrt", warmup=0), "warm-up of at least 1 step"),
+])
+def test_bad_block_schedule_and_clipping_settings_are_refused_with_what_to_change(changes, fragment):
+    with pytest.raises(gr.Error) as refused:
+        tiny_spec("char-lm", "rhyme", **changes)
+    assert fragment in refused.value.message
+
+
+def test_a_bad_block_size_is_refused_in_chinese_too():
+    with pytest.raises(gr.Error, match="块大小"):
+        tiny_spec("char-lm", "rhyme", block_size=1000, lang="zh-CN")
+
+
+def test_the_form_sets_block_size_schedule_and_clipping_of_the_run():
+    spec = tiny_spec("char-lm", "rhyme", block_size=24, schedule="step", decay_every=7, decay_factor=0.3, clip=False)
+    train = spec.preset.train_config
+    assert spec.preset.block_size == 24 and spec.preset.model_config.max_len == 24
+    assert (train.schedule, train.decay_every, train.decay_factor, train.grad_clip) == ("step", 7, 0.3, None)
+    assert tiny_spec("char-lm", "rhyme", grad_clip=0.5).preset.train_config.grad_clip == 0.5
+    assert tiny_spec("copy", block_size=24).preset.block_size is None                 # tasks make their own sequences
+
+
+def test_the_seed_rhyme_trains_at_its_block_and_is_refused_at_64_with_the_block_that_fits():
+    with pytest.raises(gr.Error, match="block_size of at most 40"):
+        drain(step(Workspace("s"), tiny_spec("char-lm", "rhyme", block_size=64, batch_size=4), None, None, "en"))
+    workspace = Workspace("t")
+    drain(step(workspace, tiny_spec("char-lm", "rhyme", block_size=32, batch_size=4), None, None, "en"))
+    trainer = workspace.training.trainer
+    assert len(trainer.objective.data.ids("val")) == 41 and trainer.history[-1].val_loss is not None
+    views = all_views(workspace.training, "en")
+    assert "perplexity" in views["status"]
+    names = {trace.name for trace in views["curves"].data}
+    assert {"validation perplexity", "gradient norm (before clipping)"} <= names
+
+
+def test_the_schedule_is_drawn_before_start():
+    from playground.train import learning_rate
+    from playground.ui.training_views import schedule_figure
+
+    spec = tiny_spec("char-lm", "rhyme", schedule="inverse_sqrt", warmup=5, steps=30)
+    figure = schedule_figure(spec, "zh-CN")
+    assert list(figure.data[0].x)[0] == 1 and list(figure.data[0].x)[-1] == 30
+    expected = [learning_rate(s - 1, spec.preset.train_config, spec.preset.model_config.d_model) for s in figure.data[0].x]
+    np.testing.assert_allclose(figure.data[0].y, expected)
+    assert "平方根倒数" in figure.layout.title.text
+
+
+def test_seq2seq_status_shows_bleu_beside_exact_match():
+    workspace = Workspace("s")
+    drain(step(workspace, tiny_spec(), None, None, "en"))
+    status = all_views(workspace.training, "en")["status"]
+    assert "exact match" in status and "BLEU" in status and "perplexity" in status
