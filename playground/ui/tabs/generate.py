@@ -12,10 +12,12 @@ import plotly.graph_objects as go
 
 from playground import viz
 from playground.generate import SamplingConfig, Step, Stepper, beam_search
+from playground.viz.labels import visible_token
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, heavy, light
 from ..examples import GENERATE_EXAMPLES, generate_examples, suitable_input
 from ..i18n import label, text
+from ..markup import literal
 from ..registry import ModelEntry
 from ..runtime import guarded
 from ..validation import (
@@ -133,7 +135,7 @@ def candidates_figure(generation: Generation, lang: str) -> go.Figure | None:
     stages = {names["raw"]: step.raw_probs, **{names[k]: v for k, v in step.stages.items()}}
     t = partial(text, lang)
     return viz.candidate_bars(generation.pieces, stages, step.token_id, top_n=TOP_CANDIDATES,
-                              title=t("fig_candidates", index=step.index + 1, token=step.token_text),
+                              title=t("fig_candidates", index=step.index + 1, token=visible_token(step.token_text)),
                               chosen_label=t("w_chosen"), token_label=t("w_token"),
                               probability_label=t("w_probability"))
 
@@ -191,7 +193,7 @@ def status_text(generation: Generation, lang: str) -> str:
                        n=len(stepper.source_ids) if stepper.source_ids else stepper.prompt_length))
     else:
         probability = float(step.probs[step.token_id])
-        lines.append(t("status_step", index=step.index + 1, token=step.token_text, p=probability,
+        lines.append(t("status_step", index=step.index + 1, token=literal(step.token_text), p=probability,
                        raw=float(step.raw_probs[step.token_id]), strategy=t(f"strategy_{generation.settings.strategy}")))
     lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
                    generated=len(stepper.generated_ids)))
