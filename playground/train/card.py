@@ -1,15 +1,20 @@
 """The model card and metadata saved with a trained checkpoint."""
 from __future__ import annotations
 
+import datetime as dt
+import random
+
 import numpy as np
 import torch
 from torch import nn
 
 from playground.analysis import head_scores
 from playground.data import tasks
+from playground.data.date_formats import HELD_OUT_FORMATS, iso
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.model import Trace, count_parameters
 from playground.train.events import Snapshot, TrainEvent
+from playground.train.objectives import Objective
 from playground.train.presets import Preset
 from playground.train.trainer import Trainer
 
@@ -72,26 +77,49 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     return {name: scores[name] for name in ("previous_token", "induction")}
 
 
-HELD_OUT_FORMATS_SIZE = 500
+HELD_OUT_PER_FORMAT = 125
+EXAMPLE_DATE = dt.date(2026, 11, 21)
+DATES_HEADING = "## Date formats never seen in training"
 
 
-def held_out_formats_exact_match(preset: Preset, trainer: Trainer, n: int = HELD_OUT_FORMATS_SIZE) -> float:
-    """Share of ``n`` dates written in formats kept out of training whose greedy decode is exactly right."""
-    task = tasks.get(preset.task, **{**preset.task_knobs, "held_out_formats": True})
-    pairs = task.held_out(n, seed=trainer.config.seed)
-    decoded = trainer.objective.greedy(trainer.model.eval(), [source for source, _ in pairs])
-    return sum(trainer.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / len(pairs)
+def held_out_format_pairs(name: str, task_knobs: dict, n: int, seed: int) -> list[tuple[str, str]]:
+    """``n`` (source, target) pairs with distinct sources, every source written in the held-out format ``name``."""
+    task = tasks.get("dates", **task_knobs)
+    rng = random.Random(f"held-out-format/{name}/{seed}")
+    pairs: dict[str, str] = {}
+    while len(pairs) < n:
+        date = task.random_date(rng)
+        pairs.setdefault(HELD_OUT_FORMATS[name](date), iso(date))
+    return list(pairs.items())
+
+
+def held_out_formats_exact_match(objective: Objective, model: nn.Module, task_knobs: dict, seed: int,
+                                 n: int = HELD_OUT_PER_FORMAT) -> dict[str, float]:
+    """Format name -> share of ``n`` dates written in that format (kept out of training) whose greedy
+    decode is exactly right."""
+    shares = {}
+    for name in HELD_OUT_FORMATS:
+        pairs = held_out_format_pairs(name, task_knobs, n, seed)
+        decoded = objective.greedy(model.eval(), [source for source, _ in pairs])
+        shares[name] = sum(objective.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / n
+    return shares
+
+
+def dates_extras(objective: Objective, model: nn.Module, task_knobs: dict, seed: int) -> dict:
+    """The card's measurements on held-out date formats: per format, overall, and the sample size."""
+    shares = held_out_formats_exact_match(objective, model, task_knobs, seed)
+    return {"held_out_formats": shares, "held_out_formats_exact_match": float(np.mean(list(shares.values()))),
+            "held_out_formats_size": HELD_OUT_PER_FORMAT}
 
 
 def extra_measurements(preset: Preset, trainer: Trainer) -> dict:
     """What the card reports beyond the training events: induction probe scores (language models)
-    and, for dates, exact match on formats never seen in training."""
+    and, for dates, exact match on each format never seen in training."""
     extras: dict = {}
     if preset.kind == "lm":
         extras["repeated_sequence_scores"] = repeated_sequence_scores(trainer.model, trainer.tokenizer.vocab_size)
     if preset.task == "dates":
-        extras["held_out_formats_exact_match"] = held_out_formats_exact_match(preset, trainer)
-        extras["held_out_formats_size"] = HELD_OUT_FORMATS_SIZE
+        extras.update(dates_extras(trainer.objective, trainer.model, preset.task_knobs, trainer.config.seed))
     return extras
 
 
@@ -164,10 +192,8 @@ def extra_lines(extras: dict) -> list[str]:
             f"On {REPEAT_LENGTH} random tokens written twice (seed {REPEAT_SEED}), where the second half "
             "can only be predicted by induction:",
             extras["repeated_sequence_scores"]), ""]
-    if "held_out_formats_exact_match" in extras:
-        lines += ["## Date formats never seen in training", "",
-                  f"Exact match of greedy decodes on {extras['held_out_formats_size']} dates written in the "
-                  f"held-out formats: {extras['held_out_formats_exact_match']:.2%}.", ""]
+    if "held_out_formats" in extras:
+        lines += dates_lines(extras)
     if "storage" in extras:
         storage = extras["storage"]
         lines += ["## Storage", "", f"Weights stored as {storage['dtype']}. Held-out metrics of the stored weights:",
@@ -183,6 +209,26 @@ def extra_lines(extras: dict) -> list[str]:
                   f"{extras['wall_seconds']:.0f} s on this machine from start to saved files "
                   f"({extras['threads']} torch threads).", ""]
     return lines
+
+
+def dates_lines(extras: dict) -> list[str]:
+    """The card's section on held-out date formats: exact match per format, then overall."""
+    shares, n = extras["held_out_formats"], extras["held_out_formats_size"]
+    lines = [DATES_HEADING, "",
+             f"Exact match of greedy decodes on {n} dates in each format kept out of training "
+             f"({n * len(shares)} in all): {extras['held_out_formats_exact_match']:.2%} overall.", "",
+             "| format | example | exact match |", "|---|---|---|"]
+    lines += [f"| {name} | {HELD_OUT_FORMATS[name](EXAMPLE_DATE)} | {share:.2%} |" for name, share in shares.items()]
+    if "held_out_formats_command" in extras:
+        lines += ["", f"Measured on the stored weights by `{extras['held_out_formats_command']}`."]
+    return [*lines, ""]
+
+
+def with_dates_section(card_text: str, extras: dict) -> str:
+    """``card_text`` with its held-out date formats section replaced by one made from ``extras``."""
+    start = card_text.index(DATES_HEADING)
+    end = card_text.index("\n## ", start) + 1
+    return card_text[:start] + "\n".join(dates_lines(extras)) + "\n" + card_text[end:]
 
 
 def metric_dict_lines(metrics: dict) -> list[str]:
