@@ -663,4 +663,6 @@ EN: dict[str, str] = {
     "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
                             "(uploaded models have the Train tab's limits).",
     "upload_field_parameters": "the number of parameters",
+    # Class walk-through: error title, empty figures
+    "err_title": "Error",
 }

@@ -605,4 +605,6 @@ ZH: dict[str, str] = {
     # Hostile uploads: a model over the upload limits is refused from its config
     "err_upload_too_large": "这个模型超出了本应用接受的大小：{field} 为 {value}，上限是 {limit}（上传的模型与训练页使用相同的限制）。",
     "upload_field_parameters": "参数量",
+    # Class walk-through: error title, empty figures
+    "err_title": "出错了",
 }

@@ -1,5 +1,6 @@
 """The Train tab's handlers as plain functions of a Workspace: start, stop, resume, step, reset,
 a second start, bad settings and bad text files, and the model a run publishes."""
+import re
 import threading
 
 import gradio as gr
@@ -21,6 +22,7 @@ from playground.ui.tabs.train import (
     start,
     step,
     stop,
+    untrained_view_choices,
 )
 from playground.ui.training import (
     STEP_SIZE,
@@ -287,3 +289,11 @@ def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
         assert next(stream) and next(stream)
     stream.close()
     assert closed == [True]
+
+
+def test_before_any_training_the_view_choices_follow_the_language():
+    english, chinese = untrained_view_choices("copy", "en"), untrained_view_choices("copy", "zh-CN")
+    assert [key for _, key in english["score"][0]] == [key for _, key in chinese["score"][0]]
+    assert english["score"][1] == chinese["score"][1]
+    assert all(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in chinese["score"][0])
+    assert not any(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in english["score"][0])

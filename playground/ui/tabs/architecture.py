@@ -152,7 +152,7 @@ def build(ctx: AppContext) -> None:
             with gr.Row():
                 preset = gr.Dropdown(list(choices), value=GPT2_PRESET, label=label("lbl_preset"),
                                      elem_id="arch-preset")
-                context_length = gr.Number(1024, precision=0, minimum=1, label=label("lbl_context_length"),
+                context_length = gr.Number(1024, precision=0, label=label("lbl_context_length"),
                                            elem_id="arch-context")
             run = gr.Button(label("btn_draw"), variant="primary", elem_id="arch-run")
             summary = gr.Markdown(elem_id="arch-summary")

@@ -288,7 +288,8 @@ def build(ctx: AppContext) -> None:
             summary = gr.Markdown(elem_id="attention-summary")
             gr_examples = gr.Examples(examples, [model, value], label=label("lbl_examples"),
                                       example_labels=[f"{m} · {v}" for m, v in examples],
-                                      elem_id="attention-examples", cache_examples=False)
+                                      elem_id="attention-examples", cache_examples=False,
+                                      examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
             start_steps = timeline_of(ctx.registry, start)
             with gr.Group(visible=bool(start_steps), elem_id="attention-timeline-panel") as timeline_panel:
                 step_picker = gr.Radio([(str(s), s) for s in start_steps],

@@ -285,7 +285,7 @@ def build(ctx: AppContext) -> None:
             with gr.Row():
                 top_p = gr.Slider(*TOP_P_RANGE, value=DEFAULTS["top_p"], step=0.01, label=label("lbl_top_p"),
                                   info=label("info_top_p"), elem_id="generate-top-p")
-                seed = gr.Number(DEFAULTS["seed"], precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
+                seed = gr.Number(DEFAULTS["seed"], precision=0, label=label("lbl_seed"),
                                  info=label("info_seed"), elem_id="generate-seed")
             with gr.Row():
                 max_new = gr.Slider(1, MAX_NEW_TOKENS, value=DEFAULTS["max_new"], step=1, label=label("lbl_max_new"),
@@ -295,7 +295,8 @@ def build(ctx: AppContext) -> None:
                                        elem_id="generate-beam-width")
             gr_examples = gr.Examples(examples, [model, prompt], label=label("lbl_examples"),
                                       example_labels=[f"{m} · {p!r}" for m, p in examples],
-                                      elem_id="generate-examples", cache_examples=False)
+                                      elem_id="generate-examples", cache_examples=False,
+                                      examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
             with gr.Accordion(label("lbl_explanation"), open=True, elem_id="generate-explanation-panel"):
                 gr.Markdown(label("generate_explanation"), elem_id="generate-explanation", latex_delimiters=LATEX,
                             elem_classes="explanation")

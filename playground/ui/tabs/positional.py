@@ -85,7 +85,7 @@ def model_position_views(entry: ModelEntry, lang: str) -> tuple[go.Figure | None
         return None, None, t(f"note_positions_{config.positional}", model=entry.name)
     matrix = table.detach().float().numpy()                                  # [T, D]
     heatmap = viz.positional_heatmap(
-        matrix, title=t("fig_model_positions", model=entry.name, kind=config.positional),
+        matrix, title=t("fig_model_positions", model=entry.name, kind=t(f"enc_{config.positional}")),
         position_label=t("w_position"), dimension_label=t("w_dimension"), value_label=t("w_value"))
     similarity = viz.position_similarity(
         matrix, title=t("fig_model_position_similarity", model=entry.name), position_label=t("w_position"),
@@ -221,7 +221,7 @@ def build(ctx: AppContext) -> None:
             with gr.Row():
                 shuffle_text = gr.Textbox(DEFAULT_SHUFFLE_TEXT, label=label("lbl_shuffle_text"), max_lines=1,
                                           max_length=MAX_INPUT_CHARS, elem_id="shuffle-text", scale=3)
-                shuffle_seed = gr.Number(0, precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
+                shuffle_seed = gr.Number(0, precision=0, label=label("lbl_seed"),
                                          elem_id="shuffle-seed", scale=1)
             shuffle_run = gr.Button(label("btn_shuffle"), variant="primary", elem_id="shuffle-run")
             shuffle_summary = gr.Markdown(elem_id="shuffle-summary")

@@ -118,7 +118,8 @@ def build(ctx: AppContext) -> None:
             run = gr.Button(label("btn_tokenize"), variant="primary", elem_id="tok-run")
             examples = gr.Examples(shown_examples, [value, corpus, vocab], label=label("lbl_examples"),
                                    example_labels=[f"{t} · {c} · {v}" for t, c, v in shown_examples],
-                                   elem_id="tok-examples", cache_examples=False)
+                                   elem_id="tok-examples", cache_examples=False,
+                                   examples_per_page=len(shown_examples))   # on one page: Gradio's "Pages:" is not translated
             counts = gr.Markdown(elem_id="tok-counts")
         with gr.Column(scale=2):
             gr.Markdown(label("tok_explanation"), elem_id="tok-explanation", elem_classes="explanation")
