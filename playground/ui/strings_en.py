@@ -665,4 +665,12 @@ EN: dict[str, str] = {
     "upload_field_parameters": "the number of parameters",
     # Class walk-through: error title, empty figures
     "err_title": "Error",
+    "empty_train_curves": "Loss, accuracy and learning-rate curves appear here while a model trains: choose a task "
+                          "and press Start.",
+    "empty_train_probe": "The attention of every layer and head on a probe input appears here, redrawn as training "
+                         "goes: press Start.",
+    "empty_train_scores": "Each head's score over the training steps appears here: press Start.",
+    "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
+    "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
+    "empty_lab_compare": "Tick kept results to compare their validation loss here.",
 }

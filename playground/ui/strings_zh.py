@@ -607,4 +607,10 @@ ZH: dict[str, str] = {
     "upload_field_parameters": "参数量",
     # Class walk-through: error title, empty figures
     "err_title": "出错了",
+    "empty_train_curves": "模型训练时，损失、准确率和学习率曲线显示在这里：选择任务后按“开始”。",
+    "empty_train_probe": "探针输入上每一层、每个头的注意力显示在这里，并随训练更新：按“开始”。",
+    "empty_train_scores": "每个头的得分随训练步数的变化显示在这里：按“开始”。",
+    "empty_lab_curves": "各变体的曲线并排显示在这里：按“运行实验”。",
+    "empty_lab_attention": "实验运行后，这个变体在探针输入上的注意力显示在这里：按“运行实验”。",
+    "empty_lab_compare": "勾选保存的结果，在这里比较它们的验证损失。",
 }

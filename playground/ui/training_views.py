@@ -153,17 +153,18 @@ class LiveCurves:
             return self._figure
 
 
-def curves_figure(session: TrainingSession, lang: str) -> go.Figure | None:
-    """Loss and validation loss, accuracy (and exact match), learning rate and tokens/s so far."""
+def curves_figure(session: TrainingSession, lang: str) -> go.Figure:
+    """Loss and validation loss, accuracy (and exact match), learning rate and tokens/s so far
+    (before a run: what will appear and how)."""
     curves = session.figures.setdefault("curves", LiveCurves())
-    return curves.figure(session, lang)
+    return curves.figure(session, lang) or viz.placeholder(text(lang, "empty_train_curves"))
 
 
-def probe_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The latest snapshot's attention on the probe input: every layer x head of the chosen kind."""
     snapshot, kind = session.snapshot, session.view_kind
     if snapshot is None or kind not in snapshot.attention:
-        return None
+        return viz.placeholder(text(lang, "empty_train_probe"))
     queries, keys = snapshot.tokens[kind]
     t = partial(text, lang)
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
@@ -172,12 +173,12 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure | None:
                               key_label=t("w_key"), weight_label=t("w_weight"), height=420)
 
 
-def scores_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def scores_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The chosen head score of every head at every snapshot so far."""
     key = session.view_score
     history = [(step, scores[key]) for step, scores in session.score_history if key in scores]
     if not history:
-        return None
+        return viz.placeholder(text(lang, "empty_train_scores"))
     t = partial(text, lang)
     score = t(f"score_{key.rsplit('.', 1)[1]}")
     return viz.head_scores_over_steps([step for step, _ in history], np.stack([s for _, s in history]),

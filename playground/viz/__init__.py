@@ -10,6 +10,7 @@ from playground.viz.attention import (
     attention_snapshots,
 )
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.theme import placeholder
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -37,6 +38,7 @@ __all__ = [
     "head_scores_over_steps",
     "merges_table",
     "parameter_treemap",
+    "placeholder",
     "position_similarity",
     "positional_curves",
     "positional_heatmap",

@@ -53,7 +53,7 @@ def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(regi
     views = drain(start(workspace, tiny_spec(), None, None, "en"))
     assert views[0] == {"status": "Preparing the data and the model…"}
     assert set(views[1]) >= {"status", "curves", "probe", "probe_kind", "score", "sample", "download"}
-    assert any("probe" in v and v["probe"] is not None for v in views[2:])          # the untrained snapshot
+    assert any("probe" in v and v["probe"].data for v in views[2:])                 # the untrained snapshot
     final = views[-1]
     entry = final["published"]
     assert entry.name == "trained-copy" and entry.source == "session"
@@ -90,7 +90,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
     workspace = Workspace("s")
     stream = start(workspace, spec, None, None, "en")
     for views in stream:
-        if "curves" in views and views["curves"] is not None:
+        if "curves" in views and views["curves"].data:
             break                                                                    # a progress event mid-run
     stream.close()                                       # what Gradio does on Stop: the worker stops at its next item
     stopped = stop(workspace, "en")                      # waits for it
@@ -113,7 +113,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
 def test_stop_from_another_thread_ends_the_run_and_publishes():
     workspace = Workspace("s")
     stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
-    while next(stream).get("curves") is None:
+    while not getattr(next(stream).get("curves"), "data", ()):                # until the curves have data
         pass
     result = {}
     stopper = threading.Thread(target=lambda: result.update(stop(workspace, "en")))
@@ -153,7 +153,8 @@ def test_step_trains_a_few_steps_at_a_time_and_reset_forgets_the_training():
     assert workspace.training.trainer.step == 2 * STEP_SIZE
     assert f"Trained {STEP_SIZE} more steps" in views[-1]["status"]
     cleared = reset(workspace, "en")
-    assert cleared["curves"] is None and cleared["probe"] is None and "Start" in cleared["status"]
+    assert not cleared["curves"].data and not cleared["probe"].data and "Start" in cleared["status"]
+    assert "press Start" in cleared["curves"].layout.annotations[0].text
     assert workspace.training.trainer is None and "trained-copy" in workspace.models
 
 
