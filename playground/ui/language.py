@@ -9,15 +9,10 @@ hidden probe, a gr.I18n text whose translation is the language code itself ("en"
   re-imports Gradio's already-loaded core module and calls its changeLocale);
 - when the user picks a language in the Settings menu, the probe's text changes and a small
   observer selects the same language in the radio, which re-renders the server-made text.
-Gradio 6.31's page shows every error toast under the title "Error", whatever title the server
-sent (gr.Error(title=...), which playground.ui.validation.fail sets); a second observer writes
-the title in the probe's language.
 """
 from __future__ import annotations
 
-import json
-
-from .i18n import LANGUAGES, language_from_accept, normalise_language, text
+from .i18n import language_from_accept, normalise_language
 
 PROBE_ID = "locale-probe"
 LANGUAGE_ID = "language"
@@ -48,21 +43,10 @@ async (lang) => {
 }
 """
 
-ERROR_TITLES = json.dumps({code: text(code, "err_title") for code in LANGUAGES}, ensure_ascii=False)
-
 # Page js (launch(js=...)): when the probe's translation changes (Settings menu), select the same
-# language in the radio so the server-made text follows; error toasts get their title in the page's language.
+# language in the radio so the server-made text follows.
 FOLLOW_SETTINGS_JS = f"""
 () => {{
-  const titles = {ERROR_TITLES};
-  new MutationObserver(() => {{
-    const probe = document.querySelector('#{PROBE_ID}');
-    const title = titles[probe ? probe.innerText.trim() : ''];
-    if (!title) return;
-    document.querySelectorAll('.toast-title.error').forEach((element) => {{
-      if (element.textContent.trim() !== title) element.textContent = title;
-    }});
-  }}).observe(document.body, {{subtree: true, childList: true}});
   const follow = () => {{
     const probe = document.querySelector('#{PROBE_ID}');
     if (!probe) {{ setTimeout(follow, 250); return; }}
