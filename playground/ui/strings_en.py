@@ -952,4 +952,14 @@ EN: dict[str, str] = {
         "**Schedules**: constant; step (× factor every N steps); linear or cosine decay to a tenth of the rate; "
         "the original paper's d_model^-0.5 · min(step^-0.5, step · warmup^-1.5), which rises for the warm-up, then "
         "falls as 1/√step and ignores the learning rate field. All but the last start with a linear warm-up."),
+    # Class walk-through: error title, empty figures
+    "err_title": "Error",
+    "empty_train_curves": "Loss, accuracy and learning-rate curves appear here while a model trains: choose a task "
+                          "and press Start.",
+    "empty_train_probe": "The attention of every layer and head on a probe input appears here, redrawn as training "
+                         "goes: press Start.",
+    "empty_train_scores": "Each head's score over the training steps appears here: press Start.",
+    "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
+    "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
+    "empty_lab_compare": "Tick kept results to compare their validation loss here.",
 }

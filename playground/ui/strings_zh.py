@@ -854,4 +854,12 @@ ZH: dict[str, str] = {
         "**调度**：恒定；阶梯（每 N 步乘以一个倍数）；线性或余弦衰减到学习率的十分之一；"
         "原论文的 d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)，预热期间上升，之后按 1/√step 下降，且不使用学习率这一栏。"
         "除最后一种外，都先线性预热。"),
+    # Class walk-through: error title, empty figures
+    "err_title": "出错了",
+    "empty_train_curves": "模型训练时，损失、准确率和学习率曲线显示在这里：选择任务后按“开始”。",
+    "empty_train_probe": "探针输入上每一层、每个头的注意力显示在这里，并随训练更新：按“开始”。",
+    "empty_train_scores": "每个头的得分随训练步数的变化显示在这里：按“开始”。",
+    "empty_lab_curves": "各变体的曲线并排显示在这里：按“运行实验”。",
+    "empty_lab_attention": "实验运行后，这个变体在探针输入上的注意力显示在这里：按“运行实验”。",
+    "empty_lab_compare": "勾选保存的结果，在这里比较它们的验证损失。",
 }

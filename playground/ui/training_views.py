@@ -167,18 +167,19 @@ class LiveCurves:
             return self._figure
 
 
-def curves_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def curves_figure(session: TrainingSession, lang: str) -> go.Figure:
     """Loss and validation loss, accuracy (and exact match), learning rate, tokens/s, validation
-    perplexity and the gradient norm (with the clipping threshold) so far."""
+    perplexity and the gradient norm (with the clipping threshold) so far (before a run: what will
+    appear and how)."""
     curves = session.figures.setdefault("curves", LiveCurves())
-    return curves.figure(session, lang)
+    return curves.figure(session, lang) or viz.placeholder(text(lang, "empty_train_curves"))
 
 
-def probe_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The latest snapshot's attention on the probe input: every layer x head of the chosen kind."""
     snapshot, kind = session.snapshot, session.view_kind
     if snapshot is None or kind not in snapshot.attention:
-        return None
+        return viz.placeholder(text(lang, "empty_train_probe"))
     queries, keys = snapshot.tokens[kind]
     t = partial(text, lang)
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
@@ -191,13 +192,14 @@ INDUCTION_KEY = "decoder.self_attn.induction"
 PREVIOUS_KEY = "decoder.self_attn.previous_token"
 
 
-def scores_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def scores_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The chosen head score of every head at every snapshot so far; following the induction score
-    of a decoder with two layers or more draws how an induction head forms instead."""
+    of a decoder with two layers or more draws how an induction head forms instead (before a run:
+    what will appear and how)."""
     key = session.view_score
     history = [(step, scores[key]) for step, scores in session.score_history if key in scores]
     if not history:
-        return None
+        return viz.placeholder(text(lang, "empty_train_scores"))
     t = partial(text, lang)
     if key == INDUCTION_KEY and history[0][1].shape[0] >= 2:
         return formation_figure(session, lang)

@@ -52,8 +52,8 @@ MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses
 
 
 def fail(lang: str, key: str, **values) -> gr.Error:
-    """A gr.Error with the message `key` in `lang`."""
-    return gr.Error(text(lang, key, **values), print_exception=False)
+    """A gr.Error with the message `key` in `lang`, under a title in `lang` (Gradio's own says "Error")."""
+    return gr.Error(text(lang, key, **values), title=text(lang, "err_title"), print_exception=False)
 
 
 def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:

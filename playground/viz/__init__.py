@@ -14,6 +14,7 @@ from playground.viz.generation import BeamNode, beam_tree, candidate_bars
 from playground.viz.matrices import mask_grid, matrix_panels
 from playground.viz.norms import layer_norm_vector, residual_norms
 from playground.viz.logit_lens import logit_lens_heatmap
+from playground.viz.theme import placeholder
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -58,6 +59,7 @@ __all__ = [
     "merges_table",
     "neighbour_bars",
     "parameter_treemap",
+    "placeholder",
     "position_similarity",
     "residual_norms",
     "positional_curves",

@@ -1,5 +1,6 @@
 """The Train tab's handlers as plain functions of a Workspace: start, stop, resume, step, reset,
 a second start, bad settings and bad text files, and the model a run publishes."""
+import re
 import threading
 
 import gradio as gr
@@ -21,6 +22,7 @@ from playground.ui.tabs.train import (
     start,
     step,
     stop,
+    untrained_view_choices,
 )
 from playground.ui.training import (
     STEP_SIZE,
@@ -51,7 +53,7 @@ def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(regi
     views = drain(start(workspace, tiny_spec(), None, None, "en"))
     assert views[0] == {"status": "Preparing the data and the model…"}
     assert set(views[1]) >= {"status", "curves", "probe", "probe_kind", "score", "sample", "download"}
-    assert any("probe" in v and v["probe"] is not None for v in views[2:])          # the untrained snapshot
+    assert any("probe" in v and v["probe"].data for v in views[2:])                 # the untrained snapshot
     final = views[-1]
     entry = final["published"]
     assert entry.name == "trained-copy" and entry.source == "session"
@@ -88,7 +90,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
     workspace = Workspace("s")
     stream = start(workspace, spec, None, None, "en")
     for views in stream:
-        if "curves" in views and views["curves"] is not None:
+        if "curves" in views and views["curves"].data:
             break                                                                    # a progress event mid-run
     stream.close()                                       # what Gradio does on Stop: the worker stops at its next item
     stopped = stop(workspace, "en")                      # waits for it
@@ -111,7 +113,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
 def test_stop_from_another_thread_ends_the_run_and_publishes():
     workspace = Workspace("s")
     stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
-    while next(stream).get("curves") is None:
+    while not getattr(next(stream).get("curves"), "data", ()):                # until the curves have data
         pass
     result = {}
     stopper = threading.Thread(target=lambda: result.update(stop(workspace, "en")))
@@ -151,7 +153,8 @@ def test_step_trains_a_few_steps_at_a_time_and_reset_forgets_the_training():
     assert workspace.training.trainer.step == 2 * STEP_SIZE
     assert f"Trained {STEP_SIZE} more steps" in views[-1]["status"]
     cleared = reset(workspace, "en")
-    assert cleared["curves"] is None and cleared["probe"] is None and "Start" in cleared["status"]
+    assert not cleared["curves"].data and not cleared["probe"].data and "Start" in cleared["status"]
+    assert "press Start" in cleared["curves"].layout.annotations[0].text
     assert workspace.training.trainer is None and "trained-copy" in workspace.models
 
 
@@ -349,3 +352,11 @@ def test_seq2seq_status_shows_bleu_beside_exact_match():
     drain(step(workspace, tiny_spec(), None, None, "en"))
     status = all_views(workspace.training, "en")["status"]
     assert "exact match" in status and "BLEU" in status and "perplexity" in status
+
+
+def test_before_any_training_the_view_choices_follow_the_language():
+    english, chinese = untrained_view_choices("copy", "en"), untrained_view_choices("copy", "zh-CN")
+    assert [key for _, key in english["score"][0]] == [key for _, key in chinese["score"][0]]
+    assert english["score"][1] == chinese["score"][1]
+    assert all(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in chinese["score"][0])
+    assert not any(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in english["score"][0])

@@ -13,10 +13,12 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.generate import SamplingConfig, Step, Stepper, beam_search
 from playground.model import CROSS, DECODER_SELF, AttentionSite
+from playground.viz.labels import visible_token
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, heavy, light
 from ..examples import GENERATE_EXAMPLES, generate_examples, suitable_input
 from ..i18n import label, text
+from ..markup import literal
 from ..registry import ModelEntry
 from ..runtime import guarded
 from ..validation import (
@@ -134,7 +136,7 @@ def candidates_figure(generation: Generation, lang: str) -> go.Figure | None:
     stages = {names["raw"]: step.raw_probs, **{names[k]: v for k, v in step.stages.items()}}
     t = partial(text, lang)
     return viz.candidate_bars(generation.pieces, stages, step.token_id, top_n=TOP_CANDIDATES,
-                              title=t("fig_candidates", index=step.index + 1, token=step.token_text),
+                              title=t("fig_candidates", index=step.index + 1, token=visible_token(step.token_text)),
                               chosen_label=t("w_chosen"), token_label=t("w_token"),
                               probability_label=t("w_probability"))
 
@@ -193,7 +195,7 @@ def status_text(generation: Generation, lang: str) -> str:
                        n=len(stepper.source_ids) if stepper.source_ids else stepper.prompt_length))
     else:
         probability = float(step.probs[step.token_id])
-        lines.append(t("status_step", index=step.index + 1, token=step.token_text, p=probability,
+        lines.append(t("status_step", index=step.index + 1, token=literal(step.token_text), p=probability,
                        raw=float(step.raw_probs[step.token_id]), strategy=t(f"strategy_{generation.settings.strategy}")))
     lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
                    generated=len(stepper.generated_ids)))
@@ -285,7 +287,7 @@ def build(ctx: AppContext) -> None:
             with gr.Row():
                 top_p = gr.Slider(*TOP_P_RANGE, value=DEFAULTS["top_p"], step=0.01, label=label("lbl_top_p"),
                                   info=label("info_top_p"), elem_id="generate-top-p")
-                seed = gr.Number(DEFAULTS["seed"], precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
+                seed = gr.Number(DEFAULTS["seed"], precision=0, label=label("lbl_seed"),
                                  info=label("info_seed"), elem_id="generate-seed")
             with gr.Row():
                 max_new = gr.Slider(1, MAX_NEW_TOKENS, value=DEFAULTS["max_new"], step=1, label=label("lbl_max_new"),
@@ -295,7 +297,8 @@ def build(ctx: AppContext) -> None:
                                        elem_id="generate-beam-width")
             gr_examples = gr.Examples(examples, [model, prompt], label=label("lbl_examples"),
                                       example_labels=[f"{m} · {p!r}" for m, p in examples],
-                                      elem_id="generate-examples", cache_examples=False)
+                                      elem_id="generate-examples", cache_examples=False,
+                                      examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
             with gr.Accordion(label("lbl_explanation"), open=True, elem_id="generate-explanation-panel"):
                 gr.Markdown(label("generate_explanation"), elem_id="generate-explanation", latex_delimiters=LATEX,
                             elem_classes="explanation")

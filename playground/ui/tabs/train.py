@@ -89,6 +89,14 @@ def all_views(session: TrainingSession, lang: str) -> dict:
     return views
 
 
+def untrained_view_choices(task: str, lang: str) -> dict:
+    """The probe kinds and scores of `task` in `lang`, its default view chosen (before any training)."""
+    spec = check_spec(check_choice(task, tuple(TASK_PRESETS), lang, "task"), "bundled",
+                      *(form_defaults(task)[f] for f in FORM_FIELDS), lang)
+    kind, score_key = default_view(spec)
+    return {"probe_kind": (kind_choices(spec, lang), kind), "score": (score_choices(spec, lang), score_key)}
+
+
 def batch_views(session: TrainingSession, batch: list, lang: str) -> dict:
     """What a batch of the worker's items changes: a new Trainer redraws everything, progress the
     status and curves, a snapshot the probe, the head scores and the sample."""
@@ -273,14 +281,13 @@ def build(ctx: AppContext) -> None:
                                               elem_id="train-tie")
             with gr.Accordion(label("lbl_train_optimiser"), open=True, elem_id="train-optimiser"):
                 with gr.Row():
-                    lr = gr.Number(first["lr"], minimum=TRAIN_LIMITS["lr"][0], maximum=TRAIN_LIMITS["lr"][1],
-                                   step=1e-4, label=label("lbl_train_lr"), elem_id="train-lr")
-                    warmup = gr.Number(first["warmup"], precision=0, minimum=0, label=label("lbl_train_warmup"),
+                    lr = gr.Number(first["lr"], step=1e-4, label=label("lbl_train_lr"), elem_id="train-lr")
+                    warmup = gr.Number(first["warmup"], precision=0, label=label("lbl_train_warmup"),
                                        elem_id="train-warmup")
                 with gr.Row():
                     batch_size = gr.Slider(*TRAIN_LIMITS["batch_size"], value=first["batch_size"], step=1,
                                            label=label("lbl_train_batch"), elem_id="train-batch")
-                    steps = gr.Number(first["steps"], precision=0, minimum=1, label=label("lbl_train_steps"),
+                    steps = gr.Number(first["steps"], precision=0, label=label("lbl_train_steps"),
                                       elem_id="train-steps")
                 with gr.Row():
                     schedule = gr.Dropdown([(label(f"schedule_{s}"), s) for s in SCHEDULES], value=LM_DEFAULTS["schedule"],
@@ -410,12 +417,13 @@ def build(ctx: AppContext) -> None:
         return text(lang, "train_status_queued")
 
     @guarded
-    def on_show(lang, request: gr.Request):
+    def on_show(task_value, lang, request: gr.Request):
         workspace = ctx.workspace(request)
         session = workspace.training
         if session is not None and session.running:     # a run redraws in its own language until it ends
             return tuple(gr.skip() for _ in VIEWS)
-        return shown(all_views(session or TrainingSession(), lang), workspace, pickers=False)
+        views = all_views(session or TrainingSession(), lang)
+        return shown({**untrained_view_choices(task_value, lang), **views}, workspace, pickers=False)
 
     @guarded
     def on_view_kind(kind_value, lang, request: gr.Request):
@@ -466,7 +474,7 @@ def build(ctx: AppContext) -> None:
 
     estimate_outputs = [estimate_box, schedule_plot]
     ctx.on_open(on_estimate, estimate_inputs, estimate_outputs, estimate_box)
-    ctx.on_open(on_show, [lang], views, status)
+    ctx.on_open(on_show, [task, lang], views, status)
     task_outputs = [data_group, pasted, upload, *form, probe_kind, score]
     task.input(on_task, [task, data, lang], task_outputs, **QUIET, **PRIVATE).then(
         on_estimate, estimate_inputs, estimate_outputs, **QUIET, **PRIVATE)
