@@ -24,7 +24,7 @@ from gradio.components.plot import PlotData
 from .context import PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
-from .runtime import guarded
+from .runtime import guarded, guarded_training
 from .view_cache import SHARED_VIEWS
 from .workspace import Workspace
 
@@ -50,6 +50,11 @@ def file_name(*parts) -> str:
     """"copy-attention-grid-L1-H2": the parts joined, each kept to letters, digits, '.', '_' and '-'."""
     cleaned = ("".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in str(part)) for part in parts if part != "")
     return "-".join(cleaned)
+
+
+def _language(values: tuple) -> str:
+    """The language control's value: the last of an event's values."""
+    return values[-1] if values and isinstance(values[-1], str) else "en"
 
 
 def value_of(update) -> tuple[bool, Any]:
@@ -94,42 +99,64 @@ class TabWiring:
         except Refused as error:
             raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
-    def function(self, handler: Handler, link: bool = True, shared: bool = False) -> Callable:
+    def function(self, handler: Handler, link: bool = True, shared: bool = False, stream: bool = False,
+                 trains: bool = False) -> Callable:
         """The Gradio function of `handler`: the form's values and the language in, updates by
         component out (and the tab's link, when `link`).
 
         shared: `handler` is a pure function of the form and the language (no session state), so its
         updates for a form that names only shipped models are kept in the process's view cache and
-        served to every session that asks for the same view."""
+        served to every session that asks for the same view.
+        stream: `handler` is a generator of updates (a run that redraws as it goes); each is sent.
+        trains: it builds or trains models (autograd on, the training threads; see runtime)."""
         ctx = self.ctx
+        guard = guarded_training if trains else guarded
 
-        @guarded
-        def run(values: tuple, lang: str, request: gr.Request | None):
-            form = self.read(values, lang)
-            workspace = ctx.workspace(request)
-            key = self.shared_key(handler, workspace, form, lang, link) if shared else None
-            if key is not None and (kept := SHARED_VIEWS.get(key)) is not None:
-                return self.by_component(kept)
-            try:
-                updates = dict(handler(workspace, form, lang))
-            except Refused as error:
-                raise gr.Error(refusal_text(error, lang), print_exception=False) from error
-            shown = self.after(form, updates)
-            named = {name: self._outgoing(shown, name, update) for name, update in updates.items()}
-            if link:
-                named[LINK] = link_query(ctx.registry, form.VIEW, shown, lang)
-            if key is not None:
-                SHARED_VIEWS.put(key, named)
-            return self.by_component(named)
+        if stream:
+            @guard
+            def run_stream(values: tuple, lang: str, request: gr.Request | None):
+                form = self.read(values, lang)
+                try:
+                    for updates in handler(ctx.workspace(request), form, lang):
+                        yield self.by_component(self.outgoing(form, dict(updates), lang, link))
+                except Refused as error:
+                    raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
-        def event(request: gr.Request, *values):
-            lang = values[-1] if values and isinstance(values[-1], str) else "en"
-            return run(values[:-1], lang, request)
+            def event(request: gr.Request, *values):
+                yield from run_stream(values[:-1], _language(values), request)
+        else:
+            @guard
+            def run(values: tuple, lang: str, request: gr.Request | None):
+                form = self.read(values, lang)
+                workspace = ctx.workspace(request)
+                key = self.shared_key(handler, workspace, form, lang, link) if shared else None
+                if key is not None and (kept := SHARED_VIEWS.get(key)) is not None:
+                    return self.by_component(kept)
+                try:
+                    updates = dict(handler(workspace, form, lang))
+                except Refused as error:
+                    raise gr.Error(refusal_text(error, lang), print_exception=False) from error
+                named = self.outgoing(form, updates, lang, link)
+                if key is not None:
+                    SHARED_VIEWS.put(key, named)
+                return self.by_component(named)
+
+            def event(request: gr.Request, *values):
+                return run(values[:-1], _language(values), request)
 
         event.__name__ = getattr(handler, "__name__", "event")
         event.__doc__ = handler.__doc__
         event.__signature__ = self.signature()
         return event
+
+    def outgoing(self, form: Form, updates: Mapping[str, Any], lang: str, link: bool) -> dict:
+        """A handler's updates by name as they are sent: figures with their export config, and the
+        tab's link (under LINK) for the form they leave on the page, when `link`."""
+        shown = self.after(form, updates)
+        named = {name: self._outgoing(shown, name, update) for name, update in updates.items()}
+        if link:
+            named[LINK] = link_query(self.ctx.registry, form.VIEW, shown, lang)
+        return named
 
     def by_component(self, named: Mapping[str, Any]) -> dict:
         """Updates by component name (LINK for the tab's link) -> updates by component."""
@@ -175,7 +202,8 @@ class TabWiring:
         return update
 
     def on(self, trigger, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
-           refused: Handler | None = None, link: bool = True, shared: bool = False, **kwargs):
+           refused: Handler | None = None, link: bool = True, shared: bool = False, stream: bool = False,
+           trains: bool = False, **kwargs):
         """Declare `trigger(handler)`; updates go to the components named in `outputs`.
 
         progress_on: the component that shows the event's progress (default: the first output).
@@ -189,7 +217,7 @@ class TabWiring:
         options = {**light(self.components[progress_on or names[0]]), **kwargs}
         if "api_name" not in options:
             options.update(PRIVATE)
-        dependency = trigger(self.function(handler, link, shared), self.inputs, targets, **options)
+        dependency = trigger(self.function(handler, link, shared, stream, trains), self.inputs, targets, **options)
         if refused is not None:
             refused_targets = [self.components[name] for name in names]
             dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
