@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from playground import viz
-from playground.bench import app_training, common, generate, labs, model, train
+from playground.bench import app_training, common, generate, gpt2, labs, model, train
 from playground.bench import viz as bench_viz
 from playground.data import bundled_text
 from playground.model import ModelConfig
@@ -27,19 +27,23 @@ def test_a_line_with_no_value_is_null():
     assert common.result("s", "n", 1.23456, "s", 10, "lower")["value"] == 1.235
 
 
-def test_model_suite_reports_its_four_metrics(monkeypatch):
+def test_model_suite_reports_its_seven_metrics(monkeypatch):
     throughput = model.train_throughput_ratio
     monkeypatch.setattr(model, "train_throughput_ratio", lambda name, *sizes: throughput(name, 16, 1, 2, 8, 2, 1))
     tiny_model = dict(vocab_size=65, d_model=8, n_heads=2, n_decoder_layers=1, d_ff=16)
     monkeypatch.setattr(model, "TRACE_MODEL", tiny_model)
     monkeypatch.setattr(model, "KV_MODEL", tiny_model)
+    small_gpt2 = {**gpt2.DEFAULTS, "vocab_size": 300, "n_positions": 64, "n_embd": 32, "n_layer": 6, "n_head": 4,
+                  "eos_token_id": 299}                                     # layer 5, head 3 exist, as the view asks
+    monkeypatch.setattr(gpt2, "DEFAULTS", small_gpt2)
     threads = torch.get_num_threads()
     try:
         lines = model.run(quick=True)
     finally:
         torch.set_num_threads(threads)
     assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
-                             "kv_cache_speedup_ctx256"]
+                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff",
+                             "gpt2_small_attention_view_ms"]
     assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
 
 
