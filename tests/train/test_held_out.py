@@ -72,10 +72,13 @@ class _ScriptedDecoder:
     lambda d: True, lambda d: False, lambda d: d.day % 2 == 1, lambda d: d.month <= 3,
 ])
 def test_held_out_formats_exact_match_is_the_share_of_right_decodes(right):
-    preset = SimpleNamespace(task="dates", task_knobs={"min_year": 1990, "max_year": 2010})
     trainer = _ScriptedDecoder(tasks.get("dates"), right)
-    value = held_out_formats_exact_match(preset, trainer, n=80)
-    asked = [parse_human_date(source) for source in trainer.asked]
-    assert len(asked) == 80
-    assert all(any(fmt(d) == source for fmt in HELD_OUT_FORMATS.values()) for d, source in zip(asked, trainer.asked))
-    assert value == pytest.approx(sum(map(right, asked)) / 80)
+    objective = SimpleNamespace(greedy=trainer.greedy, tokenizer=trainer.tokenizer)
+    shares = held_out_formats_exact_match(objective, trainer.model, {"min_year": 1990, "max_year": 2010}, seed=0, n=20)
+    assert list(shares) == list(HELD_OUT_FORMATS)
+    for i, (name, share) in enumerate(shares.items()):
+        sources = trainer.asked[20 * i: 20 * (i + 1)]
+        asked = [parse_human_date(source) for source in sources]
+        assert all(HELD_OUT_FORMATS[name](d) == source for d, source in zip(asked, sources))   # that format only
+        assert share == pytest.approx(sum(map(right, asked)) / 20)
+    assert len(trainer.asked) == 20 * len(HELD_OUT_FORMATS)
