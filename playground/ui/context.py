@@ -58,6 +58,8 @@ class AppContext:
     started: the page-load event after the language is known and the link is applied; tabs chain
         their first render on it (set once every tab exists, see links.wire_page).
     views: the tabs that have a form (and so a link), by view name.
+    models_added: events after which every picker shows a model the session just added (an
+        upload's status changing); a tab redraws for it on these.
     """
 
     registry: ModelRegistry
@@ -70,6 +72,7 @@ class AppContext:
     tab_key: str = ""                   # its view name
     deferred: list[Callable[[], None]] = field(default_factory=list)
     views: dict = field(default_factory=dict)
+    models_added: list = field(default_factory=list)   # triggers fired once a session's own model is picked
 
     def after_tabs(self, wire: Callable[[], None]) -> None:
         """Declare events with `wire` once every tab exists (for events that update every model picker)."""
