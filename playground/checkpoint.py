@@ -5,11 +5,15 @@ One `.safetensors` file is a complete model: its header metadata holds
     "card": markdown, "metadata": training metadata JSON.
 A saved directory holds that file as `model.safetensors` plus `tokenizer.json` and `card.md`
 for people to read. Loading never unpickles: the bytes are checked before safetensors parses
-them, and every tensor must match the shape its config implies.
+them (a zip, a torch.save file or a pickle is named as such), a caller's SizeLimits are checked
+against the config before any weight is allocated, and every tensor must match the shape its
+config implies.
 """
 from __future__ import annotations
 
+import io
 import json
+import pickletools
 import struct
 from pathlib import Path
 from typing import NamedTuple
@@ -21,17 +25,27 @@ from safetensors.torch import save as safetensors_save
 from torch import nn
 
 from .data import Tokenizer, tokenizer_from_json
-from .model import ModelConfig, build_model
+from .model import ModelConfig, SizeLimitError, SizeLimits, build_model
 
 FORMAT = "transformer-playground"
 MODEL_FILE, TOKENIZER_FILE, CARD_FILE = "model.safetensors", "tokenizer.json", "card.md"
 MAX_HEADER_BYTES = 16 * 1024 * 1024
 MAX_FILE_BYTES = 512 * 1024 * 1024
+SNIFF_BYTES = 64 * 1024          # what a file that is not safetensors is recognised from
+ZIP_SIGNATURES = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 STORAGE_DTYPES = {torch.float32: "float32", torch.float16: "float16"}
 
 
 class CheckpointError(ValueError):
     """A file that is not a usable Transformer Playground checkpoint; the message says why."""
+
+
+class CheckpointTooLarge(CheckpointError):
+    """A checkpoint whose config exceeds the caller's SizeLimits: `field`, `value` and `limit` say where."""
+
+    def __init__(self, error: SizeLimitError):
+        super().__init__(f"the model is too large to load here: {error}")
+        self.field, self.value, self.limit = error.field, error.value, error.limit
 
 
 class Checkpoint(NamedTuple):
@@ -76,15 +90,71 @@ def save(directory: str | Path, model: nn.Module, tokenizer: Tokenizer, card: st
     return directory
 
 
+class _EndOfPrefix(Exception):
+    """Parsing reached the end of the bytes given."""
+
+
+class _Prefix(io.BytesIO):
+    """A file's first bytes for pickletools: reading past them raises _EndOfPrefix instead of returning less."""
+
+    def read(self, size: int | None = -1) -> bytes:
+        chunk = super().read(size)
+        if size is not None and size >= 0 and len(chunk) < size:
+            raise _EndOfPrefix
+        return chunk
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = super().readline(size)
+        if not line.endswith(b"\n"):
+            raise _EndOfPrefix
+        return line
+
+
+def _pickle_protocol(head: bytes) -> str | None:
+    """The protocol of the pickle that `head` (a file's first bytes) begins, or None if it is no pickle.
+
+    Protocols 2 to 5 open with the PROTO opcode. Protocols 0 and 1 have no signature, so their
+    opcodes are parsed (pickletools.genops, which never runs them): a pickle parses cleanly up to
+    STOP or to the end of `head`, while other bytes soon meet an unknown opcode.
+    """
+    if head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
+        return str(head[1])
+    opcodes = 0
+    try:
+        for opcode, _, _ in pickletools.genops(_Prefix(head)):
+            opcodes += 1
+            if opcode.name == "STOP":
+                break
+    except _EndOfPrefix:
+        pass
+    except ValueError:
+        return None
+    return "0 or 1" if opcodes >= 3 else None
+
+
+def _what_else(head: bytes) -> str:
+    """What a file that is not safetensors is, from its first bytes."""
+    if head[:4] in ZIP_SIGNATURES:
+        (name_length,) = struct.unpack("<H", head[26:28]) if len(head) >= 28 else (0,)
+        first_entry = head[30:30 + name_length]
+        if first_entry.endswith(b"data.pkl"):
+            return ("a PyTorch torch.save file (a zip archive holding a pickle); pickles can run code, so only "
+                    ".safetensors checkpoints are accepted")
+        return "a zip archive, not a safetensors checkpoint"
+    protocol = _pickle_protocol(head)
+    if protocol is not None:
+        return (f"a Python pickle (protocol {protocol}), as in a PyTorch .pt/.pth/.bin file; pickles can run code, "
+                "so only .safetensors checkpoints are accepted")
+    return "not a safetensors checkpoint (one starts with an 8-byte header length followed by a JSON '{')"
+
+
 def _parse_header(data: bytes, file_size: int) -> dict:
     """Check that `data` (the file, or at least its first 8 + header bytes) is safetensors; return the header.
 
-    Runs before any parser sees the bytes, so pickles, truncation and absurd sizes get a clear message.
+    Runs before any parser sees the bytes, so zips, pickles, truncation and absurd sizes get a clear message.
     """
-    looks_like_safetensors = data[8:9] == b"{"                               # the JSON header opens at byte 8
-    if not looks_like_safetensors and (data[:1] == b"\x80" or data[:2] == b"PK"):
-        raise CheckpointError("this file is a pickle (a PyTorch .pt/.pth/.bin or similar); pickles can run code, "
-                              "so only .safetensors checkpoints are accepted")
+    if file_size > 8 and data[8:9] != b"{":                                  # the JSON header opens at byte 8
+        raise CheckpointError(f"this file is {_what_else(data[:SNIFF_BYTES])}")
     if file_size < 8:
         raise CheckpointError(f"the file is {file_size} bytes long: too short to be a safetensors checkpoint")
     (header_size,) = struct.unpack("<Q", data[:8])
@@ -118,17 +188,39 @@ def _header_fields(header: dict) -> dict:
     return metadata
 
 
-def from_bytes(data: bytes) -> Checkpoint:
-    """Rebuild a model from one checkpoint file's bytes, checking everything on the way."""
+def _config(text, limits: SizeLimits | None) -> ModelConfig:
+    """The header's config, within `limits`: its fields are compared before anything is built."""
+    try:
+        values = json.loads(text)
+        if limits is not None and isinstance(values, dict):
+            limits.check_fields(values)
+        config = ModelConfig.from_dict(values)
+    except SizeLimitError as error:
+        raise CheckpointTooLarge(error) from None
+    except (ValueError, TypeError) as error:
+        raise CheckpointError(f"the checkpoint's config is invalid: {error}") from None
+    if limits is not None:
+        try:
+            limits.check(config)                                              # parameters counted on the meta device
+        except SizeLimitError as error:
+            raise CheckpointTooLarge(error) from None
+    return config
+
+
+def from_bytes(data: bytes, limits: SizeLimits | None = None) -> Checkpoint:
+    """Rebuild a model from one checkpoint file's bytes, checking everything on the way.
+
+    With `limits`, a config beyond them raises CheckpointTooLarge before any weight is allocated.
+    """
     if len(data) > MAX_FILE_BYTES:
         raise CheckpointError(f"the file is {len(data) / 2**20:.0f} MB; checkpoints are limited to "
                               f"{MAX_FILE_BYTES // 2**20} MB")
     fields = _header_fields(_parse_header(data, len(data)))
+    config = _config(fields["config"], limits)
     try:
-        config = ModelConfig.from_json(fields["config"])
         tokenizer = tokenizer_from_json(fields["tokenizer"])
     except (ValueError, KeyError, TypeError) as error:
-        raise CheckpointError(f"the checkpoint's config or tokenizer is invalid: {error}") from None
+        raise CheckpointError(f"the checkpoint's tokenizer is invalid: {error}") from None
     if tokenizer.vocab_size > min(config.vocab_size, config.target_vocab_size):
         raise CheckpointError(f"the tokenizer has {tokenizer.vocab_size} tokens but the model only "
                               f"{min(config.vocab_size, config.target_vocab_size)}")

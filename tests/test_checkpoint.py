@@ -1,14 +1,20 @@
+import io
 import json
+import os
 import pickle
 import struct
+import zipfile
+from pathlib import Path
 
 import pytest
 import torch
+from safetensors.torch import load as safetensors_load
 from safetensors.torch import save as safetensors_save
 
 from playground import checkpoint
-from playground.checkpoint import CheckpointError
+from playground.checkpoint import CheckpointError, CheckpointTooLarge
 from playground.data import CharTokenizer
+from playground.model import SizeLimits
 
 from .model.helpers import ARCHS, run, tiny_model
 
@@ -80,10 +86,10 @@ def test_a_header_claiming_huge_sizes_is_refused(good_bytes):
 
 
 def test_text_and_garbage_are_refused():
-    with pytest.raises(CheckpointError, match="not a safetensors|header claims"):
+    with pytest.raises(CheckpointError, match="not a safetensors checkpoint"):
         checkpoint.from_bytes(b"hello, this is a text file and not a model at all")
     with pytest.raises(CheckpointError, match="not JSON"):
-        checkpoint.from_bytes(struct.pack("<Q", 4) + b"\xff\xfe\x00\x01")
+        checkpoint.from_bytes(struct.pack("<Q", 4) + b"{\xfe\x00\x01")
 
 
 def test_tensors_that_do_not_match_the_config_are_refused(good_bytes):
@@ -111,3 +117,85 @@ def test_a_bad_config_in_the_header_is_reported(good_bytes):
     from safetensors.torch import load
     with pytest.raises(CheckpointError, match="n_heads|d_model"):
         checkpoint.from_bytes(safetensors_save(load(good_bytes), metadata=metadata))
+
+
+PRETRAINED_COPY = Path(__file__).resolve().parents[1] / "pretrained" / "copy" / "model.safetensors"
+HOSTILE = dict(n_encoder_layers=1000, n_decoder_layers=1000, d_model=1024, d_ff=4096)   # ~25 G parameters
+LIMITS = SizeLimits(largest={"n_encoder_layers": 6, "n_decoder_layers": 6, "d_model": 512, "max_len": 1024},
+                    max_parameters=2_000_000)
+
+
+def with_config(data: bytes, **changes) -> bytes:
+    """The checkpoint `data` with some fields of its header's config changed and its tensors kept."""
+    header_size = struct.unpack("<Q", data[:8])[0]
+    metadata = json.loads(data[8:8 + header_size])["__metadata__"]
+    metadata["config"] = json.dumps({**json.loads(metadata["config"]), **changes})
+    return safetensors_save(safetensors_load(data), metadata=metadata)
+
+
+def resident_bytes() -> int:
+    """This process's resident memory (/proc/self/statm counts pages)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def forbidden(*_args, **_kwargs):
+    """Stands in for building a model or reading its weights where neither may happen."""
+    raise AssertionError("a model was built or its weights read")
+
+
+@pytest.fixture
+def nothing_may_be_built(monkeypatch):
+    monkeypatch.setattr(checkpoint, "build_model", forbidden)
+    monkeypatch.setattr(checkpoint, "safetensors_load", forbidden)
+
+
+def test_a_crafted_header_is_refused_from_its_config_without_allocating(nothing_may_be_built):
+    crafted = with_config(PRETRAINED_COPY.read_bytes(), **HOSTILE)
+    before = resident_bytes()
+    with pytest.raises(CheckpointError, match=r"ModelConfig.n_encoder_layers: must be an integer in \[0, 48\]"):
+        checkpoint.from_bytes(crafted)
+    with pytest.raises(CheckpointTooLarge, match="n_encoder_layers is 1,000; the limit is 6") as refused:
+        checkpoint.from_bytes(crafted, LIMITS)
+    assert (refused.value.field, refused.value.value, refused.value.limit) == ("n_encoder_layers", 1000, 6)
+    assert resident_bytes() - before < 50 * 2**20
+
+
+@pytest.mark.parametrize("changes, field, limit", [
+    (dict(d_model=100_000), "d_model", 512),
+    (dict(max_len=10**9), "max_len", 1024),
+    (dict(n_encoder_layers=12, n_decoder_layers=12, d_model=1024, d_ff=4096), "n_encoder_layers", 6),
+    (dict(n_encoder_layers=6, n_decoder_layers=6, d_model=512, d_ff=2048), "parameters", 2_000_000),
+])
+def test_a_config_over_the_limits_names_the_field_and_the_limit(nothing_may_be_built, changes, field, limit):
+    with pytest.raises(CheckpointTooLarge) as refused:
+        checkpoint.from_bytes(with_config(PRETRAINED_COPY.read_bytes(), **changes), LIMITS)
+    assert (refused.value.field, refused.value.limit) == (field, limit)
+    assert f"{field} is" in str(refused.value) and f"the limit is {limit:,}" in str(refused.value)
+
+
+def test_a_model_within_the_limits_loads():
+    loaded = checkpoint.from_bytes(PRETRAINED_COPY.read_bytes(), LIMITS)
+    assert loaded.config.n_encoder_layers == 2
+
+
+@pytest.mark.parametrize("protocol", range(6))
+def test_pickles_of_every_protocol_are_named(protocol):
+    small = pickle.dumps({"weight": [0.5] * 4, "name": "w"}, protocol=protocol)
+    large = pickle.dumps([f"row {i}" * 8 for i in range(20_000)], protocol=protocol)   # longer than what is sniffed
+    shown = str(protocol) if protocol >= 2 else "0 or 1"
+    for data in (small, large):
+        with pytest.raises(CheckpointError, match=rf"a Python pickle \(protocol {shown}\)"):
+            checkpoint.from_bytes(data)
+
+
+def test_zips_and_torch_save_files_are_named():
+    saved = io.BytesIO()
+    torch.save({"w": torch.zeros(2)}, saved)
+    with pytest.raises(CheckpointError, match="torch.save file"):
+        checkpoint.from_bytes(saved.getvalue())
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as writer:
+        writer.writestr("model.safetensors", b"not really")
+    with pytest.raises(CheckpointError, match="a zip archive"):
+        checkpoint.from_bytes(archive.getvalue())

@@ -3,12 +3,19 @@
 cold_start_s: seconds from starting `python app.py` (a subprocess on a free localhost port) to the
 first HTTP 200 of the page; the median of a few starts.
 
-For N = 1, 10 and 30 students at once, each a gradio_client Client in its own thread, for a
-minute (15 s with --quick): every 2 s a student asks for an attention view or a generation step,
-with inputs varied the way students vary them (an example cut shorter, another model, layer, head,
-decoding settings; a fresh prompt once a generation has finished). Measured per N:
-attention_p95_ms_N_sessions, generate_step_p95_ms_N_sessions (wall time of each call as the client
-sees it) and errors_N_sessions (calls that failed).
+CPU per call, measured in the same run: echo_event_cpu_ms_p50 (the app's echo event, which does no
+work: what Gradio itself costs per event), light_call_cpu_ms_p50 (attention views and generation
+steps of the shipped examples) and their ratio light_call_cpu_ratio_to_echo. Calls are made one
+after another in batches; each value is a batch's server CPU divided by its calls.
+
+The class: for N = 1, 10, 30 and 100 students at once, for a minute (15 s with --quick), every 2 s a
+student asks for an attention view or a generation step, with inputs varied the way students vary
+them. The students are sessions of one asyncio process that speaks Gradio's queue API directly
+(playground.bench.load) at the lowest CPU priority, so the load generator takes little from the
+server it measures; its own cores are reported next to the server's. Measured per N:
+p95_ms_N_sessions (every call's wall time as the client sees it, with the server's own time per
+event beside it) and errors_N_sessions; then p95_ms_30_sessions_2_trainings, the class of 30 while
+two sessions train; and load_generator_cores at 100 students.
 
 The app serves its own models: the repository's pretrained/ checkpoints when there are any, and
 its untrained ones; students pick among those through the examples the page offers. Only
@@ -16,35 +23,40 @@ localhost is contacted; every loop is bounded in count and time.
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from gradio_client import Client
 
+from playground.bench import load
 from playground.bench.common import result
 from playground.ui.i18n import text
 
 SUITE = "app"
 REPO = Path(__file__).resolve().parents[2]
-SESSION_COUNTS = (1, 10, 30)
+SESSION_COUNTS = (1, 10, 30, 100)
+CLASS_WITH_TRAININGS = 30
+TRAINING_SLOTS = "2"              # two sessions may train at once (the 2-trainings class)
 PERIOD_S = 2.0                    # a student acts every 2 seconds
 DURATION_S = {False: 60.0, True: 15.0}
 COLD_STARTS = {False: 3, True: 1}
+CPU_BATCHES = {False: 9, True: 5}
+CPU_BATCH_CALLS = 10
 COLD_START_GOAL_S = 8.0
-P95_GOAL_MS = 1000.0
+P95_GOALS_MS = {"30": 300.0, "30_2_trainings": 800.0, "100": 1000.0}
+LIGHT_CPU_RATIO_GOAL = 2.0
+GENERATOR_CORES_GOAL = 0.3
 START_LIMIT_S = 120.0             # a server that is not up by then is a failure
-CALL_LIMIT_S = 60.0               # one call that takes longer counts as an error
 MIN_CUT = 3                       # shortest piece of an example a student types
 
 
@@ -141,169 +153,225 @@ def _cut(rng: random.Random, value: str) -> str:
     return value[start:start + length]
 
 
-@dataclass
-class Student:
-    """One session: its own Client, its own random choices, the latency of every call it made."""
+class ClassStudent(load.Student):
+    """A student of the class: an attention view and a generation step by turns, with inputs varied
+    the way students vary them (an example cut shorter, another model, layer, head, settings; a
+    fresh prompt once a generation has finished)."""
 
-    client: Client
-    rng: random.Random
-    choices: PageChoices
-    lang: str
-    latencies: dict[str, list[float]] = field(default_factory=lambda: {"attention": [], "generate_step": []})
-    errors: list[str] = field(default_factory=list)
-    prompt: tuple[str, str] | None = None     # (model, prompt) of the generation under way
-    finished: tuple[str, str] | None = None   # (model, prompt) whose generation has finished
-    turn: bool | None = None                   # whether the last action was an attention view
+    def __init__(self, choices: PageChoices, lang: str, rng: random.Random):
+        self.choices, self.lang = choices, lang
+        self.turn = rng.random() < 0.5                 # which comes first is the student's choice
+        self.prompt: tuple[str, str] | None = None     # (model, prompt) of the generation under way
+        self.finished: tuple[str, str] | None = None   # (model, prompt) whose generation has finished
+        self.markers = tuple(m for line in choices.finished for m in _encodings(line))
 
-    def attention(self, model: str | None = None, value: str | None = None) -> None:
+    def next_call(self, rng: random.Random) -> tuple[str, dict]:
+        self.turn = not self.turn
+        return self.attention(rng) if self.turn else self.generate_step(rng)
+
+    def attention(self, rng: random.Random, example: tuple[str, str] | None = None) -> tuple[str, dict]:
         """An attention view with a kind and score the page offers (the app shows a model's own
         when it lacks the ones asked)."""
-        if model is None:
-            model, value = self.rng.choice(self.choices.attention_examples)
-            value = _cut(self.rng, value)
-        kind = self.rng.choice(self.choices.kinds)
-        score = self.rng.choice(self.choices.scores)
-        self._call("attention", model, value, "", kind, self.rng.randint(0, 1), self.rng.randint(0, 1),
-                   self.rng.random() < 0.2, score, self.lang)
+        model, value = example or rng.choice(self.choices.attention_examples)
+        if example is None:
+            value = _cut(rng, value)
+        return "attention", dict(name=model, value=value, target="", kind=rng.choice(self.choices.kinds),
+                                 layer=rng.randint(0, 1), head=rng.randint(0, 1), mean=rng.random() < 0.2,
+                                 score=rng.choice(self.choices.scores), lang=self.lang)
 
-    def generate_step(self) -> None:
-        if self.prompt is None or self.rng.random() < 0.15:
-            self.prompt = self._new_prompt()
-        strategy = self.rng.choice(("greedy", "sample"))
+    def generate_step(self, rng: random.Random) -> tuple[str, dict]:
+        if self.prompt is None or rng.random() < 0.15:
+            self.prompt = self._new_prompt(rng)
+        model, prompt = self.prompt
         # top-k stays within the smallest vocabulary (copy: 15 tokens), as the slider does
-        settings = (strategy, round(self.rng.uniform(0.6, 1.4), 2), self.rng.choice((0, 5, 10)),
-                    self.rng.choice((1.0, 0.9)), self.rng.randint(0, 99), 40, 3)
-        output = self._call("generate_step", *self.prompt, *settings, self.rng.randint(0, 1),
-                            self.rng.randint(0, 1), self.lang)
-        if output is not None and any(line in output[1] for line in self.choices.finished):
+        return "generate_step", dict(name=model, prompt_value=prompt, strategy=rng.choice(("greedy", "sample")),
+                                     temperature=round(rng.uniform(0.6, 1.4), 2), top_k=rng.choice((0, 5, 10)),
+                                     top_p=rng.choice((1.0, 0.9)), seed=rng.randint(0, 99), max_new=40,
+                                     beam_width=3, layer_value=rng.randint(0, 1), head_value=rng.randint(0, 1),
+                                     lang=self.lang)
+
+    def heard(self, result: load.CallResult) -> None:
+        if result.endpoint == "generate_step" and any(m in result.reply for m in self.markers):
             self.finished, self.prompt = self.prompt, None      # the student types a new prompt
 
-    def _new_prompt(self) -> tuple[str, str]:
+    def _new_prompt(self, rng: random.Random) -> tuple[str, str]:
         """An example prompt, cut; never the one whose generation just finished (a step there is refused)."""
         for _ in range(20):
-            model, value = self.rng.choice(self.choices.generate_examples)
-            prompt = (model, _cut(self.rng, value))
+            model, value = rng.choice(self.choices.generate_examples)
+            prompt = (model, _cut(rng, value))
             if prompt != self.finished:
                 return prompt
         raise RuntimeError(f"the page offers no generation example besides {self.finished}")
 
-    def _call(self, endpoint: str, *inputs):
-        start = time.perf_counter()
-        try:
-            job = self.client.submit(*inputs, api_name=f"/{endpoint}")
-            output = job.result(timeout=CALL_LIMIT_S)
-        except Exception as error:              # every failure counts, whatever its kind
-            self.errors.append(f"{endpoint}: {type(error).__name__}: {str(error)[:200]}")
-            return None
-        self.latencies[endpoint].append(1000 * (time.perf_counter() - start))
-        return output
 
-    def act(self) -> None:
-        """Attention view and generation step by turns (which comes first is the student's choice)."""
-        if self.turn is None:
-            self.turn = self.rng.random() < 0.5
-        self.turn = not self.turn
-        (self.attention if self.turn else self.generate_step)()
+class EchoStudent(load.Student):
+    """Calls the app's echo event: Gradio's own cost of an event, with no work in it."""
+
+    def next_call(self, rng: random.Random) -> tuple[str, dict]:
+        return "echo", {"value": "echo"}
+
+
+def _encodings(line: str) -> tuple[bytes, ...]:
+    """How a line of text can appear in a reply: raw UTF-8, or with JSON's \\u escapes."""
+    return tuple({line.encode("utf-8"), json.dumps(line)[1:-1].encode("ascii")})
 
 
 def local_client(url: str) -> Client:
-    """A student's client of the local app. The app is served over plain HTTP on localhost, where
-    TLS verification has nothing to verify; left on, httpx loads the CA bundle again for every
-    request gradio_client makes (about 50 ms of the client's CPU per call, which on a shared
-    2-core machine is taken from the server being measured)."""
+    """A gradio_client Client of the local app (for the training benches). The app is served over
+    plain HTTP on localhost, where TLS verification has nothing to verify; left on, httpx loads the
+    CA bundle again for every request gradio_client makes."""
     return Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False)
-
-
-def class_session(url: str, choices: PageChoices, n_students: int, duration_s: float, seed: int) -> list[Student]:
-    """`n_students` students acting every PERIOD_S seconds for `duration_s`; the clock starts once
-    all are connected, and each student's first action falls at a random point of the first period."""
-    window: dict[str, float] = {}
-
-    def open_window() -> None:
-        """Runs once every client is connected (which takes seconds for 30), so no first action is overdue."""
-        window["start"] = time.perf_counter() + 0.5
-        window["end"] = window["start"] + duration_s
-
-    ready = threading.Barrier(n_students + 1, action=open_window, timeout=START_LIMIT_S)
-    max_actions = int(duration_s / PERIOD_S) + 1
-
-    def student(index: int) -> Student:
-        client = local_client(url)
-        rng = random.Random(seed * 1000 + index)
-        me = Student(client, rng, choices, "zh-CN" if index % 3 == 2 else "en")
-        ready.wait()
-        first = window["start"] + rng.uniform(0, PERIOD_S)      # students do not click in lockstep
-        for k in range(max_actions):
-            due = first + k * PERIOD_S
-            if due >= window["end"]:
-                break
-            time.sleep(max(0.0, due - time.perf_counter()))
-            me.act()
-        client.close()
-        return me
-
-    with ThreadPoolExecutor(max_workers=n_students) as pool:
-        futures = [pool.submit(student, i) for i in range(n_students)]
-        ready.wait()
-        return [future.result(timeout=duration_s + START_LIMIT_S + CALL_LIMIT_S) for future in futures]
 
 
 def teacher_opens(url: str) -> PageChoices:
     """The page's choices, after one attention view per example and one generation step, so lazy
     one-time costs do not land on a student."""
-    client = local_client(url)
-    teacher = Student(client, random.Random(0), page_choices(client.config), "en")
-    for model, value in teacher.choices.attention_examples:
-        teacher.attention(model, value)
-    teacher.generate_step()
-    client.close()
-    if teacher.errors:
-        raise RuntimeError(f"the app refused the page's own examples: {teacher.errors[:3]}")
-    return teacher.choices
+    config = json.loads(urllib.request.urlopen(url.rstrip("/") + "/config", timeout=30).read())
+    choices = page_choices(config)
+    teacher = ClassStudent(choices, "en", random.Random(0))
+    calls = [teacher.attention(random.Random(0), example) for example in choices.attention_examples]
+    calls.append(teacher.generate_step(random.Random(0)))
+    failed = [r.error for r in load.calls_in_turn(url, _Script(calls), len(calls)) if not r.ok]
+    if failed:
+        raise RuntimeError(f"the app refused the page's own examples: {failed[:3]}")
+    return choices
 
 
-def class_results(app: AppProcess, choices: PageChoices, n_students: int, duration_s: float) -> list[dict]:
-    """The three lines of one class size, with where the CPU went as context: the server's CPU
-    time per call and in cores, and this process's (the clients') in cores."""
-    load, server_before, clients_before = os.getloadavg()[0], app.cpu_seconds(), time.process_time()
-    start = time.perf_counter()
-    students = class_session(app.url, choices, n_students, duration_s, seed=n_students)
-    wall = time.perf_counter() - start
-    server_after, clients_cpu = app.cpu_seconds(), time.process_time() - clients_before
-    n_calls = sum(len(v) for s in students for v in s.latencies.values()) + sum(len(s.errors) for s in students)
+class _Script(load.Student):
+    """Makes the given calls in order."""
+
+    def __init__(self, calls: list[tuple[str, dict]]):
+        self.calls = iter(calls)
+
+    def next_call(self, rng: random.Random) -> tuple[str, dict]:
+        return next(self.calls)
+
+
+def cpu_per_call_ms(app: AppProcess, student: load.Student, quick: bool) -> list[float]:
+    """The server's CPU milliseconds per call, one value per batch of calls made one after another.
+
+    The kernel counts a process's CPU in 10 ms ticks, so single calls of about 10 ms cannot be
+    measured one by one: each value is a batch's CPU divided by its calls.
+    """
+    values = []
+    for batch in range(CPU_BATCHES[quick]):
+        before = app.cpu_seconds()
+        results = load.calls_in_turn(app.url, student, CPU_BATCH_CALLS, seed=batch)
+        after = app.cpu_seconds()
+        if before is None or after is None:
+            return []
+        failed = [r.error for r in results if not r.ok]
+        if failed:
+            raise RuntimeError(f"calls failed while measuring CPU per call: {failed[:3]}")
+        values.append(1000 * (after - before) / len(results))
+    return values
+
+
+def cpu_lines(app: AppProcess, choices: PageChoices, quick: bool) -> list[dict]:
+    """Gradio's own cost of an event (echo) and the app's light calls, measured in the same run."""
+    echo = cpu_per_call_ms(app, EchoStudent(), quick)
+    light = cpu_per_call_ms(app, ClassStudent(choices, "en", random.Random(1)), quick)
+    if not echo or not light:
+        return []
+    echo_p50, light_p50 = statistics.median(echo), statistics.median(light)
+    context = dict(batches=len(echo), calls_per_batch=CPU_BATCH_CALLS, load_avg_1m=round(os.getloadavg()[0], 2))
+    return [result(SUITE, "echo_event_cpu_ms_p50", echo_p50, "ms", None, "lower", per_batch=_rounded(echo), **context),
+            result(SUITE, "light_call_cpu_ms_p50", light_p50, "ms", None, "lower", per_batch=_rounded(light),
+                   **context),
+            result(SUITE, "light_call_cpu_ratio_to_echo", light_p50 / echo_p50, "x", LIGHT_CPU_RATIO_GOAL, "lower",
+                   **context)]
+
+
+def _rounded(values: list[float]) -> list[float]:
+    return [round(v, 1) for v in values]
+
+
+def class_lines(app: AppProcess, choices: PageChoices, n_students: int, duration_s: float,
+                suffix: str = "", **extra_context) -> list[dict]:
+    """One class size: the p95 of every light call, the errors, and where the CPU went (the server's
+    CPU per call and in cores, the load generator's in cores)."""
+    load_avg, server_before = os.getloadavg()[0], app.cpu_seconds()
+
+    def behaviour(rng: random.Random, index: int) -> ClassStudent:
+        return ClassStudent(choices, "zh-CN" if index % 3 == 2 else "en", rng)
+
+    run = load.run_class(app.url, behaviour, n_students, duration_s, PERIOD_S, seed=n_students)
+    server_after = app.cpu_seconds()
     context = dict(sessions=n_students, duration_s=duration_s, period_s=PERIOD_S, cpus=os.cpu_count(),
-                   load_avg_1m_before=round(load, 2), clients_cores=round(clients_cpu / wall, 2))
+                   load_avg_1m_before=round(load_avg, 2), load_generator_cores=round(run.generator_cores, 3),
+                   calls=len(run.results), **extra_context)
     if server_before is not None and server_after is not None:
-        context.update(server_cores=round((server_after - server_before) / wall, 2),
-                       server_cpu_ms_per_call=round(1000 * (server_after - server_before) / max(1, n_calls), 1))
-    lines = []
+        server_cpu = server_after - server_before
+        context.update(server_cores=round(server_cpu / run.wall_s, 2),
+                       server_cpu_ms_per_call=round(1000 * server_cpu / max(1, len(run.results)), 1))
+    done = [r for r in run.results if r.ok]
+    errors = [r.error for r in run.results if not r.ok]
+    if not done:
+        raise RuntimeError(f"no call succeeded with {n_students} sessions: {errors[:3]}")
     for endpoint in ("attention", "generate_step"):
-        times = [t for s in students for t in s.latencies[endpoint]]
-        if not times:
-            raise RuntimeError(f"no {endpoint} call succeeded with {n_students} sessions")
-        lines.append(result(SUITE, f"{endpoint}_p95_ms_{n_students}_sessions", float(np.percentile(times, 95)), "ms",
-                            P95_GOAL_MS, "lower", calls=len(times), p50_ms=round(float(np.percentile(times, 50)), 1),
-                            max_ms=round(max(times), 1), **context))
-    errors = [e for s in students for e in s.errors]
-    lines.append(result(SUITE, f"errors_{n_students}_sessions", len(errors), "calls", 0, "lower", calls=n_calls,
-                        first_errors=errors[:3], **context))
+        times = [r.latency_ms for r in done if r.endpoint == endpoint]
+        if times:
+            context[f"{endpoint}_p95_ms"] = round(float(np.percentile(times, 95)), 1)
+    server_ms = [r.server_ms for r in done if r.server_ms is not None]
+    if server_ms:
+        context["server_event_ms_p50"] = round(float(np.percentile(server_ms, 50)), 1)
+        context["server_event_ms_p95"] = round(float(np.percentile(server_ms, 95)), 1)
+    context["reply_kb_p50"] = round(float(np.percentile([r.reply_bytes for r in done], 50)) / 1024, 1)
+    latencies = [r.latency_ms for r in done]
+    goal = P95_GOALS_MS.get(f"{n_students}{suffix}")
+    lines = [result(SUITE, f"p95_ms_{n_students}_sessions{suffix}", float(np.percentile(latencies, 95)), "ms", goal,
+                    "lower", p50_ms=round(float(np.percentile(latencies, 50)), 1), max_ms=round(max(latencies), 1),
+                    **context),
+             result(SUITE, f"errors_{n_students}_sessions{suffix}", len(errors), "calls", 0, "lower",
+                    first_errors=errors[:3], **context)]
+    if n_students == max(SESSION_COUNTS) and not suffix:
+        lines.append(result(SUITE, "load_generator_cores", run.generator_cores, "cores", GENERATOR_CORES_GOAL,
+                            "lower", **context))
     return lines
 
 
+def class_during_trainings(app: AppProcess, choices: PageChoices, duration_s: float) -> list[dict]:
+    """A class of 30 while two sessions train the copy preset in the same app."""
+    from playground.bench.app_training import Training       # it builds on this module
+    trainings = [Training(app.url) for _ in range(2)]
+    for training in trainings:
+        training.start()
+    try:
+        deadline = time.perf_counter() + START_LIMIT_S
+        while any(not t.steps for t in trainings) and time.perf_counter() < deadline:
+            time.sleep(0.2)
+        if any(not t.steps for t in trainings):
+            raise RuntimeError("the two trainings did not both start within the start limit")
+        before = [t.steps[-1][1] for t in trainings]
+        lines = class_lines(app, choices, CLASS_WITH_TRAININGS, duration_s, suffix="_2_trainings", trainings=2)
+        advanced = [t.steps[-1][1] - b for t, b in zip(trainings, before)]
+        for line in lines:
+            line["training_steps_during_class"] = advanced
+        if not all(advanced):
+            raise RuntimeError(f"a training stopped while the class was measured (steps advanced: {advanced})")
+        return lines
+    finally:
+        for training in trainings:
+            training.stop()
+
+
 def run(quick: bool) -> list[dict]:
+    from playground.bench import app_training      # live training in the app; it builds on this module
     starts = []
-    for _ in range(COLD_STARTS[quick]):
-        app = AppProcess()
-        starts.append(app.started_s)
-        if len(starts) < COLD_STARTS[quick]:
-            app.stop()
+    with app_training.environment(PLAYGROUND_TRAINING_SLOTS=TRAINING_SLOTS):
+        for _ in range(COLD_STARTS[quick]):
+            app = AppProcess()
+            starts.append(app.started_s)
+            if len(starts) < COLD_STARTS[quick]:
+                app.stop()
     lines = [result(SUITE, "cold_start_s", statistics.median(starts), "s", COLD_START_GOAL_S, "lower",
                     starts_s=[round(s, 2) for s in starts], load_avg_1m=round(os.getloadavg()[0], 2))]
     try:
         choices = teacher_opens(app.url)
+        lines += cpu_lines(app, choices, quick)
         for n_students in SESSION_COUNTS:
-            lines += class_results(app, choices, n_students, DURATION_S[quick])
+            lines += class_lines(app, choices, n_students, DURATION_S[quick])
+        lines += class_during_trainings(app, choices, DURATION_S[quick])
     finally:
         app.stop()
-    from playground.bench import app_training      # live training in the app; it builds on this module
     return lines + app_training.run(quick)

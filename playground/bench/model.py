@@ -1,11 +1,19 @@
-"""`python -m playground.bench model`: training throughput against torch's own layers, trace cost, KV cache."""
+"""`python -m playground.bench model`: training throughput against torch's own layers, trace cost, KV cache,
+and how fast an upload too large for the app is refused."""
 from __future__ import annotations
+
+import json
+import struct
+import time
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+from playground.checkpoint import CheckpointTooLarge, from_bytes, to_bytes
+from playground.data import tasks
 from playground.model import ModelConfig, Trace, build_model
+from playground.ui.validation import UPLOAD_LIMITS
 
 from .common import alternate, result
 
@@ -98,6 +106,42 @@ def kv_cache_speedup(rounds: int, context: int = 256) -> dict:
                   config=dict(d_model=256, layers=4, heads=4, d_ff=1024), threads=1)
 
 
+def _with_config(data: bytes, **changes) -> bytes:
+    """A checkpoint file with its header's config changed and its tensors kept (as a hostile upload would be)."""
+    header_size = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + header_size])
+    metadata = header["__metadata__"]
+    metadata["config"] = json.dumps({**json.loads(metadata["config"]), **changes})
+    header_bytes = json.dumps(header).encode()
+    return struct.pack("<Q", len(header_bytes)) + header_bytes + data[8 + header_size:]
+
+
+def hostile_upload_refusal(rounds: int) -> dict:
+    """The slowest refusal of two crafted uploads: the copy model's tensors under a header claiming 1000 + 1000
+    layers at d_model 1024 (refused from the fields), or 6 + 6 layers at d_model 512 (parameters counted)."""
+    task = tasks.get("copy")
+    config = ModelConfig(arch="encoder_decoder", vocab_size=task.tokenizer.vocab_size, d_model=64, n_heads=4,
+                         n_encoder_layers=2, n_decoder_layers=2, d_ff=256, max_len=32, tie_weights=False)
+    genuine = to_bytes(build_model(config), task.tokenizer)
+    crafted = [_with_config(genuine, n_encoder_layers=1000, n_decoder_layers=1000, d_model=1024, d_ff=4096),
+               _with_config(genuine, n_encoder_layers=6, n_decoder_layers=6, d_model=512, d_ff=2048)]
+    slowest = []
+    for data in crafted:
+        times = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            try:
+                from_bytes(data, UPLOAD_LIMITS)
+            except CheckpointTooLarge:
+                times.append(time.perf_counter() - start)
+            else:
+                raise RuntimeError("a crafted upload was accepted")
+        slowest.append(sorted(times)[len(times) // 2])
+    return result(SUITE, "hostile_upload_refuse_ms", 1000 * max(slowest), "ms", 1000, "lower",
+                  fields_refusal_ms=round(1000 * slowest[0], 2), parameters_refusal_ms=round(1000 * slowest[1], 2),
+                  what="median refusal of a crafted header under the app's upload limits, the slower of two files")
+
+
 def run(quick: bool) -> list[dict]:
     torch.set_num_threads(2)
     rounds = 3 if quick else 8
@@ -106,4 +150,5 @@ def run(quick: bool) -> list[dict]:
         train_throughput_ratio("train_throughput_ratio_medium", 256, 6, 8, 256, 16, max(2, rounds // 2)),
         trace_overhead(rounds * 3),
         kv_cache_speedup(max(2, rounds // 2)),
+        hostile_upload_refusal(rounds),
     ]

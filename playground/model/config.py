@@ -9,6 +9,10 @@ ARCHITECTURES = ("encoder_decoder", "decoder_only", "encoder_only")
 POSITIONAL_ENCODINGS = ("sinusoidal", "learned", "rope", "none")
 NORM_PLACEMENTS = ("pre", "post")
 ACTIVATIONS = ("relu", "gelu")
+FIELD_RANGES = {   # the widest shapes the library builds (GPT-2 XL fits); a value outside is refused before any allocation
+    "vocab_size": (2, 300_000), "tgt_vocab_size": (2, 300_000), "d_model": (1, 8_192), "n_heads": (1, 64),
+    "n_encoder_layers": (0, 48), "n_decoder_layers": (0, 48), "d_ff": (1, 32_768), "max_len": (1, 65_536),
+}
 
 
 class JsonConfig:
@@ -94,6 +98,7 @@ class ModelConfig(JsonConfig):
     def head_dim(self) -> int:
         return self.d_model // self.n_heads
 
+
 def _require(condition: bool, field: str, message: str) -> None:
     if not condition:
         raise ValueError(f"ModelConfig.{field}: {message}")
@@ -105,19 +110,15 @@ def _is_int(value) -> bool:
 
 def _validate(c: ModelConfig) -> None:
     _require(c.arch in ARCHITECTURES, "arch", f"{c.arch!r} is not one of {ARCHITECTURES}")
-    for name in ("vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
+    for name, (low, high) in FIELD_RANGES.items():
         value = getattr(c, name)
-        _require(_is_int(value) and value >= 1, name, f"must be a positive integer, got {value!r}")
-    _require(c.vocab_size >= 2, "vocab_size", f"must be at least 2, got {c.vocab_size}")
-    for name in ("n_encoder_layers", "n_decoder_layers"):
-        value = getattr(c, name)
-        _require(_is_int(value) and value >= 0, name, f"must be an integer >= 0, got {value!r}")
+        if name == "tgt_vocab_size" and value is None:
+            continue
+        _require(_is_int(value) and low <= value <= high, name,
+                 f"must be an integer in [{low:,}, {high:,}], got {f'{value:,}' if _is_int(value) else repr(value)}")
     if c.arch == "encoder_decoder":
         _require(c.n_encoder_layers >= 1, "n_encoder_layers", "an encoder_decoder needs at least 1 encoder layer")
         _require(c.n_decoder_layers >= 1, "n_decoder_layers", "an encoder_decoder needs at least 1 decoder layer")
-        if c.tgt_vocab_size is not None:
-            _require(_is_int(c.tgt_vocab_size) and c.tgt_vocab_size >= 2, "tgt_vocab_size",
-                     f"must be an integer >= 2 or None, got {c.tgt_vocab_size!r}")
     else:
         _require(c.tgt_vocab_size is None, "tgt_vocab_size", f"only an encoder_decoder has a target vocabulary; use None for {c.arch}")
     if c.arch == "decoder_only":

@@ -162,6 +162,8 @@ class _LanguageModelHead(nn.Module):
 
     def _initialise(self) -> None:
         """Linear weights ~ N(0, 0.02); token embeddings ~ N(0, 1/D) when scaled by sqrt(D), else N(0, 0.02)."""
+        if self.head.weight.is_meta:                       # built on the meta device to be sized: no values to draw
+            return
         token_std = self.config.d_model ** -0.5 if self.config.scale_embedding else 0.02
         for module in self.modules():
             if isinstance(module, nn.Linear):

@@ -6,12 +6,13 @@ from pathlib import Path
 import gradio as gr
 
 from . import links, own_models
-from .context import LIGHT_CONCURRENCY, PRIVATE, AppContext
+from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
 from .runtime import configure_torch, start_warm_up
 from .tabs import architecture, attention, generate, labs, positional, tokenizer, train
+from .validation import MAX_FILE_BYTES
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
 TABS = (("attention", attention), ("generate", generate), ("train", train), ("labs", labs),
@@ -80,8 +81,15 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                 store.drop(request.session_hash)
 
         demo.unload(on_unload)
+        gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
     return demo
+
+
+def echo(value: str) -> str:
+    """Return `value`: an event that does no work, so a benchmark can measure what Gradio itself
+    costs per event (queue, routing, serialisation) next to the app's real events."""
+    return value
 
 
 def launch_kwargs() -> dict:
@@ -89,7 +97,8 @@ def launch_kwargs() -> dict:
 
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
-    is rendered the same way everywhere, the way the browser tests see it.
+    is rendered the same way everywhere, the way the browser tests see it. A file larger than any
+    upload limit is refused by Gradio while it arrives, before it is written to disk.
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -98,4 +107,5 @@ def launch_kwargs() -> dict:
         "js": FOLLOW_SETTINGS_JS,
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
+        "max_file_size": MAX_FILE_BYTES,
     }

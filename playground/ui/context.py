@@ -15,11 +15,13 @@ from .validation import fail
 from .workspace import Workspace, WorkspaceStore
 
 LIGHT_CONCURRENCY = 2   # attention views and generation steps at once: Python holds one GIL, more only contend
-HEAVY_CONCURRENCY = 1   # run to the end, beam search, uploads: one at a time, the rest queue visibly
+HEAVY_CONCURRENCY = 1   # run to the end, beam search: one at a time, the rest queue visibly
+UPLOAD_CONCURRENCY = 1  # model uploads: a queue of their own, so a stream of them delays no one else's events
 TRAINING_SLOTS_ENV_VAR = "PLAYGROUND_TRAINING_SLOTS"
 DEFAULT_TRAINING_SLOTS = 1   # trainings at once: on a 2-vCPU Space one trains while the other core serves viewers
 LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
+UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 LOCAL_SESSION = "local"
@@ -35,6 +37,11 @@ def light(*progress_on) -> dict:
 def heavy(*progress_on) -> dict:
     """A heavy event (queued one at a time, queue position shown on `progress_on`)."""
     return {**HEAVY, "show_progress_on": list(progress_on)}
+
+
+def uploading(*progress_on) -> dict:
+    """A model upload (queued one at a time in its own group, place shown on `progress_on`)."""
+    return {**UPLOAD, "show_progress_on": list(progress_on)}
 
 
 def training_slots() -> int:

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import gradio as gr
 
-from playground.checkpoint import CheckpointError, from_bytes
+from playground.checkpoint import CheckpointError, CheckpointTooLarge, from_bytes
 
-from .context import AppContext, heavy
+from .context import AppContext, uploading
 from .i18n import label, text
 from .registry import ModelEntry, freeze
 from .runtime import guarded
-from .validation import MAX_UPLOAD_BYTES, fail
+from .validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 
 OWN_PREFIX = "mine-"
 
@@ -25,7 +25,8 @@ def own_name(filename: str) -> str:
 
 
 def load_own_model(path: str | Path, lang: str) -> ModelEntry:
-    """Read an uploaded checkpoint file, checking its size and contents (never unpickling)."""
+    """Read an uploaded checkpoint file, checking its size and contents (never unpickling); a model
+    beyond UPLOAD_LIMITS is refused from its config, before any weight is allocated."""
     path = Path(path)
     if path.suffix.lower() != ".safetensors":
         raise fail(lang, "err_upload_type", name=path.name)
@@ -33,7 +34,10 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
     if size > MAX_UPLOAD_BYTES:
         raise fail(lang, "err_upload_size", size=size // 2**20, limit=MAX_UPLOAD_BYTES // 2**20)
     try:
-        model, tokenizer, config, card = from_bytes(path.read_bytes())
+        model, tokenizer, config, card = from_bytes(path.read_bytes(), UPLOAD_LIMITS)
+    except CheckpointTooLarge as error:
+        field = text(lang, "upload_field_parameters") if error.field == "parameters" else f"`{error.field}`"
+        raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
     except CheckpointError as error:
         raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
     return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
@@ -71,4 +75,4 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown) -> None:
         return (message, *updates)
 
     upload.upload(on_upload, [upload, ctx.language], [status, *(dropdown for dropdown, _ in pickers)],
-                  api_name="upload_model", **heavy(status))
+                  api_name="upload_model", **uploading(status))

@@ -694,4 +694,8 @@ EN: dict[str, str] = {
                                     "Expect an output of the trained length, not the task done right.",
     "input_outside_training": "⚠️ **{model}** was trained on inputs of {low} to {high} characters; this one has {n}. "
                               "Expect mistakes.",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
+                            "(uploaded models have the Train tab's limits).",
+    "upload_field_parameters": "the number of parameters",
 }

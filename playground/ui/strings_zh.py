@@ -635,4 +635,7 @@ ZH: dict[str, str] = {
     "input_outside_training_fixed": "⚠️ **{model}** 只在恰好 {low} 个字符的输入上训练过；这个输入有 {n} 个。"
                                     "它会写出训练时的长度，而不是正确完成任务。",
     "input_outside_training": "⚠️ **{model}** 在 {low} 到 {high} 个字符的输入上训练；这个输入有 {n} 个。预计会出错。",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "这个模型超出了本应用接受的大小：{field} 为 {value}，上限是 {limit}（上传的模型与训练页使用相同的限制）。",
+    "upload_field_parameters": "参数量",
 }

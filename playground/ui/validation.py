@@ -11,6 +11,7 @@ import math
 import gradio as gr
 
 from playground.data import Tokenizer
+from playground.model import FIELD_RANGES, SizeLimits
 
 from .i18n import text
 
@@ -27,9 +28,10 @@ POSITIONAL_D_MODEL_RANGE = (2, 512)
 POSITIONAL_LENGTH_RANGE = (2, 512)
 BPE_VOCAB_RANGE = (262, 4_000)   # 5 special tokens + 256 bytes + at least one merge
 MAX_UPLOAD_BYTES = 32 * 1024 * 1024
-CONFIG_LIMITS = {                # the Architecture tab's custom config
-    "n_layers": (0, 48), "n_heads": (1, 64), "d_model": (2, 8192), "d_ff": (1, 32768),
-    "vocab_size": (2, 300_000), "max_len": (1, 65_536),
+CONFIG_LIMITS = {                # the Architecture tab's custom config: the library's own ranges
+    "n_layers": FIELD_RANGES["n_decoder_layers"], "n_heads": FIELD_RANGES["n_heads"],
+    "d_model": (2, FIELD_RANGES["d_model"][1]), "d_ff": FIELD_RANGES["d_ff"],
+    "vocab_size": FIELD_RANGES["vocab_size"], "max_len": FIELD_RANGES["max_len"],
 }
 TRAIN_LIMITS = {                 # the Train tab's form
     "layers": (1, 6), "n_heads": (1, 8), "d_model": (8, 512), "d_ff": (8, 2048), "dropout": (0.0, 0.5),
@@ -39,6 +41,13 @@ MAX_TRAIN_PARAMETERS = 2_000_000        # a larger model trains too slowly to wa
 MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estimated: about 1 s on one core
 MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
+MAX_UPLOAD_CONTEXT = 1_024               # positions of an uploaded model (prompt and generation together stay below)
+UPLOAD_LIMITS = SizeLimits(              # an uploaded model: what the Train tab could have made, checked before building
+    largest={"n_encoder_layers": TRAIN_LIMITS["layers"][1], "n_decoder_layers": TRAIN_LIMITS["layers"][1],
+             "n_heads": TRAIN_LIMITS["n_heads"][1], "d_model": TRAIN_LIMITS["d_model"][1],
+             "d_ff": TRAIN_LIMITS["d_ff"][1], "max_len": MAX_UPLOAD_CONTEXT},
+    max_parameters=MAX_TRAIN_PARAMETERS)
+MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses a larger file while it arrives
 
 
 def fail(lang: str, key: str, **values) -> gr.Error:

@@ -18,7 +18,8 @@ from playground.viz.labels import as_float32, axis_categories, check_tokens, che
 # hover's percentage is within GRID_PRECISION of the exact weight. Enlarged views keep float32.
 GRID_SCALE = 100
 GRID_PRECISION = 0.005
-MAX_TICK_LABELS = 40
+TINY_FONT_SIZE = 10         # tick labels of a long input (every token keeps its label)
+ROW_GAP_PX = 3              # between two tick labels of a heatmap axis
 
 
 def quantise_grid(weights: np.ndarray) -> np.ndarray:
@@ -26,17 +27,22 @@ def quantise_grid(weights: np.ndarray) -> np.ndarray:
     return np.rint(np.clip(weights, 0.0, 1.0) * GRID_SCALE).astype(np.uint8)
 
 
+def tick_font_size(n_tokens: int) -> int:
+    """Tick label size for an axis of `n_tokens` tokens: smaller as the input grows, never skipped."""
+    if n_tokens <= 24:
+        return theme.FONT_SIZE
+    return theme.SMALL_FONT_SIZE if n_tokens <= 64 else TINY_FONT_SIZE
+
+
 def _tick_axis(categories: list[str], tick_text: list[str], title: str) -> dict:
-    """A categorical axis showing token text, thinned to at most MAX_TICK_LABELS labels."""
-    every = max(1, -(-len(categories) // MAX_TICK_LABELS))
-    size = theme.FONT_SIZE if len(categories) <= 24 else theme.SMALL_FONT_SIZE
+    """A categorical axis labelling every token: explicit tick values, so Plotly never thins them."""
     return dict(
         title=dict(text=title),
         type="category",
         tickmode="array",
-        tickvals=categories[::every],
-        ticktext=tick_text[::every],
-        tickfont=dict(size=size),
+        tickvals=categories,
+        ticktext=tick_text,
+        tickfont=dict(size=tick_font_size(len(categories))),
         showgrid=False,
     )
 
@@ -63,7 +69,8 @@ def _domain(start: float, end: float) -> list[float]:
 
 
 def _default_height(n_query: int) -> int:
-    return int(min(720, max(360, 200 + 14 * n_query)))
+    """Tall enough that each query row has room for its label."""
+    return max(360, 200 + (tick_font_size(n_query) + ROW_GAP_PX) * n_query)
 
 
 def attention_grid(

@@ -82,6 +82,15 @@ def candidate_bars(
     return theme.figure(traces, layout)
 
 
+LABEL_CELLS = 150           # characters of node labels across the plot's width, shared by the columns
+ROW_PX = 30                 # a row of the beam tree: a node and the label above it
+
+
+def _short(label: str, cells: int) -> str:
+    """`label` cut to `cells` characters, the cut marked with "…"."""
+    return label if len(label) <= cells else label[:cells - 1] + "…"
+
+
 class BeamNode(NamedTuple):
     """One hypothesis in a beam search: it extends `parent` (None for the root) by `token`."""
 
@@ -110,29 +119,65 @@ def _as_beam_nodes(nodes: Sequence) -> list[BeamNode]:
     return parsed
 
 
-def beam_layout(nodes: Sequence) -> dict[int, tuple[int, float]]:
-    """(depth, row) of every node: depth = steps from the root; leaves take rows 0, 1, 2, ... in
-    depth-first order and each parent sits at the mean row of its children."""
-    parsed = _as_beam_nodes(nodes)
-    children: dict[int | None, list[int]] = {}
+def _chains(parsed: list[BeamNode]) -> list[list[BeamNode]]:
+    """The tree cut into chains, each drawn along one row: the first chain is the best path from the root;
+    every other chain starts at a child that branches off and continues through its best-scored child.
+    Chains come in the order they start (by depth), so a chain's parent row is placed before it."""
+    children: dict[int | None, list[BeamNode]] = {}
     for n in parsed:
-        children.setdefault(n.parent, []).append(n.id)
-    position: dict[int, tuple[int, float]] = {}
-    next_leaf = 0
-    root = children[None][0]
-    stack = [(root, 0, False)]
-    while stack:  # iterative post-order walk
-        node, depth, expanded = stack.pop()
-        kids = children.get(node, [])
-        if not kids:
-            position[node] = (depth, float(next_leaf))
-            next_leaf += 1
-        elif expanded:
-            position[node] = (depth, float(np.mean([position[k][1] for k in kids])))
+        children.setdefault(n.parent, []).append(n)
+    for kids in children.values():
+        kids.sort(key=lambda n: (not n.best, -n.score, n.id))      # the best path first, then by score
+    chains, depth = [], {}
+    starts = [children[None][0]]
+    while starts:
+        chain, node = [], starts.pop(0)
+        while node is not None:
+            depth[node.id] = 0 if node.parent is None else depth[node.parent] + 1
+            chain.append(node)
+            kids = children.get(node.id, [])
+            starts.extend(kids[1:])
+            node = kids[0] if kids else None
+        chains.append(chain)
+        starts.sort(key=lambda n: (depth[n.parent], not n.best, -n.score))
+    return chains
+
+
+def beam_layout(nodes: Sequence) -> dict[int, tuple[int, int]]:
+    """(step, row) of every node, left to right: the best path straight along row 0, the other
+    hypotheses fanning out from it.
+
+    Each chain (see _chains) takes the free row nearest its parent's, alternately below and above,
+    where "free" means no other chain's nodes lie between the parent's step and the chain's end,
+    so no two nodes, and no two labels, share a place.
+    """
+    parsed = _as_beam_nodes(nodes)
+    position: dict[int, tuple[int, int]] = {}
+    taken: dict[int, list[tuple[int, int]]] = {}          # row -> (first, last) steps in use
+    for chain in _chains(parsed):
+        head = chain[0]
+        if head.parent is None:
+            row, first = 0, 0
         else:
-            stack.append((node, depth, True))
-            stack.extend((k, depth + 1, False) for k in reversed(kids))
+            parent_step, parent_row = position[head.parent]
+            first = parent_step + 1
+            last = first + len(chain) - 1
+            row = next(r for r in _rows_near(parent_row)
+                       if all(end < parent_step or start > last for start, end in taken.get(r, [])))
+        for offset, node in enumerate(chain):
+            position[node.id] = (first + offset, row)
+        taken.setdefault(row, []).append((first - (head.parent is not None), first + len(chain) - 1))
     return position
+
+
+def _rows_near(row: int):
+    """row + 1, row - 1, row + 2, row - 2, ... (away from the best path first)."""
+    away = 1 if row >= 0 else -1
+    distance = 1
+    while True:
+        yield row + away * distance
+        yield row - away * distance
+        distance += 1
 
 
 def beam_tree(
@@ -143,11 +188,13 @@ def beam_tree(
     logprob_label: str = "log-prob",
     height: int | None = None,
 ) -> go.Figure:
-    """The beam tree, root on the left, one column per decoding step.
+    """The beam tree left to right, one column per decoding step from step 0 (the root), laid out by
+    beam_layout: the best path a straight line, the other hypotheses fanning out from it.
 
     nodes: BeamNode tuples, 7-tuples in BeamNode field order, or mappings with those keys
     (id, parent, token, logprob, score, finished, best). Edges and nodes on the best path are drawn
-    thick and red; finished hypotheses are squares, the others circles.
+    thick and red; finished hypotheses are squares, the others circles. Each token is written above
+    its node, shortened (with "…") where the columns are narrow; the hover gives it in full.
     """
     parsed = _as_beam_nodes(nodes)
     position = beam_layout(parsed)
@@ -167,13 +214,17 @@ def beam_tree(
             line=dict(color=theme.HIGHLIGHT_COLOR if on_best else "#9a9a9a", width=4 if on_best else 1.5),
         ))
     order = sorted(parsed, key=lambda n: n.id)
+    n_steps = max(step for step, _ in position.values()) + 1
+    rows = [row for _, row in position.values()]
+    many = n_steps > 20
     traces.append(dict(
         type="scatter",
         x=[position[n.id][0] for n in order], y=[position[n.id][1] for n in order],
-        mode="markers+text", text=[visible_token(n.token) for n in order], textposition="middle right",
+        mode="markers+text", text=[visible_token(_short(n.token, max(3, LABEL_CELLS // n_steps))) for n in order],
+        textposition="top center", textfont=dict(size=theme.SMALL_FONT_SIZE if many else theme.FONT_SIZE),
         showlegend=False,
         marker=dict(
-            size=[16 if n.best else 11 for n in order],
+            size=[12 if n.best else 8 for n in order] if many else [16 if n.best else 11 for n in order],
             symbol=["square" if n.finished else "circle" for n in order],
             color=[theme.HIGHLIGHT_COLOR if n.best else theme.SERIES_COLORS[0] for n in order],
             line=dict(color="white", width=1),
@@ -184,10 +235,11 @@ def beam_tree(
             f"{score_label}: %{{customdata[2]:.3f}}<extra></extra>"
         ),
     ))
-    n_rows = max(row for _, row in position.values()) + 1
+    n_rows = max(rows) - min(rows) + 1
     layout = theme.base_layout(
-        title, height=height if height is not None else int(min(720, max(360, 140 + 34 * n_rows))),
-        xaxis=dict(title=dict(text=step_label), dtick=1, showgrid=False, zeroline=False),
-        yaxis=dict(visible=False, autorange="reversed"),
+        title, height=height if height is not None else max(360, 170 + ROW_PX * n_rows),
+        xaxis=dict(title=dict(text=step_label), range=[-0.6, n_steps - 0.3], tick0=0, dtick=5 if many else 1,
+                   showgrid=False, zeroline=False),
+        yaxis=dict(visible=False, range=[max(rows) + 0.6, min(rows) - 0.9]),   # downwards, room for the top labels
     )
     return theme.figure(traces, layout)

@@ -1,16 +1,21 @@
 """The app served in this process and driven through gradio_client, as independent sessions."""
+import io
 import runpy
 import shutil
 from pathlib import Path
 
 import gradio as gr
+import httpx
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
+from playground import checkpoint
 from playground.generate import SamplingConfig, Stepper
 from playground.ui import create_app, launch_kwargs
+from playground.ui.validation import MAX_FILE_BYTES
 
+from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
 from .serving import serve
 
 REPO = Path(__file__).resolve().parents[2]
@@ -18,9 +23,13 @@ GREEDY = ("greedy", 1.0, 0, 1.0, 0, 40, 3)          # strategy, temperature, top
 
 
 @pytest.fixture(scope="module")
-def server(pretrained_dir):
-    demo = create_app(pretrained_dir)
-    yield from serve(demo)
+def app(pretrained_dir):
+    return create_app(pretrained_dir)
+
+
+@pytest.fixture(scope="module")
+def server(app):
+    yield from serve(app)
 
 
 def session(url: str) -> Client:
@@ -112,6 +121,35 @@ def test_an_uploaded_model_belongs_to_its_session_only(server, pretrained_dir, t
     pickle.write_bytes(b"\x80\x04\x95 a pickle in disguise")
     with pytest.raises(AppError, match="pickle"):
         owner.predict(handle_file(str(pickle)), "en", api_name="/upload_model")
+
+
+def test_a_hostile_upload_is_refused_from_its_header_and_the_session_then_loads_a_model(server, monkeypatch,
+                                                                                       tmp_path):
+    crafted = tmp_path / "crafted.safetensors"
+    crafted.write_bytes(with_config(PRETRAINED_COPY.read_bytes(), **HOSTILE))
+    client = session(server)
+    with monkeypatch.context() as patched:          # the server runs in this process
+        patched.setattr(checkpoint, "build_model", forbidden)
+        patched.setattr(checkpoint, "safetensors_load", forbidden)
+        before = resident_bytes()
+        with pytest.raises(AppError, match=r"`n_encoder_layers` is 1,000, the limit is 6"):
+            client.predict(handle_file(str(crafted)), "en", api_name="/upload_model")
+        assert resident_bytes() - before < 50 * 2**20
+        for changes, field in ((dict(d_model=100_000), "`d_model` 为 100,000，上限是 512"),
+                               (dict(max_len=10**9), "`max_len` 为 1,000,000,000，上限是 1,024")):
+            crafted.write_bytes(with_config(PRETRAINED_COPY.read_bytes(), **changes))
+            with pytest.raises(AppError, match=field):
+                client.predict(handle_file(str(crafted)), "zh-CN", api_name="/upload_model")
+    status, *_ = client.predict(handle_file(str(PRETRAINED_COPY)), "en", api_name="/upload_model")
+    assert "mine-model" in status and "encoder-decoder" in status
+
+
+def test_uploads_queue_apart_and_gradio_refuses_a_file_over_the_limit_as_it_arrives(app, server):
+    upload = next(fn for fn in app.fns.values() if fn.api_name == "upload_model")
+    assert upload.concurrency_id == "upload"
+    too_large = io.BytesIO(b"\0" * (MAX_FILE_BYTES + 1))
+    response = httpx.post(f"{server}gradio_api/upload", files={"files": ("big.safetensors", too_large)}, timeout=60)
+    assert response.status_code == 413
 
 
 def test_app_py_builds_the_app_and_leaves_the_address_to_gradio(pretrained_dir, monkeypatch):

@@ -99,3 +99,11 @@ def test_snapshot_slider_switches_visible_trace_without_frames():
 def test_bad_inputs_are_refused_with_a_reason(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_every_token_of_a_long_input_keeps_its_label_with_room_for_it():
+    tokens = [chr(97 + i % 26) for i in range(120)]
+    fig = attention_head(softmax_weights((120, 120), causal=True), tokens, tokens)
+    for axis in (fig.layout.xaxis, fig.layout.yaxis):
+        assert axis.tickmode == "array" and list(axis.ticktext) == tokens and len(axis.tickvals) == 120
+    assert fig.layout.height / 120 > fig.layout.yaxis.tickfont.size                      # a row per label

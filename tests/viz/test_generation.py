@@ -1,3 +1,5 @@
+import html
+
 import numpy as np
 import pytest
 
@@ -54,10 +56,49 @@ NODES = [
 ]
 
 
-def test_beam_layout_puts_children_one_step_right_and_parents_between_them():
+def beam_of(width: int, steps: int) -> list[BeamNode]:
+    """A beam search's tree: of three extensions of every live hypothesis the best `width` join the tree."""
+    rng = np.random.default_rng(0)
+    nodes = [BeamNode(0, None, "<s>", 0.0, 0.0, False, False)]
+    live = [0]
+    for step in range(steps):
+        extensions = [(parent, token, float(-rng.exponential())) for parent in live for token in ("the", " cat", "sat")]
+        extensions.sort(key=lambda e: -(nodes[e[0]].score + e[2]))
+        live = []
+        for parent, token, logprob in extensions[:width]:
+            nodes.append(BeamNode(len(nodes), parent, token, logprob, nodes[parent].score + logprob,
+                                  step == steps - 1, False))
+            live.append(len(nodes) - 1)
+    best, path = live[0], set()
+    while best is not None:
+        path.add(best)
+        best = nodes[best].parent
+    return [n._replace(best=n.id in path) for n in nodes]
+
+
+def test_beam_layout_keeps_the_best_path_straight_and_children_one_step_right():
     position = beam_layout(NODES)
-    assert position[3][0] == 2 and position[2][0] == 1
-    assert position[1][1] == (position[3][1] + position[4][1]) / 2
+    assert position[0] == (0, 0) and position[1] == (1, 0) and position[3] == (2, 0)   # the best path
+    assert position[2][0] == 1 and position[4][0] == 2 and position[2][1] != 0 and position[4][1] != 0
+
+
+@pytest.mark.parametrize("width, steps", [(2, 10), (4, 40), (6, 40)])
+def test_a_long_beam_tree_has_one_place_per_node_and_labels_that_fit_their_column(width, steps):
+    nodes = beam_of(width, steps)
+    position = beam_layout(nodes)
+    best = sorted(position[n.id] for n in nodes if n.best)
+    assert best == [(step, 0) for step in range(steps + 1)]                             # straight, from step 0
+    assert all(position[n.id][0] == position[n.parent][0] + 1 for n in nodes if n.parent is not None)
+    assert len(set(position.values())) == len(nodes)                                   # no two labels on one spot
+    rows = {}
+    for step, row in position.values():
+        rows.setdefault(row, []).append(step)
+    assert all(len(set(steps_in_row)) == len(steps_in_row) for steps_in_row in rows.values())
+    fig = beam_tree(nodes)
+    longest = max(len(html.unescape(label)) for label in fig.data[-1].text)               # as displayed
+    assert longest * (steps + 1) <= 150 or longest <= 3
+    assert fig.layout.xaxis.tick0 == 0 and -1 < fig.layout.xaxis.range[0] < 0
+    assert len(rows) <= 4 * width                                                      # rows are reused
 
 
 def test_beam_tree_highlights_exactly_the_best_path():
@@ -66,6 +107,7 @@ def test_beam_tree_highlights_exactly_the_best_path():
     assert best_edges.line.width > plain_edges.line.width
     assert sum(v is None for v in best_edges.x) == 2  # root->the, the->cat
     assert list(nodes.text) == ["&lt;s&gt;", "the", "a", "␣cat", "␣dog"]
+    assert nodes.textposition == "top center"
     assert [s for s in nodes.marker.symbol] == ["circle", "circle", "circle", "square", "square"]
     assert nodes.customdata[3][2] == -0.7
 

@@ -1,0 +1,73 @@
+"""What a lesson is: text in both languages, a prediction to make before an experiment, a check
+question with feedback on every answer, the live views it shows and the tab view it links to."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LANGS = ("en", "zh-CN")
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text in English and Simplified Chinese."""
+
+    en: str
+    zh: str
+
+    def __call__(self, lang: str) -> str:
+        return self.zh if lang == "zh-CN" else self.en
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An answer: whether it is right, and why (shown once it is picked)."""
+
+    text: Text
+    correct: bool
+    feedback: Text
+
+
+@dataclass(frozen=True)
+class Question:
+    """A multiple-choice question with exactly one right answer."""
+
+    prompt: Text
+    choices: tuple[Choice, ...]
+
+    def __post_init__(self) -> None:
+        if sum(choice.correct for choice in self.choices) != 1:
+            raise ValueError(f"a question needs exactly one right answer: {self.prompt.en!r}")
+
+    @property
+    def answer(self) -> int:
+        return next(i for i, choice in enumerate(self.choices) if choice.correct)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Predict, then run: `predict` is asked first; `run` names the button; `view` is the key of the
+    live view that shows the outcome once it has run; `reveal` explains it."""
+
+    predict: Question
+    run: Text
+    view: str
+    reveal: Text
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One screen of the course.
+
+    views: the keys of the live views the lesson shows (built by the Lessons tab from the same
+        handlers as the tabs); link: the tab view that explores further, as query parameters
+        (`view` names the tab).
+    """
+
+    id: str
+    title: Text
+    explanation: Text                 # markdown; $...$ and $$...$$ are math
+    look_for: Text
+    experiment: Experiment
+    check: Question
+    views: tuple[str, ...]
+    link: dict = field(default_factory=dict)

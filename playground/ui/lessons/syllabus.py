@@ -1,0 +1,708 @@
+"""The course: fifteen lessons in the order of the tutorials' syllabus, in English and Chinese.
+
+Every formula here is checked against the math (and, where the app computes it, against the
+code's own numbers in the tests), not against the tutorials.
+"""
+from __future__ import annotations
+
+from .lesson import Choice, Experiment, Lesson, Question, Text
+
+T = Text
+
+
+def right(en: str, zh: str, why_en: str, why_zh: str) -> Choice:
+    return Choice(T(en, zh), True, T(why_en, why_zh))
+
+
+def wrong(en: str, zh: str, why_en: str, why_zh: str) -> Choice:
+    return Choice(T(en, zh), False, T(why_en, why_zh))
+
+
+TOKENS = Lesson(
+    id="tokens",
+    title=T("1 · Tokens: characters and byte-level BPE", "1 · 词元：字符与字节级 BPE"),
+    explanation=T(
+        "A model reads numbers, not text. A **tokenizer** cuts text into pieces and gives each piece an id.\n\n"
+        "- **Characters**: one token per character. Small vocabulary, long sequences, and any character it "
+        "never saw becomes `<unk>`.\n"
+        "- **Byte-level BPE**: start from the 256 possible bytes of UTF-8, then repeatedly **merge** the most "
+        "frequent adjacent pair into a new token. Frequent words become one token; rare text falls back to "
+        "bytes, so nothing is ever unknown.\n\n"
+        "Chinese characters take 3 bytes each in UTF-8, so a BPE trained mostly on English may need up to three "
+        "tokens for one character.",
+        "模型读的是数字而不是文字。**分词器**把文本切成片段，并给每个片段一个编号（id）。\n\n"
+        "- **字符级**：每个字符一个词元。词表小、序列长；没见过的字符会变成 `<unk>`。\n"
+        "- **字节级 BPE**：从 UTF-8 的 256 个字节出发，反复把最常见的相邻一对**合并**成新词元。常见的词成为一个词元；"
+        "罕见的文本退回到字节，所以永远不会出现未知词元。\n\n"
+        "在 UTF-8 中一个汉字占 3 个字节，因此主要用英文训练的 BPE 可能要用最多三个词元表示一个汉字。"),
+    look_for=T(
+        "- The same text as characters and as BPE tokens: count both.\n- The merges in the order BPE learned "
+        "them: the first ones join the most frequent pairs (often a letter and a space).\n- Chinese text shown "
+        "as byte pieces like `<E6><B3>`.",
+        "- 同一段文本的字符切分与 BPE 切分：数一数各有多少词元。\n- BPE 学到合并的先后顺序：最先合并的是最常见的一对"
+        "（常常是字母加空格）。\n- 中文显示为 `<E6><B3>` 这样的字节片段。"),
+    experiment=Experiment(
+        predict=Question(
+            T("A BPE trained on English tokenizes 注意力 (3 Chinese characters). How many tokens?",
+              "一个用英文训练的 BPE 对“注意力”（3 个汉字）分词，会得到几个词元？"),
+            (wrong("Exactly 1", "恰好 1 个", "Only a merge learned from Chinese text could make one token of it.",
+                   "只有从中文语料里学到的合并才能把它变成一个词元。"),
+             wrong("Exactly 3, one per character", "恰好 3 个，每字一个",
+                   "BPE does not work on characters but on bytes; each character here is 3 bytes.",
+                   "BPE 处理的是字节而不是字符；这里每个汉字有 3 个字节。"),
+             right("More than 3, up to 9 (one per byte)", "多于 3 个，最多 9 个（每字节一个）",
+                   "Each character is 3 UTF-8 bytes and English text taught BPE few merges of these bytes.",
+                   "每个汉字是 3 个 UTF-8 字节，而英文语料几乎没有教会 BPE 合并这些字节。"))),
+        run=T("Tokenize 注意力", "对“注意力”分词"),
+        view="tokens_chinese",
+        reveal=T("Each character falls apart into its UTF-8 bytes: byte-level BPE never needs `<unk>`, but it pays "
+                 "in sequence length for text it was not trained on.",
+                 "每个汉字都被拆成 UTF-8 字节：字节级 BPE 从不需要 `<unk>`，但对没训练过的文本要付出更长的序列。")),
+    check=Question(
+        T("Why does a byte-level BPE never produce `<unk>`?", "为什么字节级 BPE 永远不会产生 `<unk>`？"),
+        (right("All 256 bytes are in its base vocabulary, and every text is a sequence of bytes",
+               "256 个字节都在它的基础词表里，而任何文本都是字节序列",
+               "So any text can always be written, at worst one byte per token.",
+               "因此任何文本都能写出来，最差也就是一个字节一个词元。"),
+         wrong("Its vocabulary holds every word of every language", "它的词表包含所有语言的所有单词",
+               "Its vocabulary is a few thousand entries; it covers everything through bytes, not words.",
+               "它的词表只有几千项；它是靠字节而不是单词覆盖一切的。"),
+         wrong("It deletes characters it does not know", "它会删除不认识的字符",
+               "Nothing is deleted: decoding the ids gives back the exact text.",
+               "不会删除任何内容：把 id 解码回去能得到完全相同的文本。"))),
+    views=("tokens_compare", "tokens_merges"),
+    link={"view": "tokenizer"},
+)
+
+EMBEDDINGS = Lesson(
+    id="embeddings",
+    title=T("2 · Embeddings: a lookup table that learns", "2 · 嵌入：会学习的查找表"),
+    explanation=T(
+        "The embedding is a matrix $E$ of shape $[V, D]$: token id $i$ becomes row $i$, a vector of $D$ numbers. "
+        "The lookup is the same as multiplying a one-hot vector by $E$, but without the multiplication.\n\n"
+        "At the start the rows are random. Training moves the rows of tokens that behave alike closer together, "
+        "so **cosine similarity** $\\cos(a, b) = \\frac{a \\cdot b}{\\lVert a \\rVert \\lVert b \\rVert}$ between "
+        "rows starts to mean something. Projecting the table onto its two main directions (PCA) draws it on a "
+        "page.",
+        "嵌入是一个形状为 $[V, D]$ 的矩阵 $E$：编号为 $i$ 的词元取出第 $i$ 行，即 $D$ 个数的向量。"
+        "查表等价于 one-hot 向量乘以 $E$，只是省去了乘法。\n\n"
+        "一开始各行是随机的。训练会让用法相似的词元的行靠得更近，于是行与行之间的**余弦相似度** "
+        "$\\cos(a, b) = \\frac{a \\cdot b}{\\lVert a \\rVert \\lVert b \\rVert}$ 才开始有意义。"
+        "把整张表投影到它最主要的两个方向（PCA）上，就能画在一页纸上。"),
+    look_for=T(
+        "- A trained model's nearest neighbours of a letter: its other case, other vowels or consonants.\n"
+        "- In the PCA picture, groups: letters, digits, punctuation, whitespace.",
+        "- 训练后的模型里一个字母的最近邻：它的大小写、其他元音或辅音。\n- PCA 图中的分组：字母、数字、标点、空白。"),
+    experiment=Experiment(
+        predict=Question(
+            T("In an untrained model, how similar is a token's embedding to its nearest neighbour (cosine)?",
+              "在未训练的模型里，一个词元的嵌入与它最近邻的余弦相似度大约是多少？"),
+            (wrong("Close to 1", "接近 1", "Random vectors in many dimensions are almost never aligned.",
+                   "高维空间里的随机向量几乎从不同向。"),
+             right("Small, well below 0.5", "很小，远低于 0.5",
+                   "Random directions in D dimensions have cosines around ±1/√D; the best of a few dozen is still "
+                   "small.", "D 维中的随机方向，余弦约为 ±1/√D；几十个里最大的那个也仍然很小。"),
+             wrong("Exactly −1", "恰好 −1", "That would need two rows to be exact opposites, which chance never gives.",
+                   "那需要两行恰好方向相反，随机初始化不会出现。"))),
+        run=T("Compare untrained and trained neighbours", "比较未训练与训练后的最近邻"),
+        view="embeddings_untrained_vs_trained",
+        reveal=T("Before training the neighbours are arbitrary and weakly similar; after training the closest rows "
+                 "belong to tokens that are used alike.",
+                 "训练前最近邻是任意的、相似度很低；训练后最接近的行属于用法相近的词元。")),
+    check=Question(
+        T("Looking up token id 7 in $E$ gives…", "在 $E$ 中查找编号 7 的词元得到……"),
+        (right("Row 7 of $E$, the same as one_hot(7) · $E$", "$E$ 的第 7 行，等于 one_hot(7) · $E$",
+               "A one-hot vector selects exactly one row.", "one-hot 向量恰好选出一行。"),
+         wrong("Column 7 of $E$", "$E$ 的第 7 列",
+               "Columns are features (D of them); tokens are rows (V of them).", "列是特征（D 个），行才是词元（V 个）。"),
+         wrong("The number 7 times a learned scale", "数字 7 乘以一个学到的缩放系数",
+               "Ids are names, not quantities: token 7 is not \"more\" than token 6.",
+               "编号只是名字而不是数量：词元 7 并不比词元 6“更多”。"))),
+    views=("embeddings_neighbours", "embeddings_pca"),
+    link={"view": "tokenizer"},
+)
+
+POSITIONS = Lesson(
+    id="positions",
+    title=T("3 · Positions: where each token stands", "3 · 位置：每个词元在哪里"),
+    explanation=T(
+        "Self-attention compares every token with every other, but nothing in it knows their **order**. The "
+        "original Transformer adds a fixed table to the embeddings:\n\n"
+        "$$PE_{(pos, 2i)} = \\sin\\left(pos / 10000^{2i/d}\\right), \\qquad "
+        "PE_{(pos, 2i+1)} = \\cos\\left(pos / 10000^{2i/d}\\right)$$\n\n"
+        "Dimension pair $i$ is a wave of wavelength $2\\pi \\cdot 10000^{2i/d}$: the **first** dimensions turn "
+        "fast, the last ones slowly, so together they give every position a distinct pattern.",
+        "自注意力会把每个词元与其他所有词元比较，但它本身不知道它们的**顺序**。原始 Transformer 在嵌入上加一张固定的表：\n\n"
+        "$$PE_{(pos, 2i)} = \\sin\\left(pos / 10000^{2i/d}\\right), \\qquad "
+        "PE_{(pos, 2i+1)} = \\cos\\left(pos / 10000^{2i/d}\\right)$$\n\n"
+        "第 $i$ 对维度是一条波长为 $2\\pi \\cdot 10000^{2i/d}$ 的波：**前面的**维度变化快，后面的维度变化慢，"
+        "合起来就让每个位置都有独特的模式。"),
+    look_for=T(
+        "- In the heatmap, stripes that are narrow on the left (fast dimensions) and wide on the right.\n"
+        "- Without positions, a shuffled input gives the same outputs, shuffled.",
+        "- 热力图中左边条纹窄（变化快的维度），右边条纹宽。\n- 没有位置编码时，打乱的输入得到的是同样被打乱的输出。"),
+    experiment=Experiment(
+        predict=Question(
+            T("A model without any positional encoding reads a sentence, then the same words shuffled. Its outputs…",
+              "一个没有任何位置编码的模型先读一句话，再读同样的词打乱顺序后的句子。它的输出……"),
+            (right("are the same vectors, shuffled the same way", "是同样的向量，按同样的方式被打乱",
+                   "Without positions, self-attention is permutation-equivariant: it cannot tell the orders apart.",
+                   "没有位置信息时，自注意力对排列是等变的：它分不出两种顺序。"),
+             wrong("are completely different vectors", "是完全不同的向量",
+                   "Every token sees the same set of tokens either way, so nothing changes but the order.",
+                   "无论哪种顺序，每个词元看到的都是同一组词元，所以只有顺序变了。"),
+             wrong("are the same vectors in the original order", "是按原顺序排列的同样向量",
+                   "Each output stays with its own token, and the tokens moved.", "每个输出跟着自己的词元走，而词元的位置变了。"))),
+        run=T("Shuffle the input", "打乱输入"),
+        view="positions_shuffle",
+        reveal=T("The outputs match the shuffled original up to rounding: order is invisible without positions.",
+                 "输出与打乱后的原输出在舍入误差内一致：没有位置编码，顺序是看不见的。")),
+    check=Question(
+        T("Which dimensions of the sinusoidal table change fastest from one position to the next?",
+          "正弦位置编码表中，哪些维度随位置变化最快？"),
+        (right("The first ones (small $i$)", "前面的维度（$i$ 小）",
+               "Their wavelength $2\\pi \\cdot 10000^{2i/d}$ is shortest: $2\\pi$ at $i = 0$.",
+               "它们的波长 $2\\pi \\cdot 10000^{2i/d}$ 最短：$i = 0$ 时为 $2\\pi$。"),
+         wrong("The last ones (large $i$)", "后面的维度（$i$ 大）",
+               "Those have wavelengths up to $2\\pi \\cdot 10000$: they barely move over a few hundred positions.",
+               "它们的波长长达 $2\\pi \\cdot 10000$：在几百个位置内几乎不变。"),
+         wrong("All at the same speed", "所有维度一样快",
+               "The frequency shrinks geometrically with $i$; that spread is what makes positions distinct.",
+               "频率随 $i$ 按几何级数减小；正是这种差异让各个位置可以区分。"))),
+    views=("positions_table", "positions_curves"),
+    link={"view": "positional"},
+)
+
+ATTENTION = Lesson(
+    id="attention",
+    title=T("4 · Attention by hand", "4 · 手算注意力"),
+    explanation=T(
+        "For each token, attention asks: which other tokens should I read from?\n\n"
+        "$$\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right) V$$\n\n"
+        "1. $Q = XW_Q$, $K = XW_K$, $V = XW_V$ (queries, keys, values);\n2. $QK^\\top$: every query against "
+        "every key;\n3. divide by $\\sqrt{d_k}$ so the scores do not grow with the head size;\n4. add the mask "
+        "$M$ ($-\\infty$ where a query must not look);\n5. softmax along each row: weights that sum to 1;\n"
+        "6. weights times $V$: each output is a weighted average of values.",
+        "对每个词元，注意力回答：我该从哪些词元读取信息？\n\n"
+        "$$\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right) V$$\n\n"
+        "1. $Q = XW_Q$，$K = XW_K$，$V = XW_V$（查询、键、值）；\n2. $QK^\\top$：每个查询与每个键相比；\n"
+        "3. 除以 $\\sqrt{d_k}$，使分数不随头的维度增大；\n4. 加上掩码 $M$（不允许看的位置为 $-\\infty$）；\n"
+        "5. 按行做 softmax：得到和为 1 的权重；\n6. 权重乘以 $V$：每个输出都是值的加权平均。"),
+    look_for=T(
+        "- Each matrix of the worked example with its numbers; the masked entries become 0 after softmax.\n"
+        "- Each row of the weights sums to 1.",
+        "- 示例中每个矩阵及其数值；被掩码的位置在 softmax 之后变为 0。\n- 权重的每一行之和为 1。"),
+    experiment=Experiment(
+        predict=Question(
+            T("In a causal (decoder) head, how many non-zero weights does the first token's row have?",
+              "在因果（解码器）注意力头中，第一个词元那一行有几个非零权重？"),
+            (right("Exactly one: itself", "恰好一个：它自己",
+                   "The mask hides every later token, so softmax puts all the weight on the only key left.",
+                   "掩码遮住了所有后面的词元，softmax 把全部权重放在唯一剩下的键上。"),
+             wrong("One per token of the input", "输入中每个词元一个",
+                   "That is an encoder head: a causal head may not look ahead.", "那是编码器的注意力头：因果注意力不能向后看。"),
+             wrong("None: the row is all zeros", "没有：整行都是 0",
+                   "Softmax always produces weights that sum to 1 over the keys it may see.",
+                   "softmax 在可见的键上总会产生和为 1 的权重。"))),
+        run=T("Work through a causal head", "计算一个因果注意力头"),
+        view="attention_by_hand_causal",
+        reveal=T("The first row is 1.0 on the first token: a causal head's first token can only read itself.",
+                 "第一行在第一个词元上为 1.0：因果注意力中第一个词元只能读它自己。")),
+    check=Question(
+        T("Why divide the scores by $\\sqrt{d_k}$?", "为什么要把分数除以 $\\sqrt{d_k}$？"),
+        (right("If q and k have unit-variance entries, $q \\cdot k$ has variance $d_k$: the division keeps the "
+               "scores at unit scale, so softmax does not saturate",
+               "若 q、k 的各分量方差为 1，则 $q \\cdot k$ 的方差为 $d_k$：除法让分数保持单位尺度，softmax 不会饱和",
+               "Saturated softmax is nearly one-hot, and its gradients vanish.",
+               "饱和的 softmax 几乎是 one-hot，梯度会消失。"),
+         wrong("To make the weights sum to 1", "为了让权重之和为 1",
+               "Softmax does that on its own, whatever the scale.", "无论尺度如何，softmax 本身就保证了这一点。"),
+         wrong("To save computation", "为了节省计算", "It adds a division; it saves nothing.", "它多了一次除法，并不省计算。"))),
+    views=("attention_by_hand",),
+    link={"view": "attention", "model": "shakespeare-char"},
+)
+
+HEADS = Lesson(
+    id="heads",
+    title=T("5 · Many heads and their shapes", "5 · 多头与张量形状"),
+    explanation=T(
+        "Multi-head attention runs $H$ attentions side by side, each on its own slice of $D_h = D / H$ features:\n\n"
+        "$[B, T, D] \\to [B, T, H, D_h] \\to$ (transpose) $[B, H, T, D_h]$; scores $[B, H, T_q, T_k]$; output "
+        "$[B, H, T, D_h] \\to$ (transpose back) $[B, T, H \\cdot D_h] \\to W_O$.\n\n"
+        "Splitting costs nothing extra: the $H$ heads together have the same parameters as one head of width $D$, "
+        "but each can attend somewhere different.",
+        "多头注意力并行运行 $H$ 个注意力，每个使用自己那份 $D_h = D / H$ 个特征：\n\n"
+        "$[B, T, D] \\to [B, T, H, D_h] \\to$（转置）$[B, H, T, D_h]$；分数 $[B, H, T_q, T_k]$；输出 "
+        "$[B, H, T, D_h] \\to$（转置回来）$[B, T, H \\cdot D_h] \\to W_O$。\n\n"
+        "拆分不增加参数：$H$ 个头合起来与一个宽度为 $D$ 的头参数相同，但每个头可以关注不同的地方。"),
+    look_for=T(
+        "- The table of shapes of a real forward pass, stage by stage.\n- Where the head axis appears and "
+        "disappears.",
+        "- 一次真实前向传播中每一步的张量形状表。\n- 头这一维在哪里出现、又在哪里消失。"),
+    experiment=Experiment(
+        predict=Question(
+            T("One sequence of 10 tokens, a layer with H heads: what shape do its self-attention weights have?",
+              "一条 10 个词元的序列，经过一个有 H 个头的层：自注意力权重的形状是？"),
+            (right("[1, H, 10, 10]", "[1, H, 10, 10]", "Batch, heads, queries, keys: one weight per query-key "
+                   "pair in every head.", "批次、头、查询、键：每个头里每对查询-键一个权重。"),
+             wrong("[1, 10, H, D_h]", "[1, 10, H, D_h]", "That is the split activations before the transpose, not "
+                   "the weights.", "那是转置之前拆分后的激活值，不是权重。"),
+             wrong("[1, 10, 10]", "[1, 10, 10]", "Each head has its own weights: the head axis stays.",
+                   "每个头都有自己的权重：头这一维保留着。"))),
+        run=T("Trace a forward pass", "追踪一次前向传播"),
+        view="heads_shapes",
+        reveal=T("The table lists the weights as [1, H, 10, 10], next to q, k and v as [1, H, 10, D_h].",
+                 "表中权重为 [1, H, 10, 10]，旁边的 q、k、v 为 [1, H, 10, D_h]。")),
+    check=Question(
+        T("Merging heads with `.view` right after `.transpose(1, 2)` raises an error. Why?",
+          "在 `.transpose(1, 2)` 之后直接用 `.view` 合并头会报错，为什么？"),
+        (right("transpose makes the tensor non-contiguous and view needs contiguous memory: use reshape or "
+               ".contiguous()", "transpose 使张量不连续，而 view 需要连续内存：用 reshape 或先 .contiguous()",
+               "view never copies, so it can only reinterpret memory laid out in the order it asks for.",
+               "view 从不复制数据，只能重新解释已按所需顺序排列的内存。"),
+         wrong("view cannot change the number of dimensions", "view 不能改变维数",
+               "It can; it just cannot reorder memory.", "它可以改变维数，只是不能重新排列内存。"),
+         wrong("The head sizes do not add up to D", "各个头的维度之和不等于 D",
+               "They do, since D = H · D_h; the error is about memory layout.",
+               "它们相加正好等于 D（D = H · D_h）；错误来自内存布局。"))),
+    views=("heads_shapes",),
+    link={"view": "attention", "model": "copy"},
+)
+
+MASKS = Lesson(
+    id="masks",
+    title=T("6 · Masks: padding, causal, and both", "6 · 掩码：填充、因果与两者结合"),
+    explanation=T(
+        "A mask says which keys a query may attend to; masked scores become $-\\infty$, so softmax gives them "
+        "weight 0.\n\n- **Padding mask** $[B, 1, 1, T]$: hides the `<pad>` keys of shorter sequences in a batch, "
+        "for every head and query.\n- **Causal mask** $[1, 1, T, T]$: lower-triangular, so position $t$ sees only "
+        "$0..t$ — the decoder may not read the future it has to predict.\n- **Both**: their logical AND, "
+        "broadcast to $[B, 1, T, T]$.\n\nA row with every key masked would be $\\mathrm{softmax}(-\\infty, "
+        "\\dots) = 0/0$ = NaN.",
+        "掩码规定查询可以关注哪些键；被掩码的分数变成 $-\\infty$，softmax 后权重为 0。\n\n"
+        "- **填充掩码** $[B, 1, 1, T]$：对每个头、每个查询，遮住批次中较短序列的 `<pad>` 键。\n"
+        "- **因果掩码** $[1, 1, T, T]$：下三角，位置 $t$ 只能看到 $0..t$——解码器不能读取它要预测的未来。\n"
+        "- **两者结合**：逻辑与，广播成 $[B, 1, T, T]$。\n\n"
+        "如果一行的所有键都被掩码，就是 $\\mathrm{softmax}(-\\infty, \\dots) = 0/0$ = NaN。"),
+    look_for=T(
+        "- The padded batch of two sequences and each mask over it, with the shape it is broadcast from.\n"
+        "- Cross-attention uses the source's padding mask only: the target may look at every real source token.",
+        "- 两条序列组成的填充批次，以及在其上的每种掩码和它广播前的形状。\n- 交叉注意力只用源序列的填充掩码：目标可以看所有真实的源词元。"),
+    experiment=Experiment(
+        predict=Question(
+            T("What does softmax return for a row in which every key is masked (all $-\\infty$)?",
+              "如果一行里所有键都被掩码（全为 $-\\infty$），softmax 返回什么？"),
+            (right("NaN", "NaN", "$e^{-\\infty} = 0$ everywhere, so it divides 0 by 0.",
+                   "每一项都是 $e^{-\\infty} = 0$，于是成了 0 除以 0。"),
+             wrong("A uniform row", "均匀分布的一行", "Equal finite scores give a uniform row; $-\\infty$ is not "
+                   "finite.", "相等的有限分数才给出均匀分布；$-\\infty$ 不是有限数。"),
+             wrong("All zeros", "全是 0", "The numerator is 0 but so is the denominator.", "分子是 0，但分母也是 0。"))),
+        run=T("Mask a whole row", "遮住整整一行"),
+        view="masks_nan",
+        reveal=T("The fully masked row turns to NaN and would spread through every later layer. The models here "
+                 "avoid it: a query always has at least one key it may see (itself, or a real source token).",
+                 "完全被掩码的一行变成 NaN，并会传遍后面的所有层。这里的模型避免了这一点：每个查询至少有一个可以看的键"
+                 "（它自己，或一个真实的源词元）。")),
+    check=Question(
+        T("A padding mask of shape $[B, 1, 1, T]$ masks…", "形状为 $[B, 1, 1, T]$ 的填充掩码遮住的是……"),
+        (right("keys: no query may attend to a padding position", "键：任何查询都不能关注填充位置",
+               "The last axis is the key axis; broadcasting repeats it over heads and queries.",
+               "最后一维是键的维度；广播会把它复制到所有头和查询。"),
+         wrong("queries: padding positions get no output", "查询：填充位置没有输出",
+               "Padding queries still produce (ignored) outputs; the mask acts on the keys.",
+               "填充位置的查询仍会产生（被忽略的）输出；掩码作用在键上。"),
+         wrong("the future positions", "未来的位置", "That is the causal mask, $[1, 1, T, T]$.",
+               "那是因果掩码，形状 $[1, 1, T, T]$。"))),
+    views=("masks",),
+    link={"view": "attention", "model": "reverse"},
+)
+
+BLOCK = Lesson(
+    id="block",
+    title=T("7 · The block: residual, LayerNorm, feed-forward", "7 · Transformer 块：残差、层归一化、前馈网络"),
+    explanation=T(
+        "A block is two sub-layers, attention then a feed-forward network $\\mathrm{FFN}(x) = W_2\\,"
+        "\\mathrm{act}(W_1 x + b_1) + b_2$ (usually $d_{ff} = 4D$), each wrapped the same way:\n\n"
+        "- **pre-norm** (GPT-2): $x + F(\\mathrm{LN}(x))$\n- **post-norm** (original): $\\mathrm{LN}(x + F(x))$\n\n"
+        "The **residual** $x + F(\\cdot)$ lets each sub-layer add to the stream instead of replacing it. "
+        "**LayerNorm** normalises each token's vector over its features:\n\n"
+        "$$\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta,\\quad "
+        "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$",
+        "一个块由两个子层组成：先是注意力，再是前馈网络 $\\mathrm{FFN}(x) = W_2\\,\\mathrm{act}(W_1 x + b_1) + b_2$"
+        "（通常 $d_{ff} = 4D$），两者用同样的方式包裹：\n\n"
+        "- **前置归一化**（GPT-2）：$x + F(\\mathrm{LN}(x))$\n- **后置归一化**（原始论文）：$\\mathrm{LN}(x + F(x))$\n\n"
+        "**残差** $x + F(\\cdot)$ 让每个子层在信息流上做加法，而不是替换它。**层归一化**对每个词元的向量在特征维上归一化：\n\n"
+        "$$\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta,\\quad "
+        "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$"),
+    look_for=T(
+        "- One token's vector through LayerNorm, number by number.\n- LayerNorm normalises along the features, "
+        "BatchNorm along the batch.\n- The size of the residual stream after every layer.",
+        "- 一个词元的向量逐个数字地经过层归一化。\n- 层归一化沿特征维归一化，批归一化沿批次维。\n- 每层之后残差流的大小。"),
+    experiment=Experiment(
+        predict=Question(
+            T("After the normalising step of LayerNorm (before $\\gamma$ and $\\beta$), a token's vector has…",
+              "经过层归一化的归一化步骤后（乘 $\\gamma$、加 $\\beta$ 之前），一个词元的向量……"),
+            (right("mean 0 and variance about 1", "均值为 0，方差约为 1",
+                   "Subtracting $\\mu$ and dividing by $\\sqrt{\\sigma^2 + \\epsilon}$ does exactly that (the "
+                   "$\\epsilon$ makes the variance a hair below 1).",
+                   "减去 $\\mu$ 再除以 $\\sqrt{\\sigma^2 + \\epsilon}$ 正好做到这一点（$\\epsilon$ 让方差略小于 1）。"),
+             wrong("values between 0 and 1", "取值在 0 到 1 之间", "That is min-max scaling; LayerNorm values can be "
+                   "negative or above 1.", "那是最小-最大缩放；层归一化的值可以为负或大于 1。"),
+             wrong("length 1", "长度为 1", "That is L2 normalisation; after LayerNorm the length is about √D.",
+                   "那是 L2 归一化；层归一化之后的长度约为 √D。"))),
+        run=T("Normalise one token", "归一化一个词元"),
+        view="layernorm_by_hand",
+        reveal=T("The table shows mean 0.000 and variance 1.000 (to rounding) before $\\gamma$ and $\\beta$ rescale "
+                 "and shift it.", "表中显示乘 $\\gamma$、加 $\\beta$ 之前均值为 0.000、方差为 1.000（舍入误差内）。")),
+    check=Question(
+        T("Which axis does LayerNorm normalise?", "层归一化在哪一维上归一化？"),
+        (right("The features of each token, separately", "每个词元各自的特征维",
+               "So it works the same for a batch of one and while decoding token by token.",
+               "因此批大小为 1 或逐词元解码时，它的行为都一样。"),
+         wrong("The batch, for each feature", "对每个特征，在批次维上",
+               "That is BatchNorm, whose statistics depend on the other sequences in the batch.",
+               "那是批归一化，它的统计量依赖批次里的其他序列。"),
+         wrong("The positions of each sequence", "每条序列的各个位置",
+               "Normalising over positions would mix tokens, and leak the future in a decoder.",
+               "在位置上归一化会混合各个词元，在解码器里还会泄露未来的信息。"))),
+    views=("layernorm_by_hand", "layernorm_vs_batchnorm", "residual_norms"),
+    link={"view": "architecture"},
+)
+
+ARCHITECTURES = Lesson(
+    id="architectures",
+    title=T("8 · Three architectures", "8 · 三种架构"),
+    explanation=T(
+        "- **Encoder-only** (BERT): bidirectional self-attention; every position sees the whole input. Good for "
+        "understanding and filling in (masked-char).\n- **Decoder-only** (GPT): causal self-attention; predicts "
+        "the next token (shakespeare-char).\n- **Encoder-decoder** (the original): the encoder reads the source, "
+        "the decoder writes the target and reads the source through **cross-attention** — queries from the "
+        "target, keys and values from the encoder's output (copy, reverse, dates).",
+        "- **仅编码器**（BERT）：双向自注意力，每个位置都看得到整个输入。适合理解和填空（masked-char）。\n"
+        "- **仅解码器**（GPT）：因果自注意力，预测下一个词元（shakespeare-char）。\n"
+        "- **编码器-解码器**（原始结构）：编码器读取源序列，解码器写出目标序列，并通过**交叉注意力**读取源序列——"
+        "查询来自目标，键和值来自编码器的输出（copy、reverse、dates）。"),
+    look_for=T(
+        "- The encoder's attention fills the whole square; the decoder's only the lower triangle.\n"
+        "- The reverse model's cross-attention: an anti-diagonal.",
+        "- 编码器的注意力填满整个方阵；解码器的只有下三角。\n- reverse 模型的交叉注意力：一条反对角线。"),
+    experiment=Experiment(
+        predict=Question(
+            T("The reverse model writes \"fedcba\" for \"abcdef\". What pattern does its cross-attention show?",
+              "reverse 模型把 “abcdef” 写成 “fedcba”。它的交叉注意力呈现什么图案？"),
+            (right("An anti-diagonal: the first output looks at the last input", "反对角线：第一个输出看最后一个输入",
+                   "To write the reversed text, output step $t$ reads input $n - 1 - t$.",
+                   "要写出反转后的文本，第 $t$ 步输出读取第 $n - 1 - t$ 个输入。"),
+             wrong("A diagonal", "对角线", "That is the copy model: output $t$ reads input $t$.",
+                   "那是 copy 模型：第 $t$ 个输出读第 $t$ 个输入。"),
+             wrong("Uniform rows", "均匀的行", "A trained model knows where to look; uniform rows would average all "
+                   "inputs.", "训练好的模型知道该看哪里；均匀的行会把所有输入平均掉。"))),
+        run=T("Show cross-attention of reverse", "显示 reverse 的交叉注意力"),
+        view="architectures_reverse_cross",
+        reveal=T("The strongest weights run from the top right to the bottom left: each output reads the input "
+                 "position mirrored from the end.", "最强的权重从右上延伸到左下：每个输出读取从末尾镜像过来的输入位置。")),
+    check=Question(
+        T("Which architecture lets a position use tokens to its right?", "哪种架构允许一个位置使用它右边的词元？"),
+        (right("Encoder-only (and the encoder of an encoder-decoder)", "仅编码器（以及编码器-解码器中的编码器）",
+               "Encoder self-attention has no causal mask.", "编码器的自注意力没有因果掩码。"),
+         wrong("Decoder-only", "仅解码器", "Its causal mask hides every later position.", "它的因果掩码遮住所有后面的位置。"),
+         wrong("None of them", "都不行", "Bidirectional encoders do exactly that; it is why BERT can fill in blanks.",
+               "双向编码器正是这样做的；这也是 BERT 能填空的原因。"))),
+    views=("architectures_three",),
+    link={"view": "attention", "model": "reverse", "kind": "cross"},
+)
+
+COPY_TRAINING = Lesson(
+    id="copy-training",
+    title=T("9 · Training the copy task live", "9 · 现场训练复制任务"),
+    explanation=T(
+        "Training minimises the cross-entropy $L = -\\frac{1}{N}\\sum_t \\log p(y_t \\mid y_{<t}, x)$ of the right "
+        "next token, with **teacher forcing**: the decoder reads the true target shifted right, so all positions "
+        "train at once.\n\n**Exact match** counts sequences that are entirely right when the model writes them "
+        "itself (greedy). It stays at 0 long after the loss has fallen, then rises fast.",
+        "训练最小化正确下一个词元的交叉熵 $L = -\\frac{1}{N}\\sum_t \\log p(y_t \\mid y_{<t}, x)$，"
+        "并使用**教师强制**：解码器读取右移一位的真实目标，所以所有位置同时训练。\n\n"
+        "**完全匹配率**统计模型自己（贪心）写出的序列中完全正确的比例。损失下降很久之后它还停在 0，然后迅速上升。"),
+    look_for=T(
+        "- The loss curve and the exact-match curve: which moves first.\n- The cross-attention on the probe "
+        "input turning into a diagonal.",
+        "- 损失曲线与完全匹配率曲线：哪个先动。\n- 探针输入上的交叉注意力逐渐变成对角线。"),
+    experiment=Experiment(
+        predict=Question(
+            T("As the copy model trains, what appears in its cross-attention?", "复制模型训练过程中，交叉注意力里会出现什么？"),
+            (right("A diagonal", "一条对角线", "To copy, output $t$ must read input $t$.", "要复制，第 $t$ 个输出必须读第 $t$ 个输入。"),
+             wrong("An anti-diagonal", "一条反对角线", "That is what reversing needs, not copying.", "那是反转需要的，而不是复制。"),
+             wrong("Nothing: cross-attention stays uniform", "什么也没有：交叉注意力保持均匀",
+                   "Then the decoder could not know which token to copy next.", "那样解码器就不知道下一个该复制哪个词元。"))),
+        run=T("Train copy (about a minute)", "训练 copy（约一分钟）"),
+        view="train_copy",
+        reveal=T("The diagonal sharpens as exact match climbs: the model has learned where to look.",
+                 "随着完全匹配率上升，对角线越来越清晰：模型学会了该看哪里。")),
+    check=Question(
+        T("The loss is already low but exact match is still 0%. Why?", "损失已经很低，但完全匹配率仍为 0%，为什么？"),
+        (right("Exact match needs every token of a sequence right; a few errors per sequence keep it at 0",
+               "完全匹配要求序列中每个词元都对；每条序列错几个就会让它保持为 0",
+               "The loss averages over tokens; exact match is all-or-nothing per sequence.",
+               "损失是对词元求平均；完全匹配对每条序列是全有或全无。"),
+         wrong("Exact match is computed on the training data", "完全匹配是在训练数据上计算的",
+               "It is measured on held-out sources the model never trained on.", "它在模型从未训练过的留出数据上测量。"),
+         wrong("The loss is wrong", "损失算错了", "Both are right; they measure different things.", "两者都没错，只是衡量的东西不同。"))),
+    views=("train_copy",),
+    link={"view": "train", "task": "copy"},
+)
+
+CHAR_LM = Lesson(
+    id="char-lm",
+    title=T("10 · A character language model", "10 · 字符级语言模型"),
+    explanation=T(
+        "A decoder-only model trained to predict the next character. On a tiny text, such as the 400-character "
+        "rhyme of the first tutorial, it **memorises**: training loss falls near 0 and greedy generation writes "
+        "the rhyme back. On Shakespeare (1 MB) it cannot memorise; it learns spelling, words and the shape of a "
+        "play.\n\nThe **block size** is how many characters it reads at once; it must fit the text.",
+        "一个训练来预测下一个字符的仅解码器模型。在很小的文本上（比如第一篇教程里 400 个字符的童谣），它会**背下来**："
+        "训练损失接近 0，贪心生成会把童谣原样写回。在莎士比亚（1 MB）上它背不下来，而是学到拼写、单词和剧本的格式。\n\n"
+        "**块大小**是它一次读多少个字符；它必须放得进文本。"),
+    look_for=T(
+        "- The rhyme's training loss falling below 0.3 within a minute.\n- Generation from the rhyme's first words "
+        "reproducing it.",
+        "- 童谣的训练损失在一分钟内降到 0.3 以下。\n- 从童谣开头几个词开始的生成把它复现出来。"),
+    experiment=Experiment(
+        predict=Question(
+            T("After training on the rhyme until the loss is near 0, what does greedy generation from its first "
+              "words write?", "在童谣上训练到损失接近 0 之后，从它的开头几个词开始贪心生成，会写出什么？"),
+            (right("The rhyme itself, word for word", "童谣本身，一字不差",
+                   "The model has memorised its one text: every next character is nearly certain.",
+                   "模型背下了它唯一的文本：每个下一个字符几乎都是确定的。"),
+             wrong("New verses in the same style", "同样风格的新诗句",
+                   "Style needs far more text than one rhyme; here it can only replay.", "学风格需要远多于一首童谣的文本；这里它只能复读。"),
+             wrong("Random characters", "随机字符", "Random output is what an untrained model writes.", "随机输出是未训练模型写出来的。"))),
+        run=T("Train on the rhyme", "在童谣上训练"),
+        view="train_rhyme",
+        reveal=T("Generation replays the rhyme: with one short text to learn, memorising it is the best the model "
+                 "can do.", "生成复现了童谣：只有一小段文本可学时，背下来就是模型能做到的最好结果。")),
+    check=Question(
+        T("Training loss 0.2 while validation loss rises. What is happening?", "训练损失 0.2，而验证损失在上升。发生了什么？"),
+        (right("Overfitting: the model memorises the training text", "过拟合：模型在背训练文本",
+               "It gets better at text it saw and worse at text it did not.", "它在见过的文本上越来越好，在没见过的文本上越来越差。"),
+         wrong("The learning rate is too low", "学习率太低", "A low learning rate slows both losses; it does not "
+               "split them.", "学习率低会让两个损失都下降得慢，而不会让它们分开。"),
+         wrong("The validation set is broken", "验证集坏了", "This split is the classic sign of overfitting.",
+               "这种分叉正是过拟合的典型迹象。"))),
+    views=("train_rhyme",),
+    link={"view": "train", "task": "shakespeare-char"},
+)
+
+DECODING = Lesson(
+    id="decoding",
+    title=T("11 · Decoding: greedy, temperature, top-k, top-p, beam", "11 · 解码：贪心、温度、top-k、top-p、束搜索"),
+    explanation=T(
+        "The model gives a distribution $p = \\mathrm{softmax}(z)$ over the next token. Decoding chooses:\n\n"
+        "- **greedy**: the most likely token;\n- **temperature** $T$: $\\mathrm{softmax}(z / T)$ — below 1 "
+        "sharper, above 1 flatter;\n- **top-k**: keep the $k$ most likely, renormalise;\n- **top-p**: keep the "
+        "smallest set whose probabilities sum to at least $p$;\n- **beam search**: keep the $B$ best partial "
+        "sequences by total log-probability.",
+        "模型给出下一个词元的分布 $p = \\mathrm{softmax}(z)$。解码负责选择：\n\n"
+        "- **贪心**：选概率最大的词元；\n- **温度** $T$：$\\mathrm{softmax}(z / T)$——小于 1 更尖锐，大于 1 更平坦；\n"
+        "- **top-k**：保留概率最大的 $k$ 个，再归一化；\n- **top-p**：保留概率之和至少为 $p$ 的最小集合；\n"
+        "- **束搜索**：按总对数概率保留 $B$ 个最好的部分序列。"),
+    look_for=T(
+        "- The candidate bars before and after each filter, the chosen token marked.\n- The beam tree: the best "
+        "path and the hypotheses that fell away.",
+        "- 每个过滤器前后的候选条形图，被选中的词元有标记。\n- 束搜索树：最佳路径以及被淘汰的假设。"),
+    experiment=Experiment(
+        predict=Question(
+            T("Which temperature makes the candidate bars flatter?", "哪个温度会让候选条形图更平坦？"),
+            (right("2.0", "2.0", "Dividing the logits by $T > 1$ shrinks their differences.", "把 logits 除以 $T > 1$ 会缩小它们之间的差距。"),
+             wrong("0.2", "0.2", "Dividing by $T < 1$ stretches the differences: sharper.", "除以 $T < 1$ 会拉大差距：更尖锐。"),
+             wrong("Temperature does not change the bars", "温度不会改变条形图",
+                   "It changes every probability except when all logits are equal.", "除非所有 logits 相等，它会改变每个概率。"))),
+        run=T("Step at temperature 0.2 and 2.0", "分别用温度 0.2 和 2.0 生成一步"),
+        view="decoding_temperature",
+        reveal=T("At 2.0 the bars spread over many tokens; at 0.2 nearly all the mass sits on the top one.",
+                 "温度 2.0 时概率分散到许多词元上；0.2 时几乎全部集中在第一名。")),
+    check=Question(
+        T("Top-p with p = 0.9 keeps…", "p = 0.9 的 top-p 保留……"),
+        (right("the smallest set of most likely tokens whose probabilities sum to at least 0.9",
+               "概率之和至少为 0.9 的、由最可能词元组成的最小集合",
+               "So it keeps few tokens when the model is sure and many when it is not.", "因此模型有把握时保留得少，没把握时保留得多。"),
+         wrong("the 90% most likely tokens of the vocabulary", "词表中最可能的 90% 的词元",
+               "It counts probability mass, not tokens.", "它计算的是概率质量，而不是词元个数。"),
+         wrong("every token with probability above 0.9", "概率大于 0.9 的每个词元",
+               "At most one token can have probability above 0.5.", "概率大于 0.5 的词元最多只有一个。"))),
+    views=("decoding_candidates", "decoding_beam"),
+    link={"view": "generate", "model": "shakespeare-char"},
+)
+
+MEASURING = Lesson(
+    id="measuring",
+    title=T("12 · Measuring a model", "12 · 衡量一个模型"),
+    explanation=T(
+        "- **Loss**: mean cross-entropy per token, in nats.\n- **Perplexity** $= e^{\\text{loss}}$: the model is "
+        "as unsure as if it chose uniformly among that many tokens.\n- **Accuracy**: share of tokens whose top "
+        "prediction is right.\n- **Exact match**: share of whole sequences written entirely right.\n- **BLEU**: "
+        "$\\mathrm{BP} \\cdot \\exp\\big(\\sum_{n=1}^{4} \\tfrac{1}{4} \\log p_n\\big)$, the geometric mean of n-gram "
+        "precisions with a brevity penalty; partial credit for partly right outputs, not a measure of meaning.",
+        "- **损失**：每个词元的平均交叉熵，单位是奈特（nats）。\n- **困惑度** $= e^{\\text{loss}}$：模型的不确定程度，"
+        "相当于在这么多个词元中均匀地选一个。\n- **准确率**：最高预测正确的词元所占比例。\n- **完全匹配率**：整条序列完全写对的比例。\n"
+        "- **BLEU**：$\\mathrm{BP} \\cdot \\exp\\big(\\sum_{n=1}^{4} \\tfrac{1}{4} \\log p_n\\big)$，即带长度惩罚的 n 元组精确率"
+        "几何平均；对部分正确的输出给部分分，它不衡量意思是否正确。"),
+    look_for=T(
+        "- Perplexity beside every validation loss.\n- BLEU beside exact match for the sequence-to-sequence models.",
+        "- 每个验证损失旁边的困惑度。\n- 序列到序列模型的完全匹配率旁边的 BLEU。"),
+    experiment=Experiment(
+        predict=Question(
+            T("A character model has validation loss 1.5 nats per character. Its perplexity is about…",
+              "一个字符级模型的验证损失是每字符 1.5 奈特。它的困惑度大约是……"),
+            (right("4.5", "4.5", "$e^{1.5} \\approx 4.48$: as unsure as a uniform choice among 4 to 5 characters.",
+                   "$e^{1.5} \\approx 4.48$：相当于在 4 到 5 个字符中均匀选择。"),
+             wrong("1.5", "1.5", "That is the loss itself; perplexity is its exponential.", "那是损失本身；困惑度是它的指数。"),
+             wrong("0.22", "0.22", "That is $e^{-1.5}$, the probability of a choice among 4.5, not the perplexity.",
+                   "那是 $e^{-1.5}$，即在 4.5 个中选一个的概率，不是困惑度。"))),
+        run=T("Measure shakespeare-char", "测量 shakespeare-char"),
+        view="measuring_perplexity",
+        reveal=T("The table shows the shipped model's validation loss and $e$ to that power next to it.",
+                 "表中列出发布模型的验证损失，以及旁边以 $e$ 为底的指数值。")),
+    check=Question(
+        T("A model scores BLEU 60 but exact match 20%. Can both be true?", "一个模型 BLEU 为 60，但完全匹配率只有 20%。两者可能同时成立吗？"),
+        (right("Yes: BLEU gives credit for matching n-grams, exact match only for whole sequences",
+               "可以：BLEU 对匹配的 n 元组给分，完全匹配只对整条序列给分",
+               "Outputs that are mostly right raise BLEU without being exact.", "大部分正确的输出能提高 BLEU，但不算完全匹配。"),
+         wrong("No: a BLEU of 60 means 60% of outputs are exact", "不可能：BLEU 60 表示 60% 的输出完全正确",
+               "BLEU is not a share of sequences.", "BLEU 不是序列的比例。"),
+         wrong("No: exact match must be higher than BLEU", "不可能：完全匹配率一定高于 BLEU",
+               "An exact output scores BLEU 100 too, so exact match can only be the stricter one.",
+               "完全正确的输出 BLEU 也是 100，所以完全匹配只会是更严格的那个。"))),
+    views=("measuring_table",),
+    link={"view": "train"},
+)
+
+BUGS = Lesson(
+    id="bugs",
+    title=T("13 · Classic bugs, predicted before they run", "13 · 经典错误：先预测再运行"),
+    explanation=T(
+        "Most Transformer bugs do not crash: they train, and the numbers look fine. The Labs tab trains a broken "
+        "model beside the correct one on the same seed and data. Predict the symptom first, then run it.\n\n"
+        "The one here: an **upper-triangular** mask, which lets each position see the future instead of the past.",
+        "大多数 Transformer 的错误不会崩溃：模型照样训练，数字看起来也正常。实验室页面在同样的种子和数据上，"
+        "把有错误的模型和正确的模型并排训练。先预测症状，再运行。\n\n这里的错误是：**上三角**掩码，让每个位置看到未来而不是过去。"),
+    look_for=T(
+        "- The broken model's training loss compared with the correct one's.\n- Its attention pointing to the right "
+        "of the diagonal.",
+        "- 有错误的模型与正确模型的训练损失对比。\n- 它的注意力指向对角线右侧。"),
+    experiment=Experiment(
+        predict=Question(
+            T("With an upper-triangular (future-seeing) mask, the training loss will…",
+              "使用上三角（能看到未来的）掩码时，训练损失会……"),
+            (right("fall far below the correct model's, while what it writes is nonsense",
+                   "远低于正确模型，但它写出来的东西毫无意义",
+                   "It reads the answer from the next position during training, which generation cannot do.",
+                   "训练时它从下一个位置直接读到答案，而生成时做不到这一点。"),
+             wrong("not fall at all", "完全不下降", "It falls fast: the answer is in its input.", "它下降得很快：答案就在它的输入里。"),
+             wrong("match the correct model's", "与正确模型相同", "Seeing the answer makes the task far easier than "
+                   "predicting it.", "能看到答案让任务比预测容易得多。"))),
+        run=T("Run the causal-mask lab", "运行因果掩码实验"),
+        view="bugs_causal_mask",
+        reveal=T("The broken model's loss drops toward 0 while its samples are gibberish: a loss that is too good "
+                 "to be true usually is.", "错误模型的损失趋近 0，但生成的是乱码：好得不真实的损失通常就不是真的。")),
+    check=Question(
+        T("Which bug makes attention nearly one-hot at initialisation when $d_k$ is large?",
+          "当 $d_k$ 很大时，哪个错误会让注意力在初始化时就几乎是 one-hot？"),
+        (right("Forgetting to divide the scores by $\\sqrt{d_k}$", "忘记把分数除以 $\\sqrt{d_k}$",
+               "Unscaled scores have standard deviation $\\sqrt{d_k}$, which saturates softmax.",
+               "未缩放的分数标准差为 $\\sqrt{d_k}$，会让 softmax 饱和。"),
+         wrong("Forgetting the positional encoding", "忘记位置编码", "That hides order; it does not sharpen the "
+               "weights.", "那会隐藏顺序，但不会让权重变尖锐。"),
+         wrong("Forgetting the residual connection", "忘记残差连接", "That hurts deep models' training; it does "
+               "not change one softmax's sharpness.", "那会妨碍深层模型的训练，但不改变单个 softmax 的尖锐程度。"))),
+    views=("bugs_lab",),
+    link={"view": "labs", "lab": "causal-mask"},
+)
+
+HEADS_FORM = Lesson(
+    id="heads-form",
+    title=T("14 · Heads that form: previous-token and induction", "14 · 逐渐形成的注意力头：前一词元头与归纳头"),
+    explanation=T(
+        "Some heads do recognisable jobs. A **previous-token head** attends from each position to the one before "
+        "it. An **induction head** completes repeats: at a token it has seen before, it attends to the token "
+        "that **followed** the earlier occurrence, and copies it — $[A][B] \\dots [A] \\to [B]$.\n\n"
+        "It needs two layers: a previous-token head in layer 0 writes \"my predecessor was A\" into each position, "
+        "and layer 1's induction head searches for it. The shipped *induction* model's timeline shows both forming.",
+        "有些注意力头承担可识别的任务。**前一词元头**让每个位置关注它前面的那个位置。**归纳头**补全重复："
+        "在一个之前出现过的词元处，它关注前一次出现时**紧跟其后**的词元，并把它复制出来——$[A][B] \\dots [A] \\to [B]$。\n\n"
+        "这需要两层：第 0 层的前一词元头把“我前面是 A”写进每个位置，第 1 层的归纳头再去搜索它。"
+        "发布的 *induction* 模型的训练时间线展示了两者的形成过程。"),
+    look_for=T(
+        "- Scrub the training timeline: the loss plateau, then the drop.\n- The previous-token score of layer 0 "
+        "rising before the induction score of layer 1.",
+        "- 拖动训练时间线：损失平台期，然后骤降。\n- 第 0 层的前一词元分数先于第 1 层的归纳分数上升。"),
+    experiment=Experiment(
+        predict=Question(
+            T("Which forms first during training?", "训练中哪个先形成？"),
+            (right("Layer 0's previous-token head", "第 0 层的前一词元头",
+                   "The induction head reads what the previous-token head writes, so it can only work once that "
+                   "exists.", "归纳头读取前一词元头写下的信息，所以只有前者出现后它才能工作。"),
+             wrong("Layer 1's induction head", "第 1 层的归纳头", "Without the previous-token information it has "
+                   "nothing to search for.", "没有前一词元的信息，它就没有东西可搜索。"),
+             wrong("Both at exactly the same step", "两者在完全相同的步数形成",
+                   "They form close together, but in order.", "它们形成的时间很接近，但有先后。"))),
+        run=T("Scrub the induction timeline", "拖动 induction 的时间线"),
+        view="heads_form_timeline",
+        reveal=T("The previous-token score climbs first; the induction score crosses its threshold a little later, "
+                 "together with the drop in loss.", "前一词元分数先上升；归纳分数稍后越过阈值，与损失骤降同时发生。")),
+    check=Question(
+        T("At position $t$, an induction head attends to…", "在位置 $t$，归纳头关注的是……"),
+        (right("the token right after the previous occurrence of the current token", "当前词元上一次出现位置的下一个词元",
+               "That token is the prediction for what comes next.", "那个词元就是对下一个词元的预测。"),
+         wrong("the token right before position $t$", "位置 $t$ 前面紧挨着的词元",
+               "That is a previous-token head.", "那是前一词元头。"),
+         wrong("the first token of the sequence", "序列的第一个词元", "That is a first-token (\"attention sink\") "
+               "head.", "那是首词元（“注意力汇聚”）头。"))),
+    views=("heads_form_timeline",),
+    link={"view": "attention", "model": "induction"},
+)
+
+COST = Lesson(
+    id="cost",
+    title=T("15 · What it costs: parameters, FLOPs, memory", "15 · 代价：参数量、计算量、内存"),
+    explanation=T(
+        "A block with $d_{ff} = 4D$ holds about $12D^2$ weights: $4D^2$ in attention ($W_Q, W_K, W_V, W_O$) and "
+        "$8D^2$ in the feed-forward network. A forward pass costs about $2N$ FLOPs per token for $N$ parameters. "
+        "While decoding, the **KV cache** keeps $2 \\cdot L \\cdot T \\cdot D$ numbers so old tokens are not "
+        "recomputed.\n\nGPT-2 small ($L = 12$, $D = 768$, $V = 50257$, 1024 positions) has **124,439,808** "
+        "parameters, 38.6 million of them in the token embedding.",
+        "一个 $d_{ff} = 4D$ 的块约有 $12D^2$ 个权重：注意力中 $4D^2$（$W_Q, W_K, W_V, W_O$），前馈网络中 $8D^2$。"
+        "对 $N$ 个参数，一次前向传播每个词元约需 $2N$ 次浮点运算。解码时，**KV 缓存**保存 $2 \\cdot L \\cdot T \\cdot D$ "
+        "个数，避免重复计算旧词元。\n\nGPT-2 small（$L = 12$，$D = 768$，$V = 50257$，1024 个位置）有 **124,439,808** 个参数，"
+        "其中 3860 万在词元嵌入里。"),
+    look_for=T(
+        "- The parameter treemap: embeddings against blocks.\n- FLOPs and KV-cache memory growing with the "
+        "context length.",
+        "- 参数树状图：嵌入与各个块的对比。\n- 计算量和 KV 缓存内存随上下文长度增长。"),
+    experiment=Experiment(
+        predict=Question(
+            T("In GPT-2 small, which holds more parameters: the token embedding (50257 × 768) or one block?",
+              "在 GPT-2 small 中，哪个参数更多：词元嵌入（50257 × 768）还是一个块？"),
+            (right("The token embedding: 38.6 M against about 7.1 M per block", "词元嵌入：3860 万，而每个块约 710 万",
+                   "$50257 \\cdot 768 \\approx 38.6$ M, while a block is about $12 \\cdot 768^2 \\approx 7.1$ M.",
+                   "$50257 \\cdot 768 \\approx 38.6$ M，而一个块约 $12 \\cdot 768^2 \\approx 7.1$ M。"),
+             wrong("One block", "一个块", "A block is about $12D^2$ = 7.1 M, less than a fifth of the embedding.",
+                   "一个块约 $12D^2$ = 710 万，不到嵌入的五分之一。"),
+             wrong("They are about equal", "两者差不多", "They differ by more than five times.", "两者相差五倍以上。"))),
+        run=T("Count GPT-2 small", "统计 GPT-2 small"),
+        view="cost_gpt2",
+        reveal=T("The treemap puts 38,597,376 parameters in the token embedding and 7,087,872 in each block.",
+                 "树状图显示词元嵌入有 38,597,376 个参数，每个块有 7,087,872 个。")),
+    check=Question(
+        T("Doubling $D$ (with $d_{ff} = 4D$) multiplies a block's parameters by about…",
+          "把 $D$ 加倍（$d_{ff} = 4D$）会让一个块的参数量大约变为原来的……"),
+        (right("4", "4 倍", "They grow with $D^2$.", "它们随 $D^2$ 增长。"),
+         wrong("2", "2 倍", "Only the biases and LayerNorms grow linearly; the matrices grow with $D^2$.",
+               "只有偏置和层归一化线性增长；矩阵随 $D^2$ 增长。"),
+         wrong("8", "8 倍", "That would be $D^3$; a matrix of $D \\times D$ has $D^2$ entries.",
+               "那是 $D^3$；$D \\times D$ 的矩阵只有 $D^2$ 个元素。"))),
+    views=("cost_treemap", "cost_kv_cache"),
+    link={"view": "architecture", "preset": "gpt2-small"},
+)
+
+LESSONS: tuple[Lesson, ...] = (TOKENS, EMBEDDINGS, POSITIONS, ATTENTION, HEADS, MASKS, BLOCK, ARCHITECTURES,
+                               COPY_TRAINING, CHAR_LM, DECODING, MEASURING, BUGS, HEADS_FORM, COST)
