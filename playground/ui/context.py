@@ -129,22 +129,24 @@ class AppContext:
         opens_now = partial(_opens_on_load, self.tab_key)
         self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **QUIET, **PRIVATE)
                         .success(fn, inputs, outputs, **light(progress_on), **PRIVATE))
-        self.tab.select(_first_opening, [opened], [opened], **QUIET, **PRIVATE).success(
+        self.tab.select(_first_opening, [opened, self.linked_view], [opened], **QUIET, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
         self.language.input(_already_open, [opened], None, **QUIET, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
 
 
 def _opens_on_load(view: str, linked_view: str, opened: bool) -> bool:
-    """Let the drawing that follows run on page load only in the tab the page opens with."""
-    if view != linked_view or opened:
+    """Let the drawing that follows run on page load only in the tab the page opens with (with the
+    link's values, even when a selection drew it a moment before)."""
+    if view != linked_view:
         raise gr.Error("not the tab shown on load", visible=False, print_exception=False)
     return True
 
 
-def _first_opening(opened: bool) -> bool:
-    """Let the drawing that follows run only the first time (a silent error stops the chain)."""
-    if opened:
+def _first_opening(opened: bool, linked_view: str) -> bool:
+    """Let the drawing that follows run only the first time, and only once the page's link is
+    applied (before that, the page-load drawing is the one to come; a silent error stops the chain)."""
+    if opened or not linked_view:
         raise gr.Error("already drawn", visible=False, print_exception=False)
     return True
 
