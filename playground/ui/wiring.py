@@ -13,6 +13,7 @@ the screen resolution, named after what it shows.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from typing import Any, Callable, Iterable, Mapping
 
@@ -78,6 +79,13 @@ class TabWiring:
         ctx.views[form_type.VIEW] = self
 
     @property
+    def _signature(self) -> inspect.Signature:
+        positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        names = ["request", *self.form_type.params(), "lang"]
+        return inspect.Signature([inspect.Parameter(name, positional, annotation=gr.Request if name == "request"
+                                                    else inspect.Parameter.empty) for name in names])
+
+    @property
     def inputs(self) -> list:
         """The form's components, in the form's field order, then the language control (the order
         of an API call's arguments)."""
@@ -115,6 +123,7 @@ class TabWiring:
 
         event.__name__ = getattr(handler, "__name__", "event")
         event.__doc__ = handler.__doc__
+        event.__signature__ = self._signature      # the API lists each argument by its form field's name
         return event
 
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
