@@ -23,6 +23,8 @@ LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
+# Checks that only decide whether a drawing follows (no model, no figure): never queued behind drawings.
+CHECK = {"concurrency_id": "checks", "concurrency_limit": None, "show_progress": "hidden"}
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 LOCAL_SESSION = "local"
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
@@ -127,11 +129,11 @@ class AppContext:
         """
         opened = gr.State(False)
         opens_now = partial(_opens_on_load, self.tab_key)
-        self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **QUIET, **PRIVATE)
+        self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **CHECK, **PRIVATE)
                         .success(fn, inputs, outputs, **light(progress_on), **PRIVATE))
-        self.tab.select(_first_opening, [opened, self.linked_view], [opened], **QUIET, **PRIVATE).success(
+        self.tab.select(_first_opening, [opened, self.linked_view], [opened], **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
-        self.language.input(_already_open, [opened], None, **QUIET, **PRIVATE).success(
+        self.language.input(_already_open, [opened], None, **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
 
 
