@@ -16,7 +16,7 @@ from playground.checkpoint import CheckpointError, CheckpointTooLarge
 from playground.data import CharTokenizer
 from playground.model import SizeLimits
 
-from .model.helpers import ARCHS, run, tiny_model
+from .model.helpers import ARCHS, randomize_parameters, run, tiny_model
 
 
 def tokenizer():
@@ -55,6 +55,19 @@ def test_float16_storage_halves_the_file_and_stays_close(tmp_path):
     assert len(half) < 0.6 * len(full)
     ids = torch.randint(5, 23, (1, 8))
     torch.testing.assert_close(checkpoint.from_bytes(half).model(ids), model(ids), atol=2e-3, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize("arch", ARCHS)
+def test_every_tensor_survives_a_round_trip(arch, dtype):
+    """Random values everywhere (a fresh model's zero biases and unit norms would hide a skipped tensor);
+    float32 comes back bit for bit, float16 as the float16 rounding of each value."""
+    model = randomize_parameters(tiny_model(arch, "learned", tie_weights=False), seed=3)
+    loaded = checkpoint.from_bytes(checkpoint.to_bytes(model, tokenizer(), dtype=dtype)).model
+    saved, restored = model.state_dict(), loaded.state_dict()
+    assert restored.keys() == saved.keys()
+    for name, tensor in saved.items():
+        assert torch.equal(restored[name], tensor.to(dtype).float()), name
 
 
 @pytest.fixture

@@ -28,6 +28,10 @@ Cross-attention ("cross"; queries are target positions, keys are source position
     entropy         as above with n = S for every query.                              [0, 1]
 
 S = `source_length` (default Tk): the number of real source tokens; later keys are padding.
+
+A high induction score on one text does not make an induction head (text repeats letters, so even
+spread-out attention scores some): ``induction_heads`` names one only from measurements on random
+tokens written twice, with a threshold set against untrained heads and a loss condition.
 """
 from __future__ import annotations
 
@@ -155,3 +159,33 @@ def _cross_scores(w: np.ndarray, source_length: int | None) -> dict[str, np.ndar
         "first_token": _mean_where(w[..., 0], np.ones(n_queries, dtype=bool)),
         "entropy": _normalised_entropy(w[..., :source_length], np.full(n_queries, source_length)),
     }
+
+
+# Naming a head "induction" (see induction_heads and playground.analysis.induction). On 32 sequences of
+# 24 random tokens written twice, the 560 heads of untrained decoder-only models (the shakespeare-char,
+# shakespeare-bpe and induction presets, full and live sizes, 10 seeds each) score 0.039 on average and
+# 0.049 at most: spread-out attention puts about 1/(p+1) on the one right key of query p. A head that
+# looks up "what followed this token last time" scores near 1 (0.8 in pretrained/induction). The
+# threshold sits six times above the largest untrained score. The loss condition asks for the behaviour
+# too: a model that copies predicts the second copy far better than the first, which nothing predicts.
+INDUCTION_THRESHOLD = 0.3
+SECOND_COPY_LOSS_RATIO = 0.5     # second-copy loss at most this share of the first copy's
+
+
+def induction_heads(induction: np.ndarray, first_copy_loss: float, second_copy_loss: float) -> list[tuple[int, int]]:
+    """The heads (layer, head) that are induction heads, from measurements on random tokens written twice.
+
+    induction: [L, H] induction scores; first_copy_loss / second_copy_loss: the model's mean
+    cross-entropy on the first and on the second copy. A head qualifies when its score is at least
+    INDUCTION_THRESHOLD and the second copy's loss is at most SECOND_COPY_LOSS_RATIO times the first's;
+    an empty list otherwise.
+    """
+    scores = np.asarray(induction, dtype=np.float64)
+    if scores.ndim != 2:
+        raise ValueError(f"induction scores must have shape [L, H], got {scores.shape}")
+    for name, value in (("first_copy_loss", first_copy_loss), ("second_copy_loss", second_copy_loss)):
+        if not np.isfinite(value) or value < 0:
+            raise ValueError(f"{name} must be a finite cross-entropy >= 0, got {value!r}")
+    if second_copy_loss > SECOND_COPY_LOSS_RATIO * first_copy_loss:
+        return []
+    return [(int(layer), int(head)) for layer, head in zip(*np.nonzero(scores >= INDUCTION_THRESHOLD))]

@@ -58,6 +58,11 @@ CPU_BATCH_CALLS = 10
 COLD_START_GOAL_S = 8.0
 P95_GOALS_MS = {"30": 300.0, "30_2_trainings": 800.0, "100": 1000.0}
 LIGHT_CPU_RATIO_GOAL = 2.0
+REPEAT_VIEWS = {False: 50, True: 20}
+REPEAT_VIEW_GOAL_MS = 3.0
+GRID_MODEL = "shakespeare-char"   # 4 layers x 4 heads
+GRID_TEXT = "To be, or not to be, that is the"
+GRID_KB_GOAL = 60.0
 GENERATOR_CORES_GOAL = 0.3
 START_LIMIT_S = 120.0             # a server that is not up by then is a failure
 MIN_CUT = 3                       # shortest piece of an example a student types
@@ -178,7 +183,7 @@ class ClassStudent(load.Student):
         model, value = example or rng.choice(self.choices.attention_examples)
         if example is None:
             value = _cut(rng, value)
-        return "attention", dict(name=model, value=value, target="", kind=rng.choice(self.choices.kinds),
+        return "attention", dict(model=model, text=value, target="", kind=rng.choice(self.choices.kinds),
                                  layer=rng.randint(0, 1), head=rng.randint(0, 1), mean=rng.random() < 0.2,
                                  score=rng.choice(self.choices.scores), lang=self.lang)
 
@@ -333,6 +338,31 @@ def class_lines(app: AppProcess, choices: PageChoices, n_students: int, duration
     return lines
 
 
+def view_lines(quick: bool) -> list[dict]:
+    """In this process, on the app's own attention event: the handler's time for a view a session
+    has already asked for (served from the shared view cache), and the size of the attention grid
+    it sends for a 4 x 4-head model and a 32-token input."""
+    from playground.ui import create_app
+    from playground.ui.tabs.attention import AttentionForm
+    demo = create_app()
+    event = next(f.fn for f in demo.fns.values() if f.api_name == "attention")
+    form = AttentionForm(model=GRID_MODEL, text=GRID_TEXT, kind="decoder", layer=1, head=2)
+    values = [getattr(form, name) for name in AttentionForm.params()]
+    started = time.perf_counter()
+    first = event(None, *values, "en")
+    first_ms = 1000 * (time.perf_counter() - started)
+    repeats = []
+    for _ in range(REPEAT_VIEWS[quick]):
+        started = time.perf_counter()
+        event(None, *values, "en")
+        repeats.append(1000 * (time.perf_counter() - started))
+    grid = next(value for component, value in first.items() if getattr(component, "elem_id", "") == "attention-grid")
+    context = dict(model=GRID_MODEL, tokens=len(GRID_TEXT), first_view_ms=round(first_ms, 1), repeats=len(repeats))
+    return [result(SUITE, "repeat_view_handler_ms_p50", statistics.median(repeats), "ms", REPEAT_VIEW_GOAL_MS,
+                   "lower", **context),
+            result(SUITE, "attention_grid_kb", len(grid.plot) / 1024, "KB", GRID_KB_GOAL, "lower", **context)]
+
+
 def class_during_trainings(app: AppProcess, choices: PageChoices, duration_s: float) -> list[dict]:
     """A class of 30 while two sessions train the copy preset in the same app."""
     from playground.bench.app_training import Training       # it builds on this module
@@ -368,7 +398,8 @@ def run(quick: bool) -> list[dict]:
             if len(starts) < COLD_STARTS[quick]:
                 app.stop()
     lines = [result(SUITE, "cold_start_s", statistics.median(starts), "s", COLD_START_GOAL_S, "lower",
-                    starts_s=[round(s, 2) for s in starts], load_avg_1m=round(os.getloadavg()[0], 2))]
+                    starts_s=[round(s, 2) for s in starts], load_avg_1m=round(os.getloadavg()[0], 2)),
+             *view_lines(quick)]
     try:
         choices = teacher_opens(app.url)
         lines += deep_link.deep_link_lines(app.url, quick)

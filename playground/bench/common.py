@@ -6,9 +6,14 @@ import time
 from typing import Callable
 
 
-def result(suite: str, name: str, value: float, unit: str, goal: float | None, better: str, **context) -> dict:
-    """One benchmark line: {"suite", "name", "value", "unit", "goal", "better", ...context}."""
-    line = {"suite": suite, "name": name, "value": round(float(value), 3), "unit": unit, "goal": goal, "better": better}
+def result(suite: str, name: str, value: float | None, unit: str, goal: float | None, better: str, **context) -> dict:
+    """One benchmark line: {"suite", "name", "value", "unit", "goal", "better", ...context}.
+
+    value None (JSON null) says the metric was not measured, e.g. a goal not reached within the run;
+    the context says why.
+    """
+    rounded = None if value is None else round(float(value), 3)
+    line = {"suite": suite, "name": name, "value": rounded, "unit": unit, "goal": goal, "better": better}
     line.update(context)
     return line
 

@@ -15,30 +15,13 @@ from playground.data import tasks
 from playground.model import ModelConfig, Trace, build_model
 from playground.ui.validation import UPLOAD_LIMITS
 
+from . import gpt2
 from .common import alternate, result
+from .torch_reference import TorchReference
 
 SUITE = "model"
-
-
-class TorchReference(nn.Module):
-    """The same GPT built from torch.nn.TransformerEncoderLayer(norm_first=True) with a causal mask."""
-
-    def __init__(self, config: ModelConfig):
-        super().__init__()
-        self.tokens = nn.Embedding(config.vocab_size, config.d_model)
-        self.positions = nn.Embedding(config.max_len, config.d_model)
-        layer = nn.TransformerEncoderLayer(config.d_model, config.n_heads, config.d_ff, dropout=0.0,
-                                           activation=config.activation, norm_first=True, batch_first=True)
-        self.layers = nn.TransformerEncoder(layer, config.n_decoder_layers, enable_nested_tensor=False)
-        self.final_norm = nn.LayerNorm(config.d_model)
-        self.head = nn.Linear(config.d_model, config.vocab_size, bias=False)
-        self.head.weight = self.tokens.weight
-
-    def forward(self, ids: torch.Tensor) -> torch.Tensor:                   # [B, T] -> [B, T, V]
-        length = ids.size(1)
-        x = self.tokens(ids) + self.positions.weight[:length]
-        mask = nn.Transformer.generate_square_subsequent_mask(length)
-        return self.head(self.final_norm(self.layers(x, mask=mask, is_causal=True)))
+TRACE_MODEL = dict(vocab_size=65, d_model=128, n_heads=4, n_decoder_layers=4, d_ff=512)
+KV_MODEL = dict(vocab_size=65, d_model=256, n_heads=4, n_decoder_layers=4, d_ff=1024)    # the pretrained char model
 
 
 def _train_step(model: nn.Module, optimizer: torch.optim.Optimizer, ids: torch.Tensor) -> None:
@@ -69,8 +52,7 @@ def train_throughput_ratio(name: str, d_model: int, layers: int, heads: int, len
 
 
 def trace_overhead(rounds: int) -> dict:
-    config = ModelConfig(arch="decoder_only", vocab_size=65, d_model=128, n_heads=4, n_decoder_layers=4,
-                         d_ff=512, max_len=256)
+    config = ModelConfig(arch="decoder_only", max_len=256, **TRACE_MODEL)
     model = build_model(config).eval()
     ids = torch.randint(5, 65, (1, 256))
     with torch.inference_mode():
@@ -82,8 +64,7 @@ def trace_overhead(rounds: int) -> dict:
 
 def kv_cache_speedup(rounds: int, context: int = 256) -> dict:
     """Decoding on one thread (as the app serves it), a model the size of the pretrained character model."""
-    config = ModelConfig(arch="decoder_only", vocab_size=65, d_model=256, n_heads=4, n_decoder_layers=4,
-                         d_ff=1024, max_len=context)
+    config = ModelConfig(arch="decoder_only", max_len=context, **KV_MODEL)
     model = build_model(config).eval()
 
     def decode(use_cache: bool) -> None:
@@ -103,7 +84,7 @@ def kv_cache_speedup(rounds: int, context: int = 256) -> dict:
     torch.set_num_threads(threads)
     return result(SUITE, f"kv_cache_speedup_ctx{context}", recompute_s / cached_s, "x", 5, "higher",
                   cached_tokens_per_s=round((context - 1) / cached_s), recompute_tokens_per_s=round((context - 1) / recompute_s),
-                  config=dict(d_model=256, layers=4, heads=4, d_ff=1024), threads=1)
+                  config=KV_MODEL, threads=1)
 
 
 def _with_config(data: bytes, **changes) -> bytes:
@@ -151,4 +132,5 @@ def run(quick: bool) -> list[dict]:
         trace_overhead(rounds * 3),
         kv_cache_speedup(max(2, rounds // 2)),
         hostile_upload_refusal(rounds),
+        *gpt2.run(quick),
     ]

@@ -7,6 +7,13 @@ shakespeare_char_seconds_to_val_1_88: seconds from tokenizing the text until the
     evaluations count as time.
 stream_overhead_pct: steps per second lost by ``Trainer.run`` yielding an event every 0.5 s,
     against calling ``train_step`` in a bare loop, on the same trainer (alternating rounds).
+induction_seconds_to_head: the Train tab's induction task with its default form on 2 threads, as
+    Start runs it (snapshots every few seconds): seconds from building the Trainer until a snapshot's
+    induction score (best head after layer 0, on the probe) reaches the induction-head threshold.
+    Runs past the tab's per-run cap (a class would press Resume); ``steps_per_s`` says how busy the
+    machine was.
+induction_pretrained_score_unseen_period: pretrained/induction on random tokens repeated with
+    periods shorter and longer than any it trained on: the lowest of the best heads' induction scores.
 A goal that is not reached within the schedule is reported with value null. Each measurement
 runs on 1 or 2 intra-op threads, whichever trains faster on the machine at that moment (on a
 shared 2-core CPU, two threads are often slower than one). Lines also give ``cpu_seconds``, the
@@ -22,10 +29,16 @@ from typing import Callable
 
 import torch
 
+from playground.analysis.head_scores import INDUCTION_THRESHOLD
+from playground.checkpoint import load
 from playground.data import CharTokenizer, LMData, tasks, tiny_shakespeare
 from playground.model import ModelConfig
-from playground.train import Trainer, TrainConfig, TrainEvent
+from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
+from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
 from playground.train.objectives import LanguageModelObjective
+from playground.ui.registry import pretrained_dir
+from playground.ui.training import build_trainer, check_spec, form_defaults
+from playground.ui.training_views import INDUCTION_KEY
 
 from .common import result, seconds
 
@@ -49,10 +62,7 @@ SAMPLE_TOLERANCE = 0.005    # later checks: once the sample, corrected by the la
 
 def _line(name: str, value: float | None, unit: str, goal: float, **context) -> dict:
     """A result line; value None when the goal was never reached."""
-    line = result(SUITE, name, 0.0 if value is None else value, unit, goal, "lower", **context)
-    if value is None:
-        line["value"] = None
-    return line
+    return result(SUITE, name, value, unit, goal, "lower", **context)
 
 
 def _alternate_both_clocks(first: Callable[[], object], second: Callable[[], object], rounds: int):
@@ -176,10 +186,39 @@ def stream_overhead_pct(text: str, rounds: int, steps: int) -> dict:
                   steps_per_round=steps, rounds=rounds, event_every_s=trainer.config.event_every_s, threads=threads)
 
 
+def induction_seconds_to_head(threads: int = 2) -> dict:
+    torch.set_num_threads(threads)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    spec = check_spec("induction", None, **form_defaults("induction"), lang="en")
+    trainer = build_trainer(spec, None, "en")
+    crossed = None
+    for item in trainer.run():
+        if isinstance(item, Snapshot) and item.head_scores[INDUCTION_KEY][1:].max() >= INDUCTION_THRESHOLD:
+            crossed = item
+            break
+    wall = time.perf_counter() - started
+    train = spec.preset.train_config
+    return _line("induction_seconds_to_head", wall if crossed else None, "s", 180,
+                 cpu_seconds=round(time.process_time() - cpu_started, 2), step=crossed.step if crossed else None,
+                 steps_per_s=round(trainer.step / trainer.elapsed, 2), threshold=INDUCTION_THRESHOLD,
+                 snapshot_every_s=train.snapshot_every_s, max_steps=train.max_steps, threads=threads)
+
+
+def induction_pretrained_score_unseen_period() -> dict:
+    checkpoint = load(pretrained_dir() / "induction")
+    rows = [row for row in repeat_report(checkpoint.model, checkpoint.tokenizer, checkpoint.config.max_len)
+            if row["source"] == "random tokens" and row["period"] in (*SHORTER_PERIODS, *LONGER_PERIODS)]
+    return result(SUITE, "induction_pretrained_score_unseen_period", min(row["induction"] for row in rows), "score",
+                  0.5, "higher", per_period={row["period"]: row["induction"] for row in rows},
+                  by_chance={row["period"]: row["uniform_induction"] for row in rows})
+
+
 def run(quick: bool) -> list[dict]:
     text = tiny_shakespeare()
     return [
         copy_seconds_to_exact99([0] if quick else [0, 1, 2]),
         shakespeare_char_seconds_to_val(text),
         stream_overhead_pct(text, rounds=4 if quick else 10, steps=30 if quick else 60),
+        induction_pretrained_score_unseen_period(),
+        induction_seconds_to_head(),
     ]

@@ -1,5 +1,5 @@
 """Data layer: tokenizers (character, byte-level BPE), synthetic seq2seq tasks, language-model
-data and text corpora."""
+data, repeated random sequences and text corpora."""
 from playground.data.tokenizer import (
     BOS_ID,
     EOS_ID,
@@ -15,13 +15,14 @@ from playground.data.char_tokenizer import CharTokenizer
 from playground.data.bpe_tokenizer import BPETokenizer
 from playground.data.batching import Seq2SeqBatch, pad_sequences
 from playground.data.lm_data import IGNORE_INDEX, LMData, MLMData
+from playground.data.repeats import RepeatedSequences
 from playground.data.corpora import CORPORA, CorpusUnavailable, bundled_text, load_corpus, tiny_shakespeare
 from playground.data import tasks
 
 __all__ = [
     "BOS_ID", "EOS_ID", "MASK_ID", "PAD_ID", "UNK_ID", "SPECIAL_TOKENS", "IGNORE_INDEX",
     "Tokenizer", "TokenSpan", "CharTokenizer", "BPETokenizer", "tokenizer_from_json",
-    "Seq2SeqBatch", "pad_sequences", "LMData", "MLMData",
+    "Seq2SeqBatch", "pad_sequences", "LMData", "MLMData", "RepeatedSequences",
     "CORPORA", "CorpusUnavailable", "bundled_text", "load_corpus", "tiny_shakespeare",
     "tasks",
 ]

@@ -22,6 +22,13 @@ def residual_add(x: torch.Tensor, sublayer_out: torch.Tensor) -> torch.Tensor:
     return x + sublayer_out
 
 
+def activation_function(name: str) -> nn.Module:
+    """"relu", "gelu" (exact) or "gelu_tanh" (the tanh approximation GPT-2 was trained with)."""
+    if name == "gelu_tanh":
+        return nn.GELU(approximate="tanh")
+    return nn.GELU() if name == "gelu" else nn.ReLU()
+
+
 class FeedForward(nn.Module):
     """Position-wise FFN(x) = W2 act(W1 x + b1) + b2.  [B, T, D] -> [B, T, F] -> [B, T, D]"""
 
@@ -29,7 +36,7 @@ class FeedForward(nn.Module):
         super().__init__()
         self.name = name
         self.w_in = nn.Linear(d_model, d_ff, bias=bias)
-        self.activation = nn.GELU() if activation == "gelu" else nn.ReLU()
+        self.activation = activation_function(activation)
         self.dropout = nn.Dropout(dropout)
         self.w_out = nn.Linear(d_ff, d_model, bias=bias)
 
@@ -44,14 +51,19 @@ class FeedForward(nn.Module):
 class _Block(nn.Module):
     """What encoder and decoder blocks share: the sub-layer wrapper and the feed-forward."""
 
-    def __init__(self, d_model: int, d_ff: int, activation: str, norm: str, bias: bool, dropout: float, name: str):
+    def __init__(self, d_model: int, d_ff: int, activation: str, norm: str, bias: bool, dropout: float, name: str,
+                 norm_eps: float = 1e-5):
         super().__init__()
+        self.norm_eps = norm_eps
         self.name = name
         self.pre_norm = norm == "pre"
         self.residual: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] = residual_add
         self.dropout = nn.Dropout(dropout)
         self.ffn = FeedForward(d_model, d_ff, activation, f"{name}.ffn", bias, dropout)
-        self.norm_ffn = nn.LayerNorm(d_model, bias=bias)
+        self.norm_ffn = self.layer_norm(d_model, bias)
+
+    def layer_norm(self, d_model: int, bias: bool) -> nn.LayerNorm:
+        return nn.LayerNorm(d_model, eps=self.norm_eps, bias=bias)
 
     def sublayer(self, x: torch.Tensor, norm: nn.Module, fn: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
         if self.pre_norm:
@@ -67,10 +79,10 @@ class _Block(nn.Module):
 class EncoderBlock(_Block):
     """Self-attention (bidirectional unless a mask says otherwise), then feed-forward."""
 
-    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name):
-        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name)
+    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name, norm_eps=1e-5):
+        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name, norm_eps)
         self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
-        self.norm_self = nn.LayerNorm(d_model, bias=bias)
+        self.norm_self = self.layer_norm(d_model, bias)
 
     def forward(self, x, mask=None, positions: PositionalEncoding | None = None, trace: Trace | None = None):
         record(trace, f"{self.name}.resid_pre", x)
@@ -82,12 +94,13 @@ class EncoderBlock(_Block):
 class DecoderBlock(_Block):
     """Masked self-attention, cross-attention to the encoder output (seq2seq only), feed-forward."""
 
-    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name, cross_attention: bool):
-        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name)
+    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name, cross_attention: bool,
+                 norm_eps=1e-5):
+        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name, norm_eps)
         self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
-        self.norm_self = nn.LayerNorm(d_model, bias=bias)
+        self.norm_self = self.layer_norm(d_model, bias)
         self.cross_attn = MultiHeadAttention(d_model, n_heads, f"{name}.cross_attn", bias, dropout) if cross_attention else None
-        self.norm_cross = nn.LayerNorm(d_model, bias=bias) if cross_attention else None
+        self.norm_cross = self.layer_norm(d_model, bias) if cross_attention else None
 
     def forward(
         self,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 ARCHITECTURES = ("encoder_decoder", "decoder_only", "encoder_only")
 POSITIONAL_ENCODINGS = ("sinusoidal", "learned", "rope", "none")
 NORM_PLACEMENTS = ("pre", "post")
-ACTIVATIONS = ("relu", "gelu")
+ACTIVATIONS = ("relu", "gelu", "gelu_tanh")
 FIELD_RANGES = {   # the widest shapes the library builds (GPT-2 XL fits); a value outside is refused before any allocation
     "vocab_size": (2, 300_000), "tgt_vocab_size": (2, 300_000), "d_model": (1, 8_192), "n_heads": (1, 64),
     "n_encoder_layers": (0, 48), "n_decoder_layers": (0, 48), "d_ff": (1, 32_768), "max_len": (1, 65_536),
@@ -64,6 +64,11 @@ class ModelConfig(JsonConfig):
         embedding, target embedding and head all share one matrix).
     scale_embedding: multiply token embeddings by sqrt(d_model) before adding positions.
     bias: biases in every Linear and LayerNorm (the output head never has one).
+    activation: "relu", "gelu" (exact, with the error function) or "gelu_tanh" (GPT-2's tanh
+        approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))).
+    norm_eps: the epsilon every LayerNorm adds to the variance.
+    never_predict: token ids the output head never predicts: their logit is always -1e9, so their
+        probability is exactly 0 (ids a tokenizer reserves that imported weights have no output for).
     """
 
     arch: str = "decoder_only"
@@ -83,10 +88,14 @@ class ModelConfig(JsonConfig):
     scale_embedding: bool = True
     bias: bool = True
     pad_id: int = 0
+    norm_eps: float = 1e-5
+    never_predict: tuple[int, ...] = ()
 
     describe = "model config"
 
     def __post_init__(self) -> None:
+        if isinstance(self.never_predict, list):                          # as read back from JSON
+            object.__setattr__(self, "never_predict", tuple(self.never_predict))
         _validate(self)
 
     @property
@@ -143,6 +152,13 @@ def _validate(c: ModelConfig) -> None:
     smallest_vocab = min(c.vocab_size, c.target_vocab_size)
     _require(_is_int(c.pad_id) and 0 <= c.pad_id < smallest_vocab, "pad_id",
              f"must be a token id in [0, {smallest_vocab}), got {c.pad_id!r}")
+    _require(isinstance(c.norm_eps, (int, float)) and not isinstance(c.norm_eps, bool) and 0 < c.norm_eps < 1,
+             "norm_eps", f"must be a number in (0, 1), got {c.norm_eps!r}")
+    _require(isinstance(c.never_predict, tuple)
+             and all(_is_int(i) and 0 <= i < c.target_vocab_size for i in c.never_predict)
+             and len(set(c.never_predict)) == len(c.never_predict) < c.target_vocab_size,
+             "never_predict", f"must be distinct token ids in [0, {c.target_vocab_size}) that leave at least one "
+                              f"token to predict, got {c.never_predict!r}")
     if c.arch == "encoder_decoder" and c.tie_weights:
         _require(c.target_vocab_size == c.vocab_size, "tie_weights",
                  f"tying shares one embedding matrix between source, target and head, so the vocabularies must match "

@@ -15,6 +15,17 @@ from .sites import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite
 from .trace import Trace, record
 
 
+NEVER_LOGIT = -1e9   # the logit of a never-predicted id: exp(NEVER_LOGIT - max) is exactly 0 in float32 and
+                     # float64, while log-probabilities stay finite (so 0 * log 0 terms stay 0, not NaN)
+
+
+def final_norm(config: ModelConfig) -> nn.Module:
+    """The LayerNorm a pre-norm stack ends with (a post-norm stack's last block already normalised)."""
+    if config.norm == "pre":
+        return nn.LayerNorm(config.d_model, eps=config.norm_eps, bias=config.bias)
+    return nn.Identity()
+
+
 class Embedding(nn.Module):
     """Token embedding (times sqrt(D) where configured) plus additive positions, then dropout."""
 
@@ -74,10 +85,10 @@ class EncoderStack(nn.Module):
         self.embed = Embedding(vocab_size, config, name)
         self.blocks = nn.ModuleList(
             EncoderBlock(config.d_model, config.n_heads, config.d_ff, config.activation, config.norm,
-                         config.bias, config.dropout, f"{name}.{i}")
+                         config.bias, config.dropout, f"{name}.{i}", config.norm_eps)
             for i in range(config.n_encoder_layers)
         )
-        self.final_norm = nn.LayerNorm(config.d_model, bias=config.bias) if config.norm == "pre" else nn.Identity()
+        self.final_norm = final_norm(config)
 
     def forward(self, ids: torch.Tensor, trace: Trace | None = None):
         """ids [B, S] -> (hidden [B, S, D], key mask [B, 1, 1, S] or None when nothing is padded)."""
@@ -99,10 +110,10 @@ class DecoderStack(nn.Module):
         self.embed = Embedding(vocab_size, config, name)
         self.blocks = nn.ModuleList(
             DecoderBlock(config.d_model, config.n_heads, config.d_ff, config.activation, config.norm,
-                         config.bias, config.dropout, f"{name}.{i}", cross_attention)
+                         config.bias, config.dropout, f"{name}.{i}", cross_attention, config.norm_eps)
             for i in range(config.n_decoder_layers)
         )
-        self.final_norm = nn.LayerNorm(config.d_model, bias=config.bias) if config.norm == "pre" else nn.Identity()
+        self.final_norm = final_norm(config)
         self.mask_builder = causal_mask
 
     def forward(self, ids, cache: KVCache | None = None, trace: Trace | None = None, memory=None, memory_mask=None):
@@ -159,6 +170,9 @@ class _LanguageModelHead(nn.Module):
         self.head = nn.Linear(self.config.d_model, vocab_size, bias=False)
         if self.config.tie_weights:
             self.head.weight = embedding.weight
+        never = torch.zeros(vocab_size, dtype=torch.bool)
+        never[list(self.config.never_predict)] = True
+        self.register_buffer("never_predict", never, persistent=False)      # [V]
 
     def _initialise(self) -> None:
         """Linear weights ~ N(0, 0.02); token embeddings ~ N(0, 1/D) when scaled by sqrt(D), else N(0, 0.02)."""
@@ -176,6 +190,8 @@ class _LanguageModelHead(nn.Module):
 
     def logits(self, hidden: torch.Tensor, trace: Trace | None) -> torch.Tensor:
         out = self.head(hidden)                                              # [B, T, V]
+        if self.config.never_predict:
+            out = out.masked_fill(self.never_predict, NEVER_LOGIT)
         record(trace, "logits", out)
         return out
 

@@ -44,5 +44,5 @@ def count_parameters(config: ModelConfig) -> dict[str, int]:
 def gpt2_small_config() -> ModelConfig:
     """GPT-2 small: 124,439,808 parameters."""
     return ModelConfig(arch="decoder_only", vocab_size=50257, d_model=768, n_heads=12, n_decoder_layers=12,
-                       d_ff=3072, max_len=1024, positional="learned", norm="pre", activation="gelu",
+                       d_ff=3072, max_len=1024, positional="learned", norm="pre", activation="gelu_tanh",
                        tie_weights=True, scale_embedding=False, bias=True)

@@ -5,10 +5,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from playground.analysis import head_scores
-from playground.data import tasks
+from playground.analysis.head_scores import INDUCTION_THRESHOLD, SECOND_COPY_LOSS_RATIO
+from playground.analysis.induction import (
+    VERDICT_PERIOD, VERDICT_SEQUENCES, induction_verdict, measure_repeats, random_blocks,
+)
+from playground.data import Tokenizer, bundled_text, tasks
+from playground.data.repeats import RepeatedSequences
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import DECODER_SELF, Trace, count_parameters
+from playground.model import count_parameters
 from playground.train.events import Snapshot, TrainEvent
 from playground.train.presets import Preset
 from playground.train.trainer import Trainer
@@ -16,6 +20,12 @@ from playground.train.trainer import Trainer
 
 def data_description(preset: Preset, trainer: Trainer) -> str:
     """One paragraph on what the model was trained on and what it was measured on."""
+    if preset.repeats is not None:
+        data = trainer.objective.data
+        return (f"Repeated random sequences, fresh every step: each sequence is a random block of n tokens (uniform "
+                f"over the {data.vocab_size - NUM_SPECIAL} printable characters and newline) written again and again "
+                f"up to {data.block_size} tokens, n drawn from {data.min_period} to {data.max_period} for each batch. "
+                f"{trainer.config.val_size} held-out sequences, periods spread over that range, measure it.")
     if preset.task is not None:
         knobs = ", ".join(f"{k}={v!r}" for k, v in preset.task_knobs.items()) or "default knobs"
         return (f"Synthetic `{preset.task}` task ({knobs}), fresh random pairs every step. "
@@ -52,7 +62,6 @@ REPEAT_SEED = 0
 FIRST_LOSSES = 10         # step losses recorded in the metadata, to check that a re-run reproduces them
 
 
-@torch.no_grad()
 def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = REPEAT_LENGTH,
                              seed: int = REPEAT_SEED) -> dict[str, np.ndarray]:
     """Self-attention scores of a decoder-only model on ``length`` random tokens written twice.
@@ -61,15 +70,8 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     first half, so an induction head scores high here. Returns "previous_token" and "induction",
     each [L, H].
     """
-    generator = torch.Generator().manual_seed(seed)
-    half = torch.randint(NUM_SPECIAL, vocab_size, (length,), generator=generator)   # [T/2]
-    ids = torch.cat([half, half])                                                    # [T]
-    trace = Trace(include=("*.weights",))
-    model.eval()
-    model(ids[None], trace=trace)
-    weights = trace.attention(DECODER_SELF)[:, 0].float().numpy()          # [L, H, T, T]
-    scores = head_scores(weights, "self", ids=ids.tolist(), causal=True)
-    return {name: scores[name] for name in ("previous_token", "induction")}
+    measured = measure_repeats(model, random_blocks(1, length, vocab_size, seed), 2 * length)
+    return {"previous_token": measured.previous_token, "induction": measured.induction}
 
 
 HELD_OUT_FORMATS_SIZE = 500
@@ -83,12 +85,65 @@ def held_out_formats_exact_match(preset: Preset, trainer: Trainer, n: int = HELD
     return sum(trainer.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / len(pairs)
 
 
-def extra_measurements(preset: Preset, trainer: Trainer) -> dict:
-    """What the card reports beyond the training events: induction probe scores (language models)
-    and, for dates, exact match on formats never seen in training."""
+SHORTER_PERIODS = (4, 6)         # repeat periods shorter and longer than any the induction preset trains on
+LONGER_PERIODS = (40, 48)
+REFERENCE_PERIOD = 16            # one period inside the training range, for comparison
+REPEAT_SOURCES = ("random tokens", "random letters", "natural text")
+REPEAT_SEQUENCES = 64            # sequences measured per source and period
+
+
+def repeat_blocks(source: str, tokenizer: Tokenizer, period: int, n: int = REPEAT_SEQUENCES, seed: int = 0) -> torch.Tensor:
+    """``n`` blocks of ``period`` tokens [n, period]: random ordinary tokens, random lowercase letters,
+    or consecutive characters of the bundled English text at evenly spaced places."""
+    if source == "random tokens":
+        return random_blocks(n, period, tokenizer.vocab_size, seed)
+    if source == "random letters":
+        letters = torch.tensor(tokenizer.encode("abcdefghijklmnopqrstuvwxyz"))
+        return letters[torch.randint(0, len(letters), (n, period), generator=torch.Generator().manual_seed(seed))]
+    if source == "natural text":
+        ids = torch.tensor(tokenizer.encode(" ".join(bundled_text().split())))   # whitespace runs as one space
+        starts = torch.linspace(0, len(ids) - period, n).long()
+        return ids[starts[:, None] + torch.arange(period)]
+    raise ValueError(f"source must be one of {REPEAT_SOURCES}, got {source!r}")
+
+
+def repeat_report(model: nn.Module, tokenizer: Tokenizer, block_size: int) -> list[dict]:
+    """For every source and period (shorter, inside and longer than the training range), the block
+    repeated to ``block_size`` tokens: the highest induction score and the first- and second-copy losses."""
+    rows = []
+    for source in REPEAT_SOURCES:
+        for period in (*SHORTER_PERIODS, REFERENCE_PERIOD, *LONGER_PERIODS):
+            m = measure_repeats(model, repeat_blocks(source, tokenizer, period), block_size)
+            layer, head = np.unravel_index(int(np.argmax(m.induction)), m.induction.shape)
+            rows.append({"source": source, "period": period, "layer": int(layer), "head": int(head),
+                         "induction": round(float(m.induction[layer, head]), 4),
+                         "uniform_induction": round(m.uniform_induction, 4),
+                         "first_copy_loss": round(m.first_copy_loss, 4),
+                         "second_copy_loss": round(m.second_copy_loss, 4)})
+    return rows
+
+
+def verdict_summary(model: nn.Module) -> dict:
+    """The naming rule's verdict on a decoder-only model, as plain values."""
+    verdict = induction_verdict(model)
+    m = verdict.measurement
+    return {"heads": [list(h) for h in verdict.heads], "best": list(verdict.best),
+            "best_score": round(verdict.best_score, 4), "reason": verdict.reason,
+            "first_copy_loss": round(m.first_copy_loss, 4), "second_copy_loss": round(m.second_copy_loss, 4)}
+
+
+def extra_measurements(preset: Preset, trainer: Trainer, model: nn.Module | None = None) -> dict:
+    """What the card reports beyond the training events: induction probe scores (language models),
+    for the repeated-sequence preset the induction verdict and the report on periods never trained
+    on, and for dates exact match on formats never seen in training. ``model``: the weights as
+    stored (default: the trainer's)."""
+    model = trainer.model if model is None else model
     extras: dict = {}
     if preset.kind == "lm":
-        extras["repeated_sequence_scores"] = repeated_sequence_scores(trainer.model, trainer.tokenizer.vocab_size)
+        extras["repeated_sequence_scores"] = repeated_sequence_scores(model, trainer.tokenizer.vocab_size)
+    if preset.repeats is not None:
+        extras["induction_verdict"] = verdict_summary(model)
+        extras["repeat_report"] = repeat_report(model, trainer.tokenizer, trainer.objective.data.block_size)
     if preset.task == "dates":
         extras["held_out_formats_exact_match"] = held_out_formats_exact_match(preset, trainer)
         extras["held_out_formats_size"] = HELD_OUT_FORMATS_SIZE
@@ -132,7 +187,7 @@ def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str, extr
         "",
         "## Training",
         "",
-        f"AdamW, linear warm-up then cosine decay; {trainer.step:,} steps of batch {train.batch_size} "
+        f"AdamW, {schedule_words(train)}; {trainer.step:,} steps of batch {train.batch_size} "
         f"in {trainer.elapsed:.1f} s of training ({final.status}).",
         "",
         "| field | value |", "|---|---|", train_rows,
@@ -164,6 +219,8 @@ def extra_lines(extras: dict) -> list[str]:
             f"On {REPEAT_LENGTH} random tokens written twice (seed {REPEAT_SEED}), where the second half "
             "can only be predicted by induction:",
             extras["repeated_sequence_scores"]), ""]
+    if "induction_verdict" in extras:
+        lines += induction_lines(extras["induction_verdict"], extras["repeat_report"])
     if "held_out_formats_exact_match" in extras:
         lines += ["## Date formats never seen in training", "",
                   f"Exact match of greedy decodes on {extras['held_out_formats_size']} dates written in the "
@@ -185,11 +242,48 @@ def extra_lines(extras: dict) -> list[str]:
     return lines
 
 
+def induction_lines(verdict: dict, report: list[dict]) -> list[str]:
+    """Card sections: the induction heads found and how they do on periods and text never trained on."""
+    heads = ", ".join(f"{layer}.{head}" for layer, head in verdict["heads"])
+    rule = (f"a head is called an induction head when its induction score on {VERDICT_SEQUENCES} sequences of "
+            f"{VERDICT_PERIOD} random tokens written twice is at least {INDUCTION_THRESHOLD} and the loss on the "
+            f"second copy is at most {SECOND_COPY_LOSS_RATIO} times the loss on the first")
+    found = f"Induction heads (layer.head): {heads}." if heads else "No head qualifies as an induction head."
+    lines = ["## Induction heads", "", f"{found} The rule: {rule}. Measured: highest score "
+             f"{verdict['best_score']:.3f} (head {verdict['best'][0]}.{verdict['best'][1]}), loss "
+             f"{verdict['first_copy_loss']:.3f} on the first copy and {verdict['second_copy_loss']:.3f} on the second.",
+             "", "## Repeat periods and text never trained on", "",
+             f"Each sequence is a block of `period` tokens written again and again up to the context; "
+             f"{REPEAT_SEQUENCES} sequences per row. Training used periods "
+             f"{RepeatedSequences().min_period} to {RepeatedSequences().max_period} of random tokens only; "
+             "letters are a few of those tokens, drawn with repeats inside a block, and natural text "
+             "(the bundled English text, whitespace runs as one space) repeats letters and words inside a block. "
+             "*First copy*: loss on tokens 2..period; *second copy*: loss on the next `period` tokens "
+             "(cut at the context). *By chance*: the score of a head that spreads its weight evenly over "
+             "what it can see (high for short periods, where many earlier copies hold the right key).", "",
+             "| source | period | period trained on? | best induction head | score | by chance | loss, first copy "
+             "| loss, second copy |",
+             "|---|---|---|---|---|---|---|---|"]
+    data = RepeatedSequences()
+    for row in report:
+        trained = "yes" if data.min_period <= row["period"] <= data.max_period else "no"
+        lines.append(f"| {row['source']} | {row['period']} | {trained} | {row['layer']}.{row['head']} | "
+                     f"{row['induction']:.3f} | {row['uniform_induction']:.3f} | {row['first_copy_loss']:.3f} | "
+                     f"{row['second_copy_loss']:.3f} |")
+    return [*lines, ""]
+
+
 def metric_dict_lines(metrics: dict) -> list[str]:
     lines = [f"- validation loss: {metrics['val_loss']:.4f}", f"- token accuracy: {metrics['accuracy']:.2%}"]
     if metrics.get("exact_match") is not None:
         lines.append(f"- exact match of greedy decodes: {metrics['exact_match']:.2%}")
     return lines
+
+
+def schedule_words(train) -> str:
+    if train.warmup_steps == 0 and train.min_lr_ratio == 1.0:
+        return "constant learning rate"
+    return "linear warm-up then cosine decay"
 
 
 def metadata(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) -> dict:

@@ -161,8 +161,8 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
         message = final.message if final is not None else trainer.failure
         stream.write(f"training diverged, nothing saved: {message}\n")
         return 1
-    extras = extra_measurements(preset, trainer)
     stored = from_bytes(to_bytes(trainer.model, trainer.tokenizer, dtype=dtype)).model
+    extras = extra_measurements(preset, trainer, stored)
     extras["storage"] = {"dtype": args.dtype, "metrics": asdict(trainer.objective.evaluate(stored))}
     if timeline:
         extras["timeline"] = timeline

@@ -7,6 +7,7 @@ An objective pairs a data object with an architecture:
                                             (source, <bos>, target, <eos> read as one sequence)
     LMData                                + decoder_only    -> LanguageModelObjective
     MLMData                               + encoder_only    -> MaskedLMObjective
+    RepeatedSequences                     + decoder_only    -> RepeatedSequenceObjective
 
 Each owns its training-data random stream, so a trainer that keeps the objective keeps its
 place in the data. Every check that can fail runs in the constructor, before any training.
@@ -25,6 +26,7 @@ from torch import nn
 
 from playground.analysis import head_scores
 from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, PAD_ID, LMData, MLMData, Tokenizer, pad_sequences
+from playground.data.repeats import RepeatedSequences, repeat_to_length
 from playground.data.tasks import Task
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite, ModelConfig, MultiHeadAttention, Trace, causal_mask
@@ -34,6 +36,7 @@ from playground.train.events import Sample
 
 EVAL_CHUNK = 256          # sequences per forward pass while evaluating
 PROBE_MAX_TOKENS = 32     # attention maps larger than this are unreadable
+PROBE_PERIOD = 12         # repeat period of the repeated-sequence probe: 12 + 12 + 8 tokens
 N_SAMPLES = 3             # held-out decodes shown per snapshot
 LM_SAMPLE_TOKENS = 120
 LM_SAMPLE_TEMPERATURE = 0.8
@@ -451,6 +454,65 @@ class MaskedLMObjective(_TextObjective):
         ]
 
 
+class RepeatedSequenceObjective(Objective):
+    """Next-token prediction with a decoder-only model on random blocks repeated to fill the context.
+
+    The held-out set is ``val_size`` sequences from a seed stream of its own, their periods spread
+    evenly over the training range. The probe writes one random block of PROBE_PERIOD tokens (or the
+    nearest period in range) again and again over PROBE_MAX_TOKENS tokens.
+    """
+
+    arch = "decoder_only"
+
+    def __init__(self, data: RepeatedSequences, model_config: ModelConfig, train_config: TrainConfig):
+        self.data = data
+        self.tokenizer = data.tokenizer
+        super().__init__(model_config, train_config)
+        if data.block_size > model_config.max_len:
+            raise ValueError(
+                f"the data's block_size ({data.block_size} tokens) is longer than the model's max_len "
+                f"({model_config.max_len}); lower block_size or raise max_len"
+            )
+        self.generator = torch.Generator().manual_seed(train_config.seed)
+        held_out = torch.Generator().manual_seed(train_config.seed + 1)
+        periods = np.linspace(data.min_period, data.max_period, train_config.val_size).round().astype(int)
+        windows = torch.cat([repeat_to_length(data.random_blocks(1, int(n), held_out), data.block_size + 1)
+                             for n in periods])                                  # [N, T+1]
+        self._val = [Batch((w[:, :-1],), w[:, 1:], w[:, :-1].numel()) for w in windows.split(EVAL_CHUNK)]
+        length = min(data.block_size, PROBE_MAX_TOKENS)
+        self.probe_period = min(max(PROBE_PERIOD, data.min_period), data.max_period, length - 1)
+        block = data.random_blocks(1, self.probe_period, torch.Generator().manual_seed(train_config.seed + 2))
+        self._probe_ids = repeat_to_length(block, length)[0].tolist()            # [T']
+
+    def describe(self) -> str:
+        return "next-token prediction on repeated random sequences (RepeatedSequences)"
+
+    def next_batch(self) -> Batch:
+        x, y = self.data.batch(self.train_config.batch_size, self.generator)  # [B, T] each
+        return Batch((x,), y, x.numel())
+
+    def forward(self, model, inputs, trace=None):
+        (ids,) = inputs
+        return model(ids, trace=trace)
+
+    def val_batches(self):
+        return self._val
+
+    def probe(self, model):
+        ids = self._probe_ids
+        trace = self._traced(model, (torch.tensor([ids]),))
+        weights = _attention(trace, "decoder", "self_attn")
+        pieces = self._pieces(ids)
+        return Probe(self.tokenizer.decode(ids), {"decoder.self_attn": weights}, {"decoder.self_attn": (pieces, pieces)},
+                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+
+    def samples(self, model):
+        """The probe's first copy and one more token as the prompt; the greedy rest against the truth."""
+        prompt, rest = self._probe_ids[: self.probe_period + 1], self._probe_ids[self.probe_period + 1:]
+        (out,) = greedy_continue(model, torch.tensor([prompt]), len(rest))
+        return [Sample(self.tokenizer.decode(prompt), self.tokenizer.decode(out), self.tokenizer.decode(rest))]
+
+
 def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) -> Objective:
     """The objective for ``data`` on ``model``; ValueError when the data and architecture do not fit."""
     arch = model_config.arch
@@ -467,10 +529,15 @@ def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) 
         if arch != "encoder_only":
             raise ValueError(f"masked-token prediction (MLMData) needs arch='encoder_only' (bidirectional), got {arch!r}")
         return MaskedLMObjective(data, model_config, train_config)
+    if isinstance(data, RepeatedSequences):
+        if arch != "decoder_only":
+            raise ValueError(f"repeated sequences are next-token prediction: use arch='decoder_only', got {arch!r}")
+        return RepeatedSequenceObjective(data, model_config, train_config)
     if isinstance(data, LMData):
         if arch != "decoder_only":
             raise ValueError(f"next-token prediction (LMData) needs arch='decoder_only' (causal), got {arch!r}")
         return LanguageModelObjective(data, model_config, train_config)
     raise TypeError(
-        f"data must be a seq2seq task (playground.data.tasks.get(...)), LMData or MLMData, got {type(data).__name__}"
+        f"data must be a seq2seq task (playground.data.tasks.get(...)), LMData, MLMData or RepeatedSequences, "
+        f"got {type(data).__name__}"
     )

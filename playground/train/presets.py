@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from playground.data import BPETokenizer, CharTokenizer, LMData, MLMData, Tokenizer, load_corpus, tasks
+from playground.data import (
+    BPETokenizer, CharTokenizer, LMData, MLMData, RepeatedSequences, Tokenizer, load_corpus, tasks,
+)
 from playground.model import ModelConfig
 from playground.train.config import TrainConfig
 from playground.train.trainer import Trainer
@@ -27,8 +29,9 @@ class Preset:
     Seq2seq presets name a task (``task``, ``task_knobs``); language-model presets name a
     corpus (one of playground.data.CORPORA), a tokenizer ("char" or "bpe", with
     ``bpe_vocab_size``), a ``block_size`` and whether tokens are masked (``masked``, for
-    encoder-only models). ``model_config.vocab_size`` fits the default data; ``trainer`` adapts
-    it to the tokenizer of other text.
+    encoder-only models). The repeated-sequence preset names ``repeats``, the knobs of
+    playground.data.RepeatedSequences. ``model_config.vocab_size`` fits the default data;
+    ``trainer`` adapts it to the tokenizer of other text.
     """
 
     name: str
@@ -42,6 +45,7 @@ class Preset:
     bpe_vocab_size: int | None = None
     block_size: int | None = None
     masked: bool = False
+    repeats: dict | None = None
     quick_train: dict = field(default_factory=dict)
     quick_model: dict = field(default_factory=dict)
 
@@ -51,6 +55,11 @@ class Preset:
         if self.task is not None:
             return "seq2seq"
         return "mlm" if self.masked else "lm"
+
+    @property
+    def synthetic(self) -> bool:
+        """True when the preset makes its own examples (a task or repeated sequences) and takes no text."""
+        return self.task is not None or self.repeats is not None
 
     def quick(self, seconds: float = QUICK_SECONDS) -> "Preset":
         """The variant for live training in the app: ``quick_train`` and ``quick_model`` applied (a
@@ -70,11 +79,13 @@ class Preset:
         return CharTokenizer.from_text(text)
 
     def build_data(self, text: str | None = None):
-        """The task, or LMData / MLMData of ``text`` (default: the preset's corpus)."""
+        """The task, the repeated sequences, or LMData / MLMData of ``text`` (default: the preset's corpus)."""
+        if self.synthetic and text is not None:
+            raise ValueError(f"the {self.name} preset makes its own examples and takes no text")
         if self.task is not None:
-            if text is not None:
-                raise ValueError(f"the {self.name} preset trains on the {self.task} task, which takes no text")
             return tasks.get(self.task, **self.task_knobs)
+        if self.repeats is not None:
+            return RepeatedSequences(**self.repeats)
         if text is None:
             text = load_corpus(self.corpus)
         if not isinstance(text, str):
@@ -123,6 +134,15 @@ _SMALL_LM_SCHEDULE = {**_LM_SCHEDULE, "lr": 3e-3, "warmup_steps": 100, "batch_si
 _QUICK_GPT = dict(d_model=128, n_heads=4, n_decoder_layers=2, d_ff=512, max_len=64, dropout=0.0)
 _QUICK_LM_SCHEDULE = dict(lr=5e-3, warmup_steps=50, batch_size=16, max_steps=800, val_size=64, eval_every_s=4.0)
 
+# Induction heads form fast on repeated random sequences (a phase change near step 900 at lr 1e-3):
+# 2 layers of 2 heads, width 64, context 64, constant learning rate, AdamW betas (0.9, 0.98).
+INDUCTION_REPEATS = dict(block_size=64, min_period=8, max_period=32)
+_INDUCTION_GPT = dict(arch="decoder_only", vocab_size=RepeatedSequences().vocab_size, d_model=64, n_heads=2,
+                      n_decoder_layers=2, d_ff=256, max_len=64, positional="learned", norm="pre",
+                      scale_embedding=False, dropout=0.0)
+_INDUCTION_SCHEDULE = dict(lr=1e-3, warmup_steps=0, min_lr_ratio=1.0, batch_size=64, beta1=0.9, beta2=0.98,
+                           weight_decay=0.01, max_steps=1000, val_size=256)
+
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
@@ -158,6 +178,12 @@ PRESETS: dict[str, Preset] = {
             corpus="tiny_shakespeare", tokenizer="char", block_size=64, masked=True,
             quick_model={"n_encoder_layers": 2, "dropout": 0.0},
             quick_train={**_QUICK_LM_SCHEDULE, "lr": 3e-3, "batch_size": 32, "max_steps": 600},
+        ),
+        Preset(
+            "induction", "Random blocks of 8 to 32 tokens written again and again (decoder-only): "
+            "an induction head forms.",
+            ModelConfig(**_INDUCTION_GPT), TrainConfig(**_INDUCTION_SCHEDULE), repeats=INDUCTION_REPEATS,
+            quick_train={"max_steps": 800, "eval_every_s": 4.0},
         ),
     )
 }

@@ -13,10 +13,11 @@ ATTENTION_EXAMPLES: dict[str, list[str]] = {
     "sort": ["cabbage", "jihgfedcba"],                        # each output letter looks up where it is
     "dates": ["the 26th of August, 2027", "30 Nov 2029", "27-Feb-1971"],
     "shakespeare-char": ["First Citizen:\nBefore we proceed any further, hear me speak.",
-                         "To be, or not to be: to be, or not to be"],   # repeated text: induction heads
+                         "To be, or not to be: to be, or not to be"],   # repeated text: no head looks it up yet
     "shakespeare-bpe": ["First Citizen:\nBefore we proceed any further, hear me speak.",
                         "To be, or not to be: to be, or not to be"],
     "masked-char": ["To be, or not to be, that is the question"],
+    "induction": ["q7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp", "the cat sat on the mat. the cat sat on the mat."],  # layer 1 looks up
     "untrained-gpt": ["abcdefg abcdefg"],
     "untrained-seq2seq": ["hello world"],
 }
@@ -27,6 +28,7 @@ GENERATE_EXAMPLES: dict[str, list[str]] = {
     "dates": ["the 4th of July, 1999", "30 Nov 2029"],
     "shakespeare-char": ["ROMEO:\n", "First Citizen:\n"],
     "shakespeare-bpe": ["ROMEO:\n", "To be, or not to be"],
+    "induction": ["q7#Lm2x!Vb&Kp q7#Lm"],
     "untrained-gpt": ["Once upon a time"],
     "untrained-seq2seq": ["hello"],
 }
@@ -59,3 +61,22 @@ def generate_examples(registry: ModelRegistry) -> list[list[str]]:
     """[model name, prompt] pairs for every shared model that generates."""
     return [[e.name, value] for e in registry.entries() if e.generative
             for value in examples_for(e, GENERATE_EXAMPLES)]
+
+
+# Issue 19: inputs for the masks, fill-in-the-blanks and exposure-bias views
+MASK_EXAMPLES: dict[str, tuple[str, str]] = {     # two inputs of different lengths, at most 12 tokens each
+    "copy": ("abcdefghij", "abcd"), "reverse": ("abcdefghij", "abcd"), "sort": ("cabbage", "jihg"),
+    "dates": ("30 Nov 2029", "1/2/99"), "shakespeare-char": ("To be or not", "To be"),
+    "shakespeare-bpe": ("To be, or not to be", "To be"), "masked-char": ("To be or not", "To be"),
+}
+FILL_EXAMPLES: dict[str, list[str]] = {            # "_" marks a blank
+    "masked-char": ["To be, or not to b_, that is the qu_stion", "O Romeo, Romeo! wherefore art thou R_meo?",
+                    "First Citi_en:\nBefore we pro_eed any further, hear me sp__k."],
+}
+EXPOSURE_EXAMPLES: dict[str, list[tuple[str, str]]] = {   # (prompt, or a seq2seq model's source; target)
+    "sort": [("cabbage", "aabbceg")],                      # 7 letters where training had 10: it parts at 2
+    "copy": [("abcdefghij", "abcdefghij")], "reverse": [("abcdefghij", "jihgfedcba")],
+    "dates": [("30 Nov 2029", "2029-11-30")],
+    "shakespeare-char": [("ROMEO:\nI", " will not be a stranger to thy love,")],
+    "shakespeare-bpe": [("ROMEO:\n", "But soft, what light through yonder window breaks?")],
+}

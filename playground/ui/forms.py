@@ -164,6 +164,28 @@ class Flag(Param):
 
 
 @dataclass(frozen=True)
+class IntegerList(Param):
+    """Distinct whole numbers in [low, high], sorted, at least one; "0,1,10" in a link."""
+
+    low: int = 0
+    high: int = 0
+
+    def check(self, name, value):
+        if not isinstance(value, (list, tuple)) or not value:
+            raise Refused(name, "err_form_not_integers", low=self.low, high=self.high)
+        return tuple(sorted({Integer(None, self.low, self.high).check(name, item) for item in value}))
+
+    def read(self, name, raw):
+        parts = raw.split(",") if raw else []
+        if not parts or not all(_INTEGER.fullmatch(part) for part in parts):
+            raise Refused(name, "err_form_not_integers", low=self.low, high=self.high)
+        return self.check(name, [int(part) for part in parts])
+
+    def write(self, value) -> str:
+        return ",".join(str(int(item)) for item in value)
+
+
+@dataclass(frozen=True)
 class ModelName(Text):
     """A model's name. Any session model is a valid control value; a link may name only a
     shipped model (links.py checks that against the registry). `generative`: only models that

@@ -9,6 +9,7 @@ import gradio as gr
 
 from playground.checkpoint import CheckpointError, CheckpointTooLarge, from_bytes
 
+from . import hub_models
 from .context import AppContext, uploading
 from .i18n import label, text
 from .registry import ModelEntry, freeze
@@ -43,13 +44,14 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
     return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
 
 
-def build() -> tuple[gr.File, gr.Markdown]:
-    """The upload panel (declared above the tabs; `wire` connects it once every picker exists)."""
+def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown]:
+    """The upload panel and the Hub row (declared above the tabs; wired once every picker exists)."""
     with gr.Accordion(label("lbl_own_model"), open=False, elem_id="own-model-panel"):
         gr.Markdown(label("own_model_explanation"))
         upload = gr.File(file_types=[".safetensors"], file_count="single", type="filepath",
                          label=label("lbl_upload"), elem_id="model-upload")
         status = gr.Markdown(elem_id="model-upload-status")
+        hub_models.build(ctx)
     return upload, status
 
 

@@ -291,9 +291,14 @@ EN: dict[str, str] = {
         "**Head scores** (each between 0 and 1): *previous token*, the mean weight a query puts on the token "
         "just before it; *first token*, the weight on position 0 (an \"attention sink\"); *entropy*, how spread "
         "out the weights are (0 = one key, 1 = uniform over the keys it can see); *induction*, the weight on "
-        "the token that followed an earlier occurrence of the current token, which is how a head copies a "
-        "repeated text (type something twice to see it); *diagonal* / *anti-diagonal* (cross-attention), how "
-        "much target position i reads source position i, or the mirrored position: copying and reversing."),
+        "the token that followed an earlier occurrence of the current token: the look-up that continues a "
+        "repeated text; *diagonal* / *anti-diagonal* (cross-attention), how "
+        "much target position i reads source position i, or the mirrored position: copying and reversing.\n\n"
+        "A high score on one input is not enough to call a head an induction head: text repeats letters, so "
+        "even a head that spreads its weight evenly gets some induction score. Below the table, the model is "
+        "measured on random tokens written twice: a head is named an induction head only when it scores at "
+        "least 0.3 there (untrained heads score about 0.05) and the model's loss on the second copy is at most "
+        "half of that on the first. Of the shipped models only **induction** has such heads."),
     "lbl_attention_text": "Input",
     "lbl_attention_target": "Decoder target (empty: the model writes it)",
     "btn_show_attention": "Show attention",
@@ -307,8 +312,8 @@ EN: dict[str, str] = {
     "timeline_explanation": (
         "**Training timeline.** This pretrained model was saved at several steps of its training. Pick a step "
         "to redraw every view with the weights of that moment: step 0 is the untrained model, the last step the "
-        "finished one. Go forward and watch the heads form: the diagonal of a copy model, a previous-token head, "
-        "an induction head."),
+        "finished one. Go forward and watch the heads form: the diagonal of a copy model; in **induction**, the "
+        "induction head of layer 1 forming between steps 250 and 400, when the loss drops."),
     "lbl_shapes": "The forward pass: tensor shapes at every stage",
     "kind_encoder": "encoder self-attention",
     "kind_decoder": "decoder self-attention (causal)",
@@ -477,14 +482,18 @@ EN: dict[str, str] = {
         "evenly over $V$ tokens scores $\\ln V$; a perfect one scores 0. Backpropagation gives the gradient of "
         "the loss for every weight, and AdamW takes one step against it (gradients clipped to norm 1). The "
         "learning rate rises linearly during the warm-up steps, then falls along a cosine to a tenth of its peak "
-        "at the last step.\n\n"
+        "at the last step (the induction task keeps it constant).\n\n"
         "**The curves.** Training loss is averaged over the steps since the last point. Validation loss and "
         "accuracy (the share of tokens predicted right) are measured on held-out examples the model never "
         "trains on; for copy, reverse, sort and dates, *exact match* is the share of held-out inputs whose whole "
         "greedy output is right. Tokens/s counts the tokens read per second of training.\n\n"
         "**The probe.** Every few seconds one fixed held-out input goes through the model and its attention is "
         "drawn, one small map per layer and head. On copy, cross-attention forms a diagonal (output position "
-        "$i$ reads input position $i$) about when the loss drops; reverse draws the anti-diagonal. The head "
+        "$i$ reads input position $i$) about when the loss drops; reverse draws the anti-diagonal. On the induction task "
+        "(random blocks of 8 to 32 tokens written again and again) the loss sits on a plateau, then drops when "
+        "a head of layer 1 starts to look up the token that followed the current one a period earlier; "
+        "following the *induction* score draws that score beside layer 0's previous-token score, with the step "
+        "where it first reaches the induction-head threshold marked. The head "
         "scores over training show which head specialises, and the sample shows what the model writes now: "
         "greedy outputs (seq2seq), a sampled continuation (language models) or its guesses at the chosen "
         "positions (masked LM).\n\n"
@@ -659,6 +668,10 @@ EN: dict[str, str] = {
     "lab_sample_expected": "expected",
     "lab_kept_item": "#{number} {title} · {seconds:.0f} s · step {step}",
     "err_lab_running": "A lab is already running in this session. Press Stop first, or wait until it ends.",
+    # Hostile uploads: a model over the upload limits is refused from its config
+    "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
+                            "(uploaded models have the Train tab's limits).",
+    "upload_field_parameters": "the number of parameters",
 
     # Links, forms and the Attention tab's refusal state (issue 16)
     "err_form_not_text": "{name} must be text.",
@@ -694,8 +707,183 @@ EN: dict[str, str] = {
                                     "Expect an output of the trained length, not the task done right.",
     "input_outside_training": "⚠️ **{model}** was trained on inputs of {low} to {high} characters; this one has {n}. "
                               "Expect mistakes.",
-    # Hostile uploads: a model over the upload limits is refused from its config
-    "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
-                            "(uploaded models have the Train tab's limits).",
-    "upload_field_parameters": "the number of parameters",
+    # ------------------------------------------------------------------ forms: lists of integers
+    "err_form_not_integers": "{name} must be one or more whole numbers between {low} and {high}, separated by commas.",
+    # Issue 19: masks drawn, attention by hand, LayerNorm by hand, fill in the blanks, embeddings, exposure bias
+    "param_position": "Position",
+    "w_feature": "feature",
+    "what_token": "token",
+    "err_mask_same_length": "Both inputs are {n} tokens long, so nothing is padded. Make one shorter than the other.",
+    "mask_input_row": "input {k} ({n} tokens)",
+    "mask_panel": "{name} {shape}",
+    "mask_key_padding": "key padding",
+    "mask_causal": "causal",
+    "mask_combined": "combined",
+    "mask_applied": " ✔ used",
+    "mask_visible": "visible",
+    "mask_hidden": "hidden (score −∞, weight 0)",
+    "mask_empty_row": "no key visible: 0/0 = NaN",
+    "fig_masks": "Masks of {kind} for a padded batch of two inputs",
+    "fig_masks_left": "Causal self-attention on the batch padded on the left: rows with no visible key (red)",
+    "mask_left_column": "left padding: causal & key padding",
+    "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with <pad> into one tensor [B, T] = "
+                  "[2, {t}] (a seq2seq decoder reads <bos> first, one token more). Dark cell: the query (row) may "
+                  "attend to the key (column). Light cell: hidden; its score becomes −∞ before softmax, so its weight "
+                  "is exactly 0. Each mask is built in the smallest shape that says everything and broadcast to "
+                  "[B, H, Tq, Tk]: padding differs per sequence but not per query, [B, 1, 1, Tk]; the causal mask is "
+                  "the same for every sequence, [1, 1, Tq, Tk]; together, [B, 1, Tq, Tk].",
+    "mask_note_encoder": "**Encoder self-attention** uses the source's key-padding mask, [B, 1, 1, S], broadcast over "
+                         "the heads and the S queries. A pad query still sees the real tokens, so no row is empty; "
+                         "its output is never used.",
+    "mask_note_decoder": "**Decoder self-attention** uses the causal mask, [1, 1, T, T]. Combined with the key padding "
+                         "it would differ only in the rows of pad queries: with padding on the right every pad comes "
+                         "after every real token, so causality already hides the pads from real queries, and the loss "
+                         "ignores what is predicted at pad positions. So the model applies the causal mask alone.",
+    "mask_note_cross": "**Cross-attention**: queries are the target's tokens, keys the source's, so the mask is the "
+                       "source's key padding, [B, 1, 1, S], broadcast over the heads and the T queries. There is no "
+                       "causal mask: every target position may read the whole source.",
+    "mask_nan": "**What a fully masked row would do.** In causal self-attention over this batch padded on the left, "
+                "the shorter input's first queries would see no key at all (red rows): every score of the row is −∞ and softmax computes "
+                "e^−∞ / Σ e^−∞ = 0 / 0 = NaN. Input {k}, query {row}, through the model's own attention function: "
+                "[{weights}]. One NaN spreads: in the next layer every query that reads that position gets NaN, even "
+                "with weight 0 (0 × NaN = NaN), and so does the loss. The model avoids it by construction: it pads on "
+                "the right, masks only keys, and every query keeps at least one visible key (the first token under "
+                "the padding mask, itself under the causal mask); empty inputs are refused.",
+    "wa_q": "Q (queries)",
+    "wa_k": "K (keys)",
+    "wa_v": "V (values)",
+    "wa_output": "output = weights · V",
+    "wa_scores": "Q Kᵀ",
+    "wa_scaled": "÷ √d_k = ÷ {root}",
+    "wa_masked": "masked (−∞ = hidden)",
+    "wa_weights": "softmax, row by row",
+    "fig_wa_vectors": "{kind}, layer {layer}, head {head}: Q, K, V and the output (d_k = {dk})",
+    "fig_wa_steps": "From scores to weights",
+    "wa_explain": "The model runs on the first tokens of your input (at most 4 on each side; a seq2seq model's target "
+                  "is <bos> and the start of its own output), and this head's Q, K and V are recorded: {n} queries, "
+                  "{m} keys, d_k = {dk}. Each score is a dot product of a row of Q with a row of K: for query {row} "
+                  "({token}) and key 0 ({key_token}), {terms} + … ({more} more terms) = {dot}. Dividing by √d_k = {root} "
+                  "keeps the spread of the scores from growing with d_k: {dot} ÷ {root} = {scaled}. The mask sets "
+                  "hidden scores to −∞. Softmax, row by row: subtract the row's maximum (this changes nothing but "
+                  "avoids overflow), exponentiate ({exps}) and divide by their sum {total}: weights {weights}, which "
+                  "sum to 1. The output is the weights times V: each output row is a weighted average of the rows "
+                  "of V.\n\n**Checked against the model:** these weights differ from the ones the model recorded by "
+                  "at most {weights_error:.1e}; all {heads} heads worked out this way, concatenated and passed "
+                  "through W_o, give the sub-layer's recorded output to within {out_error:.1e}.",
+    "ln_input": "input x",
+    "ln_normalised": "normalised x̂",
+    "ln_output": "output γ·x̂ + β",
+    "fig_ln_vector": "LayerNorm of token {token} (position {position}) in {norm}",
+    "ln_explain": "**Token {token}, d = {d} features.** Mean μ = {mean}; variance σ² = the mean of (x − μ)² = "
+                  "{variance} (divided by d, not d − 1); ε = {eps}; √(σ² + ε) = {std}. The normalised "
+                  "x̂ = (x − μ) / √(σ² + ε) has mean 0 and variance ≈ 1 over the features; the output is γ·x̂ + β "
+                  "with this LayerNorm's learned gain γ and bias β. The first {shown} features:",
+    "bn_batch": "a small batch x",
+    "bn_layer": "LayerNorm: each row",
+    "bn_batchnorm": "BatchNorm: each column",
+    "fig_bn": "LayerNorm normalises each token over its features; BatchNorm each feature over the batch",
+    "bn_explain": "Rows: {n} tokens; columns: their first {f} features in the residual stream, a small batch "
+                  "(without γ and β). **LayerNorm** normalises each row over its features: each token has its own "
+                  "mean and variance and does not depend on the other tokens (row means after: {layer_means}). "
+                  "**BatchNorm** normalises each column over the batch: one mean and variance per feature, shared by "
+                  "the tokens in the batch (column means after: {batch_means}), so a token's output depends on which "
+                  "tokens share its batch, and inference needs running averages. Transformers use LayerNorm: "
+                  "sequences vary in length and batches can be small.",
+    "rn_embedding": "{stack}: embedding",
+    "rn_block": "{stack}: after block {i}",
+    "rn_final": "{stack}: final LayerNorm",
+    "fig_rn": "Size of the residual stream after every layer",
+    "rn_norm": "‖x‖ (L2 norm)",
+    "rn_mean": "mean over the tokens",
+    "rn_each": "each token",
+    "err_fill_needs_masked_model": "\"{model}\" is not a masked (encoder-only) model. Choose masked-char or another "
+                                   "encoder-only model to fill in blanks.",
+    "err_fill_no_blank": "The text has no blank. Type {blank} where the model should fill in a token.",
+    "err_fill_too_many_blanks": "The text has {n} blanks ({blank}); the limit is {limit}. Remove some.",
+    "fill_blank_title": "blank {k} (position {position})",
+    "fig_fill": "The masked model's candidates for each blank",
+    "fill_explain": "Each {blank} became one <mask> token ({n} in all). The model sees the whole text, both sides of "
+                    "every blank, and gives every ordinary token a probability at each blank; the top {k} are drawn, "
+                    "the best in red. With the best candidate in every blank: **{filled}**. All blanks are filled at "
+                    "once, each without knowing what fills the others.",
+    "err_not_one_token": "\"{value}\" is not one token of \"{model}\" (it is {n} tokens). Type one token, for "
+                         "example: {examples}.",
+    "fig_emb_neighbours": "Nearest neighbours of {token} by cosine similarity",
+    "fig_emb_map": "The embedding table ({n} tokens × {d} dimensions) on its two principal components",
+    "emb_component": "component {k} ({share:.0%} of the variance)",
+    "emb_marked": "{token} and its neighbours",
+    "emb_others": "other tokens",
+    "emb_explain": "Each of the {v} tokens is a row of the embedding table: {d} numbers learned in training. Cosine "
+                   "similarity cos(a, b) = a·b / (‖a‖ ‖b‖) compares directions: 1 is the same direction, 0 unrelated, "
+                   "−1 opposite. Closest to **{token}**: **{nearest}** ({cosine:.3f}). Tokens used in similar places "
+                   "tend to end up close. The map projects the table on its two directions of largest variance (PCA: "
+                   "centre the rows, take the singular value decomposition); together they keep {share:.0%} of the "
+                   "variance, so distances on the map only roughly show those in {d} dimensions. Special tokens "
+                   "(<pad>, <bos>, …) are left out.",
+    "err_exposure_needs_decoder": "\"{model}\" does not write tokens one after another. Choose a decoder-only or "
+                                  "encoder-decoder model.",
+    "fig_xb": "Teacher forcing against free-running on the same target",
+    "xb_target": "target",
+    "xb_teacher": "teacher-forced",
+    "xb_free": "free-running",
+    "xb_probability": "p(target token)",
+    "xb_parted": "they part",
+    "xb_explain": "**Teacher forcing** (how the model trains): at every position the decoder reads the true target "
+                  "so far and predicts the next token. **Free-running** (how it is used): it reads its own earlier "
+                  "outputs. Green: the token equals the target; red: it does not. Both read the same tokens until "
+                  "free-running first writes a token that differs from the target (outlined); from the next "
+                  "position on their inputs part, and the free-running model continues from a prefix it never saw in "
+                  "training, so its mistakes compound. This gap between training and use is exposure bias. The "
+                  "lower chart: the probability each gives the correct target token.",
+    "xb_parted_at": "They part at position {position}: the target is **{wanted}**, the model wrote **{written}**.",
+    "xb_never_parted": "Here they never part: free-running writes exactly the target, so both read the same tokens "
+                       "throughout. Change the target to see where the model goes its own way.",
+    "xb_counts": "Correct tokens out of {n}: teacher-forced {teacher}, free-running {free}.",
+    "rn_explain_pre": "This model is pre-norm: each sub-layer reads a normalised copy, LN(x), and adds its output "
+                      "to the stream, x ← x + sublayer(LN(x)). Nothing rescales the stream itself, so its size "
+                      "usually grows from block to block; the final LayerNorm rescales it before the output layer.",
+    "rn_explain_post": "This model is post-norm: x ← LN(x + sublayer(x)) normalises the stream after every sub-layer, "
+                       "so its size stays about the same from block to block, set by the LayerNorm's γ and β.",
+    # Load from the Hugging Face Hub (GPT-2 family)
+    "hub_explanation": "Or load a **GPT-2-family model from the Hugging Face Hub** (gpt2, distilgpt2, gpt2-medium, "
+                       "or any repository whose config is a GPT-2 language model). Its weights run in the "
+                       "Playground's own hand-written model, so every view works on it. It is downloaded once and "
+                       "shared by everyone using this app; only safetensors weights are read.",
+    "lbl_hub_repository": "Hugging Face Hub repository",
+    "btn_hub_load": "Load from the Hub",
+    "hub_done": "Loaded **{name}** (GPT-2: {layers} layers, {heads} heads, {params} parameters). It is now selected in "
+                "every tab that can use it. Its <|endoftext|> token is the Playground's <eos> (and <bos> as an input).",
+    "err_hub_name": "\"{name}\" is not a Hugging Face Hub repository name. Type one such as gpt2, distilgpt2 or "
+                    "openai-community/gpt2.",
+    "err_hub_import": "{repository} cannot be loaded: {error}",
+    "err_hub_busy": "{limit} Hub models are already in memory ({models}) and in use. Load one of them, or try again "
+                    "once a session has let go of one.",
+    # ------------------------------------------------------------------ induction heads
+    "task_induction": "induction (repeated random tokens)",
+    "fig_train_formation": "An induction head forming",
+    "w_formation_previous": "previous-token score, layer 0 (best head)",
+    "w_formation_induction": "induction score, later layers (best head)",
+    "w_formation_threshold": "induction-head threshold",
+    "w_formation_crossed": "crossed at",
+    "w_formation_score": "score on the probe",
+    "train_sample_repeats": "**What the model writes now** (step {step}, greedy): the probe's first copy and one "
+                            "more token, then the model's continuation against the repeat it should write:",
+    "induction_verdict_named": "**Induction heads:** {heads}. On {n} sequences of {period} random tokens written "
+                               "twice they score at least {threshold} and the loss falls from {first:.2f} on the "
+                               "first copy to {second:.2f} on the second: the model predicts the repeat by looking "
+                               "up what followed the same token before.",
+    "induction_verdict_low_score": "**No induction head.** On {n} sequences of {period} random tokens written twice "
+                                   "the highest induction score is {score:.2f} (layer {layer}, head {head}); a head "
+                                   "needs {threshold} (untrained heads score about 0.05), and the loss is {first:.2f} "
+                                   "on the first copy and {second:.2f} on the second. An induction head forms only "
+                                   "after enough training on sequences that repeat: the small text models here are "
+                                   "not trained long enough on text for one to form. The **induction** model, "
+                                   "trained on repeated random tokens, has one.",
+    "induction_verdict_no_copy_gain": "**No induction head.** On {n} sequences of {period} random tokens written "
+                                      "twice, layer {layer}, head {head} scores {score:.2f} (threshold {threshold}), "
+                                      "but the loss on the second copy ({second:.2f}) is not clearly lower than on "
+                                      "the first ({first:.2f}; it must be at most {ratio:g} times as large): the "
+                                      "pattern does not make the model predict the repeat.",
+    "induction_verdict_other_arch": "Induction heads are named only in decoder-only (GPT-style) models, which "
+                                    "predict the next token of a repeat from the tokens before it.",
 }

@@ -45,7 +45,8 @@ from .validation import (
 )
 
 TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
-                "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char"}
+                "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
+                "induction": "induction"}
 DATA_SOURCES = ("bundled", "tiny_shakespeare", "pasted", "upload")
 RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
 STEP_SIZE = 10                # optimisation steps per press of Step
@@ -72,6 +73,11 @@ class TrainSpec:
     def seq2seq(self) -> bool:
         return self.preset.kind == "seq2seq"
 
+    @property
+    def synthetic(self) -> bool:
+        """True when the preset makes its own examples (a seq2seq task, repeated sequences): no text."""
+        return self.preset.synthetic
+
 
 def base_preset(task: str) -> Preset:
     """The live-training preset of a task (no total time cap: each run is capped instead)."""
@@ -79,9 +85,9 @@ def base_preset(task: str) -> Preset:
     return replace(preset, train_config=preset.train_config.replace(max_seconds=None))
 
 
-def is_seq2seq(task: str) -> bool:
-    """Whether a task maps a source to a target (and makes its own examples, needing no text)."""
-    return base_preset(task).kind == "seq2seq"
+def takes_text(task: str) -> bool:
+    """Whether a task trains on a text (a language model of a corpus) rather than making its own examples."""
+    return not base_preset(task).synthetic
 
 
 def form_defaults(task: str) -> dict:
@@ -99,7 +105,7 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
     """Every choice of the form in range and consistent, or a gr.Error saying what to change."""
     task = check_choice(task, tuple(TASK_PRESETS), lang, "task")
     base = base_preset(task)
-    data = "task" if base.kind == "seq2seq" else check_choice(data, DATA_SOURCES, lang, "data")
+    data = "task" if base.synthetic else check_choice(data, DATA_SOURCES, lang, "data")
     number = {name: check_number(value, lang, name, *TRAIN_LIMITS[name], integer=name != "dropout")
               for name, value in dict(layers=layers, n_heads=n_heads, d_model=d_model, d_ff=d_ff, dropout=dropout,
                                       warmup=warmup, batch_size=batch_size, steps=steps).items()}
@@ -138,6 +144,8 @@ def _task(name: str, knobs: tuple) -> tasks.Task:
 
 def sequence_length(preset: Preset) -> int:
     """Tokens per training example: the longest source or target (+ <bos>) of a task, else the block size."""
+    if preset.repeats is not None:
+        return preset.repeats["block_size"]
     if preset.task is None:
         return preset.block_size
     task = _task(preset.task, tuple(sorted(preset.task_knobs.items())))
@@ -213,8 +221,8 @@ def read_text_file(path, lang: str) -> str:
 
 
 def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
-    """The text a language model trains on (None for seq2seq tasks, which make their own examples)."""
-    if spec.seq2seq:
+    """The text a language model trains on (None for tasks that make their own examples)."""
+    if spec.synthetic:
         return None
     if spec.data == "bundled":
         return bundled_text()
@@ -229,7 +237,9 @@ def data_name(spec: TrainSpec, upload) -> str:
     """What the model card calls the training data."""
     if spec.data == "upload" and upload:
         return f"uploaded file {Path(upload).name}"
-    return {"task": f"the {spec.preset.task} task", "pasted": "pasted text"}.get(spec.data, spec.data)
+    if spec.data == "task":
+        return "repeated random sequences" if spec.preset.task is None else f"the {spec.preset.task} task"
+    return "pasted text" if spec.data == "pasted" else spec.data
 
 
 def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trainer:
@@ -325,7 +335,7 @@ class TrainingSession:
         """Start afresh with a new Trainer (the published model, if any, stays); `data_label` names
         a language model's text on its card."""
         preset = replace(spec.preset, model_config=trainer.model_config)
-        self.spec = replace(spec, preset=preset if spec.seq2seq else replace(preset, corpus=data_label))
+        self.spec = replace(spec, preset=preset if spec.synthetic else replace(preset, corpus=data_label))
         self.trainer = trainer
         self.state = "running"
         self.snapshot = None

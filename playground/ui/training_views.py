@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 
 from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES
+from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.train import Snapshot, TrainEvent
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.viz.training import MARKER_LIMIT
@@ -27,16 +28,19 @@ KINDS = {"encoder_decoder": ("decoder.cross_attn", "encoder.self_attn", "decoder
          "decoder_only": ("decoder.self_attn",), "encoder_only": ("encoder.self_attn",)}
 SHORT_KIND = {"encoder.self_attn": "encoder", "decoder.self_attn": "decoder", "decoder.cross_attn": "cross"}
 DEFAULT_SCORE = {"copy": "diagonal", "reverse": "anti_diagonal", "sort": "entropy", "dates": "entropy",
-                 "char-lm": "previous_token", "bpe-lm": "previous_token", "masked-lm": "previous_token"}
+                 "char-lm": "previous_token", "bpe-lm": "previous_token", "masked-lm": "previous_token",
+                 "induction": "induction"}
 TASK_NAMES = {"copy": "task_copy", "reverse": "task_reverse", "sort": "task_sort", "dates": "task_dates",
-              "char-lm": "task_char_lm", "bpe-lm": "task_bpe_lm", "masked-lm": "task_masked_lm"}
+              "char-lm": "task_char_lm", "bpe-lm": "task_bpe_lm", "masked-lm": "task_masked_lm",
+              "induction": "task_induction"}
 STATE_TEXT = {"running": "train_state_running", "paused": "train_state_paused", "stepped": "train_state_stepped",
               "stopped": "train_state_stopped", "finished": "train_state_finished",
               "diverged": "train_state_diverged"}
 SERIES = {"loss": "w_train_loss", "val_loss": "w_val_loss", "accuracy": "w_accuracy", "exact_match": "w_exact_match",
           "lr": "w_learning_rate", "tokens_per_s": "w_tokens_per_s"}
 PANELS = ("w_loss", "w_accuracy", "w_learning_rate", "w_tokens_per_s")
-SAMPLE_HEADINGS = {"seq2seq": "train_sample_seq2seq", "lm": "train_sample_lm", "mlm": "train_sample_mlm"}
+SAMPLE_HEADINGS = {"seq2seq": "train_sample_seq2seq", "lm": "train_sample_lm", "mlm": "train_sample_mlm",
+                   "repeats": "train_sample_repeats"}
 
 
 def kinds_of(spec: TrainSpec) -> tuple[str, ...]:
@@ -172,17 +176,37 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure | None:
                               key_label=t("w_key"), weight_label=t("w_weight"), height=420)
 
 
+INDUCTION_KEY = "decoder.self_attn.induction"
+PREVIOUS_KEY = "decoder.self_attn.previous_token"
+
+
 def scores_figure(session: TrainingSession, lang: str) -> go.Figure | None:
-    """The chosen head score of every head at every snapshot so far."""
+    """The chosen head score of every head at every snapshot so far; following the induction score
+    of a decoder with two layers or more draws how an induction head forms instead."""
     key = session.view_score
     history = [(step, scores[key]) for step, scores in session.score_history if key in scores]
     if not history:
         return None
     t = partial(text, lang)
+    if key == INDUCTION_KEY and history[0][1].shape[0] >= 2:
+        return formation_figure(session, lang)
     score = t(f"score_{key.rsplit('.', 1)[1]}")
     return viz.head_scores_over_steps([step for step, _ in history], np.stack([s for _, s in history]),
                                       score_name=score_label(key, lang), title=t("fig_train_scores", score=score),
                                       step_label=t("w_step"), head_label=t("w_head"))
+
+
+def formation_figure(session: TrainingSession, lang: str) -> go.Figure:
+    """Over the snapshots: the previous-token score of layer 0's best head and the induction score of
+    the best head of the later layers, the naming threshold and the step where it is first reached."""
+    history = [(step, scores) for step, scores in session.score_history if INDUCTION_KEY in scores]
+    t = partial(text, lang)
+    return viz.induction_formation(
+        [step for step, _ in history], [scores[PREVIOUS_KEY][0].max() for _, scores in history],
+        [scores[INDUCTION_KEY][1:].max() for _, scores in history], INDUCTION_THRESHOLD,
+        title=t("fig_train_formation"), previous_name=t("w_formation_previous"),
+        induction_name=t("w_formation_induction"), threshold_name=t("w_formation_threshold"),
+        crossed_name=t("w_formation_crossed"), step_label=t("w_step"), score_label=t("w_formation_score"))
 
 
 def _cell(value: str | None) -> str:
@@ -199,7 +223,7 @@ def sample_text(session: TrainingSession, lang: str) -> str:
     if snapshot is None or not snapshot.samples:
         return ""
     t = partial(text, lang)
-    kind = session.spec.preset.kind
+    kind = "repeats" if session.spec.preset.repeats is not None else session.spec.preset.kind
     lines = [t(SAMPLE_HEADINGS[kind], step=snapshot.step, temperature=LM_SAMPLE_TEMPERATURE), ""]
     if kind == "lm":
         sample = snapshot.samples[0]

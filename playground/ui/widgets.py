@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import gradio as gr
 
+from playground.model import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
+
 from .i18n import label
 
 
@@ -16,6 +18,43 @@ def integer_slider(*args, **kwargs) -> gr.Slider:
     listed = slider.api_info
     slider.api_info = lambda: {**listed(), "type": "integer"}
     return slider
+
+
+def integer_number(value: int, **kwargs) -> gr.Number:
+    """A number box of whole numbers, listed by the API as an integer; like integer_slider, a fraction
+    reaches the tab's form and is refused by name (precision=0 would round it silently)."""
+    box = gr.Number(value, step=1, **kwargs)
+    listed = box.api_info
+    box.api_info = lambda: {**listed(), "type": "integer"}
+    return box
+
+
+CONFIG_CHOICES = {"arch": ARCHITECTURES, "positional": POSITIONAL_ENCODINGS, "norm": NORM_PLACEMENTS,
+                  "activation": ACTIVATIONS}
+CONFIG_CHOICE_LABELS = {"arch": "arch_{}", "positional": "enc_{}", "norm": "norm_{}"}
+CONFIG_FLAGS = ("tie_weights", "bias", "scale_embedding")
+CONFIG_LABELS = {"arch": "lbl_arch", "positional": "lbl_positional", "norm": "lbl_norm", "activation": "lbl_activation",
+                 "tie_weights": "lbl_tie_weights", "bias": "lbl_bias", "scale_embedding": "lbl_scale_embedding"}
+
+
+def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ...]) -> dict[str, gr.components.Component]:
+    """Controls for the ModelConfig `fields`, named like the fields, set to `start` (ids PREFIX-FIELD):
+    choices as radios, flags as checkboxes, sizes as whole-number boxes. The Architecture and Train
+    tabs both build their model from these."""
+    controls: dict[str, gr.components.Component] = {}
+    for name in fields:
+        elem_id = f"{prefix}-{name.replace('_', '-')}"
+        value = getattr(start, name)
+        if name in CONFIG_CHOICES:
+            pattern = CONFIG_CHOICE_LABELS.get(name)
+            choices = [(label(pattern.format(c)), c) if pattern else c for c in CONFIG_CHOICES[name]]
+            kind = gr.Dropdown if name == "positional" else gr.Radio
+            controls[name] = kind(choices, value=value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
+        elif name in CONFIG_FLAGS:
+            controls[name] = gr.Checkbox(value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
+        else:
+            controls[name] = integer_number(value, label=label(f"lbl_cfg_{name}"), elem_id=elem_id)
+    return controls
 
 
 def layer_head_sliders(prefix: str) -> tuple[gr.Slider, gr.Slider]:

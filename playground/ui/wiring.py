@@ -22,13 +22,15 @@ import plotly.graph_objects as go
 from gradio.components.plot import PlotData
 
 from .context import PRIVATE, AppContext, light
-from .forms import Form, Refused, refusal_text
+from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
 from .runtime import guarded
+from .view_cache import SHARED_VIEWS
 from .workspace import Workspace
 
 Handler = Callable[[Workspace, Form, str], Mapping[str, Any]]
 EXPORT_SCALE = 2                  # PNG pixels per screen pixel
+LINK = "link"                     # the name of every tab's (hidden) link box among its updates
 
 
 def export_config(file_name: str) -> dict:
@@ -79,13 +81,6 @@ class TabWiring:
         ctx.views[form_type.VIEW] = self
 
     @property
-    def _signature(self) -> inspect.Signature:
-        positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
-        names = ["request", *self.form_type.params(), "lang"]
-        return inspect.Signature([inspect.Parameter(name, positional, annotation=gr.Request if name == "request"
-                                                    else inspect.Parameter.empty) for name in names])
-
-    @property
     def inputs(self) -> list:
         """The form's components, in the form's field order, then the language control (the order
         of an API call's arguments)."""
@@ -99,23 +94,33 @@ class TabWiring:
         except Refused as error:
             raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
-    def function(self, handler: Handler, link: bool = True) -> Callable:
+    def function(self, handler: Handler, link: bool = True, shared: bool = False) -> Callable:
         """The Gradio function of `handler`: the form's values and the language in, updates by
-        component out (and the tab's link, when `link`)."""
+        component out (and the tab's link, when `link`).
+
+        shared: `handler` is a pure function of the form and the language (no session state), so its
+        updates for a form that names only shipped models are kept in the process's view cache and
+        served to every session that asks for the same view."""
         ctx, link_box = self.ctx, self.link
 
         @guarded
         def run(values: tuple, lang: str, request: gr.Request | None):
             form = self.read(values, lang)
+            workspace = ctx.workspace(request)
+            key = self.shared_key(handler, workspace, form, lang, link) if shared else None
+            if key is not None and (kept := SHARED_VIEWS.get(key)) is not None:
+                return self.by_component(kept)
             try:
-                updates = dict(handler(ctx.workspace(request), form, lang))
+                updates = dict(handler(workspace, form, lang))
             except Refused as error:
                 raise gr.Error(refusal_text(error, lang), print_exception=False) from error
             shown = self.after(form, updates)
-            out = {self.components[name]: self._outgoing(shown, name, update) for name, update in updates.items()}
+            named = {name: self._outgoing(shown, name, update) for name, update in updates.items()}
             if link:
-                out[link_box] = link_query(ctx.registry, form.VIEW, shown, lang)
-            return out
+                named[LINK] = link_query(ctx.registry, form.VIEW, shown, lang)
+            if key is not None:
+                SHARED_VIEWS.put(key, named)
+            return self.by_component(named)
 
         def event(request: gr.Request, *values):
             lang = values[-1] if values and isinstance(values[-1], str) else "en"
@@ -123,8 +128,29 @@ class TabWiring:
 
         event.__name__ = getattr(handler, "__name__", "event")
         event.__doc__ = handler.__doc__
-        event.__signature__ = self._signature      # the API lists each argument by its form field's name
+        event.__signature__ = self.signature()
         return event
+
+    def by_component(self, named: Mapping[str, Any]) -> dict:
+        """Updates by component name (LINK for the tab's link) -> updates by component."""
+        return {self.link if name == LINK else self.components[name]: value for name, value in named.items()}
+
+    def shared_key(self, handler: Handler, workspace: Workspace, form: Form, lang: str, link: bool):
+        """The view cache's key of `handler` on `form`, or None when the form names a model that is
+        not shipped (or that this session's own model of the same name hides)."""
+        for name, spec in form.params().items():
+            if isinstance(spec, ModelName):
+                model = getattr(form, name)
+                if self.ctx.registry.get(model) is None or model in workspace.models:
+                    return None
+        return (form.VIEW, handler.__module__, handler.__name__, link, form, lang)
+
+    def signature(self) -> inspect.Signature:
+        """(request, FIELD..., lang): the API lists an event's parameters by the form's field names."""
+        named = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        return inspect.Signature([inspect.Parameter("request", named, annotation=gr.Request),
+                                  *(inspect.Parameter(name, named) for name in self.form_type.params()),
+                                  inspect.Parameter("lang", named)])
 
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
         """Updates by component that put `form` on the page (when a link opens)."""
@@ -149,7 +175,7 @@ class TabWiring:
         return update
 
     def on(self, trigger, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
-           refused: Handler | None = None, link: bool = True, **kwargs):
+           refused: Handler | None = None, link: bool = True, shared: bool = False, **kwargs):
         """Declare `trigger(handler)`; updates go to the components named in `outputs`.
 
         progress_on: the component that shows the event's progress (default: the first output).
@@ -163,16 +189,18 @@ class TabWiring:
         options = {**light(self.components[progress_on or names[0]]), **kwargs}
         if "api_name" not in options:
             options.update(PRIVATE)
-        dependency = trigger(self.function(handler, link), self.inputs, targets, **options)
+        dependency = trigger(self.function(handler, link, shared), self.inputs, targets, **options)
         if refused is not None:
             refused_targets = [self.components[name] for name in names]
             dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
                                show_progress="hidden", **PRIVATE)
         return dependency
 
-    def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None) -> None:
+    def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
+                shared: bool = False) -> None:
         """Draw the tab with `handler` when it is first opened (or opened by a link) and when the
         language changes after that (see AppContext.on_open)."""
         names = list(outputs)
         targets = [self.components[name] for name in names] + [self.link]
-        self.ctx.on_open(self.function(handler), self.inputs, targets, self.components[progress_on or names[0]])
+        self.ctx.on_open(self.function(handler, shared=shared), self.inputs, targets,
+                         self.components[progress_on or names[0]])

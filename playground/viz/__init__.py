@@ -9,7 +9,10 @@ from playground.viz.attention import (
     attention_mean,
     attention_snapshots,
 )
+from playground.viz.embeddings import embedding_map, neighbour_bars
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.matrices import mask_grid, matrix_panels
+from playground.viz.norms import layer_norm_vector, residual_norms
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -18,8 +21,11 @@ from playground.viz.positional import (
     rope_angles,
     rope_rotation,
 )
+from playground.viz.predictions import blank_candidates, two_decodings
 from playground.viz.tokenizer import merges_table, token_spans
-from playground.viz.training import compare_runs, head_scores_heatmap, head_scores_over_steps, training_curves
+from playground.viz.training import (
+    compare_runs, head_scores_heatmap, head_scores_over_steps, induction_formation, training_curves,
+)
 
 __all__ = [
     "BeamNode",
@@ -30,14 +36,22 @@ __all__ = [
     "attention_mean",
     "attention_snapshots",
     "beam_tree",
+    "blank_candidates",
     "candidate_bars",
     "compare_runs",
     "cosine_similarity",
+    "embedding_map",
     "head_scores_heatmap",
     "head_scores_over_steps",
+    "layer_norm_vector",
+    "mask_grid",
+    "matrix_panels",
+    "induction_formation",
     "merges_table",
+    "neighbour_bars",
     "parameter_treemap",
     "position_similarity",
+    "residual_norms",
     "positional_curves",
     "positional_heatmap",
     "rope_angles",
@@ -45,4 +59,5 @@ __all__ = [
     "shape_table",
     "token_spans",
     "training_curves",
+    "two_decodings",
 ]

@@ -15,6 +15,15 @@ def visible_token(token: str) -> str:
     return "".join(_VISIBLE.get(ch, ch) for ch in token)
 
 
+def number_text(value: float, digits: int = 2) -> str:
+    """A number as text with a true minus sign: "−1.25", "−∞", "NaN"; never "−0.00"."""
+    if np.isnan(value):
+        return "NaN"
+    if np.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return f"{round(float(value), digits) + 0.0:.{digits}f}".replace("-", "−")
+
+
 def axis_categories(tokens: Sequence[str]) -> tuple[list[str], list[str]]:
     """Unique axis categories and their tick text for a token sequence.
 

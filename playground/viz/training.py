@@ -184,3 +184,52 @@ def head_scores_heatmap(
         yaxis=dict(type="category", autorange="reversed", showgrid=False),
     )
     return theme.figure([trace], layout)
+
+
+def induction_formation(
+    steps: Sequence[int],
+    previous_token,
+    induction,
+    threshold: float,
+    title: str = "Induction head forming",
+    previous_name: str = "previous-token score, layer 0",
+    induction_name: str = "induction score, later layers",
+    threshold_name: str = "threshold",
+    crossed_name: str = "crosses the threshold",
+    step_label: str = "step",
+    score_label: str = "score",
+    height: int | None = None,
+) -> go.Figure:
+    """Two scores over the S steps: previous_token [S] (the best head of layer 0) and induction [S]
+    (the best head of the later layers), on a fixed 0..1 axis, with ``threshold`` as a dashed line
+    and the first step where induction reaches it marked by a vertical line."""
+    x = np.asarray(steps, dtype=np.int64)                                   # [S]
+    series = ((previous_name, as_float32(previous_token, "previous_token", 1)),
+              (induction_name, as_float32(induction, "induction", 1)))
+    for name, values in series:
+        if len(values) != len(x):
+            raise ValueError(f"{name} has {len(values)} values but steps has {len(x)}")
+    mode = "lines+markers" if len(x) <= MARKER_LIMIT else "lines"
+    traces = [dict(type="scatter", x=x, y=values, mode=mode, name=name,
+                   line=dict(width=3, color=theme.SERIES_COLORS[i % len(theme.SERIES_COLORS)]), marker=dict(size=6),
+                   hovertemplate=f"{name}<br>{step_label}: %{{x}}<br>%{{y:.3f}}<extra></extra>")
+              for i, (name, values) in enumerate(series)]
+    reached = np.nonzero(series[1][1] >= threshold)[0]
+    shapes = [dict(type="line", xref="paper", x0=0, x1=1, y0=threshold, y1=threshold,
+                   line=dict(dash="dash", width=2, color=theme.SERIES_COLORS[2]))]
+    annotations = [dict(xref="paper", x=1, y=threshold, xanchor="right", yanchor="bottom", showarrow=False,
+                        text=f"{threshold_name} {threshold:g}")]
+    if len(reached):
+        crossed = int(x[reached[0]])
+        shapes.append(dict(type="line", yref="paper", x0=crossed, x1=crossed, y0=0, y1=1,
+                           line=dict(dash="dot", width=2, color=theme.SERIES_COLORS[1])))
+        annotations.append(dict(x=crossed, yref="paper", y=1, yanchor="bottom", showarrow=False,
+                                text=f"{crossed_name}: {step_label} {crossed}"))
+    layout = theme.base_layout(
+        title, height=height if height is not None else 420,
+        xaxis=dict(title=dict(text=step_label)), yaxis=dict(title=dict(text=score_label), range=[0, 1.05]),
+        shapes=shapes, annotations=annotations,
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.01, x=0),
+        margin=dict(l=70, r=30, t=90, b=120),
+    )
+    return theme.figure(traces, layout)

@@ -1,4 +1,3 @@
-import calendar
 import datetime as dt
 import random
 import re
@@ -9,6 +8,8 @@ import torch
 
 from playground.data import BOS_ID, EOS_ID, PAD_ID, Seq2SeqBatch, pad_sequences, tasks
 from playground.data.date_formats import ALL_FORMATS, HELD_OUT_FORMATS, TRAIN_FORMATS, ordinal
+
+from .dates import parse_human_date
 
 
 def _draw(task, n=300, seed=0):
@@ -68,38 +69,12 @@ def test_addition_targets_are_the_sums():
     assert max(len(t) for _, t in pairs) <= tasks.get("addition", digits=4).max_target_len
 
 
-def _parse_human_date(text: str) -> dt.date:
-    """An independent reader of the date formats: months, weekdays, ordinals, numbers."""
-    months = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-    months.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-    weekdays = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-    weekdays.update({name.lower(): i for i, name in enumerate(calendar.day_abbr)})
-    words = re.findall(r"[a-z]+|\d+", re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.lower()))
-    weekday = [weekdays[w] for w in words if w in weekdays]
-    month_words = [months[w] for w in words if w in months]
-    numbers = [w for w in words if w.isdigit()]
-    if len(numbers) == 1:  # yyyymmdd
-        (n,) = numbers
-        date = dt.date(int(n[:4]), int(n[4:6]), int(n[6:]))
-    elif month_words:
-        year = next(n for n in numbers if len(n) == 4)
-        day = next(n for n in numbers if len(n) <= 2)
-        date = dt.date(int(year), month_words[0], int(day))
-    elif len(numbers[0]) == 4:  # yyyy/mm/dd
-        date = dt.date(int(numbers[0]), int(numbers[1]), int(numbers[2]))
-    else:  # day first
-        date = dt.date(int(numbers[2]), int(numbers[1]), int(numbers[0]))
-    if weekday:
-        assert weekday[0] == date.weekday(), f"wrong weekday in {text!r}"
-    return date
-
-
 @pytest.mark.parametrize("held_out", [False, True])
 def test_every_date_target_is_the_same_date_in_iso(held_out):
     task = tasks.get("dates", held_out_formats=held_out)
     for source, target in _draw(task, n=2000):
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", target)
-        assert _parse_human_date(source) == dt.date.fromisoformat(target), source
+        assert parse_human_date(source) == dt.date.fromisoformat(target), source
         assert len(source) <= task.max_source_len and task.tokenizer.unknown_chars(source) == []
 
 
@@ -107,7 +82,7 @@ def test_each_format_writes_tricky_dates_correctly():
     tricky = [dt.date(2024, 2, 29), dt.date(2000, 2, 29), dt.date(1999, 12, 31), dt.date(2026, 11, 21), dt.date(2013, 1, 1)]
     for name, fmt in ALL_FORMATS.items():
         for date in tricky:
-            assert _parse_human_date(fmt(date)) == date, (name, fmt(date))
+            assert parse_human_date(fmt(date)) == date, (name, fmt(date))
     assert TRAIN_FORMATS["d Mon yyyy"](dt.date(2026, 11, 21)) == "21 Nov 2026"
     assert TRAIN_FORMATS["Month d, yyyy"](dt.date(2026, 11, 21)) == "November 21, 2026"
     assert TRAIN_FORMATS["dd/mm/yyyy"](dt.date(2026, 11, 21)) == "21/11/2026"

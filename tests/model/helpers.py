@@ -28,3 +28,13 @@ def run(model, ids, trace=None, src=None):
     if model.config.arch == "encoder_decoder":
         return model(src, ids, trace=trace)
     return model(ids, trace=trace)
+
+
+def randomize_parameters(model, seed=0, std=0.2):
+    """Every parameter (biases and LayerNorm weights included) drawn from N(0, std^2): nothing keeps
+    the value a fresh model starts with (zero biases, unit norms), so a weight that is skipped shows."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for parameter in model.parameters():
+            parameter.copy_(torch.randn(parameter.shape, generator=generator) * std)
+    return model

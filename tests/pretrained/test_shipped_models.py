@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from playground.checkpoint import CARD_FILE, MODEL_FILE, TOKENIZER_FILE
-from playground.data import LMData, MLMData, load_corpus, tasks
+from playground.data import LMData, MLMData, RepeatedSequences, load_corpus, tasks
 from playground.train import PRESETS
 from playground.train.card import repeated_sequence_scores
 from playground.train.config import TrainConfig
@@ -18,7 +18,7 @@ from playground.train.objectives import build_objective
 
 from .conftest import PRETRAINED, SHIPPED
 
-EXPECTED = ["copy", "dates", "masked-char", "reverse", "shakespeare-bpe", "shakespeare-char", "sort"]
+EXPECTED = ["copy", "dates", "induction", "masked-char", "reverse", "shakespeare-bpe", "shakespeare-char", "sort"]
 SEQ2SEQ_SAMPLE = 100          # held-out sources decoded per seq2seq model
 EXACT_TOLERANCE = 0.05        # |sample exact match - card| for 100 of the card's 500 held-out sources
 LOSS_TOLERANCE = 0.005        # |loss - card| in nats on the card's own validation windows (and masks)
@@ -44,6 +44,8 @@ def sample_objective(checkpoint, meta, size):
     train = TrainConfig.from_dict(meta["train_config"])
     if preset.task is not None:
         data = tasks.get(preset.task, **meta["task_knobs"])
+    elif preset.repeats is not None:
+        data = RepeatedSequences(**preset.repeats)
     else:
         data_class = MLMData if preset.masked else LMData
         data = data_class(load_corpus(preset.corpus, allow_download=False), checkpoint.tokenizer, meta["block_size"])
@@ -65,7 +67,7 @@ def test_a_seq2seq_sample_reproduces_the_cards_exact_match(name, checkpoints):
     assert f"exact match of greedy decodes: {stored['exact_match']:.2%}" in checkpoint.card
 
 
-@pytest.mark.parametrize("name", ["shakespeare-char", "shakespeare-bpe", "masked-char"])
+@pytest.mark.parametrize("name", ["shakespeare-char", "shakespeare-bpe", "masked-char", "induction"])
 def test_a_language_model_sample_reproduces_the_cards_validation_loss(name, checkpoints):
     checkpoint, meta = checkpoints[name]
     stored = meta["storage"]["metrics"]

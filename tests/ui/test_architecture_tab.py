@@ -2,11 +2,14 @@ import gradio as gr
 import pytest
 
 from playground.model import count_parameters, gpt2_small_config
-from playground.ui.tabs.architecture import FIELDS, architecture_views, fields_of, nested_parameter_counts
+from playground.ui.forms import decode_query, encode_query
+from playground.ui.tabs.architecture import FIELDS, ArchitectureForm, architecture_views, nested_parameter_counts
+from playground.ui.tabs.architecture import handlers
+from playground.ui.workspace import Workspace
 
 
 def form(config) -> dict:
-    return dict(zip(FIELDS, fields_of(config)))
+    return {name: getattr(config, name) for name in FIELDS}
 
 
 def leaves(tree) -> int:
@@ -43,3 +46,37 @@ def test_an_invalid_config_is_refused_with_the_reason():
     assert "8192" in excinfo.value.message
     with pytest.raises(gr.Error):
         architecture_views(form(gpt2_small_config()), 0, "en")
+
+
+def test_a_preset_link_opens_the_presets_config_and_a_config_link_its_own(registry):
+    form, ignored = ArchitectureForm.from_query({"preset": "copy"})
+    fitted, refused = form.fit(registry, {"preset"})
+    assert refused == [] and fitted.config_values() == form_of(registry.get("copy").config)
+    custom, _ = ArchitectureForm.from_query({"preset": "copy", "d_model": "512", "n_heads": "8"})
+    assert custom.fit(registry, {"preset", "d_model", "n_heads"})[0].d_model == 512
+    unknown, _ = ArchitectureForm.from_query({"preset": "gpt5"})
+    fitted, refused = unknown.fit(registry, {"preset"})
+    assert fitted.preset == "gpt2-small" and [error.param for error in refused] == ["preset"]
+
+
+def form_of(config) -> dict:
+    return {name: getattr(config, name) for name in FIELDS}
+
+
+def test_architecture_forms_survive_a_query_string_and_refuse_fractions():
+    original = ArchitectureForm(preset="copy", arch="encoder_decoder", n_encoder_layers=3, d_model=256, n_heads=8,
+                                tie_weights=False, context=77)
+    back, ignored = ArchitectureForm.from_query(dict(decode_query("?" + encode_query(original.to_query()))))
+    assert (back, ignored) == (original, [])
+    with pytest.raises(Exception) as excinfo:
+        ArchitectureForm.from_values({"d_model": 768.5})
+    assert "whole number" in str(excinfo.value)
+
+
+def test_choosing_a_preset_fills_every_field_and_draws_it(registry):
+    workspace = Workspace("arch", registry)
+    chosen = handlers.choose_preset(workspace, ArchitectureForm(preset="copy"), "en")
+    assert {name: chosen[name] for name in FIELDS} == form_of(registry.get("copy").config)
+    assert chosen["treemap"].data[0].values[0] == count_parameters(registry.get("copy").config)["total"]
+    shown = handlers.refused(workspace, ArchitectureForm(n_heads=7), "en")
+    assert "divisible" in shown["treemap"].layout.annotations[0].text and shown["treemap"].data == ()

@@ -1,9 +1,15 @@
+import random
+
 import gradio as gr
 import numpy as np
 import pytest
 
 from playground.model import sinusoidal_table
-from playground.ui.tabs.positional import model_position_views, rope_view, shuffle_demo, sinusoidal_views
+from playground.ui.forms import decode_query, encode_query
+from playground.ui.tabs.positional import (
+    PositionalForm, handlers, model_position_views, rope_view, shuffle_demo, sinusoidal_views,
+)
+from playground.ui.workspace import Workspace
 
 
 def test_the_heatmap_is_the_sinusoidal_table_and_curves_are_its_columns():
@@ -55,3 +61,53 @@ def test_without_positions_a_shuffled_input_gives_shuffled_outputs():
     assert "`the cat sat`" in summary
     with pytest.raises(gr.Error):
         shuffle_demo("a", 0, "en")
+
+
+def random_positional_form(rng):
+    d_model, rope_dim = 2 * rng.randint(1, 256), 2 * rng.randint(1, 128)
+    return PositionalForm(
+        d_model=d_model, length=rng.randint(2, 512),
+        dims=tuple(sorted(rng.sample(range(d_model), rng.randint(1, min(6, d_model))))),
+        model=rng.choice(["copy", "tiny-gpt"]), rope_dim=rope_dim, rope_positions=rng.randint(2, 256),
+        rope_pairs=tuple(sorted(rng.sample(range(rope_dim // 2), rng.randint(1, min(4, rope_dim // 2))))),
+        shuffle_text="".join(rng.choice("abc &=?中") for _ in range(rng.randint(0, 20))),
+        shuffle_seed=rng.randint(0, 10**6))
+
+
+def test_random_positional_forms_survive_the_trip_through_a_query_string():
+    rng = random.Random(3)
+    for _ in range(200):
+        form = random_positional_form(rng)
+        back, ignored = PositionalForm.from_query(dict(decode_query("?" + encode_query(form.to_query()))))
+        assert (back, ignored) == (form, [])
+
+
+@pytest.mark.parametrize("name, raw, fragment", [
+    ("d_model", "15", "even"),
+    ("dims", "0,x", "whole numbers"),
+    ("dims", "", "whole numbers"),
+    ("length", "1000", "512"),
+    ("rope_pairs", "1.5", "whole numbers"),
+])
+def test_a_bad_positional_link_value_keeps_its_default_and_is_named(name, raw, fragment):
+    form, ignored = PositionalForm.from_query({name: raw})
+    assert getattr(form, name) == PositionalForm.params()[name].default
+    assert [error.param for error in ignored] == [name] and fragment in str(ignored[0])
+
+
+def test_a_link_drops_dimensions_the_width_lacks_and_says_so(registry):
+    form, _ = PositionalForm.from_query({"d_model": "16", "dims": "0,3,40"})
+    fitted, refused = form.fit(registry, {"d_model", "dims"})
+    assert fitted.dims == (0, 3) and [error.param for error in refused] == ["dims"] and "40" in str(refused[0])
+
+
+def test_the_positional_handlers_draw_every_part_and_follow_the_width(registry):
+    workspace = Workspace("pos", registry)
+    drawn = handlers.draw(workspace, PositionalForm(), "en")
+    assert set(handlers.EVERYTHING) <= set(drawn)
+    narrowed = handlers.change_d_model(workspace, PositionalForm(d_model=8, dims=(0, 3, 40)), "en")
+    assert narrowed["dims"].constructor_args["value"] == [0, 3]
+    assert np.asarray(narrowed["heatmap"].data[0].z).shape == (64, 8)
+    shown = handlers.sinusoidal_refused(workspace, PositionalForm(dims=(600,)), "en")
+    assert all(shown[name].data == () for name in handlers.SINUSOIDAL)
+    assert "[600]" in shown["heatmap"].layout.annotations[0].text

@@ -1,8 +1,13 @@
+import random
+
 import gradio as gr
 import pytest
 
-from playground.ui.tabs.tokenizer import tokenize_views, utf8_note
-from playground.ui.validation import MAX_TOKENIZER_CHARS
+from playground.ui.forms import decode_query, encode_query
+from playground.ui.tabs.tokenizer import TokenizerForm, handlers, tokenize_views, utf8_note
+from playground.ui.tabs.tokenizer.views import CORPUS_CHOICES
+from playground.ui.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
+from playground.ui.workspace import Workspace
 
 
 def test_both_tokenizers_cover_the_text_and_counts_agree():
@@ -43,3 +48,39 @@ def test_bad_input_is_refused(args, fragment):
 def test_utf8_note_lists_each_character_once():
     note = utf8_note("é中中", "en")
     assert note.count("`中`") == 1 and "C3 A9" in note and "E4 B8 AD" in note
+
+
+def random_tokenizer_form(rng):
+    chars = "abc xyz&=?#%+/\n中文é"
+    return TokenizerForm(text="".join(rng.choice(chars) for _ in range(rng.randint(0, 40))),
+                         corpus=rng.choice(CORPUS_CHOICES), vocab_size=rng.randint(*BPE_VOCAB_RANGE))
+
+
+def test_random_tokenizer_forms_survive_the_trip_through_a_query_string():
+    rng = random.Random(5)
+    for _ in range(200):
+        form = random_tokenizer_form(rng)
+        back, ignored = TokenizerForm.from_query(dict(decode_query("?" + encode_query(form.to_query()))))
+        assert (back, ignored) == (form, [])
+
+
+@pytest.mark.parametrize("name, raw, fragment", [
+    ("vocab_size", "400.5", "whole number"),
+    ("vocab_size", "100", "262"),
+    ("corpus", "wikipedia", "bundled"),
+    ("text", "x" * (MAX_TOKENIZER_CHARS + 1), str(MAX_TOKENIZER_CHARS)),
+])
+def test_a_bad_tokenizer_link_value_keeps_its_default_and_is_named(name, raw, fragment):
+    form, ignored = TokenizerForm.from_query({name: raw})
+    assert getattr(form, name) == TokenizerForm.params()[name].default
+    assert [error.param for error in ignored] == [name] and fragment in str(ignored[0])
+
+
+def test_the_tokenizer_handlers_draw_the_form_and_explain_a_refusal(registry):
+    workspace = Workspace("tok", registry)
+    drawn = handlers.draw(workspace, TokenizerForm(text="the theme", vocab_size=400), "en")
+    assert set(drawn) == set(handlers.VIEWS) and "9** characters" in drawn["counts"]
+    shown = handlers.refused(workspace, TokenizerForm(text=""), "zh-CN")
+    assert set(shown) == set(handlers.VIEWS)
+    for name in handlers.FIGURES:
+        assert shown[name].data == () and "文本" in shown[name].layout.annotations[0].text   # no earlier text's spans

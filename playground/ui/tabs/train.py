@@ -33,7 +33,7 @@ from ..training import (
     data_name,
     estimated_vocab,
     form_defaults,
-    is_seq2seq,
+    takes_text,
     training_cost,
     training_text,
 )
@@ -340,7 +340,7 @@ def build(ctx: AppContext) -> None:
     def on_task(task_value, data_value, lang, request: gr.Request):
         task_value = check_choice(task_value, tuple(TASK_PRESETS), lang, "task")
         defaults = form_defaults(task_value)
-        language_model = not is_seq2seq(task_value)
+        language_model = takes_text(task_value)
         views = [gr.skip(), gr.skip()]            # the views follow the training shown, once there is one
         if getattr(ctx.workspace(request).training, "spec", None) is None:
             spec = check_spec(task_value, "bundled", *(defaults[f] for f in FORM_FIELDS), lang)

@@ -43,9 +43,9 @@ def build(ctx: AppContext) -> None:
     c, examples = layout(ctx)
     tab = TabWiring(ctx, AttentionForm, c, export_name=export_name, controls=handlers.controls)
     everything = [*handlers.VIEWS, *handlers.CONTROLS]
-    tab.on_open(handlers.draw, everything)
+    tab.on_open(handlers.draw, everything, shared=True)
     shown = tab.on(c["run"].click, handlers.show, handlers.VIEWS, api_name="attention", refused=handlers.refused,
-                   link=False)
+                   link=False, shared=True)
     tab.on(shown.success, handlers.controls, handlers.CONTROLS, **QUIET)      # the controls agree with the views
     for picked in (c["model"].input, *ctx.models_added):         # a pick, or a model the session just added
         tab.on(picked, handlers.change_model, ["text", "target", "step", *everything], progress_on="grid",
@@ -53,11 +53,11 @@ def build(ctx: AppContext) -> None:
     chosen = c["step_picker"].input(lambda step: step, [c["step_picker"]], [c["step"]], **QUIET, **PRIVATE)
     for trigger in (chosen.then, c["text"].submit, c["target"].submit, c["kind"].input,
                     examples.load_input_event.then):
-        tab.on(trigger, handlers.draw, everything, refused=handlers.refused)
+        tab.on(trigger, handlers.draw, everything, refused=handlers.refused, shared=True)
     for slider in (c["layer"], c["head"]):
         trigger, options = on_slide(slider)
-        tab.on(trigger, handlers.redraw_head, ["head_plot"], **QUIET, **options)
-    tab.on(c["mean"].input, handlers.redraw_head, ["head_plot"], **QUIET)
-    tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], **QUIET)
+        tab.on(trigger, handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
+    tab.on(c["mean"].input, handlers.redraw_head, ["head_plot"], shared=True, **QUIET)
+    tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], shared=True, **QUIET)
     tab.on(c["best_button"].click, handlers.best_head, ["layer", "head", "mean", "head_plot"],
            api_name="attention_best_head")

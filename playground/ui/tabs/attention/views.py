@@ -24,6 +24,7 @@ from playground.model import AttentionSite, Trace
 from playground.train.decoding import greedy_seq2seq
 
 from ...i18n import text
+from ...induction import induction_text
 from ...registry import ModelEntry, ModelRegistry
 from ...shapes import shape_rows
 from ...validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
@@ -195,7 +196,7 @@ def scores_view(attention: AttentionPass, kind: str, score: str, lang: str) -> t
     figure = viz.head_scores_heatmap(scores[score], score_name=t(f"score_{score}"),
                                      title=t("fig_head_scores", score=t(f"score_{score}"), kind=t(f"kind_{kind}")),
                                      layer_label=t("w_layer"), head_label=t("w_head"))
-    return figure, best_heads_text(scores, lang)
+    return figure, best_heads_text(scores, lang) + "\n\n" + induction_text(attention.entry, lang)
 
 
 def timeline_of(registry: ModelRegistry, entry: ModelEntry) -> list[int]:

@@ -1,20 +1,17 @@
-"""Tokenizer tab: the same text cut by a character tokenizer and by a byte-level BPE trained live,
-with coloured token spans, counts, the merges in order, and how Chinese becomes bytes."""
+"""The Tokenizer tab's views: the same text cut by a character tokenizer and by a byte-level BPE
+trained live, as coloured token spans, counts, the merges in order, and how Chinese becomes bytes."""
 from __future__ import annotations
 
 import functools
 from functools import partial
 
-import gradio as gr
 import plotly.graph_objects as go
 
 from playground import viz
 from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, Tokenizer, load_corpus
 
-from ..context import PRIVATE, AppContext, light
-from ..i18n import label, text
-from ..runtime import guarded
-from ..validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
+from ...i18n import text
+from ...validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
 
 CORPUS_CHOICES = ("bundled", "tiny_shakespeare", "this_text")
 DEFAULT_VOCAB = 400
@@ -99,38 +96,3 @@ def tokenize_views(value, corpus, vocab_size, lang: str) -> tuple[go.Figure, go.
     merges_figure = viz.merges_table(merges, title=t("fig_merges", n=len(merges)),
                                      headers=(t("w_rank"), t("w_left"), t("w_right"), t("w_merged")))
     return char_figure, bpe_figure, counts, merges_figure, utf8_note(value, lang)
-
-
-def build(ctx: AppContext) -> None:
-    """Declare the tab's components and events (inside a gr.Tab)."""
-    lang = ctx.language
-    corpora = available_corpora()
-    shown_examples = [e for e in EXAMPLES if e[1] in corpora]
-    with gr.Row():
-        with gr.Column(scale=3):
-            value = gr.Textbox(DEFAULT_TEXT, label=label("lbl_tok_text"), lines=2, max_length=MAX_TOKENIZER_CHARS,
-                               elem_id="tok-text")
-            with gr.Row():
-                corpus = gr.Radio([(label(f"corpus_{c}"), c) for c in corpora], value="bundled",
-                                  label=label("lbl_corpus"), elem_id="tok-corpus")
-                vocab = gr.Slider(*BPE_VOCAB_RANGE, value=DEFAULT_VOCAB, step=1, label=label("lbl_vocab_size"),
-                                  elem_id="tok-vocab")
-            run = gr.Button(label("btn_tokenize"), variant="primary", elem_id="tok-run")
-            examples = gr.Examples(shown_examples, [value, corpus, vocab], label=label("lbl_examples"),
-                                   example_labels=[f"{t} · {c} · {v}" for t, c, v in shown_examples],
-                                   elem_id="tok-examples", cache_examples=False)
-            counts = gr.Markdown(elem_id="tok-counts")
-        with gr.Column(scale=2):
-            gr.Markdown(label("tok_explanation"), elem_id="tok-explanation", elem_classes="explanation")
-    char_plot = gr.Plot(show_label=False, elem_id="tok-char-spans")
-    bpe_plot = gr.Plot(show_label=False, elem_id="tok-bpe-spans")
-    with gr.Row():
-        merges_plot = gr.Plot(show_label=False, elem_id="tok-merges", scale=3)
-        utf8 = gr.Markdown(elem_id="tok-utf8")
-
-    on_tokenize = guarded(tokenize_views)
-    inputs, outputs = [value, corpus, vocab, lang], [char_plot, bpe_plot, counts, merges_plot, utf8]
-    ctx.on_open(on_tokenize, inputs, outputs, char_plot)
-    run.click(on_tokenize, inputs, outputs, api_name="tokenize", **light(char_plot))
-    for trigger in (value.submit, corpus.input, vocab.release, examples.load_input_event.then):
-        trigger(on_tokenize, inputs, outputs, **light(char_plot), **PRIVATE)

@@ -1,23 +1,21 @@
-"""Positional encoding tab: the sinusoidal table, chosen dimensions, position similarity, a model's
-own position vectors, RoPE's rotating pairs, and why a model without positions is order-blind."""
+"""The Positional encoding tab's views: the sinusoidal table, chosen dimensions, position similarity,
+a model's own position vectors, RoPE's rotating pairs, and why a model without positions is
+order-blind."""
 from __future__ import annotations
 
 import functools
 import random
 from functools import partial
 
-import gradio as gr
 import plotly.graph_objects as go
 import torch
 
 from playground import viz
 from playground.model import ModelConfig, Trace, sinusoidal_table
 
-from ..context import LATEX, PRIVATE, QUIET, AppContext, light
-from ..i18n import label, text
-from ..registry import ModelEntry, ascii_tokenizer, seeded_model
-from ..runtime import guarded
-from ..validation import (
+from ...i18n import text
+from ...registry import ModelEntry, ascii_tokenizer, seeded_model
+from ...validation import (
     MAX_INPUT_CHARS,
     MAX_SEED,
     POSITIONAL_D_MODEL_RANGE,
@@ -32,6 +30,7 @@ DEFAULT_D_MODEL, DEFAULT_LENGTH = 64, 64
 DEFAULT_DIMS = (0, 1, 10, 11, 40, 41)
 DEFAULT_ROPE_DIM, DEFAULT_ROPE_POSITIONS = 16, 32
 DEFAULT_ROPE_PAIRS = (0, 1, 3, 7)
+MAX_ROPE_DIM = 256
 MAX_ROPE_POSITIONS = 256
 ORDER_ENCODINGS = ("none", "sinusoidal", "learned", "rope")
 ORDER_WEIGHT_STD = 0.3
@@ -168,122 +167,3 @@ def shuffle_demo(text_value, seed, lang: str) -> tuple[list[list], str]:
                      text(lang, "verdict_order_blind" if same else "verdict_order_aware")])
     shuffled = "".join(text_value[i] for i in order)
     return rows, text(lang, "shuffle_summary", original=text_value, shuffled=shuffled)
-
-
-def _dim_choices(d_model: int) -> list[int]:
-    return list(range(int(d_model)))
-
-
-def build(ctx: AppContext) -> None:
-    """Declare the tab's components and events (inside a gr.Tab)."""
-    lang = ctx.language
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Row():
-                d_model = gr.Slider(*POSITIONAL_D_MODEL_RANGE, value=DEFAULT_D_MODEL, step=2,
-                                    label=label("lbl_d_model"), elem_id="pos-d-model")
-                length = gr.Slider(*POSITIONAL_LENGTH_RANGE, value=DEFAULT_LENGTH, step=1, label=label("lbl_length"),
-                                   elem_id="pos-length")
-            heatmap = gr.Plot(show_label=False, elem_id="pos-heatmap")
-        with gr.Column(scale=2):
-            gr.Markdown(label("pos_explanation"), elem_id="pos-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
-    dims = gr.Dropdown(_dim_choices(DEFAULT_D_MODEL), value=list(DEFAULT_DIMS), multiselect=True,
-                       label=label("lbl_dims"), elem_id="pos-dims")
-    with gr.Row():
-        curves = gr.Plot(show_label=False, elem_id="pos-curves")
-        similarity = gr.Plot(show_label=False, elem_id="pos-similarity")
-
-    gr.Markdown(label("pos_model_heading"))
-    with gr.Row():
-        model = ctx.model_picker("pos-model", label=label("lbl_model"), scale=1)
-        model_note = gr.Markdown(elem_id="pos-model-note")
-    with gr.Row():
-        model_heatmap = gr.Plot(show_label=False, elem_id="pos-model-heatmap")
-        model_similarity = gr.Plot(show_label=False, elem_id="pos-model-similarity")
-
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Row():
-                rope_dim = gr.Slider(2, 256, value=DEFAULT_ROPE_DIM, step=2, label=label("lbl_head_dim"),
-                                     elem_id="rope-dim")
-                rope_positions = gr.Slider(2, MAX_ROPE_POSITIONS, value=DEFAULT_ROPE_POSITIONS, step=1,
-                                           label=label("lbl_rope_positions"), elem_id="rope-positions")
-            rope_pairs = gr.Dropdown(list(range(DEFAULT_ROPE_DIM // 2)), value=list(DEFAULT_ROPE_PAIRS),
-                                     multiselect=True, label=label("lbl_rope_pairs"), elem_id="rope-pairs")
-            rope_plot = gr.Plot(show_label=False, elem_id="rope-plot")
-        with gr.Column(scale=2):
-            gr.Markdown(label("rope_explanation"), elem_id="rope-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
-
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Row():
-                shuffle_text = gr.Textbox(DEFAULT_SHUFFLE_TEXT, label=label("lbl_shuffle_text"), max_lines=1,
-                                          max_length=MAX_INPUT_CHARS, elem_id="shuffle-text", scale=3)
-                shuffle_seed = gr.Number(0, precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
-                                         elem_id="shuffle-seed", scale=1)
-            shuffle_run = gr.Button(label("btn_shuffle"), variant="primary", elem_id="shuffle-run")
-            shuffle_summary = gr.Markdown(elem_id="shuffle-summary")
-        with gr.Column(scale=2):
-            gr.Markdown(label("shuffle_explanation"), elem_id="shuffle-explanation", elem_classes="explanation")
-    shuffle_table = gr.Dataframe(headers=["encoding", "max |difference|", "verdict"], interactive=False,
-                                 elem_id="shuffle-table")
-
-    @guarded
-    def on_sinusoidal(d_model, length, dims, lang):
-        return sinusoidal_views(d_model, length, dims, lang)
-
-    @guarded
-    def on_d_model(d_model, dims, lang):
-        d_model = check_number(d_model, lang, "d_model", *POSITIONAL_D_MODEL_RANGE, integer=True)
-        kept = [d for d in (dims or []) if 0 <= int(d) < d_model] or [0, 1]
-        return gr.Dropdown(choices=_dim_choices(d_model), value=kept)
-
-    @guarded
-    def on_model(name, lang, request: gr.Request):
-        entry = ctx.find_model(ctx.workspace(request), name, lang)
-        figure, similarity_figure, note = model_position_views(entry, lang)
-        return (gr.Plot(figure, visible=figure is not None),
-                gr.Plot(similarity_figure, visible=similarity_figure is not None), note)
-
-    @guarded
-    def on_rope_dim(head_dim, pairs, lang):
-        head_dim = check_number(head_dim, lang, "head_dim", *POSITIONAL_D_MODEL_RANGE, integer=True)
-        kept = [p for p in (pairs or []) if 0 <= int(p) < head_dim // 2] or [0]
-        return gr.Dropdown(choices=list(range(head_dim // 2)), value=kept)
-
-    @guarded
-    def on_rope(head_dim, n_positions, pairs, lang):
-        return rope_view(head_dim, n_positions, pairs, lang)
-
-    @guarded
-    def on_shuffle(text_value, seed, lang):
-        rows, summary = shuffle_demo(text_value, seed, lang)
-        headers = [text(lang, "col_encoding"), text(lang, "col_max_difference"), text(lang, "col_verdict")]
-        return summary, gr.Dataframe(value=rows, headers=headers)
-
-    sinusoidal_inputs, sinusoidal_outputs = [d_model, length, dims, lang], [heatmap, curves, similarity]
-    ctx.on_open(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, heatmap)
-    length.release(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, api_name="positional_sinusoidal",
-                   **light(heatmap))
-    dims.input(on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **light(heatmap), **PRIVATE)
-    d_model.release(on_d_model, [d_model, dims, lang], [dims], **QUIET, **PRIVATE).then(
-        on_sinusoidal, sinusoidal_inputs, sinusoidal_outputs, **light(heatmap), **PRIVATE)
-
-    model_outputs = [model_heatmap, model_similarity, model_note]
-    ctx.on_open(on_model, [model, lang], model_outputs, model_heatmap)
-    model.input(on_model, [model, lang], model_outputs, api_name="positional_model", **light(model_heatmap))
-
-    rope_inputs = [rope_dim, rope_positions, rope_pairs, lang]
-    ctx.on_open(on_rope, rope_inputs, [rope_plot], rope_plot)
-    rope_positions.release(on_rope, rope_inputs, [rope_plot], api_name="positional_rope", **light(rope_plot))
-    rope_pairs.input(on_rope, rope_inputs, [rope_plot], **light(rope_plot), **PRIVATE)
-    rope_dim.release(on_rope_dim, [rope_dim, rope_pairs, lang], [rope_pairs], **QUIET, **PRIVATE).then(
-        on_rope, rope_inputs, [rope_plot], **light(rope_plot), **PRIVATE)
-
-    shuffle_inputs, shuffle_outputs = [shuffle_text, shuffle_seed, lang], [shuffle_summary, shuffle_table]
-    ctx.on_open(on_shuffle, shuffle_inputs, shuffle_outputs, shuffle_table)
-    shuffle_run.click(on_shuffle, shuffle_inputs, shuffle_outputs, api_name="positional_shuffle",
-                      **light(shuffle_table))
-    shuffle_text.submit(on_shuffle, shuffle_inputs, shuffle_outputs, **light(shuffle_table), **PRIVATE)

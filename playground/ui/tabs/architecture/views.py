@@ -1,11 +1,10 @@
-"""Architecture tab: a config drawn as a diagram, its parameters per component as a treemap
-(presets include GPT-2 small), and what one token costs in FLOPs and memory."""
+"""The Architecture tab's views: a config drawn as a diagram, its parameters per component as a
+treemap (presets include GPT-2 small), and what one token costs in FLOPs and memory."""
 from __future__ import annotations
 
 import re
 from functools import partial
 
-import gradio as gr
 import plotly.graph_objects as go
 
 from playground import viz
@@ -22,11 +21,9 @@ from playground.model import (
     parameter_table,
 )
 
-from ..context import LATEX, PRIVATE, QUIET, AppContext, light
-from ..i18n import label, text
-from ..registry import ModelRegistry
-from ..runtime import guarded
-from ..validation import CONFIG_LIMITS, check_choice, check_number, fail
+from ...i18n import text
+from ...registry import ModelRegistry
+from ...validation import CONFIG_LIMITS, check_choice, check_number, fail
 
 GPT2_PRESET = "gpt2-small"
 FIELDS = ("arch", "n_encoder_layers", "n_decoder_layers", "d_model", "n_heads", "d_ff", "vocab_size",
@@ -135,79 +132,3 @@ def architecture_views(values: dict, context_length, lang: str) -> tuple[go.Figu
     summary = t("arch_summary", total=_number(total), flops=_number(flops), n=context_length,
                 ratio=flops / max(1, total))
     return diagram, treemap, summary, cost_table(config, context_length, lang)
-
-
-def fields_of(config: ModelConfig) -> list:
-    """The form's values for `config`, in FIELDS order."""
-    return [getattr(config, name) for name in FIELDS]
-
-
-def build(ctx: AppContext) -> None:
-    """Declare the tab's components and events (inside a gr.Tab)."""
-    lang = ctx.language
-    choices = presets(ctx.registry)
-    start = gpt2_small_config()
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Row():
-                preset = gr.Dropdown(list(choices), value=GPT2_PRESET, label=label("lbl_preset"),
-                                     elem_id="arch-preset")
-                context_length = gr.Number(1024, precision=0, minimum=1, label=label("lbl_context_length"),
-                                           elem_id="arch-context")
-            run = gr.Button(label("btn_draw"), variant="primary", elem_id="arch-run")
-            summary = gr.Markdown(elem_id="arch-summary")
-        with gr.Column(scale=2):
-            gr.Markdown(label("arch_explanation"), elem_id="arch-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
-    with gr.Accordion(label("lbl_config"), open=False, elem_id="arch-config"):
-        with gr.Row():
-            arch = gr.Radio([(label(f"arch_{a}"), a) for a in ARCHITECTURES], value=start.arch, label=label("lbl_arch"), elem_id="arch-arch")
-            positional = gr.Dropdown([(label(f"enc_{p}"), p) for p in POSITIONAL_ENCODINGS], value=start.positional,
-                                     label=label("lbl_positional"), elem_id="arch-positional")
-            norm = gr.Radio([(label(f"norm_{n}"), n) for n in NORM_PLACEMENTS], value=start.norm,
-                            label=label("lbl_norm"), elem_id="arch-norm")
-            activation = gr.Radio(list(ACTIVATIONS), value=start.activation, label=label("lbl_activation"),
-                                  elem_id="arch-activation")
-        with gr.Row():
-            numbers = {
-                name: gr.Number(getattr(start, name), precision=0, label=label(f"lbl_cfg_{name}"), elem_id=f"arch-{name.replace('_', '-')}")
-                for name in ("n_encoder_layers", "n_decoder_layers", "d_model", "n_heads", "d_ff", "vocab_size", "max_len")
-            }
-        with gr.Row():
-            tie_weights = gr.Checkbox(start.tie_weights, label=label("lbl_tie_weights"), elem_id="arch-tie-weights")
-            bias = gr.Checkbox(start.bias, label=label("lbl_bias"), elem_id="arch-bias")
-            scale_embedding = gr.Checkbox(start.scale_embedding, label=label("lbl_scale_embedding"),
-                                          elem_id="arch-scale-embedding")
-    treemap = gr.Plot(show_label=False, elem_id="arch-treemap")
-    diagram = gr.Plot(show_label=False, elem_id="arch-diagram")
-    costs = gr.Dataframe(headers=["quantity", "component", "value"], interactive=False, elem_id="arch-costs")
-
-    components = {"arch": arch, **numbers, "positional": positional, "norm": norm, "activation": activation,
-                  "tie_weights": tie_weights, "bias": bias, "scale_embedding": scale_embedding}
-    form = [components[name] for name in FIELDS]
-
-    @guarded
-    def on_draw(arch, n_encoder_layers, n_decoder_layers, d_model, n_heads, d_ff, vocab_size, max_len,
-                positional, norm, activation, tie_weights, bias, scale_embedding, context, lang):
-        values = dict(arch=arch, n_encoder_layers=n_encoder_layers, n_decoder_layers=n_decoder_layers,
-                      d_model=d_model, n_heads=n_heads, d_ff=d_ff, vocab_size=vocab_size, max_len=max_len,
-                      positional=positional, norm=norm, activation=activation, tie_weights=tie_weights,
-                      bias=bias, scale_embedding=scale_embedding)
-        diagram_figure, treemap_figure, summary_text, rows = architecture_views(values, context, lang)
-        headers = [text(lang, "col_quantity"), text(lang, "col_component"), text(lang, "col_value")]
-        return diagram_figure, treemap_figure, summary_text, gr.Dataframe(value=rows, headers=headers)
-
-    @guarded
-    def on_preset(name, lang):
-        config = presets(ctx.registry).get(name)
-        if config is None:
-            raise fail(lang, "err_bad_choice", name=text(lang, "param_preset"), value=name,
-                       choices=", ".join(presets(ctx.registry)))
-        return [*fields_of(config), min(config.max_len, 1024)]
-
-    inputs, outputs = [*form, context_length, lang], [diagram, treemap, summary, costs]
-    ctx.on_open(on_draw, inputs, outputs, treemap)
-    run.click(on_draw, inputs, outputs, api_name="architecture", **light(treemap))
-    context_length.submit(on_draw, inputs, outputs, **light(treemap), **PRIVATE)
-    preset.input(on_preset, [preset, lang], [*form, context_length], **QUIET, **PRIVATE).then(
-        on_draw, inputs, outputs, **light(treemap), **PRIVATE)

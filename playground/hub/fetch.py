@@ -1,0 +1,88 @@
+"""The files of a model repository: from a local folder, or downloaded from the Hugging Face Hub.
+
+`Repository(source)` takes a folder holding the files, or a Hub repository name such as
+"openai-community/gpt2". Files are fetched one at a time, when asked for, so a repository
+that turns out to be unusable costs only its small config.json. Downloads land in the Hub's
+own cache and are reused; without internet a cached file still loads.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import huggingface_hub
+from huggingface_hub.errors import (EntryNotFoundError, GatedRepoError, HFValidationError, HfHubHTTPError,
+                                    LocalEntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError)
+
+WANTED_FILES = "config.json, model.safetensors and tokenizer.json (or vocab.json + merges.txt)"
+
+
+class HubImportError(ValueError):
+    """A repository that cannot be imported; the message says why and what to do."""
+
+
+class Repository:
+    """A model repository: a local folder, or a Hub repository downloaded file by file.
+
+    allow_folder=False always reads `source` as a Hub name (a server must not open its own folders
+    for visitors).
+    """
+
+    def __init__(self, source: str | Path, cache_dir: str | Path | None = None, allow_folder: bool = True):
+        if not isinstance(source, (str, Path)) or not str(source).strip():
+            raise HubImportError("give a Hugging Face Hub repository name such as openai-community/gpt2, "
+                                 "or a folder holding " + WANTED_FILES)
+        self.source = str(source).strip()
+        self.cache_dir = cache_dir
+        self.folder = Path(self.source) if allow_folder and Path(self.source).is_dir() else None
+        if self.folder is None:
+            try:
+                huggingface_hub.utils.validate_repo_id(self.source)
+            except HFValidationError:
+                raise HubImportError(f"{self.source!r} is neither a folder nor a Hugging Face Hub repository name; "
+                                     "a repository name looks like openai-community/gpt2") from None
+
+    @property
+    def name(self) -> str:
+        return self.folder.name if self.folder is not None else self.source
+
+    def file(self, filename: str) -> Path | None:
+        """The local path of `filename`, downloaded first when needed; None when the repository lacks it."""
+        if self.folder is not None:
+            path = self.folder / filename
+            return path if path.is_file() else None
+        try:
+            return Path(huggingface_hub.hf_hub_download(self.source, filename, cache_dir=self.cache_dir))
+        except LocalEntryNotFoundError:
+            raise HubImportError(
+                f"cannot reach the Hugging Face Hub to download {filename} of {self.source}, and it is not in the "
+                f"local cache. Connect to the internet and try again; or, once online, put it in the cache with "
+                f"`hf download {self.source} config.json model.safetensors tokenizer.json` (it then loads offline), "
+                "or download those files into a folder and load that folder") from None
+        except EntryNotFoundError:
+            return None
+        except GatedRepoError:
+            raise HubImportError(f"{self.source} is a gated repository: accept its terms on huggingface.co and log "
+                                 "in with `hf auth login`, or load a folder holding its files") from None
+        except RepositoryNotFoundError:
+            raise HubImportError(f"there is no public repository {self.source} on the Hugging Face Hub; "
+                                 "check the name (for example openai-community/gpt2)") from None
+        except RevisionNotFoundError:
+            raise HubImportError(f"{self.source} has no such revision") from None
+        except HfHubHTTPError as error:
+            raise HubImportError(f"the Hugging Face Hub did not send {filename} of {self.source}: {error}") from None
+
+    def has(self, filename: str) -> bool:
+        """Whether the repository holds `filename`, without downloading it (False when that cannot be told)."""
+        if self.folder is not None:
+            return (self.folder / filename).is_file()
+        try:
+            return huggingface_hub.file_exists(self.source, filename)
+        except (HfHubHTTPError, OSError, ValueError):
+            return False
+
+    def require(self, filename: str, why: str = "") -> Path:
+        """The local path of `filename`, or a HubImportError naming the missing file."""
+        path = self.file(filename)
+        if path is None:
+            raise HubImportError(f"{self.name} has no {filename}{why}; a GPT-2 repository needs {WANTED_FILES}")
+        return path

@@ -1,0 +1,33 @@
+"""Architecture tab: a config drawn as a diagram, its parameters per component as a treemap
+(presets include GPT-2 small), and what one token costs in FLOPs and memory.
+
+layout.py declares the components, form.py the controls as one value (and its link),
+handlers.py what each event draws, views.py the figures."""
+from __future__ import annotations
+
+from ...context import AppContext
+from ...wiring import TabWiring, file_name
+from . import handlers
+from .form import ArchitectureForm
+from .layout import layout
+from .views import FIELDS, architecture_views, nested_parameter_counts, presets
+
+__all__ = ["ArchitectureForm", "FIELDS", "architecture_views", "build", "nested_parameter_counts", "presets"]
+
+
+def export_name(form: ArchitectureForm, figure: str) -> str:
+    """"architecture-treemap-decoder_only-L12-d768-H12": the view, the figure and the config's shape."""
+    layers = form.n_encoder_layers + form.n_decoder_layers
+    return file_name(form.VIEW, figure, form.arch, f"L{layers}", f"d{form.d_model}", f"H{form.n_heads}")
+
+
+def build(ctx: AppContext) -> None:
+    """Declare the tab's components and events (inside a gr.Tab)."""
+    c = layout(ctx)
+    tab = TabWiring(ctx, ArchitectureForm, c, export_name=export_name)
+    tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
+    tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="architecture", progress_on="treemap",
+           refused=handlers.refused, shared=True)
+    tab.on(c["context"].submit, handlers.draw, handlers.VIEWS, progress_on="treemap", refused=handlers.refused)
+    tab.on(c["preset"].input, handlers.choose_preset, (*FIELDS, "context", *handlers.VIEWS), progress_on="treemap",
+           refused=handlers.refused, shared=True)

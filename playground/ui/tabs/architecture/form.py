@@ -1,0 +1,74 @@
+"""The Architecture tab's controls as one value, and how a link names them.
+
+    ?view=architecture&preset=gpt2-small&lang=en                      (a preset's config)
+    ?view=architecture&arch=decoder_only&n_decoder_layers=6&d_model=512&n_heads=8&...&context=1024
+
+A link that names a preset and none of the config fields opens that preset's config.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from playground.model import gpt2_small_config
+
+from ...forms import Choice, Flag, Form, Integer, Refused, Text, param
+from ...validation import CONFIG_LIMITS
+from ...widgets import CONFIG_CHOICES, CONFIG_FLAGS
+from .views import FIELDS, GPT2_PRESET, presets
+
+LIMIT_OF = {"n_encoder_layers": "n_layers", "n_decoder_layers": "n_layers", "d_model": "d_model",
+            "n_heads": "n_heads", "d_ff": "d_ff", "vocab_size": "vocab_size", "max_len": "max_len"}
+GPT2 = gpt2_small_config()
+DEFAULT_CONTEXT = 1024
+
+
+def _field_param(name: str):
+    default = getattr(GPT2, name)
+    if name in CONFIG_CHOICES:
+        return param(Choice(default, CONFIG_CHOICES[name]))
+    if name in CONFIG_FLAGS:
+        return param(Flag(default))
+    return param(Integer(default, *CONFIG_LIMITS[LIMIT_OF[name]]))
+
+
+@dataclass(frozen=True)
+class ArchitectureForm(Form):
+    VIEW = "architecture"
+
+    preset: str = param(Text(GPT2_PRESET, 100))
+    arch: str = _field_param("arch")
+    n_encoder_layers: int = _field_param("n_encoder_layers")
+    n_decoder_layers: int = _field_param("n_decoder_layers")
+    d_model: int = _field_param("d_model")
+    n_heads: int = _field_param("n_heads")
+    d_ff: int = _field_param("d_ff")
+    vocab_size: int = _field_param("vocab_size")
+    max_len: int = _field_param("max_len")
+    positional: str = _field_param("positional")
+    norm: str = _field_param("norm")
+    activation: str = _field_param("activation")
+    tie_weights: bool = _field_param("tie_weights")
+    bias: bool = _field_param("bias")
+    scale_embedding: bool = _field_param("scale_embedding")
+    context: int = param(Integer(DEFAULT_CONTEXT, 1, CONFIG_LIMITS["max_len"][1]))
+
+    def config_values(self) -> dict:
+        """The config fields, by name."""
+        return {name: getattr(self, name) for name in FIELDS}
+
+    def with_preset(self, registry) -> "ArchitectureForm":
+        """The form with the preset's config in every field and a context it can hold; a preset that
+        does not exist is refused by name."""
+        config = presets(registry).get(self.preset)
+        if config is None:
+            raise Refused("preset", "err_bad_choice", value=self.preset[:40], choices=", ".join(presets(registry)))
+        return replace(self, **{name: getattr(config, name) for name in FIELDS}, context=min(config.max_len, 1024))
+
+    def fit(self, registry, given: set[str]) -> tuple["ArchitectureForm", list[Refused]]:
+        """A link naming a preset and no config field opens the preset's config."""
+        if "preset" not in given or given & set(FIELDS):
+            return self, []
+        try:
+            return self.with_preset(registry), []
+        except Refused as error:
+            return replace(self, preset=GPT2_PRESET), [error]

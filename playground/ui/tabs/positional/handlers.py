@@ -1,0 +1,104 @@
+"""The Positional encoding tab's handlers: (workspace, form, language) -> updates by component name.
+
+The tab has four parts (the sinusoidal table, a model's own positions, RoPE, the shuffle
+demonstration); each part's handler redraws that part, and `draw` all of them.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+import gradio as gr
+
+from playground.viz.notice import notice_figure
+
+from ...i18n import text
+from ...validation import fail
+from ...workspace import Workspace
+from .form import PositionalForm
+from .views import model_position_views, rope_view, shuffle_demo, sinusoidal_views
+
+SINUSOIDAL = ("heatmap", "curves", "similarity")            # the API's outputs of each part, in order
+MODEL = ("model_heatmap", "model_similarity", "model_note")
+ROPE = ("rope_plot",)
+SHUFFLE = ("shuffle_summary", "shuffle_table")
+EVERYTHING = (*SINUSOIDAL, *MODEL, *ROPE, *SHUFFLE)
+
+
+def sinusoidal(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """The table, the chosen dimensions as curves and the position similarity."""
+    return dict(zip(SINUSOIDAL, sinusoidal_views(form.d_model, form.length, list(form.dims), lang)))
+
+
+def change_d_model(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """The dimension picker offers the new width's dimensions (keeping the chosen ones it has), and
+    the table is redrawn."""
+    kept = tuple(d for d in form.dims if d < form.d_model) or (0, 1)
+    updated = replace(form, dims=kept)
+    return {"dims": gr.Dropdown(choices=list(range(form.d_model)), value=list(kept)),
+            **sinusoidal(workspace, updated, lang)}
+
+
+def model_positions(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """The chosen model's own position table and similarity (hidden for RoPE and none), with a note."""
+    entry = workspace.model(form.model)
+    if entry is None:
+        raise fail(lang, "err_unknown_model", name=form.model,
+                   choices=", ".join(workspace.model_names(workspace.registry)))
+    heatmap, similarity, note = model_position_views(entry, lang)
+    return {"model_heatmap": gr.Plot(heatmap, visible=heatmap is not None),
+            "model_similarity": gr.Plot(similarity, visible=similarity is not None), "model_note": note}
+
+
+def rope(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """Each chosen pair of a head's dimensions rotated to every position."""
+    return {"rope_plot": rope_view(form.rope_dim, form.rope_positions, list(form.rope_pairs), lang)}
+
+
+def change_rope_dim(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """The pair picker offers the new head size's pairs (keeping the chosen ones it has), and RoPE is redrawn."""
+    kept = tuple(p for p in form.rope_pairs if p < form.rope_dim // 2) or (0,)
+    updated = replace(form, rope_pairs=kept)
+    return {"rope_pairs": gr.Dropdown(choices=list(range(form.rope_dim // 2)), value=list(kept)),
+            **rope(workspace, updated, lang)}
+
+
+def shuffle(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """f(shuffled x) against shuffled f(x) for each positional encoding."""
+    rows, summary = shuffle_demo(form.shuffle_text, form.shuffle_seed, lang)
+    headers = [text(lang, "col_encoding"), text(lang, "col_max_difference"), text(lang, "col_verdict")]
+    return {"shuffle_summary": summary, "shuffle_table": gr.Dataframe(value=rows, headers=headers)}
+
+
+def draw(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """Every part of the tab, with the pickers fitted to the chosen sizes."""
+    return {**change_d_model(workspace, form, lang), **model_positions(workspace, form, lang),
+            **change_rope_dim(workspace, form, lang), **shuffle(workspace, form, lang)}
+
+
+def _refusal(part, figures: tuple[str, ...]):
+    """A handler that shows, in `figures`, why `part` refused the form (instead of earlier views)."""
+    def refused(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+        t = partial(text, lang)
+        try:
+            part(workspace, form, lang)
+            reason = t("refused_other")
+        except gr.Error as error:
+            reason = error.message
+        return {name: notice_figure(t("refused_title"), reason) for name in figures}
+    refused.__name__ = f"{part.__name__}_refused"
+    return refused
+
+
+sinusoidal_refused = _refusal(sinusoidal, SINUSOIDAL)
+rope_refused = _refusal(rope, ROPE)
+
+
+def shuffle_refused(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
+    """The shuffle's summary says why the text was refused, and the table empties."""
+    try:
+        shuffle(workspace, form, lang)
+        reason = text(lang, "refused_other")
+    except gr.Error as error:
+        reason = error.message
+    return {"shuffle_summary": text(lang, "refused_summary", reason=reason), "shuffle_table": gr.Dataframe(value=[])}

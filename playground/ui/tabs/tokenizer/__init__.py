@@ -1,0 +1,33 @@
+"""Tokenizer tab: the same text cut by a character tokenizer and by a byte-level BPE trained live,
+with coloured token spans, counts, the merges in order, and how Chinese becomes bytes.
+
+layout.py declares the components, form.py the controls as one value (and its link),
+handlers.py what each event draws, views.py the figures."""
+from __future__ import annotations
+
+from ...context import AppContext
+from ...widgets import on_slide
+from ...wiring import TabWiring, file_name
+from . import handlers
+from .form import TokenizerForm
+from .layout import layout
+from .views import tokenize_views, utf8_note
+
+__all__ = ["TokenizerForm", "build", "tokenize_views", "utf8_note"]
+
+
+def export_name(form: TokenizerForm, figure: str) -> str:
+    """"tokenizer-bpe_plot-bundled-400": view, figure, training text and vocabulary size."""
+    return file_name(form.VIEW, figure, form.corpus, form.vocab_size)
+
+
+def build(ctx: AppContext) -> None:
+    """Declare the tab's components and events (inside a gr.Tab)."""
+    c, examples = layout()
+    tab = TabWiring(ctx, TokenizerForm, c, export_name=export_name)
+    tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
+    tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="tokenize", refused=handlers.refused, shared=True)
+    trigger, options = on_slide(c["vocab_size"])
+    tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True, **options)
+    for trigger in (c["text"].submit, c["corpus"].input, examples.load_input_event.then):
+        tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True)

@@ -1,0 +1,35 @@
+"""The Tokenizer tab's handlers: (workspace, form, language) -> updates by component name."""
+from __future__ import annotations
+
+from functools import partial
+
+import gradio as gr
+
+from playground.viz.notice import notice_figure
+
+from ...i18n import text
+from ...workspace import Workspace
+from .form import TokenizerForm
+from .views import tokenize_views
+
+FIGURES = ("char_plot", "bpe_plot", "merges_plot")
+VIEWS = ("char_plot", "bpe_plot", "counts", "merges_plot", "utf8")      # the API's outputs, in order
+
+
+def draw(workspace: Workspace, form: TokenizerForm, lang: str) -> dict:
+    """Both tokenizations of the text, the counts, the first merges and the UTF-8 note."""
+    char_plot, bpe_plot, counts, merges_plot, utf8 = tokenize_views(form.text, form.corpus, form.vocab_size, lang)
+    return {"char_plot": char_plot, "bpe_plot": bpe_plot, "counts": counts, "merges_plot": merges_plot,
+            "utf8": utf8}
+
+
+def refused(workspace: Workspace, form: TokenizerForm, lang: str) -> dict:
+    """What the views show when the input was refused: why, instead of an earlier text's tokens."""
+    t = partial(text, lang)
+    try:
+        draw(workspace, form, lang)
+        reason = t("refused_other")
+    except gr.Error as error:
+        reason = error.message
+    return {**{name: notice_figure(t("refused_title"), reason) for name in FIGURES},
+            "counts": t("refused_summary", reason=reason), "utf8": ""}

@@ -1,0 +1,144 @@
+"""The benchmark suites report every metric they document, null for a goal not reached, and
+measure what they say. Runs use tiny settings (monkeypatched sizes, fake measurements) to stay
+cheap; `python -m playground.bench SUITE --quick` measures at full size."""
+import inspect
+from types import SimpleNamespace
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+import torch
+
+from playground import viz
+from playground.bench import app_training, common, generate, labs, model, train
+from playground.bench import viz as bench_viz
+from playground.data import bundled_text
+from playground.model import ModelConfig
+
+from ..labs.helpers import tiny
+
+
+def _names(lines):
+    return [line["name"] for line in lines]
+
+
+def test_a_line_with_no_value_is_null():
+    assert common.result("s", "n", None, "s", 10, "lower")["value"] is None
+    assert common.result("s", "n", 1.23456, "s", 10, "lower")["value"] == 1.235
+
+
+def test_model_suite_reports_its_four_metrics(monkeypatch):
+    throughput = model.train_throughput_ratio
+    monkeypatch.setattr(model, "train_throughput_ratio", lambda name, *sizes: throughput(name, 16, 1, 2, 8, 2, 1))
+    tiny_model = dict(vocab_size=65, d_model=8, n_heads=2, n_decoder_layers=1, d_ff=16)
+    monkeypatch.setattr(model, "TRACE_MODEL", tiny_model)
+    monkeypatch.setattr(model, "KV_MODEL", tiny_model)
+    threads = torch.get_num_threads()
+    try:
+        lines = model.run(quick=True)
+    finally:
+        torch.set_num_threads(threads)
+    assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
+                             "kv_cache_speedup_ctx256"]
+    assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
+
+
+def test_generate_suite_reports_its_three_metrics(monkeypatch):
+    monkeypatch.setattr(generate, "CONTEXT", 12)
+    monkeypatch.setattr(generate, "CONFIG", ModelConfig(arch="decoder_only", vocab_size=65, d_model=16, n_heads=2,
+                                                        n_decoder_layers=1, d_ff=32, max_len=12))
+    lines = generate.run(quick=True)
+    assert _names(lines) == ["step_ms_p50_traced_ctx256", "step_ms_p95_traced_ctx256",
+                             "stepper_speedup_vs_recompute_ctx256"]
+    assert lines[2]["same_tokens"] is True and lines[2]["value"] > 0
+
+
+def test_the_stepper_speedup_times_the_prompt_on_both_sides(monkeypatch):
+    """A clock that ticks once per token the model reads: each side's 'seconds' is the tokens it read
+    while timed. Both must include the prompt; the Stepper reads it once, recomputing once per token."""
+    tokens_read = [0]
+    monkeypatch.setattr(generate, "time", SimpleNamespace(perf_counter=lambda: tokens_read[0]))
+    config = ModelConfig(arch="decoder_only", vocab_size=65, d_model=16, n_heads=2, n_decoder_layers=1, d_ff=32,
+                         max_len=32)
+    net = generate.build_model(config).eval()
+    net.register_forward_pre_hook(lambda module, args: tokens_read.__setitem__(0, tokens_read[0] + args[0].numel()))
+    prompt, new = generate._prompt(10), 5
+    stepper_tokens, _ = generate.stepper_seconds(net, prompt, new)
+    recompute_tokens, _ = generate.recompute_seconds(net, prompt, new)
+    assert stepper_tokens >= 10 + new - 1                                    # the prompt, then one token a step
+    assert recompute_tokens == sum(10 + i for i in range(new))               # the whole sequence every step
+
+
+def test_viz_suite_measures_every_figure_at_classroom_size(monkeypatch):
+    figures = {name for name in viz.__all__
+               if "Figure" in str(inspect.signature(getattr(viz, name)).return_annotation)}
+    cases = bench_viz._classroom_cases(np.random.default_rng(0))
+    assert {case.removesuffix("_classroom") for case in cases} == figures
+    monkeypatch.setattr(bench_viz, "_measure", lambda build, repeats: (1.0, 1.0, 1.0))
+    names = _names(bench_viz.run(quick=True))
+    assert names == ["attention_grid_kb", "attention_grid_ms"] + [f"{c}_{unit}" for c in cases for unit in ("kb", "ms")]
+    assert isinstance(cases["beam_tree"](), go.Figure)
+
+
+def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
+    monkeypatch.setattr(train, "tiny_shakespeare", bundled_text)
+    monkeypatch.setattr(train, "COPY_MODEL", {**train.COPY_MODEL, "d_model": 16, "d_ff": 32})
+    monkeypatch.setattr(train, "COPY_TRAIN", {**train.COPY_TRAIN, "max_steps": 2, "warmup_steps": 1, "batch_size": 4,
+                                              "val_size": 8})
+    monkeypatch.setattr(train, "SHAKESPEARE_MODEL", {**train.SHAKESPEARE_MODEL, "d_model": 16, "d_ff": 32})
+    monkeypatch.setattr(train, "SHAKESPEARE_TRAIN", {**train.SHAKESPEARE_TRAIN, "max_steps": 2, "warmup_steps": 1,
+                                                     "batch_size": 2, "val_size": 4})
+    monkeypatch.setattr(train, "stream_overhead_pct",
+                        lambda text, rounds, steps, real=train.stream_overhead_pct: real(text, 1, 2))
+    threads = torch.get_num_threads()
+    try:
+        lines = train.run(quick=True)
+    finally:
+        torch.set_num_threads(threads)
+    assert _names(lines) == ["copy_seconds_to_exact99", "shakespeare_char_seconds_to_val_1_88", "stream_overhead_pct"]
+    assert lines[0]["value"] is None and lines[0]["seconds_per_seed"] == [None]
+    assert lines[1]["value"] is None and lines[1]["step"] is None
+    assert lines[2]["value"] is not None
+
+
+def test_labs_suite_reports_the_count_and_the_slowest_lab(monkeypatch):
+    real = labs.lab_seconds
+    measured = real(tiny(labs.get_lab("causal-mask"), steps=4, rounds=2), quick=False)
+    assert measured["seconds"] > 0 and measured["measured_steps"] == 4 and measured["variants"] == 2
+    monkeypatch.setattr(labs, "lab_seconds", lambda lab, quick: {**measured, "seconds": float(len(lab.id))})
+    lines = labs.run(quick=True)
+    assert _names(lines) == ["labs_count", "labs_seconds_max"]
+    assert lines[0]["value"] == len(lines[1]["per_lab"]) and lines[1]["slowest"] == "decoder-only-vs-encoder-decoder"
+
+
+def test_seconds_to_exact99_in_the_app_is_null_when_the_run_ends_first():
+    missed = app_training.exact99_line(None, 301.5, 87.0, 900)
+    assert missed["value"] is None and missed["reached"] is False and missed["elapsed_s"] == 301.5
+    reached = app_training.exact99_line(12.25, 12.25, 99.2, 400)
+    assert reached["value"] == 12.25 and reached["reached"] is True
+
+
+def _training(steps, done):
+    training = object.__new__(app_training.Training)
+    training.steps, training.job = steps, SimpleNamespace(done=lambda: done)
+    return training
+
+
+@pytest.mark.parametrize("steps, done, running", [
+    ([(1.0, 10), (5.0, 20), (9.0, 30)], False, True),
+    ([(1.0, 10), (5.0, 20), (9.0, 30)], True, False),                       # its stream ended
+    ([(1.0, 10), (2.0, 20)], False, False),                                  # no update since the window began
+    ([(1.0, 20), (5.0, 20), (9.0, 20)], False, False),                      # updates, but no new steps
+    ([(5.0, 3), (9.0, 8)], False, True),                                     # first update inside the window
+])
+def test_a_training_counts_as_running_only_if_it_advanced_until_the_end(steps, done, running):
+    assert _training(steps, done).trained_throughout(start=4.0) is running
+
+
+def test_the_viewer_metric_is_null_unless_both_trainings_kept_running():
+    times = [float(t) for t in range(1, 101)]
+    assert app_training.viewer_line(times, [], [True, True])["value"] == pytest.approx(95.05)
+    stalled = app_training.viewer_line(times, [], [True, False])
+    assert stalled["value"] is None and stalled["trainings_running"] == [True, False]
+    with pytest.raises(RuntimeError, match="no attention view"):
+        app_training.viewer_line([], ["TimeoutError"], [True, True])

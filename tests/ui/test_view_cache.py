@@ -1,0 +1,71 @@
+"""The shared view cache: bounded in bytes, least recently used out first; the tab wiring serves a
+repeated view of a shipped model from it, and never a session's own model's view."""
+from dataclasses import dataclass
+
+import gradio as gr
+import plotly.graph_objects as go
+import pytest
+from gradio.components.plot import PlotData
+
+from playground.ui import view_cache
+from playground.ui.tabs.attention import AttentionForm
+from playground.ui.view_cache import ViewCache
+from playground.ui.wiring import TabWiring
+from playground.ui.workspace import Workspace
+
+
+def plot(size: int) -> PlotData:
+    return PlotData(type="plotly", plot="x" * size)
+
+
+def test_the_cache_keeps_at_most_its_bytes_and_drops_the_least_recently_used():
+    cache = ViewCache(max_bytes=1000)
+    cache.put("a", {"grid": plot(400)})
+    cache.put("b", {"grid": plot(400)})
+    assert cache.get("a") is not None                     # a is now the most recently used
+    cache.put("c", {"grid": plot(400)})
+    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
+    assert cache.bytes == 800 and len(cache) == 2
+    cache.put("huge", {"grid": plot(5000)})
+    assert cache.get("huge") is None and cache.bytes == 800
+    kept = cache.get("a")
+    kept["grid"] = None                                   # a caller's copy, not the cache's entry
+    assert cache.get("a")["grid"] is not None
+    with pytest.raises(ValueError):
+        ViewCache(max_bytes=0)
+
+
+@dataclass
+class Context:
+    registry: object
+    workspaces: dict
+    views: dict
+
+    def workspace(self, request):
+        return self.workspaces.setdefault(request, Workspace(request, self.registry))
+
+
+def test_a_repeated_view_of_a_shipped_model_is_served_without_drawing_again(registry, monkeypatch):
+    monkeypatch.setattr(view_cache, "SHARED_VIEWS", ViewCache())
+    monkeypatch.setattr("playground.ui.wiring.SHARED_VIEWS", view_cache.SHARED_VIEWS)
+    components = {name: gr.Textbox() for name in (*AttentionForm.params(), "grid")}
+    tab = TabWiring(Context(registry, {}, {}), AttentionForm, components)
+    calls = []
+
+    def draw(workspace, form, lang):
+        calls.append(workspace.session_id)
+        return {"grid": go.Figure(go.Heatmap(z=[[len(calls)]]))}
+
+    event = tab.function(draw, shared=True)
+    values = [getattr(AttentionForm(model="copy", text="abc"), name) for name in AttentionForm.params()]
+    first, second = event("alice", *values, "en"), event("bob", *values, "en")
+    assert calls == ["alice"] and first[components["grid"]].plot == second[components["grid"]].plot
+    event("bob", *values, "zh-CN")                        # another language is another view
+    assert calls == ["alice", "bob"]
+    own = tab.ctx.workspace("carol")
+    own.models["copy"] = registry.get("reverse")          # this session's own model hides the shipped one
+    event("carol", *values, "en")
+    assert calls == ["alice", "bob", "carol"]
+    unshared = tab.function(draw)
+    unshared("alice", *values, "en")
+    assert len(calls) == 4

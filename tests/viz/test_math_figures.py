@@ -1,0 +1,62 @@
+"""The figures of masks, worked attention, normalisation, blanks, embeddings and exposure bias:
+valid Plotly, drawing the values they are given, refusing inputs that do not fit."""
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from playground import viz
+
+CAUSAL = np.tril(np.ones((3, 3), dtype=bool))
+FIGURES = {
+    "mask_grid": lambda: viz.mask_grid(np.stack([np.stack([CAUSAL, ~CAUSAL])] * 2), ["a", "b"], ["c", "d"],
+                                       [list("xyz")] * 2, [list("xyz")] * 2),
+    "matrix_panels": lambda: viz.matrix_panels([("Q", np.eye(2), ["a", "b"], ["0", "1"])]),
+    "matrix_stacked": lambda: viz.matrix_panels([("Q", np.eye(2), ["a", "b"], ["0", "1"]),
+                                                 ("K", np.ones((3, 2)), list("abc"), ["0", "1"])], stacked=True),
+    "layer_norm_vector": lambda: viz.layer_norm_vector({"x": [1.0, 2.0, 3.0], "y": [0.0, 1.0, 0.5]}),
+    "residual_norms": lambda: viz.residual_norms(["e", "b0"], [[1.0, 2.0], [3.0, 4.0]], [["a", "b"], ["a", "b"]]),
+    "blank_candidates": lambda: viz.blank_candidates([("1", ["e", "a"], [0.6, 0.3])] * 5),
+    "neighbour_bars": lambda: viz.neighbour_bars(["a", "b"], [0.9, -0.2]),
+    "embedding_map": lambda: viz.embedding_map(np.zeros((3, 2)), ["a", "b", "c"], [1]),
+    "two_decodings": lambda: viz.two_decodings(list("abc"), list("abd"), list("ab"), [0.9, 0.8, 0.1], [0.9, 0.8], None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_every_figure_is_valid_plotly_and_unchanged_by_validation(name):
+    fig = FIGURES[name]()
+    validated = go.Figure(fig.to_dict())
+    assert json.loads(validated.to_json()) == json.loads(fig.to_json())
+
+
+def test_mask_grid_paints_visible_hidden_and_empty_rows():
+    masks = np.zeros((1, 1, 2, 2), dtype=bool)
+    masks[0, 0, 1, 0] = True
+    fig = viz.mask_grid(masks, ["r"], ["c"], [["a", "b"]], [["a", "b"]], empty_rows=[[[True, False]]])
+    assert np.asarray(fig.data[0].z).tolist() == [[-1, -1], [1, 0]]
+
+
+def test_matrix_panels_write_every_number_and_infinity():
+    fig = viz.matrix_panels([("m", np.array([[1.234, -np.inf]]), ["q"], ["k0", "k1"])])
+    assert [list(row) for row in fig.data[0].text] == [["1.23", "−∞"]]
+    with pytest.raises(ValueError, match="labels"):
+        viz.matrix_panels([("m", np.eye(2), ["a"], ["0", "1"])])
+
+
+def test_two_decodings_marks_matches_misses_and_where_they_part():
+    fig = viz.two_decodings(list("abc"), list("abd"), list("ax"), [0.9, 0.8, 0.1], [0.9, 0.2], 1)
+    state = np.asarray(fig.data[0].z)
+    assert state[1].tolist() == [1.0, 1.0, 0.0] and state[2].tolist() == [1.0, 0.0, 0.5]
+    assert fig.layout.shapes[0].x0 == 0.5 and fig.layout.shapes[0].x1 == 1.5
+    with pytest.raises(ValueError):
+        viz.two_decodings(list("ab"), list("a"), [], [0.5, 0.5], [], None)
+
+
+def test_residual_norms_breaks_the_mean_line_between_stacks_and_embedding_map_labels_tokens():
+    fig = viz.residual_norms(["e0", "e1", "d0"], [[1.0], [2.0], [3.0, 5.0]], [["a"], ["a"], ["b", "c"]],
+                             groups=["enc", "enc", "dec"])
+    assert [list(trace.y) for trace in fig.data[1:]] == [[1.0, 2.0], [4.0]]
+    emb = viz.embedding_map(np.arange(6.0).reshape(3, 2), ["a", " ", "c"], [2])
+    assert list(emb.data[0].text) == ["a", "␣"] and list(emb.data[1].text) == ["c"]
