@@ -28,7 +28,7 @@ what Trace(include=("*",)) records), per token, at `bytes_per_value` each:
 """
 from __future__ import annotations
 
-from playground.model import ModelConfig
+from playground.model import CROSS, ModelConfig
 
 FLOP_COMPONENTS = ("attention", "attention_scores", "feed_forward", "output_head")
 MEMORY_COMPONENTS = ("embedding", "residual", "attention", "attention_maps", "feed_forward", "logits")
@@ -43,7 +43,7 @@ def _check(config: ModelConfig, context_length: int) -> None:
 
 def _layers(config: ModelConfig) -> tuple[int, int]:
     """(self-attention-only layers, layers with cross-attention) a token pair passes through."""
-    if config.arch == "encoder_decoder":
+    if CROSS in config.sites():
         return config.n_encoder_layers + config.n_decoder_layers, config.n_decoder_layers
     return config.n_encoder_layers + config.n_decoder_layers, 0
 
@@ -70,7 +70,7 @@ def activation_memory_per_token(config: ModelConfig, context_length: int, bytes_
         raise ValueError(f"bytes_per_value must be 1, 2, 4 or 8 (e.g. 4 for float32), got {bytes_per_value!r}")
     d, n = config.d_model, context_length
     blocks, cross = _layers(config)
-    stacks = 2 if config.arch == "encoder_decoder" else 1
+    stacks = int(config.has_encoder) + int(config.has_decoder)
     additive = config.positional in ("sinusoidal", "learned")
     values = {
         "embedding": stacks * d * (2 if additive else 1),
@@ -95,5 +95,5 @@ def kv_cache_per_token(config: ModelConfig, bytes_per_value: int = 4) -> int:
         raise TypeError(f"config must be a ModelConfig, got {type(config).__name__}")
     if isinstance(bytes_per_value, bool) or bytes_per_value not in (1, 2, 4, 8):
         raise ValueError(f"bytes_per_value must be 1, 2, 4 or 8 (e.g. 4 for float32), got {bytes_per_value!r}")
-    cross = 2 if config.arch == "encoder_decoder" else 1
+    cross = 2 if CROSS in config.sites() else 1              # a decoder layer caches its cross-attention keys too
     return cross * config.n_decoder_layers * 2 * config.d_model * bytes_per_value

@@ -18,8 +18,7 @@ from torch import nn
 
 from playground.analysis.head_scores import INDUCTION_THRESHOLD, head_scores, induction_heads
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import Trace
-from playground.model.sites import DECODER_SELF
+from playground.model import DECODER_SELF, Trace
 
 VERDICT_PERIOD = 24       # the standard measurement: 24 random tokens written twice ...
 VERDICT_SEQUENCES = 32    # ... in 32 sequences
@@ -69,7 +68,7 @@ def measure_repeats(model: nn.Module, blocks: torch.Tensor, length: int) -> Repe
     logits = model(ids, trace=trace)                                             # [B, T, V]
     losses = F.cross_entropy(logits[:, :-1].flatten(0, 1), ids[:, 1:].flatten(), reduction="none")
     losses = losses.view(n_sequences, length - 1)                                # [B, T-1]: predicting token t+1
-    weights = trace.attention(DECODER_SELF).float().numpy()                        # [L, B, H, T, T]
+    weights = trace.attention(DECODER_SELF).float().numpy()                      # [L, B, H, T, T]
     per_sequence = [head_scores(weights[:, b], "self", ids=ids[b].tolist(), causal=True) for b in range(n_sequences)]
     uniform = np.tril(np.ones((length, length))) / np.arange(1, length + 1)[:, None]     # [T, T]
     chance = [head_scores(uniform[None, None], "self", ids=row.tolist(), causal=True)["induction"][0, 0]

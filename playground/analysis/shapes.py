@@ -44,7 +44,7 @@ def _attention_rows(part: str, kind: str, q_len: str, k_len: str, c: ModelConfig
 
 def _describe(stack: str, layer: str | None, part: str, c: ModelConfig) -> tuple[str, str, str]:
     """(stage, symbols, note) of one trace name inside a stack."""
-    length = "S" if stack == "encoder" and c.arch == "encoder_decoder" else "T"
+    length = "S" if stack == "encoder" and c.has_decoder else "T"      # a seq2seq encoder reads the source
     if layer is None:
         if part == "tok_embed":
             scale = f", scaled by sqrt({c.d_model})" if c.scale_embedding else ""

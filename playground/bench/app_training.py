@@ -37,8 +37,8 @@ from playground.bench.app import PERIOD_S, AppProcess, local_client
 from playground.bench.common import result
 from playground.train import TrainEvent
 from playground.ui.runtime import training_threads
-from playground.ui.tabs.train import FORM_FIELDS
-from playground.ui.training import RUN_SECONDS, build_trainer, check_spec, form_defaults
+from playground.ui.tabs.train import FORM_FIELDS, LM_DEFAULTS
+from playground.ui.training import RUN_SECONDS, STABILITY_FIELDS, build_trainer, check_spec, form_defaults
 from playground.ui.worker import lower_priority
 
 SUITE = "app"
@@ -60,7 +60,8 @@ EXACT = re.compile(r"exact match \*\*([\d.]+)%\*\*")     # strings_en "train_exa
 def copy_form() -> list:
     """The Train tab's inputs for the copy preset, as a user leaves them."""
     defaults = form_defaults(TASK)
-    return [TASK, "bundled", "", None, *(defaults[name] for name in FORM_FIELDS), "en"]
+    return [TASK, "bundled", "", None, *(defaults[name] for name in FORM_FIELDS), "en",
+            *(LM_DEFAULTS[name] for name in STABILITY_FIELDS)]
 
 
 def copy_spec():

@@ -20,7 +20,7 @@ from playground.ui.labs_views import lab_choices
 from .common import result
 
 SUITE = "labs"
-GOAL_LABS = 11
+GOAL_LABS = 17
 GOAL_SECONDS = 60.0
 QUICK_FRACTION = 5
 

@@ -5,6 +5,11 @@ copy_seconds_to_exact99: seconds from building the Trainer until exact match of 
 shakespeare_char_seconds_to_val_1_88: seconds from tokenizing the text until the loss on the last
     10% of tiny Shakespeare (every non-overlapping window of the validation text) is <= 1.88;
     evaluations count as time.
+seed_rhyme_seconds_to_loss_0_3: seconds from building the Trainer until the training loss of
+    the Train tab's character model on seed 000's 407-character rhyme (rhyme_preset: block 32,
+    events every 0.5 s, evaluations every 2 s as in the tab) is <= 0.3, i.e. it has memorised the
+    rhyme; the line also gives how many characters greedy generation from "Twinkle, twinkle,"
+    writes back exactly.
 stream_overhead_pct: steps per second lost by ``Trainer.run`` yielding an event every 0.5 s,
     against calling ``train_step`` in a bare loop, on the same trainer (alternating rounds).
 induction_seconds_to_head: the Train tab's induction task with its default form on 2 threads, as
@@ -31,10 +36,12 @@ import torch
 
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.checkpoint import load
-from playground.data import CharTokenizer, LMData, tasks, tiny_shakespeare
+from playground.data import CharTokenizer, LMData, rhyme_text, tasks, tiny_shakespeare
+from playground.generate import Stepper
 from playground.model import ModelConfig
 from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
+from playground.train.presets import rhyme_preset
 from playground.train.objectives import LanguageModelObjective
 from playground.ui.registry import pretrained_dir
 from playground.ui.training import build_trainer, check_spec, form_defaults
@@ -161,6 +168,39 @@ def shakespeare_char_seconds_to_val(text: str) -> dict:
                  val_tokens=len(data.ids("val")), model=SHAKESPEARE_MODEL, train=SHAKESPEARE_TRAIN, threads=threads)
 
 
+RHYME_TARGET = 0.3
+RHYME_PROMPT = "Twinkle, twinkle,"
+RHYME_TAB_CADENCE = dict(event_every_s=0.5, eval_every_s=2.0, snapshot_every_s=3.0)   # the Train tab's
+
+
+def written_back(trainer: Trainer, text: str, prompt: str = RHYME_PROMPT) -> int:
+    """How many characters greedy generation after ``prompt`` (as the Generate tab steps it)
+    copies from the text that follows the prompt's first occurrence in ``text``."""
+    expected = text[text.index(prompt) + len(prompt):]
+    stepper = Stepper(trainer.model, trainer.tokenizer, prompt, trace_attention=False)
+    written = ""
+    for step in stepper.run(max_steps=len(expected)):
+        written += trainer.tokenizer.decode([step.chosen])
+        if not expected.startswith(written):
+            return len(written) - 1
+    return len(written)
+
+
+def seed_rhyme_seconds_to_loss(max_seconds: float = 180.0) -> dict:
+    text = rhyme_text()
+    preset = rhyme_preset()
+    threads = _use_fastest_threads(lambda: preset.trainer(text, seed=99))
+    started, cpu_started = time.perf_counter(), time.process_time()
+    trainer = preset.trainer(text, **RHYME_TAB_CADENCE)
+    event = next((item for item in trainer.run(max_seconds=max_seconds)
+                  if isinstance(item, TrainEvent) and item.loss <= RHYME_TARGET), None)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    return _line("seed_rhyme_seconds_to_loss_0_3", wall if event else None, "s", 60, cpu_seconds=round(cpu, 2),
+                 step=event.step if event else None, loss=round(event.loss, 4) if event else None,
+                 characters_written_back=written_back(trainer, text), of_characters=len(text) - len(RHYME_PROMPT) - 5,
+                 block_size=preset.block_size, model=preset.model_config.to_dict(), threads=threads)
+
+
 def stream_overhead_pct(text: str, rounds: int, steps: int) -> dict:
     data = _shakespeare_data(text)
 
@@ -218,6 +258,7 @@ def run(quick: bool) -> list[dict]:
     return [
         copy_seconds_to_exact99([0] if quick else [0, 1, 2]),
         shakespeare_char_seconds_to_val(text),
+        seed_rhyme_seconds_to_loss(),
         stream_overhead_pct(text, rounds=4 if quick else 10, steps=30 if quick else 60),
         induction_pretrained_score_unseen_period(),
         induction_seconds_to_head(),

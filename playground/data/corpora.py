@@ -1,4 +1,7 @@
-"""Text corpora: the bundled text shipped with the project and tiny Shakespeare.
+"""Text corpora: the bundled text and the nursery rhyme shipped with the project, and tiny Shakespeare.
+
+The rhyme is the 407-character text the first tutorial (seed 000) trains its character model on,
+character for character (its lines keep the four-space indent they have in the tutorial's code).
 
 Tiny Shakespeare is looked for, in order, at the path in $PLAYGROUND_SHAKESPEARE, in the user
 cache ($XDG_CACHE_HOME or ~/.cache, under transformer-playground/), and in the shared copy
@@ -15,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 BUNDLED_PATH = Path(__file__).with_name("bundled.txt")
+RHYME_PATH = Path(__file__).with_name("rhyme.txt")
 
 SHAKESPEARE_ENV_VAR = "PLAYGROUND_SHAKESPEARE"
 SHAKESPEARE_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
@@ -31,6 +35,11 @@ class CorpusUnavailable(RuntimeError):
 def bundled_text() -> str:
     """The project's own short English text (prose about attention and simple stories)."""
     return BUNDLED_PATH.read_text(encoding="utf-8")
+
+
+def rhyme_text() -> str:
+    """"Twinkle, twinkle, little star" as the first tutorial's character model reads it (407 characters)."""
+    return RHYME_PATH.read_text(encoding="utf-8")
 
 
 def shakespeare_cache_path() -> Path:
@@ -112,13 +121,15 @@ def tiny_shakespeare(allow_download: bool = True) -> str:
     return data.decode("utf-8")
 
 
-CORPORA = ("bundled", "tiny_shakespeare")
+CORPORA = ("bundled", "tiny_shakespeare", "rhyme")
 
 
 def load_corpus(name: str, allow_download: bool = True) -> str:
     """The text of a named corpus, one of ``CORPORA``."""
     if name == "bundled":
         return bundled_text()
+    if name == "rhyme":
+        return rhyme_text()
     if name == "tiny_shakespeare":
         return tiny_shakespeare(allow_download=allow_download)
     raise ValueError(f"unknown corpus {name!r}; choose one of {list(CORPORA)}")

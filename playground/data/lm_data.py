@@ -40,10 +40,12 @@ class _TokenSplits:
         self.val_ids = ids[len(ids) - n_val :]  # [N_val]
         shortest = min(len(self.train_ids), len(self.val_ids))
         if shortest < min_tokens:
+            largest = shortest - (min_tokens - block_size)        # the longest block both splits still hold
+            smaller = f"a block_size of at most {largest}" if largest >= 1 else "a smaller block_size"
             raise ValueError(
                 f"the text has {len(ids)} tokens: {len(self.train_ids)} for training and {len(self.val_ids)} "
                 f"for validation (val_fraction={val_fraction}), but block_size={block_size} needs at least "
-                f"{min_tokens} in each; use a longer text or a smaller block_size"
+                f"{min_tokens} in each; use a longer text or {smaller}"
             )
 
     @property

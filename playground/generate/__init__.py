@@ -3,10 +3,10 @@ from .beam import BeamNode, BeamResult, Hypothesis, beam_search
 from .context import window_after_slide
 from .filters import apply_temperature, draw, filter_stages, softmax, top_k_filter, top_p_filter
 from .settings import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, STRATEGIES, SamplingConfig
-from .stepper import ATTENTION_KINDS, STOP_REASONS, GenerationFinished, Step, Stepper
+from .stepper import STOP_REASONS, GenerationFinished, Step, Stepper
 
 __all__ = [
-    "ATTENTION_KINDS", "MAX_BEAM_WIDTH", "MAX_NEW_TOKENS", "STOP_REASONS", "STRATEGIES",
+    "MAX_BEAM_WIDTH", "MAX_NEW_TOKENS", "STOP_REASONS", "STRATEGIES",
     "BeamNode", "BeamResult", "GenerationFinished", "Hypothesis", "SamplingConfig", "Step", "Stepper",
     "apply_temperature", "beam_search", "draw", "filter_stages", "softmax", "top_k_filter", "top_p_filter",
     "window_after_slide",

@@ -22,7 +22,7 @@ from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
 
-from .context import DecoderCall, check_model_and_tokenizer, encode_prompt
+from .context import check_model_and_tokenizer, encode_prompt
 from .settings import SamplingConfig
 
 
@@ -119,14 +119,14 @@ def beam_search(model: nn.Module, tokenizer: Tokenizer, prompt: str, beam_width:
     config = check_model_and_tokenizer(model, tokenizer)
     model.eval()
     room_wanted = min(max_new_tokens, max(1, config.max_len // 4))          # a long prompt slides to leave this
-    encoded = encode_prompt(config, tokenizer, prompt, reserve=room_wanted)
+    encoded = encode_prompt(model, tokenizer, prompt, reserve=room_wanted)
     window = encoded.decoder_ids[encoded.window_start:]
     search = _Search(tokenizer, window[-1], settings)
     live = [0]
     with torch.no_grad():
-        call = DecoderCall(model, encoded.source_ids)
+        memory = None if encoded.source_ids is None else model.encode(torch.tensor([encoded.source_ids]))
         cache = model.new_cache()
-        logits = call(torch.tensor([window]), cache)[:, -1]                    # [1, V]
+        logits = model.decode(torch.tensor([window]), memory, cache)[:, -1]     # [1, V]
         for depth in range(1, max_new_tokens + 1):
             logprobs = torch.log_softmax(logits.double(), dim=-1).numpy()       # [B, V]
             if not np.isfinite(logprobs).all():
@@ -154,7 +154,7 @@ def beam_search(model: nn.Module, tokenizer: Tokenizer, prompt: str, beam_width:
                 break
             cache.reorder(torch.tensor(parents))                                   # rows follow their parents
             new_tokens = torch.tensor([[search.tree[n].token_id] for n in live])           # [B, 1]
-            logits = call(new_tokens, cache)[:, -1]                                        # [B, V]
+            logits = model.decode(new_tokens, memory, cache)[:, -1]                        # [B, V]
     ranked = sorted(search.finished, key=lambda h: -h.score)
     return BeamResult(search.tree, ranked, ranked[0], search.path(ranked[0].node_id),
                       encoded.unknown_chars, encoded.notices)

@@ -1,22 +1,19 @@
-"""What decoding starts from: the prompt as ids, fitted into the model's context, and the model call.
+"""What decoding starts from: the prompt as ids, fitted into the model's context.
 
-Decoder-only: the prompt's ids (bos alone when the prompt is empty). The context holds
-`max_len` tokens; a longer sequence keeps only its most recent `window_after_slide(max_len)`
-tokens and is read again from position 0, which every positional encoding allows.
-Encoder-decoder: the prompt is the source (at most `max_len` tokens are read); the decoder
-starts from bos and stops when its context is full.
+A model without an encoder (decoder-only): the prompt's ids (bos alone when the prompt is empty).
+The context holds `max_len` tokens; a longer sequence keeps only its most recent
+`window_after_slide(max_len)` tokens and is read again from position 0, which every positional
+encoding allows. A model with an encoder (encoder-decoder): the prompt is the source (at most
+`max_len` tokens are read); the decoder starts from bos and stops when its context is full.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import torch
 from torch import nn
 
 from playground.data import BOS_ID, Tokenizer
-from playground.model import KVCache, ModelConfig
-
-GENERATIVE_ARCHS = ("decoder_only", "encoder_decoder")
+from playground.model import ModelConfig
 
 
 def window_after_slide(max_len: int) -> int:
@@ -32,9 +29,9 @@ def check_model_and_tokenizer(model: nn.Module, tokenizer: Tokenizer) -> ModelCo
     config = getattr(model, "config", None)
     if not isinstance(config, ModelConfig):
         raise TypeError(f"model must be a playground model with a ModelConfig, got {type(model).__name__}")
-    if config.arch not in GENERATIVE_ARCHS:
-        raise ValueError(f"a {config.arch} model does not generate text token by token; "
-                         f"pick one of {GENERATIVE_ARCHS}")
+    if not model.has_decoder:
+        raise ValueError(f"a {config.arch} model has no decoder, so it does not generate text token by token; "
+                         f"pick a decoder_only or encoder_decoder model")
     if not isinstance(tokenizer, Tokenizer):
         raise TypeError(f"tokenizer must be a playground.data Tokenizer, got {type(tokenizer).__name__}")
     if tokenizer.vocab_size != config.target_vocab_size or tokenizer.vocab_size > config.vocab_size:
@@ -54,8 +51,9 @@ class Prompt:
     notices: list[str] = field(default_factory=list)
 
 
-def encode_prompt(config: ModelConfig, tokenizer: Tokenizer, prompt: str, reserve: int = 0) -> Prompt:
+def encode_prompt(model: nn.Module, tokenizer: Tokenizer, prompt: str, reserve: int = 0) -> Prompt:
     """Tokenise `prompt` and fit it into the context, leaving room for `reserve` more decoder tokens."""
+    config = model.config
     if not isinstance(prompt, str):
         raise TypeError(f"the prompt must be a str, got {type(prompt).__name__}")
     unknown = tokenizer.unknown_chars(prompt)
@@ -63,7 +61,7 @@ def encode_prompt(config: ModelConfig, tokenizer: Tokenizer, prompt: str, reserv
     if unknown:
         notices.append(f"the tokenizer does not know {''.join(unknown)!r}; each became <unk> (id {tokenizer.unk_id})")
     ids = tokenizer.encode(prompt)
-    if config.arch == "encoder_decoder":
+    if model.has_encoder:
         if not ids:
             raise ValueError("the source text is empty; type the text the model should transform")
         if len(ids) > config.max_len:
@@ -80,15 +78,3 @@ def encode_prompt(config: ModelConfig, tokenizer: Tokenizer, prompt: str, reserv
         notices.append(f"the prompt has {len(ids)} tokens but the context holds {config.max_len}; "
                        f"the window slid past the first {start} and reads the last {len(ids) - start}")
     return Prompt(ids, start, None, unknown, notices)
-
-
-class DecoderCall:
-    """The source encoded once; then new decoder ids [B, T] + cache -> logits [B, T, V]."""
-
-    def __init__(self, model: nn.Module, source_ids: list[int] | None, trace=None):
-        self.model = model
-        src = None if source_ids is None else torch.tensor([source_ids])     # [1, S]
-        self.memory = model.encode(src, trace=trace)                         # [1, S, D], or None
-
-    def __call__(self, ids: torch.Tensor, cache: KVCache, trace=None) -> torch.Tensor:
-        return self.model.decode(ids, self.memory, cache=cache, trace=trace)

@@ -22,15 +22,13 @@ import torch
 from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
-from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, KVCache, Trace
+from playground.model import DECODER_SELF, ENCODER_SELF, AttentionSite, KVCache, Trace
 
-from .context import DecoderCall, check_model_and_tokenizer, encode_prompt, window_after_slide
+from .context import check_model_and_tokenizer, encode_prompt, window_after_slide
 from .filters import draw, filter_stages
 from .settings import SamplingConfig
 
 STOP_REASONS = ("eos", "budget", "context")
-ATTENTION_KINDS = ("self", "cross", "encoder")
-_SITES = {"self": DECODER_SELF, "cross": CROSS}
 
 
 class GenerationFinished(RuntimeError):
@@ -44,8 +42,9 @@ class Step:
     raw_probs: the model's next-token distribution, softmax(logits), [V] float32.
     stages: filter name -> distribution after that filter, [V] float32 each, in the order applied
         ("temperature", "top-k", "top-p"; only the active ones; empty for greedy).
-    attention: "self" (and "cross" for encoder-decoder) -> the new token's attention row in every
-        layer and head, [L, H, Tk] float32; empty when the Stepper does not trace attention.
+    attention: each decoder attention site (DECODER_SELF, and CROSS for encoder-decoder) -> the new
+        token's attention row in every layer and head, [L, H, Tk] float32; empty when the Stepper
+        does not trace attention.
     cache_length: positions in the KV cache after this step (the window's length).
     slid / message: whether the context window slid during this step, and how.
     finished / reason: whether generation stopped here, and why ("eos", "budget" or "context").
@@ -57,7 +56,7 @@ class Step:
     token_text: str
     raw_probs: np.ndarray
     stages: OrderedDict[str, np.ndarray]
-    attention: dict[str, np.ndarray]
+    attention: dict[AttentionSite, np.ndarray]
     cache_length: int
     slid: bool = False
     message: str = ""
@@ -81,7 +80,7 @@ class _Window:
 
     start: int
     cache: KVCache
-    rows: dict[str, list[np.ndarray]] = field(default_factory=dict)  # kind -> one [L, H, Tk] row per position
+    rows: dict[AttentionSite, list[np.ndarray]] = field(default_factory=dict)  # site -> one [L, H, Tk] row a position
 
 
 @dataclass
@@ -115,7 +114,7 @@ class Stepper:
         self.tokenizer = tokenizer
         self.settings = settings
         self.trace_attention = bool(trace_attention)
-        encoded = encode_prompt(self.config, tokenizer, prompt)
+        encoded = encode_prompt(model, tokenizer, prompt)
         self.unknown_chars: list[str] = encoded.unknown_chars
         self.notices: list[str] = encoded.notices
         self.ids: list[int] = list(encoded.decoder_ids)
@@ -126,8 +125,9 @@ class Stepper:
         self._encoder_attention = None
         with torch.no_grad():
             trace = Trace((ENCODER_SELF.pattern(),)) if self.trace_attention else None
-            self._call = DecoderCall(model, self.source_ids, trace)
-            if trace is not None and self.source_ids is not None:
+            source = None if self.source_ids is None else torch.tensor([self.source_ids])    # [1, S]
+            self.memory = model.encode(source, trace)                                        # None without an encoder
+            if trace is not None and model.has_encoder:
                 self._encoder_attention = trace.attention(ENCODER_SELF)[:, 0].numpy()   # [L, H, S, S]
             self._window, self._next_logits = self._read(encoded.window_start)
         self._reason = "context" if self._context_full() else None
@@ -137,29 +137,30 @@ class Stepper:
     def _trace(self) -> Trace | None:
         if not self.trace_attention:
             return None
-        kinds = ("self", "cross") if self.source_ids is not None else ("self",)
-        return Trace(tuple(_SITES[kind].pattern() for kind in kinds))
+        return Trace(tuple(site.pattern() for site in self._decoder_sites))
+
+    @property
+    def _decoder_sites(self) -> tuple[AttentionSite, ...]:
+        return tuple(site for site in self.model.sites() if site.stack == "decoder")
 
     def _read(self, start: int) -> tuple[_Window, np.ndarray]:
         """Run ids[start:] through a fresh cache: the window, and the logits at its last position."""
         window = _Window(start, self.model.new_cache())
         trace = self._trace()
-        logits = self._call(torch.tensor([self.ids[start:]]), window.cache, trace)      # [1, T, V]
+        logits = self.model.decode(torch.tensor([self.ids[start:]]), self.memory, window.cache, trace)  # [1, T, V]
         if trace is not None:
-            for kind, site in _SITES.items():
-                if site.key(0) in trace:
-                    weights = trace.attention(site)[:, 0].numpy()                       # [L, H, T, Tk]
-                    causal = kind == "self"                                             # row i sees keys 0..i
-                    window.rows[kind] = [weights[:, :, i, :i + 1] if causal else weights[:, :, i]
-                                         for i in range(weights.shape[2])]
+            for site in self._decoder_sites:
+                weights = trace.attention(site)[:, 0].numpy()                           # [L, H, T, Tk]
+                window.rows[site] = [weights[:, :, i, :i + 1] if site.causal else weights[:, :, i]
+                                     for i in range(weights.shape[2])]                  # row i sees keys 0..i
         return window, logits[0, -1].double().numpy()
 
     def _feed(self, token: int) -> np.ndarray:
         """Run one new token on the cache: its attention rows are appended, its logits returned."""
         trace = self._trace()
-        logits = self._call(torch.tensor([[token]]), self._window.cache, trace)          # [1, 1, V]
-        for kind, rows in self._window.rows.items():
-            rows.append(trace.attention(_SITES[kind])[:, 0, :, 0].numpy())          # [L, H, Tk]
+        logits = self.model.decode(torch.tensor([[token]]), self.memory, self._window.cache, trace)  # [1, 1, V]
+        for site, rows in self._window.rows.items():
+            rows.append(trace.attention(site)[:, 0, :, 0].numpy())                  # [L, H, Tk]
         return logits[0, -1].double().numpy()
 
     def _context_full(self) -> bool:
@@ -200,7 +201,7 @@ class Stepper:
             index=len(self.steps), position=position, token_id=token, token_text=self.tokenizer.id_to_piece(token),
             raw_probs=raw.astype(np.float32),
             stages=OrderedDict((name, probs.astype(np.float32)) for name, probs in stages.items()),
-            attention={kind: rows[-1] for kind, rows in self._window.rows.items()},
+            attention={site: rows[-1] for site, rows in self._window.rows.items()},
             cache_length=self._window.cache.length, slid=bool(message), message=message,
             finished=self._reason is not None, reason=self._reason,
         )
@@ -290,22 +291,23 @@ class Stepper:
         """The generated tokens as text (special tokens dropped)."""
         return self.tokenizer.decode(self.generated_ids)
 
-    def attention_matrix(self, kind: str = "self") -> np.ndarray:
-        """Attention of every window position so far, float32.
+    def attention_matrix(self, site: AttentionSite = DECODER_SELF) -> np.ndarray:
+        """Attention of every window position so far at one of the model's sites, float32.
 
-        "self": [L, H, W, W], causal, filled row by row as tokens are generated (rows of the prompt
-        come from its forward pass). "cross": [L, H, W, S] (encoder-decoder). "encoder": the
+        DECODER_SELF: [L, H, W, W], causal, filled row by row as tokens are generated (rows of the
+        prompt come from its forward pass). CROSS: [L, H, W, S] (encoder-decoder). ENCODER_SELF: the
         source's self-attention [L, H, S, S] (encoder-decoder).
         """
-        if kind not in ATTENTION_KINDS:
-            raise ValueError(f"kind must be one of {ATTENTION_KINDS}, got {kind!r}")
+        if not isinstance(site, AttentionSite):
+            raise TypeError(f"site must be an AttentionSite (DECODER_SELF, CROSS, ENCODER_SELF), got {site!r}")
         if not self.trace_attention:
             raise ValueError("this Stepper does not record attention; create it with trace_attention=True")
-        if kind != "self" and self.source_ids is None:
-            raise ValueError(f"a decoder-only model has no {kind!r} attention; use kind='self'")
-        if kind == "encoder":
+        if site not in self.model.sites():
+            raise ValueError(f"a {self.config.arch} model has no {site.name}; "
+                             f"its sites are {[s.name for s in self.model.sites()]}")
+        if site == ENCODER_SELF:
             return self._encoder_attention.copy()
-        rows = self._window.rows[kind]
+        rows = self._window.rows[site]
         layers, heads, keys = rows[0].shape[0], rows[0].shape[1], rows[-1].shape[-1]
         matrix = np.zeros((layers, heads, len(rows), keys), dtype=np.float32)              # [L, H, W, Tk]
         for i, row in enumerate(rows):

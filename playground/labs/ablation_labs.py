@@ -9,8 +9,8 @@ from . import checks
 from .bug_labs import REFERENCE
 from .lab import Lab, Variant
 from .presets import (
-    CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, HIGH_LR_TRAIN, SEQ2SEQ_MODEL, SEQ2SEQ_TRAIN,
-    sequence_task,
+    BPE_TEXT, CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, HIGH_LR_TRAIN, OVERFIT_MODEL, OVERFIT_TRAIN,
+    SEQ2SEQ_MODEL, SEQ2SEQ_TRAIN, TINY_TEXT, sequence_task,
 )
 from .text import Text
 
@@ -214,5 +214,70 @@ POSITIONAL_ENCODINGS = Lab(
     checks=(checks.parameter_count(),),
 )
 
+OVERFITTING = Lab(
+    id="overfitting",
+    kind="ablation",
+    title=Text("Overfitting a tiny text, and dropout", "在小文本上过拟合，以及 dropout"),
+    question=Text(
+        "A character model reads the same 10,000 characters again and again. Where do its training and validation "
+        "losses part, and does dropout 0.2 keep them together?",
+        "一个字符模型一遍又一遍地读同样的一万个字符。它的训练损失和验证损失从哪里开始分开？dropout 0.2 能让它们靠得更近吗？"),
+    explanation=Text(
+        "The validation text is the last tenth of the bundled text, never trained on. At first both losses fall "
+        "together: what the model learns (spelling, common words) carries over. Then it starts to learn the "
+        "training text itself: the training loss keeps falling faster than the validation loss, and the curves "
+        "part; trained long enough, the validation loss levels off and turns up. The check measures the gap at "
+        "the end, with both losses taken without dropout. Dropout 0.2 zeroes a random fifth of the activations at "
+        "every step (and scales the rest by 1/0.8), so no single path can carry a memorised detail; its training "
+        "loss falls more slowly and, in these runs, its gap stays smaller. Dropout is switched off when evaluating "
+        "and generating. More data is the stronger cure; dropout, weight decay and stopping at the lowest "
+        "validation loss are the ones that fit a tiny text.",
+        "验证文本是内置文本的最后十分之一，从不参与训练。起初两条损失一起下降：模型学到的东西（拼写、常见词）可以迁移。"
+        "接着它开始记住训练文本本身：训练损失比验证损失下降得更快，两条曲线分开；训练得足够久，验证损失会趋平并回升。"
+        "检查项测量训练结束时的差距，两种损失都在关闭 dropout 的情况下计算。"
+        "dropout 0.2 在每一步随机把五分之一的激活置零（其余乘以 1/0.8），任何单条通路都无法单独记住细节；"
+        "它的训练损失下降得慢一些，在这些运行中差距也更小。评估和生成时 dropout 关闭。更多的数据是更有效的办法；"
+        "对小文本来说，dropout、权重衰减以及在验证损失最低时停止训练是合适的手段。"),
+    data=TINY_TEXT,
+    model_config=OVERFIT_MODEL,
+    train_config=OVERFIT_TRAIN,
+    variants=(REFERENCE, Variant("dropout", Text("dropout 0.2", "dropout 0.2"), model_changes=dict(dropout=0.2))),
+    varies=("dropout",),
+    checks=(checks.generalisation_gap("end"),),
+)
+
+CHARACTERS_VS_BPE = Lab(
+    id="characters-vs-bpe",
+    kind="ablation",
+    title=Text("Characters vs BPE on the same text", "同一文本：字符与 BPE"),
+    question=Text(
+        "The same model reads the same text as single characters or as byte-level BPE tokens (512 of them). Its "
+        "loss per token is not comparable between the two: which one predicts the text better per character?",
+        "同一个模型读同一段文本，一次按单个字符，一次按字节级 BPE 词元（共 512 个）。两者每个词元的损失不能直接比较："
+        "按每个字符算，哪一个把文本预测得更好？"),
+    explanation=Text(
+        "A BPE token spells several characters (the first check counts them), so predicting one token is a harder "
+        "choice than predicting one character, among 512 options instead of about 65, and the BPE model's loss per "
+        "token is much higher. That does not make it worse. Summing the loss over the held-out tokens and dividing "
+        "by the characters they spell gives the loss per character, the same yardstick for both (the second check; "
+        "bits per character = nats / ln 2). The BPE block is 16 tokens so that both models see a context of "
+        "similar length in characters. Which one is ahead per character depends on the text and on how long they "
+        "train (BPE's embedding and output tables are larger and each of its tokens is seen less often); the "
+        "check gives the answer for this run. BPE also writes a text in fewer steps. Compare the curves with "
+        "care: they plot loss per token.",
+        "一个 BPE 词元包含好几个字符（第一项检查统计了平均数），所以预测一个词元比预测一个字符更难——要在 512 个选项"
+        "而不是大约 65 个里选——BPE 模型每个词元的损失高得多。但这并不说明它更差。把验证集所有词元的损失加起来，"
+        "再除以这些词元拼出的字符数，就得到每个字符的损失，这是两者共用的尺子（第二项检查；每字符比特数 = nat / ln 2）。"
+        "BPE 的块取 16 个词元，让两个模型看到的上下文按字符计长度相近。按每个字符算哪一个领先，取决于文本和训练时长"
+        "（BPE 的嵌入表和输出表更大，每个词元出现得更少）；检查项给出本次运行的答案。BPE 生成同样的文本所需步数也更少。"
+        "比较曲线时要小心：曲线画的是每个词元的损失。"),
+    data=CHARACTERS,
+    model_config=CHAR_LM_MODEL,
+    train_config=CHAR_LM_TRAIN,
+    variants=(REFERENCE, Variant("bpe", Text("BPE, 512 tokens", "BPE，512 个词元"), data=BPE_TEXT)),
+    varies=("tokenizer", "vocab_size"),
+    checks=(checks.characters_per_token(), checks.loss_per_character("end")),
+)
+
 ABLATION_LABS = (NO_POSITIONS_COPY, NO_POSITIONS_REVERSE, WEIGHT_TYING, NORM_SHALLOW, NORM_DEEP,
-                 DECODER_ONLY_VS_ENCODER_DECODER, POSITIONAL_ENCODINGS)
+                 DECODER_ONLY_VS_ENCODER_DECODER, POSITIONAL_ENCODINGS, OVERFITTING, CHARACTERS_VS_BPE)

@@ -6,7 +6,10 @@ numbers in them are tendencies, and a lab's own checks report the values of each
 from __future__ import annotations
 
 from . import checks
-from .bugs import drop_residuals, forget_embedding_scale, forget_score_scale, see_the_future, split_heads_wrongly
+from .bugs import (
+    drop_residuals, forget_embedding_scale, forget_score_scale, mask_with_floats, merge_heads_via_contiguous,
+    see_the_future, split_heads_wrongly,
+)
 from .lab import Lab, Variant
 from .presets import (
     CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, DEEP_LM_TRAIN, HIGH_LR_TRAIN, SEQ2SEQ_MODEL,
@@ -208,4 +211,81 @@ POST_NORM_NO_WARMUP = Lab(
     checks=(checks.token_similarity("end"),),
 )
 
-BUG_LABS = (CAUSAL_MASK, ATTENTION_SCALE, EMBEDDING_SCALE, HEAD_SPLIT, MISSING_RESIDUAL, POST_NORM_NO_WARMUP)
+MERGE_WITH_VIEW = Lab(
+    id="merge-with-view",
+    kind="bug",
+    title=Text("Heads merged with view on a non-contiguous tensor", "在非连续张量上用 view 合并多头"),
+    question=Text(
+        "After attention, the heads [B, H, T, Dh] are put back side by side with x.transpose(1, 2).view(B, T, D). "
+        "Why does this line stop the model with a RuntimeError, and what fixes it?",
+        "注意力之后，用 x.transpose(1, 2).view(B, T, D) 把各头 [B, H, T, Dh] 重新拼在一起。"
+        "为什么这一行会让模型抛出 RuntimeError？怎样修复？"),
+    explanation=Text(
+        "transpose moves no numbers: it returns a view of the same memory with two strides swapped, so the result "
+        "is no longer contiguous. view only reinterprets memory, and here it must join the head and feature "
+        "dimensions into one of size D. After the transpose, one head's Dh numbers for a position are adjacent, "
+        "but the next head's numbers for that position lie T·Dh places further on, so no single stride describes "
+        "the joined dimension and torch refuses: the first check runs the line on the very tensor each model "
+        "merges and shows the real error, which even suggests .reshape. Fix: x.transpose(1, 2).contiguous()"
+        ".view(B, T, D), which first copies the numbers into the new order (the variant), or "
+        "x.transpose(1, 2).reshape(B, T, D), which copies only when it must (the reference). Both compute the same "
+        "function: the second check finds the same logits and the two curves coincide. The error needs more than "
+        "one head and more than one position; while generating one token at a time (T = 1) view happens to work, "
+        "so the mistake can hide until the first training step.",
+        "transpose 不移动任何数字：它返回同一块内存的视图，只是交换了两个步长，因此结果不再连续。"
+        "view 只是重新解释内存，而这里它要把“头”和“特征”两个维度合并成大小为 D 的一个维度。"
+        "转置之后，同一位置上一个头的 Dh 个数是相邻的，但下一个头在该位置的数却在 T·Dh 个位置之后，"
+        "没有任何单一步长能描述合并后的维度，于是 torch 拒绝执行：第一项检查在每个模型实际要合并的张量上运行这一行，"
+        "显示真实的报错（报错里甚至建议改用 .reshape）。修复：x.transpose(1, 2).contiguous().view(B, T, D)，"
+        "先把数字按新顺序复制一份（变体），或 x.transpose(1, 2).reshape(B, T, D)，只在必要时复制（参考模型）。"
+        "两者计算的是同一个函数：第二项检查得到相同的 logit，两条曲线重合。"
+        "这个错误只在多于一个头、多于一个位置时出现；逐个词元生成时（T = 1）view 恰好能用，所以这个错误可能一直藏到第一次训练。"),
+    data=sequence_task("copy"),
+    model_config=SEQ2SEQ_MODEL,
+    train_config=SEQ2SEQ_TRAIN,
+    variants=(REFERENCE, Variant("contiguous_view", Text("transpose + contiguous + view", "transpose + contiguous + view"),
+                                 bug=merge_heads_via_contiguous)),
+    varies=("merge",),
+    checks=(checks.merge_with_view(), checks.output_change_vs_reference("start")),
+)
+
+FLOAT_MASK = Lab(
+    id="float-mask",
+    kind="bug",
+    title=Text("A 0/1 float mask where a boolean mask is expected", "该用布尔掩码的地方用了 0/1 浮点掩码"),
+    question=Text(
+        "The causal mask is built as torch.tril(torch.ones(T, T)) and passed on as floats. The attention reads a "
+        "float mask as torch's scaled_dot_product_attention does: numbers added to the scores. What does the model "
+        "learn, and what happens to a query whose every key is masked?",
+        "因果掩码用 torch.tril(torch.ones(T, T)) 构造，并以浮点数传下去。注意力像 torch 的 "
+        "scaled_dot_product_attention 一样理解浮点掩码：把它加到分数上。模型会学到什么？所有键都被遮住的查询又会怎样？"),
+    explanation=Text(
+        "A boolean mask says which keys a query may see: False becomes -inf before the softmax, so those weights are "
+        "exactly 0. A float mask is added to the scores instead, so the 0/1 mask adds 1 to the allowed keys and 0 to "
+        "the future ones: nothing is hidden, and each position can read the character it has to predict. As in the "
+        "upper-triangular lab, the training and validation losses fall far too low, the first check shows earlier "
+        "logits moving when only the last token changes, and with the correct mask put back the loss is much worse. "
+        "Fix: build the mask as booleans, torch.tril(torch.ones(T, T, dtype=torch.bool)), or as an additive mask of "
+        "0 (may attend) and -inf (hidden). The last check shows the other trap of masks: a query whose whole row is "
+        "hidden gets softmax over nothing but -inf, 0/0, so every one of its weights is NaN, and a NaN spreads to "
+        "everything computed from it. The reference never builds such a row: the causal mask always lets a query "
+        "see itself, and the padding mask hides padded keys only, so every query keeps at least one key. With the "
+        "0/1 float mask the same row is not hidden at all: its weights spread over every key.",
+        "布尔掩码说明查询可以看哪些键：False 在 softmax 之前变成 -inf，对应的权重恰好为 0。"
+        "浮点掩码则是被加到分数上：0/1 掩码给允许的键加 1，给未来的键加 0——什么也没有遮住，每个位置都能读到它要预测的字符。"
+        "和上三角掩码实验一样，训练损失和验证损失低得不真实；第一项检查显示只改最后一个词元时前面位置的 logit 也会变；"
+        "换回正确的掩码后，损失明显变差。修复：把掩码构造成布尔型 torch.tril(torch.ones(T, T, dtype=torch.bool))，"
+        "或构造成取值 0（可以关注）和 -inf（遮住）的加性掩码。最后一项检查展示掩码的另一个陷阱："
+        "一整行都被遮住的查询，softmax 的输入全是 -inf，得到 0/0，它的每个权重都是 NaN，而 NaN 会传染给由它算出的一切。"
+        "参考模型从不构造这样的行：因果掩码总让查询看到它自己，填充掩码只遮住填充的键，所以每个查询至少保留一个键。"
+        "用 0/1 浮点掩码时，同一行根本没有被遮住：它的权重分散在所有键上。"),
+    data=CHARACTERS,
+    model_config=CHAR_LM_MODEL,
+    train_config=CHAR_LM_TRAIN,
+    variants=(REFERENCE, Variant("float_mask", Text("0/1 float mask", "0/1 浮点掩码"), bug=mask_with_floats)),
+    varies=("mask_builder",),
+    checks=(checks.future_leak("end"), checks.loss_with_causal_mask(), checks.fully_masked_row()),
+)
+
+BUG_LABS = (CAUSAL_MASK, ATTENTION_SCALE, EMBEDDING_SCALE, HEAD_SPLIT, MISSING_RESIDUAL, POST_NORM_NO_WARMUP,
+            MERGE_WITH_VIEW, FLOAT_MASK)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from playground.model import MultiHeadAttention
+from playground.model import MultiHeadAttention, causal_mask
 from playground.model.blocks import DecoderBlock, EncoderBlock
 from playground.model.models import DecoderStack, Embedding
 
@@ -45,6 +45,23 @@ def merge_heads_without_transpose(x: torch.Tensor) -> torch.Tensor:
     """[B, H, T, Dh] -> [B, T, H*Dh] by `reshape` alone: the inverse of split_heads_without_transpose."""
     batch, n_heads, length, head_dim = x.shape
     return x.reshape(batch, length, n_heads * head_dim)
+
+
+def merge_heads_contiguous_view(x: torch.Tensor) -> torch.Tensor:
+    """[B, H, T, Dh] -> [B, T, H*Dh] as the tutorial fixes its `view` error: transpose, copy into
+    one contiguous block with `.contiguous()`, then `view` (the reference's `reshape` does the same)."""
+    batch, n_heads, length, head_dim = x.shape
+    return x.transpose(1, 2).contiguous().view(batch, length, n_heads * head_dim)
+
+
+def float_causal_mask(n_queries: int, n_keys: int, device=None) -> torch.Tensor:
+    """The causal mask as 0/1 floats (1 = may attend).  [Tq, Tk]
+
+    The attention reads a float mask as numbers ADDED to the scores (the convention of
+    torch.nn.functional.scaled_dot_product_attention), so allowed keys get +1, future keys +0:
+    nothing is hidden.
+    """
+    return causal_mask(n_queries, n_keys, device).float()
 
 
 def no_residual(x: torch.Tensor, sublayer_out: torch.Tensor) -> torch.Tensor:
@@ -85,6 +102,18 @@ def split_heads_wrongly(model: nn.Module) -> None:
     for attention in _require(_attention_layers(model), "attention layers", model):
         attention.split = split_heads_without_transpose
         attention.merge = merge_heads_without_transpose
+
+
+def merge_heads_via_contiguous(model: nn.Module) -> None:
+    """Every attention layer merges its heads with transpose + contiguous + view."""
+    for attention in _require(_attention_layers(model), "attention layers", model):
+        attention.merge = merge_heads_contiguous_view
+
+
+def mask_with_floats(model: nn.Module) -> None:
+    """Every decoder stack builds its causal mask as 0/1 floats instead of booleans."""
+    for stack in _require([m for m in model.modules() if isinstance(m, DecoderStack)], "a decoder", model):
+        stack.mask_builder = float_causal_mask
 
 
 def drop_residuals(model: nn.Module) -> None:

@@ -14,8 +14,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from playground.data import IGNORE_INDEX
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import Trace, causal_mask
+from playground.model import MultiHeadAttention, Trace, causal_mask
+from playground.model.attention import attend
 from playground.model.blocks import DecoderBlock, EncoderBlock
 from playground.model.models import DecoderStack
 from playground.train import Trainer
@@ -244,3 +246,112 @@ def _encoder_permutation_error(trainer: Trainer, source: str, order: list[int]) 
     memory = trainer.model.encode(ids).hidden                                # [1, S, D]
     memory_mixed = trainer.model.encode(ids[:, order]).hidden
     return float((memory_mixed - memory[:, order]).abs().max())
+
+
+def _first_attention(trainer: Trainer) -> MultiHeadAttention:
+    return next(m for m in trainer.model.modules() if isinstance(m, MultiHeadAttention))
+
+
+def merge_with_view() -> Check:
+    """Merging heads with `x.transpose(1, 2).view(B, T, D)` tried on the very tensor each variant's first
+    attention layer merges: 1 when torch raises its RuntimeError (shown as the example), 0 otherwise."""
+
+    def measure(trainers: Mapping[str, Trainer]) -> Measurement:
+        values, examples = {}, {}
+        for variant, trainer in trainers.items():
+            attention, heads = _first_attention(trainer), []
+            merge = attention.merge
+            attention.merge = lambda x: heads.append(x) or merge(x)
+            try:
+                _logits(trainer, _probe_inputs(trainer))
+            finally:
+                attention.merge = merge
+            x = heads[0]                                                      # [B, H, T, Dh]
+            batch, n_heads, length, head_dim = x.shape
+            call = f"x.transpose(1, 2).view({batch}, {length}, {n_heads * head_dim}) with x {list(x.shape)}"
+            try:
+                x.transpose(1, 2).view(batch, length, n_heads * head_dim)
+                values[variant], examples[variant] = 0.0, f"{call}: no error"
+            except RuntimeError as error:
+                values[variant], examples[variant] = 1.0, f"{call}: RuntimeError: {error}"
+        return Measurement(values, examples)
+
+    return Check("merge_with_view", "start", Text(
+        "transpose(1, 2).view(...) on the heads' output raises a RuntimeError (1 = raised)",
+        "对各头输出做 transpose(1, 2).view(...) 会抛出 RuntimeError（1 = 抛出）"), "", measure)
+
+
+FULL_ROW_LENGTH = 4
+
+
+def fully_masked_row() -> Check:
+    """Attention weights of a query whose row of the mask hides every key, built in each variant's own
+    mask type: the share of them that is NaN (1 for a boolean mask: softmax of all -inf is 0/0)."""
+
+    def measure(trainers: Mapping[str, Trainer]) -> Measurement:
+        values, examples = {}, {}
+        generator = torch.Generator().manual_seed(0)
+        q, k, v = (torch.randn(1, 1, FULL_ROW_LENGTH, 8, generator=generator) for _ in range(3))  # [1, 1, T, Dh]
+        for variant, trainer in trainers.items():
+            stack = next(m for m in trainer.model.modules() if isinstance(m, DecoderStack))
+            mask = stack.mask_builder(FULL_ROW_LENGTH, FULL_ROW_LENGTH).clone()                # [T, T]
+            mask[-1] = 0                                                      # the last query: every key hidden
+            _, _, weights = attend(q, k, v, mask)                             # [1, 1, T, T]
+            row = weights[0, 0, -1]                                           # [T]
+            values[variant] = float(row.isnan().float().mean())
+            examples[variant] = f"mask row {mask[-1].tolist()} → weights {[round(float(w), 3) for w in row]}"
+        return Measurement(values, examples)
+
+    return Check("fully_masked_row", "start", Text(
+        "A query whose mask row hides every key: share of its attention weights that are NaN",
+        "掩码整行都遮住的查询：其注意力权重中 NaN 的比例"), "", measure)
+
+
+TRAIN_WINDOWS = 64      # training windows the generalisation gap is measured on (a fixed draw)
+
+
+def generalisation_gap(stage: Stage) -> Check:
+    """Held-out loss minus the loss on a fixed sample of training windows, both in eval mode (no
+    dropout): near 0 while the model learns what carries over, growing as it memorises its text."""
+
+    def gap(trainer: Trainer) -> float:
+        objective = trainer.objective
+        inputs, targets = objective.data.batch("train", TRAIN_WINDOWS, torch.Generator().manual_seed(0))  # [N, T]
+        logits = _logits(trainer, (inputs,))                                  # [N, T, V]
+        train_loss = float(F.cross_entropy(logits.flatten(0, 1), targets.flatten()))
+        return objective.evaluate(trainer.model).val_loss - train_loss
+
+    return Check("generalisation_gap", stage, Text(
+        "Held-out loss minus training loss (both without dropout): how much the model has memorised",
+        "验证损失减去训练损失（都不用 dropout）：模型死记硬背了多少"), "",
+        lambda trainers: _per_variant(trainers, gap))
+
+
+def loss_per_character(stage: Stage) -> Check:
+    """Held-out loss per CHARACTER (nats): the loss summed over every held-out target token, divided
+    by the characters those tokens spell. Comparable across tokenizers, where loss per token is not."""
+
+    def per_character(trainer: Trainer) -> float:
+        objective, tokenizer = trainer.objective, trainer.tokenizer
+        batches = objective.val_batches()
+        n_tokens = sum(int((batch.targets != IGNORE_INDEX).sum()) for batch in batches)
+        n_chars = sum(len(tokenizer.decode(row[row != IGNORE_INDEX].tolist()))
+                      for batch in batches for row in batch.targets)
+        return objective.evaluate(trainer.model.eval()).val_loss * n_tokens / n_chars
+
+    return Check("loss_per_character", stage, Text(
+        "Held-out loss per character (nats): the same yardstick for both tokenizers",
+        "每个字符的验证损失（nat）：两种分词器用同一把尺子"), "",
+        lambda trainers: _per_variant(trainers, per_character))
+
+
+def characters_per_token() -> Check:
+    """How many characters one token of the held-out text spells, on average."""
+
+    def ratio(trainer: Trainer) -> float:
+        ids = trainer.objective.data.ids("val").tolist()
+        return len(trainer.tokenizer.decode(ids)) / len(ids)
+
+    return Check("characters_per_token", "start", Text(
+        "Characters per token of the held-out text", "验证文本中每个词元平均包含的字符数"), "",
+        lambda trainers: _per_variant(trainers, ratio))

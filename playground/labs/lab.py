@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping
 
 from torch import nn
 
-from playground.data import CharTokenizer, CorpusUnavailable, LMData, load_corpus, tasks
+from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, LMData, load_corpus, tasks
 from playground.data.tasks import Task
 from playground.model import ModelConfig
 from playground.train import TrainConfig
@@ -24,34 +24,39 @@ class DataSpec:
     """The data every variant of a lab trains on: a seq2seq task, or a corpus read as a language model.
 
     task: a name from playground.data.tasks with its ``knobs`` (e.g. length=8, symbols=8).
-    corpus: a name from playground.data.CORPORA, read character by character in windows of
-        ``block_size`` tokens. When tiny Shakespeare cannot be found or downloaded, the bundled
-        text is used instead (``describe`` names the one read).
+    corpus: a name from playground.data.CORPORA, read in windows of ``block_size`` tokens, character
+        by character or, with ``bpe_vocab_size``, by a byte-level BPE of that many tokens trained on
+        it. When tiny Shakespeare cannot be found or downloaded, the bundled text is used instead
+        (``describe`` names the one read).
     """
 
     task: str | None = None
     knobs: Mapping[str, Any] = field(default_factory=dict)
     corpus: str | None = None
     block_size: int | None = None
+    bpe_vocab_size: int | None = None
 
     def __post_init__(self) -> None:
         if (self.task is None) == (self.corpus is None):
             raise ValueError("a lab's data names either a task or a corpus, not both and not neither")
         if self.corpus is not None and (not isinstance(self.block_size, int) or self.block_size < 2):
             raise ValueError(f"a corpus needs block_size, an integer >= 2, got {self.block_size!r}")
+        if self.bpe_vocab_size is not None and (self.corpus is None or not isinstance(self.bpe_vocab_size, int)):
+            raise ValueError(f"bpe_vocab_size is an integer for a corpus, got {self.bpe_vocab_size!r}")
 
     def build(self) -> Task | LMData:
         """The task, or the language-model data (built once per process and shared read-only)."""
         if self.task is not None:
             return tasks.get(self.task, **self.knobs)
-        return _character_data(self.corpus, self.block_size)
+        return _text_data(self.corpus, self.block_size, self.bpe_vocab_size)
 
     def describe(self) -> str:
         """What is read, e.g. "copy (length=8, symbols=8)" or "tiny_shakespeare, characters, block 32"."""
         if self.task is not None:
             knobs = ", ".join(f"{k}={v}" for k, v in self.knobs.items())
             return f"{self.task} ({knobs})" if knobs else self.task
-        return f"{corpus_text(self.corpus)[1]}, characters, block {self.block_size}"
+        tokens = "characters" if self.bpe_vocab_size is None else f"BPE of {self.bpe_vocab_size} tokens"
+        return f"{corpus_text(self.corpus)[1]}, {tokens}, block {self.block_size}"
 
 
 @functools.lru_cache(maxsize=2)
@@ -64,9 +69,10 @@ def corpus_text(corpus: str) -> tuple[str, str]:
 
 
 @functools.lru_cache(maxsize=4)
-def _character_data(corpus: str, block_size: int) -> LMData:
+def _text_data(corpus: str, block_size: int, bpe_vocab_size: int | None) -> LMData:
     text, _ = corpus_text(corpus)
-    return LMData(text, CharTokenizer.from_text(text), block_size)
+    tokenizer = CharTokenizer.from_text(text) if bpe_vocab_size is None else BPETokenizer.train(text, bpe_vocab_size)
+    return LMData(text, tokenizer, block_size)
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,7 @@ class Variant:
 
     model_changes / train_changes: ModelConfig / TrainConfig fields that differ from the lab's base.
     bug: a function that swaps components of the built model (see playground.labs.bugs).
+    data: other data than the lab's (e.g. the same text read by another tokenizer); None = the lab's.
     """
 
     id: str
@@ -82,10 +89,11 @@ class Variant:
     model_changes: Mapping[str, Any] = field(default_factory=dict)
     train_changes: Mapping[str, Any] = field(default_factory=dict)
     bug: Callable[[nn.Module], None] | None = None
+    data: DataSpec | None = None
 
     @property
     def is_reference(self) -> bool:
-        return not self.model_changes and not self.train_changes and self.bug is None
+        return not self.model_changes and not self.train_changes and self.bug is None and self.data is None
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,10 @@ def sequence_task(name: str) -> DataSpec:
 
 
 CHARACTERS = DataSpec(corpus="tiny_shakespeare", block_size=32)
+TINY_TEXT = DataSpec(corpus="bundled", block_size=32)       # 11.6k characters: a model can learn it by heart
+BPE_VOCAB = 512
+# The same text by a byte-level BPE of 512 tokens (about 1.9 characters each): 16 tokens span about 30 characters.
+BPE_TEXT = DataSpec(corpus="tiny_shakespeare", block_size=16, bpe_vocab_size=BPE_VOCAB)
 
 # An untied encoder-decoder learns copy and reverse within ~150 steps at this size.
 SEQ2SEQ_MODEL = ModelConfig(arch="encoder_decoder", vocab_size=SEQUENCE_VOCAB, d_model=64, n_heads=4,
@@ -34,3 +38,7 @@ DEEP_LM_TRAIN = CHAR_LM_TRAIN.replace(max_steps=150)
 
 # A high peak learning rate: pre-norm stacks of either depth train at it; see the norm labs.
 HIGH_LR_TRAIN = CHAR_LM_TRAIN.replace(lr=3e-2, warmup_steps=20, max_steps=80)
+
+# The character-LM size, trained on the small bundled text: it starts to memorise within the lab's steps.
+OVERFIT_MODEL = CHAR_LM_MODEL.replace(dropout=0.0)
+OVERFIT_TRAIN = CHAR_LM_TRAIN.replace(val_size=64)

@@ -109,10 +109,9 @@ class LabRun:
         """Build every variant's Trainer on the shared data and install its bug (once; ``run`` calls it)."""
         if self.trainers:
             return
-        data = self.lab.data.build()
-        vocab_size = data.tokenizer.vocab_size
         for variant in self.lab.variants:
-            model_config, train_config = self.lab.configs(variant, vocab_size)
+            data = (variant.data or self.lab.data).build()
+            model_config, train_config = self.lab.configs(variant, data.tokenizer.vocab_size)
             quiet = train_config.replace(eval_every_s=None, event_every_s=NO_INTERMEDIATE_EVENTS_S,
                                          snapshot_every_s=None)
             trainer = Trainer(model_config, quiet, data)

@@ -1,7 +1,8 @@
-"""The hand-written Transformer stack: config, attention, positions, blocks, models, trace."""
+"""The hand-written Transformer stack: config, attention, positions, blocks, models, trace, interventions."""
 from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scaled_scores, split_heads
 from .blocks import DecoderBlock, EncoderBlock, FeedForward, residual_add
 from .config import ACTIVATIONS, ARCHITECTURES, FIELD_RANGES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
+from .interventions import ABLATIONS, Head, heads_off
 from .limits import SizeLimitError, SizeLimits
 from .masks import causal_mask, padding_mask
 from .models import DecoderOnly, EncoderDecoder, EncoderOnly, KVCache, Memory, build_model
@@ -11,11 +12,12 @@ from .sites import CROSS, DECODER_SELF, ENCODER_SELF, SITES, AttentionSite
 from .trace import Trace
 
 __all__ = [
-    "ACTIVATIONS", "ARCHITECTURES", "COMPONENTS", "CROSS", "DECODER_SELF", "ENCODER_SELF", "FIELD_RANGES",
-    "NORM_PLACEMENTS", "POSITIONAL_ENCODINGS", "SITES",
+    "ABLATIONS", "ACTIVATIONS", "ARCHITECTURES", "COMPONENTS", "CROSS", "DECODER_SELF", "ENCODER_SELF",
+    "FIELD_RANGES", "NORM_PLACEMENTS", "POSITIONAL_ENCODINGS", "SITES",
     "AttentionSite", "DecoderBlock", "DecoderOnly", "EncoderBlock", "EncoderDecoder", "EncoderOnly", "FeedForward",
-    "KVCache", "LayerCache", "Memory", "ModelConfig", "MultiHeadAttention", "SizeLimitError", "SizeLimits", "Trace",
-    "attend", "build_model", "causal_mask", "count_parameters", "gpt2_small_config", "merge_heads",
+    "Head", "KVCache", "LayerCache", "Memory", "ModelConfig", "MultiHeadAttention", "SizeLimitError", "SizeLimits",
+    "Trace", "attend", "build_model", "causal_mask", "count_parameters", "gpt2_small_config", "heads_off",
+    "merge_heads",
     "padding_mask", "parameter_table", "residual_add", "rope_angles", "scaled_scores", "sinusoidal_table",
     "split_heads",
 ]

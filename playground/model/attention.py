@@ -35,9 +35,18 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
 
 
 def attend(q, k, v, mask: torch.Tensor | None, score_fn=scaled_scores, dropout: nn.Module | None = None):
-    """The explicit path. Returns (output [B, H, Tq, Dh], scores [B, H, Tq, Tk], weights [B, H, Tq, Tk])."""
+    """The explicit path. Returns (output [B, H, Tq, Dh], scores [B, H, Tq, Tk], weights [B, H, Tq, Tk]).
+
+    mask: bool (True = may attend; False becomes -inf before the softmax) or, as in
+    torch.nn.functional.scaled_dot_product_attention, float numbers added to the scores.
+    """
     scores = score_fn(q, k)
-    masked = scores if mask is None else scores.masked_fill(~mask, float("-inf"))
+    if mask is None:
+        masked = scores
+    elif mask.dtype == torch.bool:
+        masked = scores.masked_fill(~mask, float("-inf"))
+    else:
+        masked = scores + mask
     weights = torch.softmax(masked, dim=-1)
     dropped = weights if dropout is None else dropout(weights)
     return dropped @ v, scores, weights
@@ -126,7 +135,7 @@ class MultiHeadAttention(nn.Module):
     def forward(
         self,
         x: torch.Tensor,                          # [B, Tq, D]
-        mask: torch.Tensor | None = None,         # bool, broadcastable to [B, H, Tq, Tk]
+        mask: torch.Tensor | None = None,         # bool (or additive float), broadcastable to [B, H, Tq, Tk]
         is_causal: bool = False,                  # mask is exactly the square causal mask
         context: torch.Tensor | None = None,      # [B, Tk, D] for cross-attention
         positions: PositionalEncoding | None = None,

@@ -5,6 +5,8 @@ import dataclasses
 import json
 from dataclasses import dataclass, fields
 
+from .sites import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite
+
 ARCHITECTURES = ("encoder_decoder", "decoder_only", "encoder_only")
 POSITIONAL_ENCODINGS = ("sinusoidal", "learned", "rope", "none")
 NORM_PLACEMENTS = ("pre", "post")
@@ -102,6 +104,21 @@ class ModelConfig(JsonConfig):
     def target_vocab_size(self) -> int:
         """The vocabulary the output head predicts."""
         return self.tgt_vocab_size if self.tgt_vocab_size is not None else self.vocab_size
+
+    @property
+    def has_encoder(self) -> bool:
+        """Whether the model reads a source through an encoder (bidirectional self-attention)."""
+        return self.arch in ("encoder_decoder", "encoder_only")
+
+    @property
+    def has_decoder(self) -> bool:
+        """Whether the model writes tokens one after another (causal self-attention, a KV cache)."""
+        return self.arch in ("encoder_decoder", "decoder_only")
+
+    def sites(self) -> tuple[AttentionSite, ...]:
+        """The model's attention sites, encoder first: cross-attention joins a decoder to an encoder."""
+        return ((ENCODER_SELF,) if self.has_encoder else ()) + ((DECODER_SELF,) if self.has_decoder else ()) + \
+            ((CROSS,) if self.has_encoder and self.has_decoder else ())
 
     @property
     def head_dim(self) -> int:

@@ -11,7 +11,7 @@ from .blocks import DecoderBlock, EncoderBlock
 from .config import ModelConfig
 from .masks import causal_mask, padding_mask
 from .positional import build_positional, embedding_scale
-from .sites import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite
+from .sites import AttentionSite
 from .trace import Trace, record
 
 
@@ -148,13 +148,18 @@ class _LanguageModelHead(nn.Module):
     """
 
     config: ModelConfig
-    has_encoder: bool = False
-    has_decoder: bool = False
-    _sites: tuple[AttentionSite, ...] = ()
+
+    @property
+    def has_encoder(self) -> bool:
+        return self.config.has_encoder
+
+    @property
+    def has_decoder(self) -> bool:
+        return self.config.has_decoder
 
     def sites(self) -> tuple[AttentionSite, ...]:
         """The attention sites of this model, encoder first."""
-        return self._sites
+        return self.config.sites()
 
     def new_cache(self) -> KVCache:
         """An empty KV cache for decoding."""
@@ -199,9 +204,6 @@ class _LanguageModelHead(nn.Module):
 class DecoderOnly(_LanguageModelHead):
     """GPT: predicts token t+1 from tokens 0..t."""
 
-    has_decoder = True
-    _sites = (DECODER_SELF,)
-
     def __init__(self, config: ModelConfig):
         super().__init__()
         self.config = config
@@ -223,9 +225,6 @@ class DecoderOnly(_LanguageModelHead):
 
 class EncoderOnly(_LanguageModelHead):
     """BERT-style: every position sees both sides; the head predicts each (masked) token."""
-
-    has_encoder = True
-    _sites = (ENCODER_SELF,)
 
     def __init__(self, config: ModelConfig):
         super().__init__()
@@ -258,10 +257,6 @@ class EncoderOnly(_LanguageModelHead):
 
 class EncoderDecoder(_LanguageModelHead):
     """The original Transformer: the encoder reads the source, the decoder writes the target."""
-
-    has_encoder = True
-    has_decoder = True
-    _sites = (ENCODER_SELF, DECODER_SELF, CROSS)
 
     def __init__(self, config: ModelConfig):
         super().__init__()

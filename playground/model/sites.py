@@ -58,13 +58,29 @@ class AttentionSite:
     def key_side(self) -> str:
         return "source" if self.stack == "encoder" or self.is_cross else "target"
 
+    def layer_name(self, layer: int) -> str:
+        """The name of one layer's attention module, e.g. "decoder.1.cross_attn"."""
+        return f"{self.stack}.{layer}.{self.sublayer}"
+
     def key(self, layer: int, part: str = "weights") -> str:
         """The trace name of one layer's activation, e.g. "decoder.1.cross_attn.weights"."""
-        return f"{self.stack}.{layer}.{self.sublayer}.{part}"
+        return f"{self.layer_name(layer)}.{part}"
 
     def pattern(self, part: str = "weights") -> str:
         """A Trace pattern matching `part` in every layer of the site."""
         return f"{self.stack}.*.{self.sublayer}.{part}"
+
+    @classmethod
+    def from_key(cls, name: str) -> tuple["AttentionSite", int, str] | None:
+        """(site, layer, part) of an attention trace name, e.g. "decoder.1.cross_attn.weights" ->
+        (CROSS, 1, "weights"); None for any other name."""
+        parts = name.split(".", 3)
+        if len(parts) < 4 or not parts[1].isdigit():
+            return None
+        for site in SITES:
+            if (site.stack, site.sublayer) == (parts[0], parts[2]):
+                return site, int(parts[1]), parts[3]
+        return None
 
     @classmethod
     def parse(cls, value: str) -> "AttentionSite":

@@ -1,6 +1,9 @@
 """The model card and metadata saved with a trained checkpoint."""
 from __future__ import annotations
 
+import datetime as dt
+import random
+
 import numpy as np
 import torch
 from torch import nn
@@ -10,10 +13,12 @@ from playground.analysis.induction import (
     VERDICT_PERIOD, VERDICT_SEQUENCES, induction_verdict, measure_repeats, random_blocks,
 )
 from playground.data import Tokenizer, bundled_text, tasks
+from playground.data.date_formats import HELD_OUT_FORMATS, iso
 from playground.data.repeats import RepeatedSequences
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.model import count_parameters
 from playground.train.events import Snapshot, TrainEvent
+from playground.train.objectives import Objective
 from playground.train.presets import Preset
 from playground.train.trainer import Trainer
 
@@ -43,6 +48,8 @@ def metrics_lines(event: TrainEvent) -> list[str]:
              f"- token accuracy: {event.accuracy:.2%}"]
     if event.exact_match is not None:
         lines.append(f"- exact match of greedy decodes: {event.exact_match:.2%}")
+    if event.bleu is not None:
+        lines.append(f"- BLEU of greedy decodes (sacrebleu, characters, corpus-level): {event.bleu:.1f}")
     return lines
 
 
@@ -74,15 +81,39 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     return {"previous_token": measured.previous_token, "induction": measured.induction}
 
 
-HELD_OUT_FORMATS_SIZE = 500
+HELD_OUT_PER_FORMAT = 125
+EXAMPLE_DATE = dt.date(2026, 11, 21)
+DATES_HEADING = "## Date formats never seen in training"
 
 
-def held_out_formats_exact_match(preset: Preset, trainer: Trainer, n: int = HELD_OUT_FORMATS_SIZE) -> float:
-    """Share of ``n`` dates written in formats kept out of training whose greedy decode is exactly right."""
-    task = tasks.get(preset.task, **{**preset.task_knobs, "held_out_formats": True})
-    pairs = task.held_out(n, seed=trainer.config.seed)
-    decoded = trainer.objective.greedy(trainer.model.eval(), [source for source, _ in pairs])
-    return sum(trainer.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / len(pairs)
+def held_out_format_pairs(name: str, task_knobs: dict, n: int, seed: int) -> list[tuple[str, str]]:
+    """``n`` (source, target) pairs with distinct sources, every source written in the held-out format ``name``."""
+    task = tasks.get("dates", **task_knobs)
+    rng = random.Random(f"held-out-format/{name}/{seed}")
+    pairs: dict[str, str] = {}
+    while len(pairs) < n:
+        date = task.random_date(rng)
+        pairs.setdefault(HELD_OUT_FORMATS[name](date), iso(date))
+    return list(pairs.items())
+
+
+def held_out_formats_exact_match(objective: Objective, model: nn.Module, task_knobs: dict, seed: int,
+                                 n: int = HELD_OUT_PER_FORMAT) -> dict[str, float]:
+    """Format name -> share of ``n`` dates written in that format (kept out of training) whose greedy
+    decode is exactly right."""
+    shares = {}
+    for name in HELD_OUT_FORMATS:
+        pairs = held_out_format_pairs(name, task_knobs, n, seed)
+        decoded = objective.greedy(model.eval(), [source for source, _ in pairs])
+        shares[name] = sum(objective.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / n
+    return shares
+
+
+def dates_extras(objective: Objective, model: nn.Module, task_knobs: dict, seed: int) -> dict:
+    """The card's measurements on held-out date formats: per format, overall, and the sample size."""
+    shares = held_out_formats_exact_match(objective, model, task_knobs, seed)
+    return {"held_out_formats": shares, "held_out_formats_exact_match": float(np.mean(list(shares.values()))),
+            "held_out_formats_size": HELD_OUT_PER_FORMAT}
 
 
 SHORTER_PERIODS = (4, 6)         # repeat periods shorter and longer than any the induction preset trains on
@@ -145,8 +176,7 @@ def extra_measurements(preset: Preset, trainer: Trainer, model: nn.Module | None
         extras["induction_verdict"] = verdict_summary(model)
         extras["repeat_report"] = repeat_report(model, trainer.tokenizer, trainer.objective.data.block_size)
     if preset.task == "dates":
-        extras["held_out_formats_exact_match"] = held_out_formats_exact_match(preset, trainer)
-        extras["held_out_formats_size"] = HELD_OUT_FORMATS_SIZE
+        extras.update(dates_extras(trainer.objective, model, preset.task_knobs, trainer.config.seed))
     return extras
 
 
@@ -221,10 +251,8 @@ def extra_lines(extras: dict) -> list[str]:
             extras["repeated_sequence_scores"]), ""]
     if "induction_verdict" in extras:
         lines += induction_lines(extras["induction_verdict"], extras["repeat_report"])
-    if "held_out_formats_exact_match" in extras:
-        lines += ["## Date formats never seen in training", "",
-                  f"Exact match of greedy decodes on {extras['held_out_formats_size']} dates written in the "
-                  f"held-out formats: {extras['held_out_formats_exact_match']:.2%}.", ""]
+    if "held_out_formats" in extras:
+        lines += dates_lines(extras)
     if "storage" in extras:
         storage = extras["storage"]
         lines += ["## Storage", "", f"Weights stored as {storage['dtype']}. Held-out metrics of the stored weights:",
@@ -271,6 +299,26 @@ def induction_lines(verdict: dict, report: list[dict]) -> list[str]:
                      f"{row['induction']:.3f} | {row['uniform_induction']:.3f} | {row['first_copy_loss']:.3f} | "
                      f"{row['second_copy_loss']:.3f} |")
     return [*lines, ""]
+
+
+def dates_lines(extras: dict) -> list[str]:
+    """The card's section on held-out date formats: exact match per format, then overall."""
+    shares, n = extras["held_out_formats"], extras["held_out_formats_size"]
+    lines = [DATES_HEADING, "",
+             f"Exact match of greedy decodes on {n} dates in each format kept out of training "
+             f"({n * len(shares)} in all): {extras['held_out_formats_exact_match']:.2%} overall.", "",
+             "| format | example | exact match |", "|---|---|---|"]
+    lines += [f"| {name} | {HELD_OUT_FORMATS[name](EXAMPLE_DATE)} | {share:.2%} |" for name, share in shares.items()]
+    if "held_out_formats_command" in extras:
+        lines += ["", f"Measured on the stored weights by `{extras['held_out_formats_command']}`."]
+    return [*lines, ""]
+
+
+def with_dates_section(card_text: str, extras: dict) -> str:
+    """``card_text`` with its held-out date formats section replaced by one made from ``extras``."""
+    start = card_text.index(DATES_HEADING)
+    end = card_text.index("\n## ", start) + 1
+    return card_text[:start] + "\n".join(dates_lines(extras)) + "\n" + card_text[end:]
 
 
 def metric_dict_lines(metrics: dict) -> list[str]:

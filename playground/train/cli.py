@@ -1,4 +1,8 @@
-"""`python -m playground.train --preset NAME --out DIR`: train a preset and save a checkpoint with a card."""
+"""`python -m playground.train --preset NAME --out DIR`: train a preset and save a checkpoint with a card.
+
+`python -m playground.train --recard DIR` measures a saved dates checkpoint again on every held-out
+date format and rewrites that section of its card and metadata (the weights stay as they are).
+"""
 from __future__ import annotations
 
 import argparse
@@ -11,9 +15,12 @@ from typing import TextIO
 
 import torch
 
-from playground.checkpoint import from_bytes, save, to_bytes
-from playground.train.card import card, extra_measurements, metadata
+from playground.checkpoint import from_bytes, load, load_metadata, save, to_bytes
+from playground.data import tasks
+from playground.train.card import card, dates_extras, extra_measurements, metadata, with_dates_section
+from playground.train.config import TrainConfig
 from playground.train.events import TrainEvent
+from playground.train.objectives import build_objective
 from playground.train.presets import PRESETS, get_preset
 from playground.train.trainer import Trainer
 
@@ -62,8 +69,11 @@ class Progress:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m playground.train", description=__doc__.splitlines()[0])
-    parser.add_argument("--preset", required=True, choices=list(PRESETS), help="what to train")
-    parser.add_argument("--out", required=True, type=Path, help="directory for the checkpoint (created if needed)")
+    parser.add_argument("--preset", choices=list(PRESETS), help="what to train")
+    parser.add_argument("--out", type=Path, help="directory for the checkpoint (created if needed)")
+    parser.add_argument("--recard", type=Path, metavar="DIR",
+                        help="instead of training: measure the dates checkpoint in DIR on every held-out date format "
+                             "again and rewrite that part of its card")
     parser.add_argument("--steps", type=int, help="optimisation steps (default: the preset's); also sets the schedule")
     parser.add_argument("--seconds", type=float, help="stop after this many seconds of training")
     parser.add_argument("--seed", type=int, help="random seed (default: the preset's)")
@@ -76,7 +86,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "e.g. 0,0.01,0.05,0.2,1")
     parser.add_argument("--eval-every", type=float, dest="eval_every",
                         help="seconds of training between held-out evaluations (default: the preset's)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.recard is None and (args.preset is None or args.out is None):
+        parser.error("--preset and --out are required (or --recard DIR alone)")
+    if args.recard is not None and args.preset is not None:
+        parser.error("--recard rewrites an existing checkpoint's card; it takes no --preset")
+    return args
 
 
 def fractions(text: str) -> list[float]:
@@ -122,6 +137,8 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
     stream = sys.stderr if stream is None else stream
     args = parse_args(argv)
     command = "python -m playground.train " + shlex.join(argv)
+    if args.recard is not None:
+        return recard(args.recard, command, stream)
     preset = get_preset(args.preset)
     started = time.perf_counter()
     changes = {name: value for name, value in (("max_steps", args.steps), ("max_seconds", args.seconds),
@@ -172,6 +189,24 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
     meta = {**metadata(preset, trainer, final, command), **json_ready(extras)}
     save(args.out, trainer.model, trainer.tokenizer, card(preset, trainer, final, command, extras), meta, dtype)
     stream.write(f"saved {preset.name} after {trainer.step} steps to {args.out}\n")
+    return 0
+
+
+def recard(directory: Path, command: str, stream: TextIO) -> int:
+    """Measure the dates checkpoint in ``directory`` on each held-out date format, with its stored weights,
+    and rewrite that section of its card and metadata, recording ``command``."""
+    checkpoint, meta = load(directory), load_metadata(directory)
+    if meta.get("task") != "dates":
+        stream.write(f"{directory} holds a {meta.get('preset')!r} model; only dates checkpoints have held-out formats\n")
+        return 1
+    train = TrainConfig.from_dict(meta["train_config"])
+    objective = build_objective(tasks.get("dates", **meta["task_knobs"]), checkpoint.config, train.replace(val_size=1))
+    extras = {**dates_extras(objective, checkpoint.model, meta["task_knobs"], train.seed),
+              "held_out_formats_command": command}
+    meta = {**meta, **extras}
+    dtype = DTYPES[meta.get("storage", {}).get("dtype", "float32")]
+    save(directory, checkpoint.model, checkpoint.tokenizer, with_dates_section(checkpoint.card, extras), meta, dtype)
+    stream.write(f"rewrote the held-out formats of {directory}: {extras['held_out_formats_exact_match']:.2%} overall\n")
     return 0
 
 

@@ -6,13 +6,20 @@ from dataclasses import dataclass
 
 from playground.model.config import JsonConfig
 
+SCHEDULES = ("constant", "step", "linear", "cosine", "inverse_sqrt")
+
 
 @dataclass(frozen=True)
 class TrainConfig(JsonConfig):
     """How to train.
 
     lr: peak learning rate of AdamW, reached after ``warmup_steps`` linear warm-up steps; it then
-        follows a cosine down to ``lr * min_lr_ratio`` at ``max_steps``.
+        follows ``schedule`` (see playground.train.schedule).
+    schedule: "constant", "step", "linear", "cosine" (down to ``lr * min_lr_ratio`` at
+        ``max_steps``) or "inverse_sqrt" (the original paper's, which sets the rate from d_model
+        and warmup_steps alone and ignores lr).
+    decay_every / decay_factor: the "step" schedule multiplies the rate by ``decay_factor`` every
+        ``decay_every`` steps after warm-up.
     batch_size: examples (seq2seq pairs or text windows) per step.
     max_steps: total optimisation steps; also the length of the cosine schedule.
     max_seconds: total training wall time over every ``run`` call; None = no time limit.
@@ -31,6 +38,9 @@ class TrainConfig(JsonConfig):
     lr: float = 1e-3
     min_lr_ratio: float = 0.1
     warmup_steps: int = 100
+    schedule: str = "cosine"
+    decay_every: int = 500
+    decay_factor: float = 0.5
     batch_size: int = 64
     max_steps: int = 2000
     max_seconds: float | None = None
@@ -75,6 +85,15 @@ def _validate(c: TrainConfig) -> None:
              f"must be an integer between 1 and 10000000, got {c.max_steps!r}")
     _require(c.warmup_steps <= c.max_steps, "warmup_steps",
              f"{c.warmup_steps} is longer than the whole run (max_steps={c.max_steps}); use fewer warm-up steps")
+    _require(c.schedule in SCHEDULES, "schedule", f"must be one of {list(SCHEDULES)}, got {c.schedule!r}")
+    _require(c.schedule != "inverse_sqrt" or c.warmup_steps >= 1, "warmup_steps",
+             "must be >= 1 for the inverse_sqrt schedule (its rate grows as step * warmup_steps^-1.5)")
+    _require(_is_int(c.decay_every) and 1 <= c.decay_every <= 10_000_000, "decay_every",
+             f"must be an integer between 1 and 10000000 (steps between two drops of the step schedule), "
+             f"got {c.decay_every!r}")
+    _require(_is_number(c.decay_factor) and 0 < c.decay_factor <= 1, "decay_factor",
+             f"must be a number in (0, 1] (the step schedule's multiplier, typical: 0.1 to 0.5), "
+             f"got {c.decay_factor!r}")
     _require(c.max_seconds is None or (_is_number(c.max_seconds) and c.max_seconds > 0), "max_seconds",
              f"must be a number of seconds > 0, or None for no time limit, got {c.max_seconds!r}")
     _require(_is_number(c.weight_decay) and 0 <= c.weight_decay < 1, "weight_decay",

@@ -14,10 +14,11 @@ class TrainEvent:
     """Progress after ``step`` optimisation steps.
 
     loss: mean training loss of the steps since the previous event.
-    val_loss, perplexity (= exp(val_loss)), accuracy (next-token accuracy, teacher forced; for
+    val_loss, perplexity (= exp(val_loss), see playground.train.metrics), accuracy (next-token accuracy, teacher forced; for
         masked LMs the accuracy on masked positions) and exact_match (share of held-out sources
         whose greedy decode equals the target; None for language models) are measured on the
-        fixed held-out set; all four are None on events where no evaluation ran.
+        fixed held-out set; all four are None on events where no evaluation ran. bleu: character
+        BLEU (0-100) of the greedy decodes of the held-out sources (None for language models).
     lr: learning rate of the latest step; grad_norm: its gradient norm before clipping.
     tokens_per_s: input tokens (padding excluded) trained on per second since the previous event.
     elapsed: training wall seconds over every run so far, evaluations included.
@@ -39,6 +40,7 @@ class TrainEvent:
     elapsed: float
     status: Status = "running"
     message: str = ""
+    bleu: float | None = None
 
     @property
     def evaluated(self) -> bool:
@@ -64,8 +66,9 @@ class Sample:
 class Snapshot:
     """The model at ``step`` seen through a fixed probe input.
 
-    attention: kind -> weights [L, H, Tq, Tk] (float32), kinds being "encoder.self_attn",
-        "decoder.self_attn" and "decoder.cross_attn" as the architecture has them.
+    attention: kind -> weights [L, H, Tq, Tk] (float32), a kind being the name of one of the model's
+        attention sites (`AttentionSite.name`: "encoder.self_attn", "decoder.self_attn",
+        "decoder.cross_attn"; `AttentionSite.parse` reads it back).
     tokens: kind -> (query token strings [Tq], key token strings [Tk]) for axis labels.
     head_scores: "KIND.SCORE" -> [L, H] (e.g. "decoder.self_attn.previous_token",
         "decoder.cross_attn.diagonal"), from ``playground.analysis.head_scores``.

@@ -29,10 +29,13 @@ from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, PAD_ID, LMData, MLMDat
 from playground.data.repeats import RepeatedSequences, repeat_to_length
 from playground.data.tasks import Task
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.model import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite, ModelConfig, MultiHeadAttention, Trace, causal_mask
+from playground.generate.batch import bos, greedy, sample_continuation
+from playground.model import (
+    CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite, ModelConfig, MultiHeadAttention, Trace, causal_mask,
+)
 from playground.train.config import TrainConfig
-from playground.train.decoding import greedy_continue, greedy_seq2seq, sample_continuation
 from playground.train.events import Sample
+from playground.train.metrics import bleu
 
 EVAL_CHUNK = 256          # sequences per forward pass while evaluating
 PROBE_MAX_TOKENS = 32     # attention maps larger than this are unreadable
@@ -53,9 +56,12 @@ class Batch:
 
 @dataclass(frozen=True)
 class Metrics:
+    """Held-out results; bleu (0-100, characters, of greedy decodes) for seq2seq tasks only."""
+
     val_loss: float
     accuracy: float
     exact_match: float | None
+    bleu: float | None = None
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,7 @@ class Objective(ABC):
         return Metrics(total_loss / count, correct / count, exact / examples if self.measures_exact_match else None)
 
     def _traced(self, model: nn.Module, inputs: tuple[torch.Tensor, ...]) -> Trace:
-        trace = Trace(include=("*.weights",))
+        trace = Trace(include=tuple(site.pattern() for site in model.sites()))
         with torch.no_grad():
             self.forward(model, inputs, trace)
         return trace
@@ -153,9 +159,10 @@ def _attention(trace: Trace, site: AttentionSite) -> np.ndarray:
     return trace.attention(site)[:, 0].float().numpy()
 
 
-def _scores(kind_name: str, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
-    kind = "cross" if kind_name.endswith("cross_attn") else "self"
-    return {f"{kind_name}.{score}": value for score, value in head_scores(weights, kind, **kwargs).items()}
+def _scores(site: AttentionSite, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
+    """Head scores of one site's probe weights, keyed "SITE_NAME.SCORE" (e.g. "decoder.cross_attn.diagonal")."""
+    kind = "cross" if site.is_cross else "self"
+    return {f"{site.name}.{score}": value for score, value in head_scores(weights, kind, **kwargs).items()}
 
 
 def decoder_is_causal(model: nn.Module) -> bool:
@@ -218,9 +225,14 @@ class _TaskObjective(Objective):
     def greedy(self, model: nn.Module, sources: list[str]) -> list[list[int]]:
         """Greedy decodes (ids up to and including eos) of ``sources``."""
 
+    @torch.no_grad()
     def evaluate(self, model: nn.Module) -> Metrics:
-        """As Objective.evaluate; a decoder that can see later tokens gets exact match from real decodes."""
+        """As Objective.evaluate, plus the BLEU of the greedy decodes; a decoder that can see later
+        tokens gets its exact match from those decodes too."""
         metrics = super().evaluate(model)
+        decoded = self.greedy(model, [source for source, _ in self.held_out])
+        outputs = [self.tokenizer.decode(ids) for ids in decoded]                # eos is not text
+        metrics = replace(metrics, bleu=bleu(outputs, [target for _, target in self.held_out]))
         return metrics if decoder_is_causal(model) else replace(metrics, exact_match=self.decoded_exact_match(model))
 
     @torch.no_grad()
@@ -261,7 +273,7 @@ class Seq2SeqObjective(_TaskObjective):
 
     def greedy(self, model, sources):
         src = pad_sequences([self.tokenizer.encode(s) for s in sources])   # [B, S]
-        return greedy_seq2seq(model, src, self.task.max_target_len + 1)
+        return greedy(model, bos(src.size(0)), self.task.max_target_len + 1, src)
 
     def probe(self, model):
         source, target = self.held_out[0]
@@ -269,20 +281,16 @@ class Seq2SeqObjective(_TaskObjective):
         tgt_in = [BOS_ID, *tgt_ids]
         trace = self._traced(model, (torch.tensor([src_ids]), torch.tensor([tgt_in])))
         src_pieces, tgt_pieces = self._pieces(src_ids), self._pieces(tgt_in)
-        attention = {
-            "encoder.self_attn": _attention(trace, ENCODER_SELF),
-            "decoder.self_attn": _attention(trace, DECODER_SELF),
-            "decoder.cross_attn": _attention(trace, CROSS),
-        }
+        attention = {site.name: _attention(trace, site) for site in (ENCODER_SELF, DECODER_SELF, CROSS)}
         tokens = {
-            "encoder.self_attn": (src_pieces, src_pieces),
-            "decoder.self_attn": (tgt_pieces, tgt_pieces),
-            "decoder.cross_attn": (tgt_pieces, src_pieces),
+            ENCODER_SELF.name: (src_pieces, src_pieces),
+            DECODER_SELF.name: (tgt_pieces, tgt_pieces),
+            CROSS.name: (tgt_pieces, src_pieces),
         }
         scores = {
-            **_scores("encoder.self_attn", attention["encoder.self_attn"], ids=src_ids, causal=False),
-            **_scores("decoder.self_attn", attention["decoder.self_attn"], ids=tgt_in, causal=True),
-            **_scores("decoder.cross_attn", attention["decoder.cross_attn"]),
+            **_scores(ENCODER_SELF, attention[ENCODER_SELF.name], ids=src_ids, causal=False),
+            **_scores(DECODER_SELF, attention[DECODER_SELF.name], ids=tgt_in, causal=True),
+            **_scores(CROSS, attention[CROSS.name]),
         }
         return Probe(f"{source} -> {target}", attention, tokens, scores)
 
@@ -325,7 +333,7 @@ class PromptedSeq2SeqObjective(_TaskObjective):
             by_length.setdefault(len(self.tokenizer.encode(source)), []).append(i)
         for indices in by_length.values():
             prompt = torch.tensor([[*self.tokenizer.encode(sources[i]), BOS_ID] for i in indices])  # [B, P]
-            for i, out in zip(indices, greedy_continue(model, prompt, self.task.max_target_len + 1)):
+            for i, out in zip(indices, greedy(model, prompt, self.task.max_target_len + 1)):
                 decoded[i] = out
         return [decoded[i] for i in range(len(sources))]
 
@@ -335,9 +343,9 @@ class PromptedSeq2SeqObjective(_TaskObjective):
         trace = self._traced(model, (torch.tensor([ids]),))
         weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(f"{source} -> {target}", {"decoder.self_attn": weights},
-                     {"decoder.self_attn": (pieces, pieces)},
-                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+        return Probe(f"{source} -> {target}", {DECODER_SELF.name: weights},
+                     {DECODER_SELF.name: (pieces, pieces)},
+                     _scores(DECODER_SELF, weights, ids=ids, causal=True))
 
 
 class _TextObjective(Objective):
@@ -400,8 +408,8 @@ class LanguageModelObjective(_TextObjective):
         trace = self._traced(model, (torch.tensor([ids]),))
         weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(self.tokenizer.decode(ids), {"decoder.self_attn": weights}, {"decoder.self_attn": (pieces, pieces)},
-                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+        return Probe(self.tokenizer.decode(ids), {DECODER_SELF.name: weights}, {DECODER_SELF.name: (pieces, pieces)},
+                     _scores(DECODER_SELF, weights, ids=ids, causal=True))
 
     def samples(self, model):
         prompt = self._probe_ids()[: max(1, min(16, self.data.block_size // 2))]
@@ -435,9 +443,9 @@ class MaskedLMObjective(_TextObjective):
         trace = self._traced(model, (self._probe_x[:1],))
         weights = _attention(trace, ENCODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(self.tokenizer.decode(ids, skip_special=False), {"encoder.self_attn": weights},
-                     {"encoder.self_attn": (pieces, pieces)},
-                     _scores("encoder.self_attn", weights, ids=ids, causal=False))
+        return Probe(self.tokenizer.decode(ids, skip_special=False), {ENCODER_SELF.name: weights},
+                     {ENCODER_SELF.name: (pieces, pieces)},
+                     _scores(ENCODER_SELF, weights, ids=ids, causal=False))
 
     @torch.no_grad()
     def samples(self, model):
@@ -501,15 +509,15 @@ class RepeatedSequenceObjective(Objective):
     def probe(self, model):
         ids = self._probe_ids
         trace = self._traced(model, (torch.tensor([ids]),))
-        weights = _attention(trace, "decoder", "self_attn")
+        weights = _attention(trace, DECODER_SELF)
         pieces = self._pieces(ids)
-        return Probe(self.tokenizer.decode(ids), {"decoder.self_attn": weights}, {"decoder.self_attn": (pieces, pieces)},
-                     _scores("decoder.self_attn", weights, ids=ids, causal=True))
+        return Probe(self.tokenizer.decode(ids), {DECODER_SELF.name: weights}, {DECODER_SELF.name: (pieces, pieces)},
+                     _scores(DECODER_SELF, weights, ids=ids, causal=True))
 
     def samples(self, model):
         """The probe's first copy and one more token as the prompt; the greedy rest against the truth."""
         prompt, rest = self._probe_ids[: self.probe_period + 1], self._probe_ids[self.probe_period + 1:]
-        (out,) = greedy_continue(model, torch.tensor([prompt]), len(rest))
+        (out,) = greedy(model, torch.tensor([prompt]), len(rest))
         return [Sample(self.tokenizer.decode(prompt), self.tokenizer.decode(out), self.tokenizer.decode(rest))]
 
 
@@ -517,16 +525,15 @@ def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) 
     """The objective for ``data`` on ``model``; ValueError when the data and architecture do not fit."""
     arch = model_config.arch
     if isinstance(data, Task):
-        if arch == "encoder_decoder":
-            return Seq2SeqObjective(data, model_config, train_config)
-        if arch == "decoder_only":
-            return PromptedSeq2SeqObjective(data, model_config, train_config)
-        raise ValueError(
-            f"the {data.name} task maps a source to a target: use arch='encoder_decoder' (or 'decoder_only', "
-            f"which reads source and target as one sequence); an {arch} model cannot generate a target"
-        )
+        if not model_config.has_decoder:
+            raise ValueError(
+                f"the {data.name} task maps a source to a target: use arch='encoder_decoder' (or 'decoder_only', "
+                f"which reads source and target as one sequence); an {arch} model cannot generate a target"
+            )
+        objective = Seq2SeqObjective if model_config.has_encoder else PromptedSeq2SeqObjective
+        return objective(data, model_config, train_config)
     if isinstance(data, MLMData):
-        if arch != "encoder_only":
+        if model_config.has_decoder:
             raise ValueError(f"masked-token prediction (MLMData) needs arch='encoder_only' (bidirectional), got {arch!r}")
         return MaskedLMObjective(data, model_config, train_config)
     if isinstance(data, RepeatedSequences):
@@ -534,7 +541,7 @@ def build_objective(data, model_config: ModelConfig, train_config: TrainConfig) 
             raise ValueError(f"repeated sequences are next-token prediction: use arch='decoder_only', got {arch!r}")
         return RepeatedSequenceObjective(data, model_config, train_config)
     if isinstance(data, LMData):
-        if arch != "decoder_only":
+        if model_config.has_encoder:
             raise ValueError(f"next-token prediction (LMData) needs arch='decoder_only' (causal), got {arch!r}")
         return LanguageModelObjective(data, model_config, train_config)
     raise TypeError(

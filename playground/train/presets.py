@@ -18,6 +18,7 @@ from playground.train.config import TrainConfig
 from playground.train.trainer import Trainer
 
 QUICK_SECONDS = 60.0
+RHYME_BLOCK_SIZE = 32              # the seed rhyme's 41 validation characters hold one window of 32 + 1
 SHAKESPEARE_CHAR_VOCAB = 70        # 65 distinct characters + 5 special tokens
 SHAKESPEARE_BPE_VOCAB = 2048
 
@@ -71,6 +72,15 @@ class Preset:
         block_size = None if self.block_size is None else min(self.block_size, model_config.max_len)
         return replace(self, model_config=model_config, train_config=self.train_config.replace(**changes),
                        block_size=block_size, quick_model={}, quick_train={})
+
+    def with_block_size(self, block_size: int) -> "Preset":
+        """The same language-model preset reading windows of ``block_size`` tokens; the model's
+        max_len becomes the block size, so generation never uses a position it did not train."""
+        if self.task is not None:
+            raise ValueError(f"the {self.name} preset trains on the {self.task} task, which has no block size")
+        if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1:
+            raise ValueError(f"block_size must be an integer >= 1, got {block_size!r}")
+        return replace(self, block_size=block_size, model_config=self.model_config.replace(max_len=block_size))
 
     def build_tokenizer(self, text: str) -> Tokenizer:
         """The tokenizer of a corpus preset, fitted to ``text``."""
@@ -187,6 +197,14 @@ PRESETS: dict[str, Preset] = {
         ),
     )
 }
+
+
+def rhyme_preset() -> Preset:
+    """The Train tab's character model on seed 000's rhyme: the live character-LM preset (no time
+    cap) reading the 407-character rhyme in blocks of RHYME_BLOCK_SIZE."""
+    quick = PRESETS["shakespeare-char"].quick()
+    quick = replace(quick, corpus="rhyme", train_config=quick.train_config.replace(max_seconds=None))
+    return quick.with_block_size(RHYME_BLOCK_SIZE)
 
 
 def get_preset(name: str) -> Preset:

@@ -1,4 +1,4 @@
-"""Trainer: AdamW with warm-up and cosine decay, run as a generator of progress events.
+"""Trainer: AdamW with a warm-up and a learning-rate schedule, run as a generator of progress events.
 
     trainer = Trainer(model_config, TrainConfig(lr=3e-3, max_steps=1000), tasks.get("copy"))
     for item in trainer.run(max_seconds=30):     # TrainEvent every event_every_s, Snapshot now and then
@@ -22,6 +22,7 @@ from torch import nn
 from playground.model import ModelConfig, build_model
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
+from playground.train.metrics import perplexity
 from playground.train.objectives import Metrics, Objective, build_objective
 from playground.train.schedule import learning_rate
 
@@ -83,7 +84,7 @@ class Trainer:
     @property
     def lr(self) -> float:
         """The learning rate of the latest step (of the first step before any)."""
-        return learning_rate(max(self.step - 1, 0), self.config)
+        return learning_rate(max(self.step - 1, 0), self.config, self.model_config.d_model)
 
     def train_step(self) -> float:
         """One optimisation step; returns its loss.
@@ -93,7 +94,7 @@ class Trainer:
         """
         if self.failure is not None:
             raise RuntimeError(f"training stopped: {self.failure}")
-        lr = learning_rate(self.step, self.config)
+        lr = learning_rate(self.step, self.config, self.model_config.d_model)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         batch = self.objective.next_batch()
@@ -235,7 +236,7 @@ class Trainer:
             step=self.step,
             loss=loss,
             val_loss=metrics.val_loss if metrics else None,
-            perplexity=math.exp(min(metrics.val_loss, 700.0)) if metrics else None,
+            perplexity=perplexity(metrics.val_loss) if metrics else None,
             accuracy=metrics.accuracy if metrics else None,
             exact_match=metrics.exact_match if metrics else None,
             lr=self.lr,
@@ -244,6 +245,7 @@ class Trainer:
             elapsed=self.elapsed,
             status=status,
             message=self.failure if status == "diverged" else "",
+            bleu=metrics.bleu if metrics else None,
         )
         self.history.append(event)
         return event

@@ -11,14 +11,19 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.labs.lab import corpus_text
 from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_results, list_labs, summarize
+from playground.model import ModelConfig
+from playground.viz.theme import TITLE_LINE_PX
 
 from .i18n import text
 from .labs import LabSession
-from .training_views import KINDS, SERIES, SHORT_KIND
+from .training_views import SERIES, SHORT_KIND, probe_kinds
 
 METRICS = {"losses": ("loss", "val_loss"), "accuracy": ("accuracy",), "exact_match": ("exact_match",)}
 STAGES = ("end", "start")
 TITLE_LINES_MARGIN = 105       # px above an attention grid: its title has two lines
+TITLE_TOP_PX = 8 + TITLE_LINE_PX   # where a two-line title is anchored: Plotly lifts its first line by one line
+GRID_HEIGHT = 400              # px of a variant's attention grid
+CURVES_HEIGHT = 420            # px of the curves and of the comparison
 SAMPLES_SHOWN = 2             # outputs per variant in the summary
 SAMPLE_CHARS = 60             # each cut to this many characters
 
@@ -44,7 +49,8 @@ def kind_choices(result: LabResult | None, lang: str) -> list[tuple[str, str]]:
     for seq2seq), as the Train tab orders them."""
     if result is None:
         return []
-    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in KINDS[result.reference.model_config["arch"]]]
+    config = ModelConfig.from_dict(result.reference.model_config)
+    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in probe_kinds(config)]
 
 
 def stage_choices(lang: str) -> list[tuple[str, str]]:
@@ -102,25 +108,25 @@ def _variant_progress(progress: LabProgress, lang: str) -> str:
     return text(lang, "lab_status_variant", step=progress.step, steps=progress.max_steps, loss=progress.loss)
 
 
-def curves_figure(runs: dict[str, dict[str, list]], lab: Lab, metric: str, lang: str) -> go.Figure | None:
+def curves_figure(runs: dict[str, dict[str, list]], lab: Lab, metric: str, lang: str) -> go.Figure:
     """The variants' curves of ``metric`` ("losses", "accuracy" or "exact_match") overlaid."""
     if not runs or not any(len(history["step"]) for history in runs.values()):
-        return None
+        return viz.placeholder(text(lang, "empty_lab_curves"), height=CURVES_HEIGHT)
     t = partial(text, lang)
     return viz.compare_runs(runs, metrics=METRICS[metric], title=t("fig_lab_curves", title=lab.title.get(lang)),
                             metric_names={key: t(name) for key, name in SERIES.items()}, step_label=t("w_step"),
-                            height=420)
+                            height=CURVES_HEIGHT)
 
 
-def attention_figure(variant: VariantResult, kind: str, stage: str, lang: str) -> go.Figure | None:
+def attention_figure(variant: VariantResult | None, kind: str, stage: str, lang: str) -> go.Figure:
     """Every layer x head of one variant on the lab's probe input, ``stage`` "start" or "end" of training.
 
     A variant without ``kind`` (a decoder-only model has no cross-attention) shows its own first
-    kind, named in the title.
+    kind, named in the title. Without a variant (no run yet), what will appear there.
     """
-    snapshot = variant.start if stage == "start" else variant.end
-    if not snapshot.attention:
-        return None
+    snapshot = None if variant is None else variant.start if stage == "start" else variant.end
+    if snapshot is None or not snapshot.attention:
+        return viz.placeholder(text(lang, "empty_lab_attention"), height=GRID_HEIGHT)
     t = partial(text, lang)
     title = t("fig_lab_attention", variant=variant.name.get(lang), stage=t(f"lab_stage_{stage}"), step=snapshot.step)
     if kind not in snapshot.attention:
@@ -129,8 +135,9 @@ def attention_figure(variant: VariantResult, kind: str, stage: str, lang: str) -
     queries, keys = snapshot.tokens[kind]
     figure = viz.attention_grid(snapshot.attention[kind], queries, keys, title=title, layer_label=t("w_layer"),
                                 head_label=t("w_head"), query_label=t("w_query"), key_label=t("w_key"),
-                                weight_label=t("w_weight"), height=400)
-    return figure.update_layout(margin_t=TITLE_LINES_MARGIN, title_y=0.98, title_yanchor="top")
+                                weight_label=t("w_weight"), height=GRID_HEIGHT)
+    return figure.update_layout(margin_t=TITLE_LINES_MARGIN, title_y=1 - TITLE_TOP_PX / GRID_HEIGHT,
+                                title_yanchor="top")
 
 
 def summary_text(result: LabResult | None, lab: Lab, lang: str) -> str:
@@ -167,10 +174,10 @@ def kept_choices(session: LabSession, lang: str) -> list[tuple[str, int]]:
             for number, result in session.kept.items()]
 
 
-def compare_figure(results: list[LabResult], lang: str) -> go.Figure | None:
+def compare_figure(results: list[LabResult], lang: str) -> go.Figure:
     """The validation loss of every variant of the chosen kept results, in one figure."""
     if not results:
-        return None
+        return viz.placeholder(text(lang, "empty_lab_compare"), height=CURVES_HEIGHT)
     t = partial(text, lang)
     return viz.compare_runs(compare_results(results, lang), metrics=("val_loss",), title=t("fig_lab_compare"),
-                            metric_names={"val_loss": t("w_val_loss")}, step_label=t("w_step"), height=420)
+                            metric_names={"val_loss": t("w_val_loss")}, step_label=t("w_step"), height=CURVES_HEIGHT)

@@ -25,8 +25,9 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from playground.checkpoint import MODEL_FILE, CheckpointError, load
-from playground.data import CharTokenizer, Tokenizer
+from playground.checkpoint import MODEL_FILE, CheckpointError, load, load_metadata
+from playground.data import CharTokenizer, Tokenizer, tasks
+from playground.data.tasks import Task
 from playground.model import ModelConfig, build_model
 
 PRETRAINED_ENV_VAR = "PLAYGROUND_PRETRAINED_DIR"
@@ -43,6 +44,8 @@ class ModelEntry:
     """A model ready to run: its weights, tokenizer, config, card and where it came from.
 
     source: "pretrained" (shipped), "untrained" (random weights) or "session" (this session's own).
+    task: the sequence-to-sequence task a shipped model was trained on (its held-out examples
+    measure it), None for every other model.
     """
 
     name: str
@@ -51,10 +54,12 @@ class ModelEntry:
     config: ModelConfig
     card: str
     source: str
+    task: Task | None = None
 
     @property
     def generative(self) -> bool:
-        return self.config.arch in ("decoder_only", "encoder_decoder")
+        """Whether the model writes text token by token (it has a decoder)."""
+        return self.model.has_decoder
 
     @property
     def n_parameters(self) -> int:
@@ -115,8 +120,16 @@ def load_pretrained(directory: Path) -> tuple[list[ModelEntry], list[str]]:
             problems.append(f"{folder.name}: {error}")
             log.warning("skipping pretrained model %s: %s", folder.name, error)
             continue
-        entries.append(ModelEntry(folder.name, freeze(model), tokenizer, config, card, "pretrained"))
+        entries.append(ModelEntry(folder.name, freeze(model), tokenizer, config, card, "pretrained", _task(folder)))
     return entries, problems
+
+
+def _task(folder: Path) -> Task | None:
+    """The seq2seq task a checkpoint's metadata names, if any."""
+    metadata = load_metadata(folder)
+    if metadata.get("task") is None:
+        return None
+    return tasks.get(metadata["task"], **metadata.get("task_knobs", {}))
 
 
 def timeline_files(folder: Path) -> dict[int, Path]:

@@ -23,6 +23,7 @@ from playground import viz
 from playground.model import count_parameters, gpt2_small_config
 
 from .i18n import normalise_language, text
+from .validation import fail
 
 THREADS_ENV_VAR = "PLAYGROUND_TORCH_THREADS"
 DEFAULT_TORCH_THREADS = 1   # a 2-vCPU Space serves several requests at once: one thread each
@@ -96,9 +97,9 @@ def _as_gradio_error(error: Exception, lang: str) -> gr.Error:
     if isinstance(error, gr.Error):
         return error
     if isinstance(error, (ValueError, TypeError, KeyError, ArithmeticError)):     # bad input, or a diverged model
-        return gr.Error(str(error).strip("'\""), print_exception=False)
+        return gr.Error(str(error).strip("'\""), title=text(lang, "err_title"), print_exception=False)
     log.error("handler failed", exc_info=error)
-    return gr.Error(text(lang, "err_internal", kind=type(error).__name__), print_exception=False)
+    return fail(lang, "err_internal", kind=type(error).__name__)
 
 
 def _guard(fn, mode, threads):

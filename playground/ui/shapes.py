@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from playground.analysis import ShapeRow
-from playground.model import ModelConfig
+from playground.model import AttentionSite, ModelConfig
 
 from .i18n import text
 
@@ -13,25 +13,26 @@ _SUBLAYER_OF = {"resid_pre": "self_attn", "resid_mid": "self_attn", "resid_cross
                 "ffn.hidden": "ffn", "ffn.out": "ffn", "resid_post": "ffn"}
 
 
-def _stage(stack: str, layer: str | None, part: str, lang: str) -> str:
+def _stage(name: str, stack: str, layer: str | None, part: str, lang: str) -> str:
     stack_name = text(lang, f"tm_{stack}")
     if layer is None:
         key = "shape_stage_embedding" if part in ("tok_embed", "pos_embed") else "shape_stage_final_norm"
         return text(lang, key, stack=stack_name)
-    sublayer = part.split(".")[0] if part.startswith(("self_attn.", "cross_attn.")) else _SUBLAYER_OF[part]
+    attention = AttentionSite.from_key(name)
+    sublayer = attention[0].sublayer if attention is not None else _SUBLAYER_OF[part]
     return text(lang, "shape_stage_block", stack=stack_name, i=layer, sublayer=text(lang, f"shape_sublayer_{sublayer}"))
 
 
-def _note(stack: str, part: str, config: ModelConfig, lang: str) -> str:
+def _note(name: str, part: str, config: ModelConfig, lang: str) -> str:
     values = dict(d=config.d_model, h=config.n_heads, dh=config.head_dim, f=config.d_ff, act=config.activation,
                   positional=config.positional, v=config.target_vocab_size)
-    if part.startswith(("self_attn.", "cross_attn.")):
-        sublayer, piece = part.split(".", 1)
+    attention = AttentionSite.from_key(name)
+    if attention is not None:
+        site, _, piece = attention
         if piece in ("k", "v"):
-            values["source"] = text(lang, "shape_source_encoder" if sublayer == "cross_attn" else "shape_source_same")
+            values["source"] = text(lang, "shape_source_encoder" if site.is_cross else "shape_source_same")
         if piece == "weights":
-            mask = "cross" if sublayer == "cross_attn" else stack
-            values["mask"] = text(lang, f"shape_mask_{mask}")
+            values["mask"] = text(lang, f"shape_mask_{site.id}")
         return text(lang, f"shape_note_{piece}", **values)
     if part == "tok_embed":
         scaled = text(lang, "shape_scaled", d=config.d_model) if config.scale_embedding else ""
@@ -52,7 +53,7 @@ def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tup
             match = _NAME.match(row.name)
             if match is None:
                 raise ValueError(f"unknown trace name {row.name!r}")
-            stage = _stage(match["stack"], match["layer"], match["part"], lang)
-            note = _note(match["stack"], match["part"], config, lang)
+            stage = _stage(row.name, match["stack"], match["layer"], match["part"], lang)
+            note = _note(row.name, match["part"], config, lang)
         out.append((stage, row.name, row.shape, f"{row.symbols} {note}"))
     return out

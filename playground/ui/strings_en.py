@@ -562,7 +562,8 @@ EN: dict[str, str] = {
     "train_state_diverged": "**Diverged**: {message}",
     "train_progress": "step **{step}** of {steps} · {elapsed:.1f} s of training · training loss **{loss:.3f}** · "
                       "learning rate {lr:.2e} · {tokens_per_s:,.0f} tokens/s",
-    "train_heldout": "held out, at step {step}: validation loss **{val_loss:.3f}** · accuracy **{accuracy}**{exact}",
+    "train_heldout": "held out, at step {step}: validation loss **{val_loss:.3f}** (perplexity **{perplexity:.2f}**) · "
+                     "accuracy **{accuracy}**{exact}",
     "train_exact": " · exact match **{exact}**",
     "train_published": "The model is now **{name}** in every tab's model picker (this session only); "
                        "Download saves it.",
@@ -886,4 +887,88 @@ EN: dict[str, str] = {
                                       "pattern does not make the model predict the repeat.",
     "induction_verdict_other_arch": "Induction heads are named only in decoder-only (GPT-style) models, which "
                                     "predict the next token of a repeat from the tokens before it.",
+    # Switching heads off and the logit lens
+    "param_ho_heads": "Heads to switch off",
+    "param_ho_how": "How a head is switched off",
+    "ho_how_zero": "output set to zero",
+    "ho_how_mean": "output replaced by its mean over the input",
+    "ho_explain": "A head's output is its slice of the attention result, before the output projection W_o mixes "
+                  "the heads. Switching a head off sets that slice to zero, or to its mean over the positions of "
+                  "the input, and the rest of the model runs unchanged. The heads whose loss changes the "
+                  "prediction most are the ones the model relies on.",
+    "err_ho_no_heads": "Choose at least one head to switch off.",
+    "err_ho_unknown_head": "{model} has no head \"{value}\"; pick heads from the list.",
+    "w_ho_before": "every head on",
+    "w_ho_after": "heads off",
+    "w_ho_top_after": "top with heads off",
+    "fig_ho_distribution_next": "The next token: every head on vs. {n} head(s) switched off",
+    "fig_ho_distribution_last": "The prediction at the last position: every head on vs. {n} head(s) switched off",
+    "ho_summary": "With {n} head(s) switched off ({how}) the prediction moved by KL(on ‖ off) = {kl:.4f} nats "
+                  "(0 when nothing changed). Top token: {before} ({p_before:.1%}) with every head on, "
+                  "{after} ({p_after:.1%}) with the heads off.",
+    "ho_generation": "**Greedy output, every head on:** {before}\n\n**With the heads off:** {after}\n\n"
+                     "{changed} of {total} tokens changed (in bold).",
+    "ho_exact_match": "**Exact match** on {n} held-out examples of the {task} task: {before:.0%} with every head on, "
+                      "{after:.0%} with the heads off.",
+    "lens_explain": "After each layer the residual stream is read out the way the last one is: through the final "
+                    "norm (pre-norm models) and the output head. Each cell shows the token the model would predict "
+                    "if it stopped there, coloured by its probability; the last row is the model's own prediction.",
+    "fig_logit_lens_next": "Logit lens: the next token the model would predict after each layer",
+    "fig_logit_lens_last": "Logit lens: the token the model would predict at each position after each layer",
+    "w_lens_layer_decoder": "decoder layer",
+    "w_lens_layer_encoder": "encoder layer",
+    "w_lens_position": "input position",
+    "w_lens_top_token": "top token",
+    # --- Tiny texts, measuring and training stability (block size, perplexity, BLEU, schedules, clipping) ---
+    "data_rhyme": "nursery rhyme (tutorial 1, 407 characters)",
+    "lbl_train_block": "Block size (tokens the model reads at once)",
+    "lbl_train_schedule": "Learning-rate schedule",
+    "lbl_train_decay_every": "Step schedule: drop every (steps)",
+    "lbl_train_decay_factor": "Step schedule: multiply by",
+    "lbl_train_clip": "Clip the gradient norm",
+    "lbl_train_clip_threshold": "Clipping threshold (largest gradient norm)",
+    "param_block_size": "Block size",
+    "param_schedule": "Learning-rate schedule",
+    "param_decay_every": "Steps between drops",
+    "param_decay_factor": "Drop factor",
+    "param_clip": "Gradient clipping",
+    "param_grad_clip": "Clipping threshold",
+    "schedule_constant": "constant",
+    "schedule_step": "step decay",
+    "schedule_linear": "linear decay",
+    "schedule_cosine": "cosine decay",
+    "schedule_inverse_sqrt": "inverse square root (original paper)",
+    "fig_lr_schedule": "Learning rate at every step: {schedule}",
+    "w_val_perplexity": "validation perplexity",
+    "w_grad_norm": "gradient norm (before clipping)",
+    "w_clip_threshold": "clipping threshold",
+    "train_bleu": " · BLEU **{bleu:.1f}** (characters)",
+    "err_inverse_sqrt_warmup": "The inverse-square-root schedule needs a warm-up of at least 1 step (its rate grows as "
+                               "step × warm-up^-1.5). Set Warm-up steps to 1 or more.",
+    "train_stability_explanation": (
+        "**Block size** is how many tokens the model reads at once. The last tenth of the text is held out for "
+        "validation and must hold one block plus the token after it: the 407-character rhyme keeps 41 characters, "
+        "so its block can be at most 40 (32 is proposed). A block shorter than the rhyme's repeated chorus cannot "
+        "tell the choruses apart, so generation may jump between verses.\n\n"
+        "**Perplexity** = exp(validation loss), the loss being the mean cross-entropy per token in nats: the number "
+        "of equally likely tokens the model is, on average, choosing between (1 = certain and right).\n\n"
+        "**BLEU** (sequence-to-sequence tasks, by sacrebleu, on characters): the geometric mean of the 1- to 4-gram "
+        "precisions of every greedy output against its target, pooled over the held-out set, times a brevity "
+        "penalty for outputs shorter than the targets; 0 to 100. It counts shared character n-grams: it does not "
+        "measure meaning, and an almost right output scores high where exact match counts it wrong.\n\n"
+        "**Gradient norm** is the length of the whole gradient before clipping. Clipping rescales a gradient longer "
+        "than the threshold down to it, so one bad batch cannot throw the weights far.\n\n"
+        "**Schedules**: constant; step (× factor every N steps); linear or cosine decay to a tenth of the rate; "
+        "the original paper's d_model^-0.5 · min(step^-0.5, step · warmup^-1.5), which rises for the warm-up, then "
+        "falls as 1/√step and ignores the learning rate field. All but the last start with a linear warm-up."),
+    # Class walk-through: error title, empty figures
+    "err_title": "Error",
+    "empty_train_curves": "Loss, accuracy and learning-rate curves appear here while a model trains: choose a task "
+                          "and press Start.",
+    "empty_train_probe": "The attention of every layer and head on a probe input appears here, redrawn as training "
+                         "goes: press Start.",
+    "empty_train_scores": "Each head's score over the training steps appears here: press Start.",
+    "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
+    "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
+    "empty_lab_compare": "Tick kept results to compare their validation loss here.",
 }

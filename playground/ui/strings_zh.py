@@ -508,7 +508,7 @@ ZH: dict[str, str] = {
     "train_state_diverged": "**训练发散**：{message}",
     "train_progress": "第 **{step}** 步，共 {steps} 步 · 已训练 {elapsed:.1f} 秒 · 训练损失 **{loss:.3f}** · "
                       "学习率 {lr:.2e} · 每秒 {tokens_per_s:,.0f} 个词元",
-    "train_heldout": "留出集，第 {step} 步：验证损失 **{val_loss:.3f}** · 准确率 **{accuracy}**{exact}",
+    "train_heldout": "留出集，第 {step} 步：验证损失 **{val_loss:.3f}**（困惑度 **{perplexity:.2f}**）· 准确率 **{accuracy}**{exact}",
     "train_exact": " · 完全匹配 **{exact}**",
     "train_published": "这个模型现在以 **{name}** 出现在每个标签页的模型选择器中（仅限本会话）；“下载”可以保存它。",
     "train_sample_seq2seq": "**模型现在写出的内容**（第 {step} 步，贪心解码，留出输入）：",
@@ -795,4 +795,79 @@ ZH: dict[str, str] = {
                                       "并不明显低于第一遍（{first:.2f}；至多应为其 {ratio:g} 倍）：这种注意力模式并没有让"
                                       "模型预测出重复的内容。",
     "induction_verdict_other_arch": "只有仅解码器（GPT 式）模型才会被判定是否有归纳头：它们根据前面的词元预测重复内容的下一个词元。",
+    # Switching heads off and the logit lens
+    "param_ho_heads": "要关闭的注意力头",
+    "param_ho_how": "关闭注意力头的方式",
+    "ho_how_zero": "输出置零",
+    "ho_how_mean": "输出替换为它在整个输入上的平均值",
+    "ho_explain": "一个注意力头的输出是注意力结果中属于它的那一段，在输出投影 W_o 把各个头混合之前。关闭一个头，"
+                  "就是把这一段置零，或替换为它在输入各位置上的平均值，模型的其余部分照常运行。"
+                  "关闭后预测变化最大的头，就是模型最依赖的头。",
+    "err_ho_no_heads": "请至少选择一个要关闭的注意力头。",
+    "err_ho_unknown_head": "{model} 没有注意力头“{value}”；请从列表中选择。",
+    "w_ho_before": "所有头开启",
+    "w_ho_after": "关闭这些头",
+    "w_ho_top_after": "关闭后的首选",
+    "fig_ho_distribution_next": "下一个词元：所有头开启 vs. 关闭 {n} 个头",
+    "fig_ho_distribution_last": "最后一个位置的预测：所有头开启 vs. 关闭 {n} 个头",
+    "ho_summary": "关闭 {n} 个头（{how}）后，预测变化了 KL(开启 ‖ 关闭) = {kl:.4f} 奈特（没有变化时为 0）。"
+                  "首选词元：所有头开启时为 {before}（{p_before:.1%}），关闭后为 {after}（{p_after:.1%}）。",
+    "ho_generation": "**贪心输出，所有头开启：** {before}\n\n**关闭这些头后：** {after}\n\n"
+                     "{total} 个词元中有 {changed} 个改变（粗体）。",
+    "ho_exact_match": "在 {task} 任务的 {n} 个留出样例上的**完全匹配率**：所有头开启时 {before:.0%}，"
+                      "关闭后 {after:.0%}。",
+    "lens_explain": "在每一层之后，把残差流按最后一层的方式读出：经过最终归一化（前置归一化模型）和输出头。"
+                    "每个格子显示模型若在此停下会预测的词元，颜色表示它的概率；最后一行就是模型自己的预测。",
+    "fig_logit_lens_next": "Logit 透镜：每一层之后模型会预测的下一个词元",
+    "fig_logit_lens_last": "Logit 透镜：每一层之后模型在每个位置会预测的词元",
+    "w_lens_layer_decoder": "解码器层",
+    "w_lens_layer_encoder": "编码器层",
+    "w_lens_position": "输入位置",
+    "w_lens_top_token": "首选词元",
+    # --- Tiny texts, measuring and training stability (block size, perplexity, BLEU, schedules, clipping) ---
+    "data_rhyme": "童谣（教程 1，407 个字符）",
+    "lbl_train_block": "块大小（模型一次读入的词元数）",
+    "lbl_train_schedule": "学习率调度",
+    "lbl_train_decay_every": "阶梯调度：每隔多少步下降",
+    "lbl_train_decay_factor": "阶梯调度：乘以",
+    "lbl_train_clip": "裁剪梯度范数",
+    "lbl_train_clip_threshold": "裁剪阈值（梯度范数的上限）",
+    "param_block_size": "块大小",
+    "param_schedule": "学习率调度",
+    "param_decay_every": "两次下降之间的步数",
+    "param_decay_factor": "下降倍数",
+    "param_clip": "梯度裁剪",
+    "param_grad_clip": "裁剪阈值",
+    "schedule_constant": "恒定",
+    "schedule_step": "阶梯衰减",
+    "schedule_linear": "线性衰减",
+    "schedule_cosine": "余弦衰减",
+    "schedule_inverse_sqrt": "平方根倒数（原论文）",
+    "fig_lr_schedule": "每一步的学习率：{schedule}",
+    "w_val_perplexity": "验证困惑度",
+    "w_grad_norm": "梯度范数（裁剪前）",
+    "w_clip_threshold": "裁剪阈值",
+    "train_bleu": " · BLEU **{bleu:.1f}**（字符级）",
+    "err_inverse_sqrt_warmup": "平方根倒数调度至少需要 1 步预热（它的学习率按 步数 × 预热步数^-1.5 增长）。请把预热步数设为 1 或更多。",
+    "train_stability_explanation": (
+        "**块大小**是模型一次读入的词元数。文本的最后十分之一留作验证，它必须装得下一个块再加后面一个词元："
+        "407 个字符的童谣留出 41 个字符，所以块最大为 40（建议 32）。块比童谣里重复的副歌还短时，模型分不清是第几遍副歌，"
+        "生成时可能在各段之间跳转。\n\n"
+        "**困惑度** = exp(验证损失)，损失是每个词元的平均交叉熵（以 nat 计）：模型平均而言相当于在多少个同样可能的词元之间犹豫"
+        "（1 = 确定且正确）。\n\n"
+        "**BLEU**（序列到序列任务，由 sacrebleu 按字符计算）：所有贪心输出相对目标的 1 到 4 元组精确率的几何平均，"
+        "在整个留出集上合并统计，再乘以输出比目标短时的简短惩罚；取值 0 到 100。它只统计共有的字符 n 元组，"
+        "并不衡量含义；一个几乎正确的输出 BLEU 很高，完全匹配却算它错。\n\n"
+        "**梯度范数**是裁剪前整个梯度的长度。裁剪把长于阈值的梯度按比例缩到阈值，一个糟糕的批次就不会把权重推得太远。\n\n"
+        "**调度**：恒定；阶梯（每 N 步乘以一个倍数）；线性或余弦衰减到学习率的十分之一；"
+        "原论文的 d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)，预热期间上升，之后按 1/√step 下降，且不使用学习率这一栏。"
+        "除最后一种外，都先线性预热。"),
+    # Class walk-through: error title, empty figures
+    "err_title": "出错了",
+    "empty_train_curves": "模型训练时，损失、准确率和学习率曲线显示在这里：选择任务后按“开始”。",
+    "empty_train_probe": "探针输入上每一层、每个头的注意力显示在这里，并随训练更新：按“开始”。",
+    "empty_train_scores": "每个头的得分随训练步数的变化显示在这里：按“开始”。",
+    "empty_lab_curves": "各变体的曲线并排显示在这里：按“运行实验”。",
+    "empty_lab_attention": "实验运行后，这个变体在探针输入上的注意力显示在这里：按“运行实验”。",
+    "empty_lab_compare": "勾选保存的结果，在这里比较它们的验证损失。",
 }

@@ -9,7 +9,6 @@ download. Nothing here draws: playground.ui.training_views turns a session into 
 from __future__ import annotations
 
 import copy
-import math
 import shutil
 import tempfile
 import threading
@@ -24,10 +23,13 @@ import numpy as np
 
 from playground.analysis import flops_per_token
 from playground.checkpoint import to_bytes
-from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, tasks, tiny_shakespeare
+from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, rhyme_text, tasks, tiny_shakespeare
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
 from playground.train import PRESETS, Preset, Snapshot, TrainEvent, Trainer
+from playground.train.config import SCHEDULES
+from playground.train.presets import RHYME_BLOCK_SIZE
 from playground.train.card import card, metadata
+from playground.train.metrics import perplexity
 
 from .i18n import text
 from .registry import ModelEntry, freeze
@@ -47,7 +49,8 @@ from .validation import (
 TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
                 "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
                 "induction": "induction"}
-DATA_SOURCES = ("bundled", "tiny_shakespeare", "pasted", "upload")
+DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted", "upload")
+DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's validation split can hold
 RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
 STEP_SIZE = 10                # optimisation steps per press of Step
 EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
@@ -100,9 +103,40 @@ def form_defaults(task: str) -> dict:
                 warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps)
 
 
+STABILITY_FIELDS = ("block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip")   # form order
+
+
+def stability_defaults(task: str) -> dict:
+    """The form's block size (language models), schedule and clipping for a task's preset."""
+    preset, train = base_preset(task), base_preset(task).train_config
+    return dict(block_size=preset.block_size, schedule=train.schedule, decay_every=train.decay_every,
+                decay_factor=train.decay_factor, clip=train.grad_clip is not None, grad_clip=train.grad_clip or 1.0)
+
+
+def check_stability(preset: Preset, lang: str, block_size=None, schedule="cosine", decay_every=500, decay_factor=0.5,
+                    clip=True, grad_clip=1.0) -> Preset:
+    """The preset with the form's block size (language models only), learning-rate schedule and
+    gradient clipping, each checked, or a gr.Error saying what to change."""
+    schedule = check_choice(schedule, SCHEDULES, lang, "schedule")
+    decay_every = check_number(decay_every, lang, "decay_every", *TRAIN_LIMITS["decay_every"], integer=True)
+    decay_factor = check_number(decay_factor, lang, "decay_factor", *TRAIN_LIMITS["decay_factor"])
+    clip = bool(check_choice(clip, (True, False), lang, "clip"))
+    grad_clip = check_number(grad_clip, lang, "grad_clip", *TRAIN_LIMITS["grad_clip"]) if clip else None
+    if schedule == "inverse_sqrt" and preset.train_config.warmup_steps < 1:
+        raise fail(lang, "err_inverse_sqrt_warmup")
+    train = preset.train_config.replace(schedule=schedule, decay_every=decay_every, decay_factor=decay_factor,
+                                        grad_clip=grad_clip)
+    preset = replace(preset, train_config=train)
+    if preset.kind == "seq2seq" or block_size is None:
+        return preset
+    return preset.with_block_size(check_number(block_size, lang, "block_size", *TRAIN_LIMITS["block_size"],
+                                               integer=True))
+
+
 def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
-               lr, warmup, batch_size, steps, lang: str) -> TrainSpec:
-    """Every choice of the form in range and consistent, or a gr.Error saying what to change."""
+               lr, warmup, batch_size, steps, lang: str, **stability) -> TrainSpec:
+    """Every choice of the form in range and consistent, or a gr.Error saying what to change.
+    ``stability``: block_size, schedule, decay_every, decay_factor, clip, grad_clip (see check_stability)."""
     task = check_choice(task, tuple(TASK_PRESETS), lang, "task")
     base = base_preset(task)
     data = "task" if base.synthetic else check_choice(data, DATA_SOURCES, lang, "data")
@@ -134,7 +168,8 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
                                           event_every_s=EVENT_EVERY_S, snapshot_every_s=SNAPSHOT_EVERY_S)
     except ValueError as error:
         raise fail(lang, "err_config", error=str(error)) from None
-    return TrainSpec(task, data, replace(base, model_config=model, train_config=train))
+    preset = check_stability(replace(base, model_config=model, train_config=train), lang, **stability)
+    return TrainSpec(task, data, preset)
 
 
 @cache
@@ -228,6 +263,8 @@ def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
         return bundled_text()
     if spec.data == "tiny_shakespeare":
         return shakespeare_text(lang)
+    if spec.data == "rhyme":
+        return rhyme_text()
     if spec.data == "pasted":
         return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
     return read_text_file(upload, lang)
@@ -364,7 +401,7 @@ class TrainingSession:
         metrics = trainer.evaluate()
         loss = trainer.step_losses[-1] if trainer.step_losses else metrics.val_loss
         return TrainEvent(step=trainer.step, loss=loss, val_loss=metrics.val_loss,
-                          perplexity=math.exp(min(metrics.val_loss, 700.0)), accuracy=metrics.accuracy,
+                          perplexity=perplexity(metrics.val_loss), accuracy=metrics.accuracy, bleu=metrics.bleu,
                           exact_match=metrics.exact_match, lr=trainer.lr, grad_norm=last.grad_norm if last else 0.0,
                           tokens_per_s=last.tokens_per_s if last else 0.0, elapsed=trainer.elapsed,
                           status="finished" if trainer.finished else "paused")

@@ -15,8 +15,10 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
+from playground.model import SITES, AttentionSite, ModelConfig
 from playground.train import Snapshot, TrainEvent
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
+from playground.train.schedule import schedule_curve
 from playground.viz.training import MARKER_LIMIT
 
 from .i18n import text
@@ -24,9 +26,7 @@ from .training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from .validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 
 CURVE_POINTS = 400            # progress points drawn at most; evaluated ones are always kept
-KINDS = {"encoder_decoder": ("decoder.cross_attn", "encoder.self_attn", "decoder.self_attn"),
-         "decoder_only": ("decoder.self_attn",), "encoder_only": ("encoder.self_attn",)}
-SHORT_KIND = {"encoder.self_attn": "encoder", "decoder.self_attn": "decoder", "decoder.cross_attn": "cross"}
+SHORT_KIND = {site.name: site.id for site in SITES}     # a probe kind (a site's name) -> the site's id
 DEFAULT_SCORE = {"copy": "diagonal", "reverse": "anti_diagonal", "sort": "entropy", "dates": "entropy",
                  "char-lm": "previous_token", "bpe-lm": "previous_token", "masked-lm": "previous_token",
                  "induction": "induction"}
@@ -37,21 +37,28 @@ STATE_TEXT = {"running": "train_state_running", "paused": "train_state_paused", 
               "stopped": "train_state_stopped", "finished": "train_state_finished",
               "diverged": "train_state_diverged"}
 SERIES = {"loss": "w_train_loss", "val_loss": "w_val_loss", "accuracy": "w_accuracy", "exact_match": "w_exact_match",
-          "lr": "w_learning_rate", "tokens_per_s": "w_tokens_per_s"}
-PANELS = ("w_loss", "w_accuracy", "w_learning_rate", "w_tokens_per_s")
+          "lr": "w_learning_rate", "tokens_per_s": "w_tokens_per_s", "perplexity": "w_val_perplexity",
+          "grad_norm": "w_grad_norm"}
+PANELS = ("w_loss", "w_accuracy", "w_learning_rate", "w_tokens_per_s", "w_val_perplexity", "w_grad_norm")
 SAMPLE_HEADINGS = {"seq2seq": "train_sample_seq2seq", "lm": "train_sample_lm", "mlm": "train_sample_mlm",
                    "repeats": "train_sample_repeats"}
 
 
+def probe_kinds(config: ModelConfig) -> tuple[str, ...]:
+    """The names of a model's attention sites (a snapshot's keys), the most telling first
+    (cross-attention for seq2seq)."""
+    return tuple(site.name for site in sorted(config.sites(), key=lambda site: not site.is_cross))
+
+
 def kinds_of(spec: TrainSpec) -> tuple[str, ...]:
-    """The probe's attention kinds, the most telling first (cross-attention for seq2seq)."""
-    return KINDS[spec.preset.model_config.arch]
+    """The probe's attention kinds of a training."""
+    return probe_kinds(spec.preset.model_config)
 
 
 def score_keys(spec: TrainSpec) -> list[str]:
     """Every head score a snapshot carries: "KIND.SCORE"."""
     return [f"{kind}.{score}" for kind in kinds_of(spec)
-            for score in (CROSS_SCORES if kind.endswith("cross_attn") else SELF_SCORES)]
+            for score in (CROSS_SCORES if AttentionSite.parse(kind).is_cross else SELF_SCORES)]
 
 
 def default_view(spec: TrainSpec) -> tuple[str, str]:
@@ -102,8 +109,10 @@ def status_text(session: TrainingSession, lang: str) -> str:
     evaluated = next((e for e in reversed(trainer.history) if e.evaluated), None)
     if evaluated is not None:
         exact = "" if evaluated.exact_match is None else t("train_exact", exact=_percent(evaluated.exact_match))
+        if evaluated.bleu is not None:
+            exact += t("train_bleu", bleu=evaluated.bleu)
         lines.append(t("train_heldout", step=evaluated.step, val_loss=evaluated.val_loss,
-                       accuracy=_percent(evaluated.accuracy), exact=exact))
+                       perplexity=evaluated.perplexity, accuracy=_percent(evaluated.accuracy), exact=exact))
     if session.entry is not None and session.state != "running":
         lines.append(t("train_published", name=session.entry.name))
     return "\n\n".join(lines)
@@ -119,7 +128,7 @@ def _thinned(events: list[TrainEvent]) -> list[TrainEvent]:
 
 def _history(session: TrainingSession) -> dict[str, list]:
     events = _thinned(session.trainer.history)
-    columns = ["step", "loss", "val_loss", "accuracy", "lr", "tokens_per_s"]
+    columns = ["step", "loss", "val_loss", "accuracy", "lr", "tokens_per_s", "perplexity", "grad_norm"]
     if session.spec.seq2seq:
         columns.insert(4, "exact_match")
     return {name: [getattr(e, name) for e in events] for name in columns}
@@ -144,7 +153,8 @@ class LiveCurves:
                 names = {column: t(key) for column, key in SERIES.items()}
                 self._figure = viz.training_curves(
                     history, title=t("fig_train_curves", task=task_name(session.spec.task, lang)),
-                    panel_titles=[t(key) for key in PANELS], series_names=names, step_label=t("w_step"), height=520)
+                    panel_titles=[t(key) for key in PANELS], series_names=names, step_label=t("w_step"), height=700,
+                    grad_clip=session.trainer.config.grad_clip, clip_label=t("w_clip_threshold"))
                 self._lang, self._columns = lang, {name: column for column, name in names.items()}
                 return self._figure
             steps = np.asarray(history["step"], dtype=np.float32)
@@ -157,17 +167,19 @@ class LiveCurves:
             return self._figure
 
 
-def curves_figure(session: TrainingSession, lang: str) -> go.Figure | None:
-    """Loss and validation loss, accuracy (and exact match), learning rate and tokens/s so far."""
+def curves_figure(session: TrainingSession, lang: str) -> go.Figure:
+    """Loss and validation loss, accuracy (and exact match), learning rate, tokens/s, validation
+    perplexity and the gradient norm (with the clipping threshold) so far (before a run: what will
+    appear and how)."""
     curves = session.figures.setdefault("curves", LiveCurves())
-    return curves.figure(session, lang)
+    return curves.figure(session, lang) or viz.placeholder(text(lang, "empty_train_curves"))
 
 
-def probe_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The latest snapshot's attention on the probe input: every layer x head of the chosen kind."""
     snapshot, kind = session.snapshot, session.view_kind
     if snapshot is None or kind not in snapshot.attention:
-        return None
+        return viz.placeholder(text(lang, "empty_train_probe"))
     queries, keys = snapshot.tokens[kind]
     t = partial(text, lang)
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
@@ -180,13 +192,14 @@ INDUCTION_KEY = "decoder.self_attn.induction"
 PREVIOUS_KEY = "decoder.self_attn.previous_token"
 
 
-def scores_figure(session: TrainingSession, lang: str) -> go.Figure | None:
+def scores_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The chosen head score of every head at every snapshot so far; following the induction score
-    of a decoder with two layers or more draws how an induction head forms instead."""
+    of a decoder with two layers or more draws how an induction head forms instead (before a run:
+    what will appear and how)."""
     key = session.view_score
     history = [(step, scores[key]) for step, scores in session.score_history if key in scores]
     if not history:
-        return None
+        return viz.placeholder(text(lang, "empty_train_scores"))
     t = partial(text, lang)
     if key == INDUCTION_KEY and history[0][1].shape[0] >= 2:
         return formation_figure(session, lang)
@@ -234,6 +247,15 @@ def sample_text(session: TrainingSession, lang: str) -> str:
         mark = "✓" if sample.output == sample.target else "✗"
         lines.append(f"| {_cell(sample.input)} | {_cell(sample.output)} | {_cell(sample.target)} | {mark} |")
     return "\n".join(lines)
+
+
+def schedule_figure(spec: TrainSpec, lang: str) -> go.Figure:
+    """The learning rate of every step the form asks for, drawn before Start."""
+    t = partial(text, lang)
+    config = spec.preset.train_config
+    steps, rates = schedule_curve(config, spec.preset.model_config.d_model)
+    return viz.learning_rate_schedule(steps, rates, title=t("fig_lr_schedule", schedule=t(f"schedule_{config.schedule}")),
+                                      step_label=t("w_step"), rate_label=t("w_learning_rate"), height=300)
 
 
 def estimate_text(params: int, gflops: float, vocab: int, problem: str | None, lang: str) -> str:

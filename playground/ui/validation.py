@@ -36,6 +36,7 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config: the lib
 TRAIN_LIMITS = {                 # the Train tab's form
     "layers": (1, 6), "n_heads": (1, 8), "d_model": (8, 512), "d_ff": (8, 2048), "dropout": (0.0, 0.5),
     "lr": (1e-5, 0.1), "warmup": (0, 1_000), "batch_size": (1, 256), "steps": (1, 5_000),
+    "block_size": (2, 256), "grad_clip": (0.01, 100.0), "decay_every": (1, 5_000), "decay_factor": (0.01, 1.0),
 }
 MAX_TRAIN_PARAMETERS = 2_000_000        # a larger model trains too slowly to watch on a shared CPU
 MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estimated: about 1 s on one core
@@ -51,8 +52,8 @@ MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses
 
 
 def fail(lang: str, key: str, **values) -> gr.Error:
-    """A gr.Error with the message `key` in `lang`."""
-    return gr.Error(text(lang, key, **values), print_exception=False)
+    """A gr.Error with the message `key` in `lang`, under a title in `lang` (Gradio's own says "Error")."""
+    return gr.Error(text(lang, key, **values), title=text(lang, "err_title"), print_exception=False)
 
 
 def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:

@@ -101,7 +101,7 @@ class TabWiring:
         shared: `handler` is a pure function of the form and the language (no session state), so its
         updates for a form that names only shipped models are kept in the process's view cache and
         served to every session that asks for the same view."""
-        ctx, link_box = self.ctx, self.link
+        ctx = self.ctx
 
         @guarded
         def run(values: tuple, lang: str, request: gr.Request | None):

@@ -11,7 +11,7 @@ from playground import viz
 from playground.analysis.worked_attention import recombined_output, traced_run, work_through
 from playground.data import BOS_ID, EOS_ID
 from playground.model import AttentionSite
-from playground.train.decoding import greedy_seq2seq
+from playground.generate.batch import bos, greedy
 from playground.viz.labels import number_text
 
 from .i18n import text
@@ -37,7 +37,7 @@ def _inputs(entry: ModelEntry, ids: list[int]) -> tuple[list[int] | None, list[i
         return head, None
     if not model.has_encoder:
         return None, head
-    written = [i for i in greedy_seq2seq(model, torch.tensor([head]), MAX_WORKED_TOKENS - 1)[0] if i != EOS_ID]
+    written = [i for i in greedy(model, bos(1), MAX_WORKED_TOKENS - 1, torch.tensor([head]))[0] if i != EOS_ID]
     return head, [BOS_ID, *written][:MAX_WORKED_TOKENS]
 
 

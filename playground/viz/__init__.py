@@ -13,6 +13,8 @@ from playground.viz.embeddings import embedding_map, neighbour_bars
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
 from playground.viz.matrices import mask_grid, matrix_panels
 from playground.viz.norms import layer_norm_vector, residual_norms
+from playground.viz.logit_lens import logit_lens_heatmap
+from playground.viz.theme import placeholder
 from playground.viz.positional import (
     cosine_similarity,
     position_similarity,
@@ -24,7 +26,12 @@ from playground.viz.positional import (
 from playground.viz.predictions import blank_candidates, two_decodings
 from playground.viz.tokenizer import merges_table, token_spans
 from playground.viz.training import (
-    compare_runs, head_scores_heatmap, head_scores_over_steps, induction_formation, training_curves,
+    compare_runs,
+    head_scores_heatmap,
+    head_scores_over_steps,
+    induction_formation,
+    learning_rate_schedule,
+    training_curves,
 )
 
 __all__ = [
@@ -44,12 +51,15 @@ __all__ = [
     "head_scores_heatmap",
     "head_scores_over_steps",
     "layer_norm_vector",
+    "learning_rate_schedule",
     "mask_grid",
     "matrix_panels",
     "induction_formation",
+    "logit_lens_heatmap",
     "merges_table",
     "neighbour_bars",
     "parameter_treemap",
+    "placeholder",
     "position_similarity",
     "residual_norms",
     "positional_curves",

@@ -66,7 +66,7 @@ def residual_norms(
     labels = [visible_token(str(tok)) for t in tokens for tok in t]
     dots = dict(type="scatter", x=xs, y=ys, mode="markers", name=token_label, customdata=labels,
                 marker=dict(size=7, color=theme.SERIES_COLORS[0], opacity=0.45),
-                hovertemplate=f"%{{x}}<br>%{{customdata}}: %{{y:.2f}}<extra></extra>")
+                hovertemplate="%{x}<br>%{customdata}: %{y:.2f}<extra></extra>")
     groups = list(groups) if groups is not None else [""] * len(stages)
     if len(groups) != len(stages):
         raise ValueError(f"{len(groups)} groups for {len(stages)} stages; give one group per stage")

@@ -93,7 +93,7 @@ def position_similarity(
     trace = dict(
         type="heatmap",
         z=sim, zmin=-1.0, zmax=1.0, colorscale=theme.DIVERGING_COLORSCALE,
-        hovertemplate=f"{position_label}s %{{y}} · %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>",
+        hovertemplate=f"{position_label} %{{y}} · {position_label} %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>",
     )
     layout = theme.base_layout(
         title, height=height if height is not None else 560,

@@ -135,6 +135,15 @@ def table(columns: list[list[str]], headers, columnwidth: list[int], title: str,
     return dict(traces=[trace], layout=base_layout("<br>".join(lines), height=height, margin=margin))
 
 
+def placeholder(message: str, height: int = 300) -> go.Figure:
+    """An empty figure that says, in its middle, what will appear there and how to make it appear."""
+    lines = "<br>".join(wrap(message, TITLE_CELLS * 2 // 3))
+    axis = dict(visible=False, range=[0, 1], fixedrange=True)
+    return figure([], base_layout("", height=height, xaxis=axis, yaxis=axis, annotations=[dict(
+        text=lines, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
+        font=dict(size=FONT_SIZE, color="#555555"))]))
+
+
 def figure(traces: list[dict], layout: dict) -> go.Figure:
     """A Figure from plain trace dicts (each with its "type") and a layout dict.
 

@@ -1,10 +1,11 @@
-"""Training figures: loss and validation curves, accuracy, learning rate, tokens/s, head scores
-over steps, and several runs overlaid for side-by-side comparisons.
+"""Training figures: loss and validation curves, accuracy, learning rate, tokens/s, validation
+perplexity, gradient norm, the learning-rate schedule before a run, head scores over steps, and
+several runs overlaid for side-by-side comparisons.
 
 A training history is a mapping column name -> sequence, one entry per logged step, for example
 {"step": [...], "loss": [...], "val_loss": [... None where not evaluated], "accuracy": [...],
-"exact_match": [...], "lr": [...], "tokens_per_s": [...]}. Only "step" and "loss" are required;
-None entries become gaps that the lines bridge.
+"exact_match": [...], "lr": [...], "tokens_per_s": [...], "perplexity": [...], "grad_norm": [...]}.
+Only "step" and "loss" are required; None entries become gaps that the lines bridge.
 """
 from collections.abc import Mapping, Sequence
 
@@ -21,7 +22,10 @@ TRAINING_PANELS = (
     ("Accuracy", (("accuracy", "accuracy"), ("exact_match", "exact match"))),
     ("Learning rate", (("lr", "learning rate"),)),
     ("Tokens / s", (("tokens_per_s", "tokens/s"),)),
+    ("Validation perplexity", (("perplexity", "validation perplexity"),)),
+    ("Gradient norm", (("grad_norm", "gradient norm"),)),
 )
+GRADIENT_PANEL = 5          # index of the gradient-norm panel in TRAINING_PANELS
 
 
 def history_column(history: Mapping[str, Sequence], name: str) -> np.ndarray:
@@ -41,10 +45,13 @@ def training_curves(
     series_names: Mapping[str, str] | None = None,
     step_label: str = "step",
     height: int | None = None,
+    grad_clip: float | None = None,
+    clip_label: str = "clipping threshold",
 ) -> go.Figure:
-    """Four panels: loss (+ validation loss), accuracy (+ exact match), learning rate, tokens/s.
+    """Six panels: loss (+ validation loss), accuracy (+ exact match), learning rate, tokens/s,
+    validation perplexity, gradient norm (with ``grad_clip`` drawn as a dashed line when given).
 
-    history: see the module docstring. panel_titles: four titles in TRAINING_PANELS order;
+    history: see the module docstring. panel_titles: six titles in TRAINING_PANELS order;
     series_names: column name -> legend name. Columns absent from the history are left out.
     """
     if "loss" not in history:
@@ -54,7 +61,8 @@ def training_curves(
     if len(panel_titles) != len(TRAINING_PANELS):
         raise ValueError(f"panel_titles needs {len(TRAINING_PANELS)} titles, got {len(panel_titles)}")
     names = dict(series_names or {})
-    fig = make_subplots(rows=2, cols=2, subplot_titles=panel_titles, vertical_spacing=0.16, horizontal_spacing=0.1)
+    rows = -(-len(TRAINING_PANELS) // 2)
+    fig = make_subplots(rows=rows, cols=2, subplot_titles=panel_titles, vertical_spacing=0.12, horizontal_spacing=0.1)
     mode = "lines+markers" if len(steps) <= MARKER_LIMIT else "lines"
     color_index = 0
     for index, (_, columns) in enumerate(TRAINING_PANELS):
@@ -70,13 +78,41 @@ def training_curves(
                 marker=dict(size=5), hovertemplate=f"{name}<br>{step_label}: %{{x}}<br>%{{y:.4g}}<extra></extra>",
             ), row=row + 1, col=col + 1)
             color_index += 1
-    fig.update_xaxes(title_text=step_label, row=2)
+    if grad_clip is not None:
+        row, col = divmod(GRADIENT_PANEL, 2)
+        fig.add_hline(y=grad_clip, line=dict(dash="dash", color=theme.HIGHLIGHT_COLOR, width=2), row=row + 1,
+                      col=col + 1, annotation_text=f"{clip_label} = {grad_clip:g}", annotation_position="top left")
+    fig.update_xaxes(title_text=step_label, row=rows)
     fig.update_layout(theme.base_layout(
-        title, height=height if height is not None else 620,
+        title, height=height if height is not None else 820,
         legend=dict(orientation="h", yanchor="bottom", y=1.08, x=0),
         margin=dict(l=70, r=30, t=120, b=60),
     ))
     return fig
+
+
+def learning_rate_schedule(
+    steps: Sequence[int],
+    rates: Sequence[float],
+    title: str = "Learning-rate schedule",
+    step_label: str = "step",
+    rate_label: str = "learning rate",
+    height: int | None = None,
+) -> go.Figure:
+    """The learning rate of every step of a run, drawn before it starts (steps and rates as from
+    playground.train.schedule.schedule_curve)."""
+    x = np.asarray(steps, dtype=np.float64)                                  # [N]
+    y = np.asarray(rates, dtype=np.float64)                                  # [N]
+    if x.ndim != 1 or len(x) == 0 or x.shape != y.shape:
+        raise ValueError(f"steps and rates must be two non-empty lists of one length, got {x.shape} and {y.shape}")
+    if not np.isfinite(y).all():
+        raise ValueError("rates must be finite numbers")
+    trace = dict(type="scatter", x=x, y=y, mode="lines", name=rate_label, line=dict(width=3, color=theme.SERIES_COLORS[0]),
+                 hovertemplate=f"{step_label}: %{{x}}<br>{rate_label}: %{{y:.4g}}<extra></extra>")
+    layout = theme.base_layout(title, height=height if height is not None else 320,
+                               xaxis=dict(title=dict(text=step_label)), yaxis=dict(title=dict(text=rate_label)),
+                               showlegend=False, margin=dict(l=80, r=30, t=60, b=60))
+    return theme.figure([trace], layout)
 
 
 def compare_runs(

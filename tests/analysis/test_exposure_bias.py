@@ -5,7 +5,7 @@ import torch
 
 from playground.analysis.exposure_bias import teacher_forced_vs_free
 from playground.data import EOS_ID
-from playground.train.decoding import greedy_continue, greedy_seq2seq
+from playground.generate.batch import bos, greedy
 from tests.model.helpers import tiny_model
 
 PROMPT = [5, 9, 7, 12]
@@ -13,8 +13,8 @@ PROMPT = [5, 9, 7, 12]
 
 def _greedy(model, prompt, n):
     if model.has_encoder:
-        return greedy_seq2seq(model, torch.tensor([prompt]), n)[0]
-    return greedy_continue(model, torch.tensor([prompt]), n)[0]
+        return greedy(model, bos(1), n, torch.tensor([prompt]))[0]
+    return greedy(model, torch.tensor([prompt]), n)[0]
 
 
 @pytest.mark.parametrize("arch", ["encoder_decoder", "decoder_only"])

@@ -1,6 +1,5 @@
 """The load generator: it builds Gradio's queue data, reads completions without decoding them, and
 drives a live app's events from one process."""
-import random
 
 import gradio as gr
 import pytest

@@ -117,3 +117,10 @@ def test_real_shared_copy_passes_the_real_checksum(monkeypatch):
     monkeypatch.delenv(corpora.SHAKESPEARE_ENV_VAR, raising=False)
     text = tiny_shakespeare(allow_download=False)
     assert len(text.encode("utf-8")) == 1_115_394 and text.startswith("First Citizen:")
+
+
+def test_the_rhyme_is_the_first_tutorials_407_characters():
+    text = corpora.load_corpus("rhyme")
+    assert len(text) == 407 and text == corpora.rhyme_text()
+    assert text.count("Twinkle, twinkle, little star,") == 3
+    assert "rhyme" in corpora.CORPORA

@@ -112,3 +112,14 @@ def test_mlm_labels_hold_the_original_tokens_and_every_row_has_one():
     assert torch.equal(x, x2) and torch.equal(labels, labels2)
     with pytest.raises(ValueError, match="mask_prob"):
         MLMData(TEXT, tok, block_size=4, mask_prob=0)
+
+
+def test_the_seed_rhyme_is_refused_at_block_64_with_the_block_that_fits():
+    from playground.data import CharTokenizer, rhyme_text
+
+    text = rhyme_text()
+    tokenizer = CharTokenizer.from_text(text)
+    with pytest.raises(ValueError, match="41 for validation.*a block_size of at most 40"):
+        LMData(text, tokenizer, 64)
+    data = LMData(text, tokenizer, 40)
+    assert len(data.ids("val")) == 41 and len(data.ids("train")) == 366

@@ -121,6 +121,17 @@ def test_attention_draws_every_head_with_token_labels(english, screenshots):
     screenshot(page, screenshots, "en-attention")
 
 
+def test_an_input_at_the_view_limit_keeps_a_label_for_every_token(english):
+    page = english
+    open_tab(page, "attention")
+    use_model(page, "attention")
+    value = "abcdefghij" * 8                                          # 80 tokens, the view's limit
+    show_attention(page, value)
+    head = drawn(page, "attention-head-plot", lambda fig: key_labels(fig) == expected_keys(value))
+    assert len(head["ticks"]) == 2 * len(value)                      # every query row and key column labelled
+    assert head["ticks"][:len(value)] == list(value)
+
+
 def test_generate_steps_back_and_shows_candidates(english, screenshots):
     page = english
     open_tab(page, "generate")

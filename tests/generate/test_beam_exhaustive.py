@@ -48,7 +48,7 @@ class Bigram(DecoderOnly):
         super().__init__(cfg)
         self.register_buffer("table", table)                                            # [V, V]
 
-    def forward(self, ids, cache=None, trace=None):
+    def decode(self, ids, memory=None, cache=None, trace=None):
         return self.table[ids]                                                          # [B, T, V]
 
 

@@ -33,12 +33,12 @@ def test_cached_steps_equal_full_forward_passes(arch, positional):
         expected, _ = full_pass(net, history, stepper.source_ids)
         np.testing.assert_allclose(step.raw_probs, expected, atol=1e-5)
     _, trace = full_pass(net, stepper.ids, stepper.source_ids)
-    np.testing.assert_allclose(stepper.attention_matrix("self"), trace.attention(DECODER_SELF)[:, 0].numpy(), atol=1e-5)
-    np.testing.assert_allclose(step.attention["self"], trace.attention(DECODER_SELF)[:, 0, :, -1].numpy(), atol=1e-5)
+    np.testing.assert_allclose(stepper.attention_matrix(DECODER_SELF), trace.attention(DECODER_SELF)[:, 0].numpy(), atol=1e-5)
+    np.testing.assert_allclose(step.attention[DECODER_SELF], trace.attention(DECODER_SELF)[:, 0, :, -1].numpy(), atol=1e-5)
     if arch == "encoder_decoder":
         cross = trace.attention(CROSS)[:, 0].numpy()                  # [L, H, T, S]
-        np.testing.assert_allclose(stepper.attention_matrix("cross"), cross, atol=1e-5)
-        np.testing.assert_allclose(stepper.attention_matrix("encoder"), trace.attention(ENCODER_SELF)[:, 0].numpy(), atol=1e-5)
+        np.testing.assert_allclose(stepper.attention_matrix(CROSS), cross, atol=1e-5)
+        np.testing.assert_allclose(stepper.attention_matrix(ENCODER_SELF), trace.attention(ENCODER_SELF)[:, 0].numpy(), atol=1e-5)
 
 
 def test_step_reports_its_token_distribution_and_trace():
@@ -50,8 +50,8 @@ def test_step_reports_its_token_distribution_and_trace():
     assert np.count_nonzero(step.stages["top-k"]) == 5
     assert step.probs[step.chosen] > 0 and step.chosen == step.token_id
     assert step.token_text == TOKENIZER.id_to_piece(step.token_id)
-    assert step.attention["self"].shape == (2, 4, 4) and step.cache_length == 4
-    np.testing.assert_allclose(step.attention["self"].sum(-1), 1.0, atol=1e-5)
+    assert step.attention[DECODER_SELF].shape == (2, 4, 4) and step.cache_length == 4
+    np.testing.assert_allclose(step.attention[DECODER_SELF].sum(-1), 1.0, atol=1e-5)
     assert stepper.tokens == ["a", "b", "c", step.token_text]
     assert stepper.generated_ids == [step.token_id]
 
@@ -94,7 +94,7 @@ def test_back_undoes_a_step_exactly():
     for old, new in zip(before[3:], again):
         assert new.token_id == old.token_id
         np.testing.assert_array_equal(new.raw_probs, old.raw_probs)
-        np.testing.assert_array_equal(new.attention["self"], old.attention["self"])
+        np.testing.assert_array_equal(new.attention[DECODER_SELF], old.attention[DECODER_SELF])
     np.testing.assert_array_equal(stepper.attention_matrix(), matrix)
 
 
@@ -154,7 +154,7 @@ def test_back_across_a_slide_restores_the_window():
     np.testing.assert_array_equal(stepper.attention_matrix(), before)
     again = stepper.step()
     assert again.token_id == step.token_id
-    np.testing.assert_array_equal(again.attention["self"], step.attention["self"])
+    np.testing.assert_array_equal(again.attention[DECODER_SELF], step.attention[DECODER_SELF])
 
 
 def test_prompt_longer_than_the_context_is_windowed_and_reported():
@@ -174,13 +174,13 @@ def test_encoder_decoder_stops_at_a_full_context_and_truncates_a_long_source():
     assert stepper.tokens == ["<bos>"] and stepper.source_tokens == list("abcdef")
     steps = list(stepper.run())
     assert len(steps) == 5 and steps[-1].reason == "context" and steps[-1].cache_length == 6
-    assert stepper.attention_matrix("cross").shape == (2, 4, 6, 6)
+    assert stepper.attention_matrix(CROSS).shape == (2, 4, 6, 6)
 
 
 def test_empty_prompt_starts_from_bos():
     stepper = Stepper(model(), TOKENIZER, "")
     assert stepper.ids == [BOS_ID] and stepper.tokens == ["<bos>"] and stepper.cache_length == 1
-    assert stepper.step().attention["self"].shape == (2, 4, 2)
+    assert stepper.step().attention[DECODER_SELF].shape == (2, 4, 2)
 
 
 def test_unknown_characters_are_reported_and_become_unk():
@@ -220,8 +220,8 @@ def test_non_finite_logits_are_reported():
     (lambda: Stepper(model(vocab_size=30), TOKENIZER, "abc"), "tokenizer has 23 ids", ValueError),
     (lambda: Stepper(torch.nn.Linear(2, 2), TOKENIZER, "abc"), "playground model", TypeError),
     (lambda: Stepper(model(), TOKENIZER, "abc").run(0), "max_steps", ValueError),
-    (lambda: Stepper(model(), TOKENIZER, "abc").attention_matrix("cross"), "no 'cross'", ValueError),
-    (lambda: Stepper(model(), TOKENIZER, "abc").attention_matrix("values"), "kind must be one of", ValueError),
+    (lambda: Stepper(model(), TOKENIZER, "abc").attention_matrix(CROSS), "has no decoder.cross_attn", ValueError),
+    (lambda: Stepper(model(), TOKENIZER, "abc").attention_matrix("cross"), "must be an AttentionSite", TypeError),
 ])
 def test_bad_arguments_raise_clear_errors(make, message, error):
     with pytest.raises(error, match=message):

@@ -141,3 +141,28 @@ def test_a_bug_refuses_a_model_without_the_piece_it_breaks():
                                            n_decoder_layers=0, d_model=16, n_heads=2, d_ff=32, max_len=8))
     with pytest.raises(ValueError, match="needs a model with a decoder"):
         see_the_future(encoder_only)
+
+
+def test_a_float_mask_is_added_to_the_scores_so_a_0_1_causal_mask_hides_nothing():
+    from playground.labs.bugs import float_causal_mask
+    from playground.model.attention import attend
+
+    generator = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 2, 5, 4, generator=generator) for _ in range(3))
+    _, scores, weights = attend(q, k, v, float_causal_mask(5, 5))
+    expected = torch.softmax(scores + torch.ones(5, 5).tril(), dim=-1)
+    torch.testing.assert_close(weights, expected)
+    future = torch.ones(5, 5, dtype=torch.bool).triu(1)                    # [Tq, Tk] keys after the query
+    assert (weights[..., future] > 0).all()                                 # the future keeps its weight
+    _, _, boolean = attend(q, k, v, float_causal_mask(5, 5).bool())
+    assert (boolean[..., future] == 0).all()
+
+
+def test_merging_heads_with_view_after_transpose_raises_and_contiguous_fixes_it():
+    from playground.labs.bugs import merge_heads_contiguous_view
+    from playground.model.attention import merge_heads
+
+    x = torch.randn(2, 4, 6, 8)                                              # [B, H, T, Dh]
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        x.transpose(1, 2).view(2, 6, 32)
+    torch.testing.assert_close(merge_heads_contiguous_view(x), merge_heads(x), rtol=0, atol=0)

@@ -55,7 +55,7 @@ def test_without_tiny_shakespeare_a_corpus_lab_reads_the_bundled_text(monkeypatc
         return real_load(name, allow_download)
 
     lab_module.corpus_text.cache_clear()
-    lab_module._character_data.cache_clear()
+    lab_module._text_data.cache_clear()
     monkeypatch.setattr(lab_module, "load_corpus", offline)
     try:
         spec = DataSpec(corpus="tiny_shakespeare", block_size=16)
@@ -64,7 +64,7 @@ def test_without_tiny_shakespeare_a_corpus_lab_reads_the_bundled_text(monkeypatc
         assert data.tokenizer.vocab_size < 70                               # fewer distinct characters
     finally:
         lab_module.corpus_text.cache_clear()
-        lab_module._character_data.cache_clear()
+        lab_module._text_data.cache_clear()
 
 
 def test_a_resized_lab_keeps_its_variants_and_checks():
@@ -73,3 +73,13 @@ def test_a_resized_lab_keeps_its_variants_and_checks():
                         rounds=2)
     assert isinstance(small, Lab) and small.variants == lab.variants and small.checks == lab.checks
     assert small.model_config.n_decoder_layers == 8 and small.train_config.max_steps == 6 and small.rounds == 2
+
+
+def test_a_variant_can_read_the_same_text_with_another_tokenizer():
+    from playground.data import BPETokenizer
+
+    bpe = DataSpec(corpus="bundled", block_size=8, bpe_vocab_size=300)
+    assert "BPE of 300 tokens" in bpe.describe()
+    assert isinstance(bpe.build().tokenizer, BPETokenizer)
+    with pytest.raises(ValueError, match="bpe_vocab_size"):
+        DataSpec(task="copy", bpe_vocab_size=300)

@@ -215,6 +215,42 @@ def _norm_depth_2(r):
     assert first["pre_no_warmup"] < first["pre_warmup"] and first["post_no_warmup"] < first["post_warmup"]
 
 
+def _merge_with_view(r):
+    raised = r.check("merge_with_view")
+    assert raised.values == {"reference": 1.0, "contiguous_view": 1.0}
+    assert all("RuntimeError: view size is not compatible" in text for text in raised.examples.values())
+    assert _values(r, "output_change_vs_reference")["contiguous_view"] < 1e-5    # the fix computes the same function
+    curves = [v.history["loss"] for v in r.variants]
+    assert curves[0][1:] == pytest.approx(curves[1][1:], abs=1e-3)
+
+
+def _float_mask(r):
+    leak = _values(r, "future_leak")
+    assert leak["reference"] == 0.0 and leak["float_mask"] > 0                # the 0/1 floats hide nothing
+    nan = r.check("fully_masked_row")
+    assert nan.values == {"reference": 1.0, "float_mask": 0.0}
+    assert "nan, nan" in nan.examples["reference"]
+
+
+def _overfitting(r):
+    gap = _values(r, "generalisation_gap")
+    assert set(gap) == {"reference", "dropout"} and all(math.isfinite(value) for value in gap.values())
+    assert r.variant("dropout").model_config["dropout"] == 0.2 and r.reference.model_config["dropout"] == 0.0
+    # the gap is the end's held-out loss minus a training loss, so it is below the held-out loss itself
+    for variant in r.variants:
+        assert gap[variant.id] < variant.final["val_loss"]
+
+
+def _characters_vs_bpe(r):
+    per_token = _values(r, "characters_per_token")
+    assert per_token["reference"] == 1.0 and per_token["bpe"] > 1.3
+    per_character = _values(r, "loss_per_character")
+    reference, bpe = r.reference, r.variant("bpe")
+    assert per_character["reference"] == pytest.approx(reference.final["val_loss"], rel=1e-5)  # a token is a character
+    assert per_character["bpe"] < bpe.final["val_loss"] / 1.3                # a token's loss spread over its characters
+    assert bpe.final["val_loss"] > reference.final["val_loss"]               # per token BPE looks worse
+
+
 EXPECTED = {
     "causal-mask": _causal_mask,
     "attention-scale": _attention_scale,
@@ -229,6 +265,10 @@ EXPECTED = {
     "norm-depth-8": _norm_depth_8,
     "decoder-only-vs-encoder-decoder": _architectures,
     "positional-encodings": _positional,
+    "merge-with-view": _merge_with_view,
+    "float-mask": _float_mask,
+    "overfitting": _overfitting,
+    "characters-vs-bpe": _characters_vs_bpe,
 }
 
 

@@ -54,3 +54,17 @@ def test_each_architecture_refuses_what_it_cannot_do():
     with pytest.raises(ValueError, match="no decoder"):
         encoder_only.new_cache()
     assert tiny_model("decoder_only").encode(torch.ones(1, 3, dtype=torch.long)) is None
+
+
+def test_an_attention_trace_name_is_read_back_as_its_site_layer_and_part():
+    assert AttentionSite.from_key("decoder.1.cross_attn.weights") == (CROSS, 1, "weights")
+    assert AttentionSite.from_key(ENCODER_SELF.key(3, "q")) == (ENCODER_SELF, 3, "q")
+    for other in ("decoder.1.resid_post", "decoder.final_norm", "encoder.0.cross_attn.q", "logits", "decoder.x.self_attn.q"):
+        assert AttentionSite.from_key(other) is None
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_the_config_and_the_model_name_the_same_capabilities(arch):
+    model = tiny_model(arch)
+    assert model.sites() == SITES_OF[arch] == model.config.sites()
+    assert (model.has_encoder, model.has_decoder) == (ENCODER_SELF in SITES_OF[arch], DECODER_SELF in SITES_OF[arch])

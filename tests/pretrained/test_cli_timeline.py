@@ -1,6 +1,7 @@
 """The training CLI's options for shipped models: timeline, float16 storage, the card's extra measurements."""
 import argparse
 import io
+import re
 
 import numpy as np
 import pytest
@@ -9,7 +10,8 @@ import torch
 from playground.checkpoint import load, load_metadata
 from playground.model import ModelConfig, build_model
 from playground.train import PRESETS
-from playground.train.card import held_out_formats_exact_match, repeated_sequence_scores
+from playground.data.date_formats import HELD_OUT_FORMATS
+from playground.train.card import held_out_format_pairs, held_out_formats_exact_match, repeated_sequence_scores
 from playground.train.cli import fractions, main, timeline_steps
 
 
@@ -64,7 +66,29 @@ def test_repeated_sequence_scores_find_a_hand_made_induction_head():
     assert scores["induction"].max() < 0.5                                   # random weights: no induction head
 
 
-def test_dates_are_also_measured_on_formats_kept_out_of_training():
+def test_dates_are_also_measured_on_each_format_kept_out_of_training():
     trainer = PRESETS["dates"].trainer(max_steps=1, val_size=8, batch_size=8)
-    share = held_out_formats_exact_match(PRESETS["dates"], trainer, n=6)
-    assert share == 0.0                                                       # an untrained model gets none right
+    shares = held_out_formats_exact_match(trainer.objective, trainer.model, {}, seed=0, n=6)
+    assert list(shares) == list(HELD_OUT_FORMATS)
+    assert set(shares.values()) == {0.0}                                     # an untrained model gets none right
+    pairs = held_out_format_pairs("dd-mm-yyyy", {}, 6, seed=0)
+    assert len({source for source, _ in pairs}) == 6
+    assert all(re.fullmatch(r"\d\d-\d\d-\d{4}", source) and target == f"{source[6:]}-{source[3:5]}-{source[:2]}"
+               for source, target in pairs)
+
+
+def test_recard_rewrites_the_held_out_formats_of_a_dates_checkpoint_and_records_its_command(tmp_path):
+    out = tmp_path / "dates"
+    assert main(["--preset", "dates", "--steps", "2", "--out", str(out)], stream=io.StringIO()) == 0
+    before = load(out)
+    assert main(["--recard", str(out)], stream=io.StringIO()) == 0
+    after, meta = load(out), load_metadata(out)
+    assert set(meta["held_out_formats"]) == set(HELD_OUT_FORMATS)
+    assert f"Measured on the stored weights by `python -m playground.train --recard {out}`" in after.card
+    assert after.card.count("## Date formats never seen in training") == 1
+    assert after.card.split("## Date formats")[0] == before.card.split("## Date formats")[0]   # the rest is kept
+    for name, share in meta["held_out_formats"].items():
+        assert f"| {name} | " in after.card and f" | {share:.2%} |" in after.card
+    assert all(torch.equal(a, b) for a, b in zip(before.model.state_dict().values(), after.model.state_dict().values()))
+    with pytest.raises(SystemExit):
+        main(["--recard", str(out), "--preset", "dates"], stream=io.StringIO())

@@ -12,7 +12,8 @@ import pytest
 from playground.checkpoint import CARD_FILE, MODEL_FILE, TOKENIZER_FILE
 from playground.data import LMData, MLMData, RepeatedSequences, load_corpus, tasks
 from playground.train import PRESETS
-from playground.train.card import repeated_sequence_scores
+from playground.data.date_formats import HELD_OUT_FORMATS
+from playground.train.card import held_out_formats_exact_match, repeated_sequence_scores
 from playground.train.config import TrainConfig
 from playground.train.objectives import build_objective
 
@@ -103,7 +104,13 @@ def test_the_language_model_cards_report_previous_token_and_induction_heads(chec
     assert measured["previous_token"].max() >= 0.4                          # a clear previous-token head
 
 
-def test_the_dates_card_reports_formats_held_out_of_training(checkpoints):
+def test_the_dates_card_reports_each_held_out_format_and_the_stored_weights_reproduce_it(checkpoints):
     checkpoint, meta = checkpoints["dates"]
-    assert 0 <= meta["held_out_formats_exact_match"] <= 1
-    assert f"{meta['held_out_formats_exact_match']:.2%}" in checkpoint.card
+    assert set(meta["held_out_formats"]) == set(HELD_OUT_FORMATS)
+    assert f"{meta['held_out_formats_exact_match']:.2%} overall" in checkpoint.card
+    objective = sample_objective(checkpoint, meta, 1)
+    measured = held_out_formats_exact_match(objective, checkpoint.model, meta["task_knobs"], meta["train_config"]["seed"],
+                                            meta["held_out_formats_size"])
+    assert measured == meta["held_out_formats"]
+    for name, share in measured.items():
+        assert re.search(rf"\| {re.escape(name)} \| [^|]+ \| {share:.2%} \|", checkpoint.card), name

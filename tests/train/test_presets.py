@@ -77,3 +77,21 @@ def test_a_shorter_run_shortens_the_warm_up_to_fit():
     config = PRESETS["dates"].train_changed(max_steps=10)
     assert config.max_steps == 10 and config.warmup_steps == 2
     assert isinstance(PRESETS["copy"].trainer(max_steps=3, val_size=4), Trainer)
+
+
+def test_the_seed_rhyme_is_memorised_and_written_back():
+    from playground.data import rhyme_text
+    from playground.generate import Stepper
+    from playground.train import TrainEvent
+    from playground.train.presets import RHYME_BLOCK_SIZE, rhyme_preset
+
+    text = rhyme_text()
+    trainer = rhyme_preset().trainer(text, eval_every_s=None, snapshot_every_s=None, max_steps=300)
+    assert trainer.objective.data.block_size == RHYME_BLOCK_SIZE == trainer.model_config.max_len
+    events = [item for item in trainer.run() if isinstance(item, TrainEvent)]
+    assert min(event.loss for event in events) <= 0.3
+    assert events[-1].val_loss is not None                                   # validation works on 41 characters
+    prompt = "Twinkle, twinkle, little star,\n"
+    stepper = Stepper(trainer.model, trainer.tokenizer, prompt, trace_attention=False)
+    written = "".join(trainer.tokenizer.decode([step.chosen]) for step in stepper.run(max_steps=31))
+    assert written == "    How I wonder what you are!\n"

@@ -1,3 +1,6 @@
+import dataclasses
+import html
+
 import gradio as gr
 import numpy as np
 import pytest
@@ -99,3 +102,13 @@ def test_beam_search_draws_its_tree_and_marks_the_best_path(registry):
     assert views.candidates is None and views.tree is not None
     assert "Best:" in views.status
     assert views.output[-1][1] == "generated"
+
+
+@pytest.mark.parametrize("token, shown", [("<eos>", "&lt;eos&gt;"), ("*", "\\*"), ("`", "\\`")])
+def test_the_status_line_shows_special_and_markdown_tokens_as_written(registry, token, shown):
+    generation = Generation.start(registry.get("tiny-gpt"), "abc", settings())
+    step = generation.stepper.step()
+    generation.stepper.steps[-1] = dataclasses.replace(step, token_text=token)
+    views = stepper_views(generation, 0, 0, "en")
+    assert f"chose **{shown}** with" in views.status
+    assert f"(chosen: {html.escape(token, quote=False)})" in views.candidates.layout.title.text

@@ -65,6 +65,7 @@ def test_every_text_is_used():
     source = "".join(p.read_text(encoding="utf-8") for p in UI_SOURCE.rglob("*.py") if not p.name.startswith("strings_"))
     families = ("tab_", "what_", "param_", "corpus_", "note_positions_", "enc_", "arch_", "tm_", "comp_", "dw_",
                 "kind_", "score_", "shape_", "stage_", "strategy_", "reason_", "lbl_cfg_", "fig_token_attention_",
-                "verdict_", "norm_", "lab_kind_", "lab_metric_", "lab_stage_")     # keys built with f-strings
+                "verdict_", "norm_", "lab_kind_", "lab_metric_", "lab_stage_",
+                "schedule_")     # keys built with f-strings
     unused = [key for key in STRINGS["en"] if f'"{key}"' not in source and not key.startswith(families)]
     assert unused == []

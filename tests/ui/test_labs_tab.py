@@ -76,7 +76,7 @@ def test_a_run_streams_the_curves_and_ends_with_every_view_and_a_kept_result():
     assert list(session.kept) == [1] and session.kept[1].lab_id == "causal-mask"
     choices, ticked = final["kept"]
     assert [number for _, number in choices] == [1] and ticked == [1]
-    assert final["compare"] is not None and session.run is None
+    assert final["compare"].data and session.run is None
 
 
 def test_views_follow_the_picks_and_refuse_what_the_lab_does_not_offer():
@@ -108,7 +108,7 @@ def test_stop_ends_the_run_after_its_round_and_keeps_the_partial_result(monkeypa
     workspace = Workspace("a")
     stream = run(workspace, "causal-mask", *PICKS.values(), "en")
     for views in stream:
-        if "curves" in views and views["curves"] is not None:
+        if "curves" in views and views["curves"].data:
             break
     with pytest.raises(gr.Error, match="already running"):
         check_can_run(workspace, "causal-mask", "en")
@@ -134,7 +134,8 @@ def test_kept_results_compare_across_labs_and_can_be_forgotten():
     with pytest.raises(gr.Error, match="Kept result cannot be \"7\""):
         compare(workspace, [7], "en")
     views = forget(workspace, "causal-mask", "en")
-    assert views["kept"] == ([], []) and views["compare"] is None and views["reference"] is None
+    assert views["kept"] == ([], []) and not views["compare"].data and not views["reference"].data
+    assert "Run lab" in views["reference"].layout.annotations[0].text
     assert show(workspace, "causal-mask", *PICKS.values(), [1], "en")["status"].startswith("Press **Run lab**")
 
 

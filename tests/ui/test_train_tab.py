@@ -1,5 +1,6 @@
 """The Train tab's handlers as plain functions of a Workspace: start, stop, resume, step, reset,
 a second start, bad settings and bad text files, and the model a run publishes."""
+import re
 import threading
 
 import gradio as gr
@@ -21,6 +22,7 @@ from playground.ui.tabs.train import (
     start,
     step,
     stop,
+    untrained_view_choices,
 )
 from playground.ui.training import (
     STEP_SIZE,
@@ -51,7 +53,7 @@ def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(regi
     views = drain(start(workspace, tiny_spec(), None, None, "en"))
     assert views[0] == {"status": "Preparing the data and the model…"}
     assert set(views[1]) >= {"status", "curves", "probe", "probe_kind", "score", "sample", "download"}
-    assert any("probe" in v and v["probe"] is not None for v in views[2:])          # the untrained snapshot
+    assert any("probe" in v and v["probe"].data for v in views[2:])                 # the untrained snapshot
     final = views[-1]
     entry = final["published"]
     assert entry.name == "trained-copy" and entry.source == "session"
@@ -88,7 +90,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
     workspace = Workspace("s")
     stream = start(workspace, spec, None, None, "en")
     for views in stream:
-        if "curves" in views and views["curves"] is not None:
+        if "curves" in views and views["curves"].data:
             break                                                                    # a progress event mid-run
     stream.close()                                       # what Gradio does on Stop: the worker stops at its next item
     stopped = stop(workspace, "en")                      # waits for it
@@ -111,7 +113,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
 def test_stop_from_another_thread_ends_the_run_and_publishes():
     workspace = Workspace("s")
     stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
-    while next(stream).get("curves") is None:
+    while not getattr(next(stream).get("curves"), "data", ()):                # until the curves have data
         pass
     result = {}
     stopper = threading.Thread(target=lambda: result.update(stop(workspace, "en")))
@@ -151,7 +153,8 @@ def test_step_trains_a_few_steps_at_a_time_and_reset_forgets_the_training():
     assert workspace.training.trainer.step == 2 * STEP_SIZE
     assert f"Trained {STEP_SIZE} more steps" in views[-1]["status"]
     cleared = reset(workspace, "en")
-    assert cleared["curves"] is None and cleared["probe"] is None and "Start" in cleared["status"]
+    assert not cleared["curves"].data and not cleared["probe"].data and "Start" in cleared["status"]
+    assert "press Start" in cleared["curves"].layout.annotations[0].text
     assert workspace.training.trainer is None and "trained-copy" in workspace.models
 
 
@@ -287,3 +290,73 @@ def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
         assert next(stream) and next(stream)
     stream.close()
     assert closed == [True]
+
+
+@pytest.mark.parametrize("changes, fragment", [
+    (dict(block_size=1), "Block size"),
+    (dict(block_size=40.5), "whole number"),
+    (dict(schedule="exponential"), "constant, step, linear, cosine, inverse_sqrt"),
+    (dict(decay_every=0), "Steps between drops"),
+    (dict(decay_factor=1.5), "Drop factor"),
+    (dict(clip="on"), "Gradient clipping"),
+    (dict(grad_clip=0.0), "Clipping threshold"),
+    (dict(schedule="inverse_sqrt", warmup=0), "warm-up of at least 1 step"),
+])
+def test_bad_block_schedule_and_clipping_settings_are_refused_with_what_to_change(changes, fragment):
+    with pytest.raises(gr.Error) as refused:
+        tiny_spec("char-lm", "rhyme", **changes)
+    assert fragment in refused.value.message
+
+
+def test_a_bad_block_size_is_refused_in_chinese_too():
+    with pytest.raises(gr.Error, match="块大小"):
+        tiny_spec("char-lm", "rhyme", block_size=1000, lang="zh-CN")
+
+
+def test_the_form_sets_block_size_schedule_and_clipping_of_the_run():
+    spec = tiny_spec("char-lm", "rhyme", block_size=24, schedule="step", decay_every=7, decay_factor=0.3, clip=False)
+    train = spec.preset.train_config
+    assert spec.preset.block_size == 24 and spec.preset.model_config.max_len == 24
+    assert (train.schedule, train.decay_every, train.decay_factor, train.grad_clip) == ("step", 7, 0.3, None)
+    assert tiny_spec("char-lm", "rhyme", grad_clip=0.5).preset.train_config.grad_clip == 0.5
+    assert tiny_spec("copy", block_size=24).preset.block_size is None                 # tasks make their own sequences
+
+
+def test_the_seed_rhyme_trains_at_its_block_and_is_refused_at_64_with_the_block_that_fits():
+    with pytest.raises(gr.Error, match="block_size of at most 40"):
+        drain(step(Workspace("s"), tiny_spec("char-lm", "rhyme", block_size=64, batch_size=4), None, None, "en"))
+    workspace = Workspace("t")
+    drain(step(workspace, tiny_spec("char-lm", "rhyme", block_size=32, batch_size=4), None, None, "en"))
+    trainer = workspace.training.trainer
+    assert len(trainer.objective.data.ids("val")) == 41 and trainer.history[-1].val_loss is not None
+    views = all_views(workspace.training, "en")
+    assert "perplexity" in views["status"]
+    names = {trace.name for trace in views["curves"].data}
+    assert {"validation perplexity", "gradient norm (before clipping)"} <= names
+
+
+def test_the_schedule_is_drawn_before_start():
+    from playground.train import learning_rate
+    from playground.ui.training_views import schedule_figure
+
+    spec = tiny_spec("char-lm", "rhyme", schedule="inverse_sqrt", warmup=5, steps=30)
+    figure = schedule_figure(spec, "zh-CN")
+    assert list(figure.data[0].x)[0] == 1 and list(figure.data[0].x)[-1] == 30
+    expected = [learning_rate(s - 1, spec.preset.train_config, spec.preset.model_config.d_model) for s in figure.data[0].x]
+    np.testing.assert_allclose(figure.data[0].y, expected)
+    assert "平方根倒数" in figure.layout.title.text
+
+
+def test_seq2seq_status_shows_bleu_beside_exact_match():
+    workspace = Workspace("s")
+    drain(step(workspace, tiny_spec(), None, None, "en"))
+    status = all_views(workspace.training, "en")["status"]
+    assert "exact match" in status and "BLEU" in status and "perplexity" in status
+
+
+def test_before_any_training_the_view_choices_follow_the_language():
+    english, chinese = untrained_view_choices("copy", "en"), untrained_view_choices("copy", "zh-CN")
+    assert [key for _, key in english["score"][0]] == [key for _, key in chinese["score"][0]]
+    assert english["score"][1] == chinese["score"][1]
+    assert all(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in chinese["score"][0])
+    assert not any(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in english["score"][0])

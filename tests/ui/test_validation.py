@@ -2,7 +2,7 @@ import gradio as gr
 import pytest
 
 from playground.data import CharTokenizer
-from playground.ui.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_number, check_text
+from playground.ui.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_number, check_text, fail
 
 
 def message(excinfo) -> str:
@@ -47,3 +47,8 @@ def test_choices_list_what_is_allowed():
     with pytest.raises(gr.Error) as excinfo:
         check_choice("topk", ("greedy", "sample"), "en", "strategy")
     assert "greedy, sample" in message(excinfo)
+
+
+def test_an_error_toast_has_its_title_in_the_session_language():
+    assert fail("zh-CN", "err_empty", what="输入").title == "出错了"
+    assert fail("en", "err_empty", what="input").title == "Error"

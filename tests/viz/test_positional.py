@@ -75,3 +75,8 @@ def test_rope_panel_titles_name_pair_and_dims_on_two_lines_in_the_callers_words(
     first_row = sorted(domains[:4])
     assert all(a[1] < b[0] for a, b in zip(first_row, first_row[1:]))   # four panels a row, side by side
     assert fig.layout.yaxis5.domain[1] < fig.layout.yaxis.domain[0]       # the fifth starts a second row
+
+
+def test_the_similarity_hover_names_both_positions_without_an_english_plural():
+    fig = position_similarity(np.eye(4, dtype=np.float32), position_label="位置")
+    assert fig.data[0].hovertemplate.startswith("位置 %{y} · 位置 %{x}")

@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import pytest
 
 from playground import viz
-from playground.viz.theme import display_width, wrap
+from playground.viz.theme import display_width, placeholder, wrap
 from tests.viz.sample_data import sinusoidal, softmax_weights
 
 T = list("a cat")
@@ -48,3 +48,14 @@ def test_wrap_breaks_at_spaces_or_beside_wide_characters_within_the_width():
     assert "".join(lines) == "前向传播中每一步的张量形状和它们的含义"
     assert all(display_width(line) <= 10 for line in lines)
     assert wrap("unbreakable", 4) == ["unbreakable"]
+
+
+def test_a_placeholder_is_an_empty_figure_that_says_what_will_appear():
+    fig = placeholder("Loss curves appear here while a model trains: choose a task and press Start.", height=300)
+    assert len(fig.data) == 0 and fig.layout.height == 300
+    assert not fig.layout.xaxis.visible and not fig.layout.yaxis.visible
+    shown = fig.layout.annotations[0].text
+    assert shown.replace("<br>", " ") == "Loss curves appear here while a model trains: choose a task and press Start."
+    long = placeholder("word " * 60)
+    assert long.layout.annotations[0].text.count("<br>") >= 2                         # wrapped, not cut off
+    go.Figure(fig.to_dict())                                                           # valid property names

@@ -57,3 +57,30 @@ def test_head_scores_heatmap_is_layers_by_heads():
     fig = head_scores_heatmap(scores)
     np.testing.assert_array_equal(fig.data[0].z, scores)
     assert list(fig.data[0].y) == ["layer 0", "layer 1"]
+
+
+def test_curves_draw_perplexity_and_gradient_norm_with_the_clipping_threshold():
+    history = {**HISTORY, "perplexity": [22.2, None, 5.47, None], "grad_norm": [4.0, 2.5, 0.9, 0.7]}
+    fig = training_curves(history, grad_clip=1.0, clip_label="clip")
+    perplexity = _trace(fig, "validation perplexity")
+    np.testing.assert_allclose(perplexity.y[[0, 2]], [22.2, 5.47], rtol=1e-6)
+    grad = _trace(fig, "gradient norm")
+    np.testing.assert_allclose(grad.y, history["grad_norm"], rtol=1e-6)
+    line = next(shape for shape in fig.layout.shapes if shape.type == "line")
+    assert line.y0 == line.y1 == 1.0 and line.yref == grad.yaxis
+    assert any("clip = 1" in a.text for a in fig.layout.annotations)
+
+
+def test_curves_without_clipping_draw_no_threshold():
+    assert not training_curves({**HISTORY, "grad_norm": [1.0] * 4}).layout.shapes
+
+
+def test_schedule_figure_draws_each_rate_at_its_step():
+    from playground.viz import learning_rate_schedule
+
+    fig = learning_rate_schedule([1, 2, 3], [1e-4, 2e-4, 1.5e-4], rate_label="学习率")
+    np.testing.assert_array_equal(fig.data[0].x, [1, 2, 3])
+    np.testing.assert_allclose(fig.data[0].y, [1e-4, 2e-4, 1.5e-4])
+    assert fig.layout.yaxis.title.text == "学习率"
+    with pytest.raises(ValueError, match="one length"):
+        learning_rate_schedule([1, 2], [1e-4])

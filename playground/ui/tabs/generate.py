@@ -12,10 +12,13 @@ import plotly.graph_objects as go
 
 from playground import viz
 from playground.generate import SamplingConfig, Step, Stepper, beam_search
+from playground.model import CROSS, DECODER_SELF, AttentionSite
+from playground.viz.labels import visible_token
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, heavy, light
 from ..examples import GENERATE_EXAMPLES, generate_examples, suitable_input
 from ..i18n import label, text
+from ..markup import literal
 from ..registry import ModelEntry
 from ..runtime import guarded
 from ..validation import (
@@ -133,31 +136,32 @@ def candidates_figure(generation: Generation, lang: str) -> go.Figure | None:
     stages = {names["raw"]: step.raw_probs, **{names[k]: v for k, v in step.stages.items()}}
     t = partial(text, lang)
     return viz.candidate_bars(generation.pieces, stages, step.token_id, top_n=TOP_CANDIDATES,
-                              title=t("fig_candidates", index=step.index + 1, token=step.token_text),
+                              title=t("fig_candidates", index=step.index + 1, token=visible_token(step.token_text)),
                               chosen_label=t("w_chosen"), token_label=t("w_token"),
                               probability_label=t("w_probability"))
 
 
-def token_attention_figure(generation: Generation, kind: str, lang: str) -> go.Figure | None:
+def token_attention_figure(generation: Generation, site: AttentionSite, lang: str) -> go.Figure | None:
     """Where the newest token looks, one row per layer and head: [L * H, Tk]."""
     step = generation.last_step
-    if step is None or kind not in step.attention:
+    if step is None or site not in step.attention:
         return None
-    rows = step.attention[kind]                                              # [L, H, Tk]
+    rows = step.attention[site]                                              # [L, H, Tk]
     n_layers, n_heads, n_keys = rows.shape
     stepper = generation.stepper
-    keys = stepper.window_tokens[:n_keys] if kind == "self" else stepper.source_tokens
+    keys = stepper.source_tokens if site.is_cross else stepper.window_tokens[:n_keys]
     t = partial(text, lang)
     heads = [t("w_layer_head", layer=layer, head=head) for layer in range(n_layers) for head in range(n_heads)]
     return viz.attention_head(rows.reshape(n_layers * n_heads, n_keys), heads, keys,
-                              title=t(f"fig_token_attention_{kind}", token=step.token_text),
+                              title=t("fig_token_attention_cross" if site.is_cross else "fig_token_attention_self",
+                                      token=step.token_text),
                               query_label=t("w_layer_and_head"), key_label=t("w_key"), weight_label=t("w_weight"))
 
 
 def filling_figure(generation: Generation, layer, head, lang: str) -> go.Figure:
     """The decoder's causal self-attention of one head, filled in up to the newest row."""
     stepper = generation.stepper
-    matrix = stepper.attention_matrix("self")                                # [L, H, W, W]
+    matrix = stepper.attention_matrix()                                # [L, H, W, W]
     n_layers, n_heads = matrix.shape[:2]
     layer = check_number(layer, lang, "layer", 0, n_layers - 1, integer=True)
     head = check_number(head, lang, "head", 0, n_heads - 1, integer=True)
@@ -191,7 +195,7 @@ def status_text(generation: Generation, lang: str) -> str:
                        n=len(stepper.source_ids) if stepper.source_ids else stepper.prompt_length))
     else:
         probability = float(step.probs[step.token_id])
-        lines.append(t("status_step", index=step.index + 1, token=step.token_text, p=probability,
+        lines.append(t("status_step", index=step.index + 1, token=literal(step.token_text), p=probability,
                        raw=float(step.raw_probs[step.token_id]), strategy=t(f"strategy_{generation.settings.strategy}")))
     lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
                    generated=len(stepper.generated_ids)))
@@ -217,11 +221,11 @@ class GenerateViews:
 
 def stepper_views(generation: Generation, layer, head, lang: str) -> GenerateViews:
     """Everything the tab shows for a Stepper generation."""
-    matrix_shape = generation.stepper.attention_matrix("self").shape         # [L, H, W, W]
+    matrix_shape = generation.stepper.attention_matrix().shape         # [L, H, W, W]
     layer, head = min(int(layer or 0), matrix_shape[0] - 1), min(int(head or 0), matrix_shape[1] - 1)
     return GenerateViews(
         output_spans(generation, lang), status_text(generation, lang), candidates_figure(generation, lang),
-        token_attention_figure(generation, "self", lang), token_attention_figure(generation, "cross", lang),
+        token_attention_figure(generation, DECODER_SELF, lang), token_attention_figure(generation, CROSS, lang),
         filling_figure(generation, layer, head, lang), None, matrix_shape[0], matrix_shape[1])
 
 
@@ -283,7 +287,7 @@ def build(ctx: AppContext) -> None:
             with gr.Row():
                 top_p = gr.Slider(*TOP_P_RANGE, value=DEFAULTS["top_p"], step=0.01, label=label("lbl_top_p"),
                                   info=label("info_top_p"), elem_id="generate-top-p")
-                seed = gr.Number(DEFAULTS["seed"], precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
+                seed = gr.Number(DEFAULTS["seed"], precision=0, label=label("lbl_seed"),
                                  info=label("info_seed"), elem_id="generate-seed")
             with gr.Row():
                 max_new = gr.Slider(1, MAX_NEW_TOKENS, value=DEFAULTS["max_new"], step=1, label=label("lbl_max_new"),
@@ -293,7 +297,8 @@ def build(ctx: AppContext) -> None:
                                        elem_id="generate-beam-width")
             gr_examples = gr.Examples(examples, [model, prompt], label=label("lbl_examples"),
                                       example_labels=[f"{m} · {p!r}" for m, p in examples],
-                                      elem_id="generate-examples", cache_examples=False)
+                                      elem_id="generate-examples", cache_examples=False,
+                                      examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
             with gr.Accordion(label("lbl_explanation"), open=True, elem_id="generate-explanation-panel"):
                 gr.Markdown(label("generate_explanation"), elem_id="generate-explanation", latex_delimiters=LATEX,
                             elem_classes="explanation")

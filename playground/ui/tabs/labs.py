@@ -93,11 +93,9 @@ def lab_views(session: LabSession, lab: Lab, choices: Choices, selected: list[in
 
 
 def attention_views(result: LabResult | None, choices: Choices, lang: str) -> dict:
-    """The reference and the chosen variant on the lab's probe input (nothing before a result)."""
-    if result is None:
-        return {"reference": None, "compared": None}
-    variant = result.variant(choices.variant)
-    return {"reference": attention_figure(result.reference, choices.kind, choices.stage, lang),
+    """The reference and the chosen variant on the lab's probe input (before a result: what will appear)."""
+    reference, variant = (None, None) if result is None else (result.reference, result.variant(choices.variant))
+    return {"reference": attention_figure(reference, choices.kind, choices.stage, lang),
             "compared": attention_figure(variant, choices.kind, choices.stage, lang)}
 
 
@@ -151,9 +149,8 @@ def run(workspace: Workspace, lab_id, metric, variant, kind, stage, lang: str) -
     with closing(session.launch(lab, lang)) as batches:     # closing it stops the lab after its round
         for batch in batches:
             if not any(isinstance(item, LabResult) for item in batch):
-                views = {"lab": picker, "status": status_text(session, lab, lang)}
-                figure = curves_figure(session.histories(lab.id, lang), lab, choices.metric, lang)
-                yield views if figure is None else {**views, "curves": figure}
+                yield {"lab": picker, "status": status_text(session, lab, lang),
+                       "curves": curves_figure(session.histories(lab.id, lang), lab, choices.metric, lang)}
     result = session.latest(lab.id)
     if result is not None:
         choices = Choices(lab, result, lang, choices.metric, choices.variant, kind, choices.stage)

@@ -16,13 +16,16 @@ import gradio as gr
 
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS
 from playground.train import Snapshot, TrainEvent
+from playground.train.config import SCHEDULES
 
 from ..context import LATEX, PRIVATE, QUIET, AppContext, training
 from ..i18n import label, text
 from ..runtime import guarded, guarded_training
 from ..training import (
     BEGUN,
+    DATA_BLOCK_SIZES,
     DATA_SOURCES,
+    STABILITY_FIELDS,
     STEP_SIZE,
     TASK_PRESETS,
     TrainingSession,
@@ -33,6 +36,7 @@ from ..training import (
     data_name,
     estimated_vocab,
     form_defaults,
+    stability_defaults,
     takes_text,
     training_cost,
     training_text,
@@ -49,6 +53,7 @@ from ..training_views import (
     sample_text,
     score_choices,
     score_keys,
+    schedule_figure,
     scores_figure,
     status_text,
 )
@@ -58,8 +63,9 @@ from ..workspace import Workspace
 VIEWS = ("status", "curves", "probe", "scores", "sample", "probe_kind", "score", "download")   # output order
 FIRST_TASK = "copy"
 BUTTON_WIDTH = 90
-DATA_LABELS = {"bundled": "data_bundled", "tiny_shakespeare": "data_tiny_shakespeare", "pasted": "data_pasted",
-               "upload": "data_upload"}
+DATA_LABELS = {"bundled": "data_bundled", "tiny_shakespeare": "data_tiny_shakespeare", "rhyme": "data_rhyme",
+               "pasted": "data_pasted", "upload": "data_upload"}
+LM_DEFAULTS = stability_defaults("char-lm")
 FORM_FIELDS = ("layers", "n_heads", "d_model", "d_ff", "positional", "norm", "activation", "dropout", "tie_weights",
                "lr", "warmup", "batch_size", "steps")
 
@@ -81,6 +87,14 @@ def all_views(session: TrainingSession, lang: str) -> dict:
         views["probe_kind"] = (kind_choices(session.spec, lang), session.view_kind)
         views["score"] = (score_choices(session.spec, lang), session.view_score)
     return views
+
+
+def untrained_view_choices(task: str, lang: str) -> dict:
+    """The probe kinds and scores of `task` in `lang`, its default view chosen (before any training)."""
+    spec = check_spec(check_choice(task, tuple(TASK_PRESETS), lang, "task"), "bundled",
+                      *(form_defaults(task)[f] for f in FORM_FIELDS), lang)
+    kind, score_key = default_view(spec)
+    return {"probe_kind": (kind_choices(spec, lang), kind), "score": (score_choices(spec, lang), score_key)}
 
 
 def batch_views(session: TrainingSession, batch: list, lang: str) -> dict:
@@ -193,11 +207,11 @@ def reset(workspace: Workspace, lang: str) -> dict:
 
 
 def estimate(task, data, pasted, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
-             lr, warmup, batch_size, steps, lang: str) -> str:
+             lr, warmup, batch_size, steps, lang: str, **stability) -> str:
     """The form's model size and cost per step against the limits, or what to change in the form."""
     try:
         spec = check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout,
-                          tie_weights, lr, warmup, batch_size, steps, lang)
+                          tie_weights, lr, warmup, batch_size, steps, lang, **stability)
         vocab = estimated_vocab(spec, pasted)
         params, gflops = training_cost(spec, vocab)
         try:
@@ -234,6 +248,9 @@ def build(ctx: AppContext) -> None:
             with gr.Group(visible=False) as data_group:
                 data = gr.Radio([(label(DATA_LABELS[source]), source) for source in DATA_SOURCES], value="bundled",
                                 label=label("lbl_train_data"), elem_id="train-data")
+                block = gr.Number(LM_DEFAULTS["block_size"], precision=0, minimum=TRAIN_LIMITS["block_size"][0],
+                                  maximum=TRAIN_LIMITS["block_size"][1], label=label("lbl_train_block"),
+                                  elem_id="train-block")
                 pasted = gr.Textbox("", lines=4, max_lines=8, max_length=MAX_TRAIN_TEXT_CHARS, visible=False,
                                     label=label("lbl_train_text"), elem_id="train-text")
                 upload = gr.File(file_types=[".txt"], file_count="single", type="filepath", visible=False,
@@ -264,15 +281,26 @@ def build(ctx: AppContext) -> None:
                                               elem_id="train-tie")
             with gr.Accordion(label("lbl_train_optimiser"), open=True, elem_id="train-optimiser"):
                 with gr.Row():
-                    lr = gr.Number(first["lr"], minimum=TRAIN_LIMITS["lr"][0], maximum=TRAIN_LIMITS["lr"][1],
-                                   step=1e-4, label=label("lbl_train_lr"), elem_id="train-lr")
-                    warmup = gr.Number(first["warmup"], precision=0, minimum=0, label=label("lbl_train_warmup"),
+                    lr = gr.Number(first["lr"], step=1e-4, label=label("lbl_train_lr"), elem_id="train-lr")
+                    warmup = gr.Number(first["warmup"], precision=0, label=label("lbl_train_warmup"),
                                        elem_id="train-warmup")
                 with gr.Row():
                     batch_size = gr.Slider(*TRAIN_LIMITS["batch_size"], value=first["batch_size"], step=1,
                                            label=label("lbl_train_batch"), elem_id="train-batch")
-                    steps = gr.Number(first["steps"], precision=0, minimum=1, label=label("lbl_train_steps"),
+                    steps = gr.Number(first["steps"], precision=0, label=label("lbl_train_steps"),
                                       elem_id="train-steps")
+                with gr.Row():
+                    schedule = gr.Dropdown([(label(f"schedule_{s}"), s) for s in SCHEDULES], value=LM_DEFAULTS["schedule"],
+                                           label=label("lbl_train_schedule"), elem_id="train-schedule")
+                    decay_every = gr.Number(LM_DEFAULTS["decay_every"], precision=0, label=label("lbl_train_decay_every"),
+                                            elem_id="train-decay-every")
+                    decay_factor = gr.Number(LM_DEFAULTS["decay_factor"], step=0.05,
+                                             label=label("lbl_train_decay_factor"), elem_id="train-decay-factor")
+                with gr.Row():
+                    clip = gr.Checkbox(LM_DEFAULTS["clip"], label=label("lbl_train_clip"), elem_id="train-clip")
+                    grad_clip = gr.Number(LM_DEFAULTS["grad_clip"], step=0.1, label=label("lbl_train_clip_threshold"),
+                                          elem_id="train-clip-threshold")
+                schedule_plot = gr.Plot(show_label=False, elem_id="train-schedule-plot")
             estimate_box = gr.Markdown(elem_id="train-estimate")
         with gr.Column(scale=3):
             with gr.Row(elem_id="train-buttons"):
@@ -297,11 +325,14 @@ def build(ctx: AppContext) -> None:
             sample = gr.Markdown(elem_id="train-sample")
             gr.Markdown(label("train_explanation"), elem_id="train-explanation", latex_delimiters=LATEX,
                         elem_classes="explanation")
+            gr.Markdown(label("train_stability_explanation"), elem_id="train-stability-explanation",
+                        elem_classes="explanation")
 
     form = [layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights, lr, warmup, batch_size,
             steps]
-    spec_inputs = [task, data, pasted, upload, *form, lang]
-    estimate_inputs = [task, data, pasted, *form, lang]
+    stability = [block, schedule, decay_every, decay_factor, clip, grad_clip]       # STABILITY_FIELDS order
+    spec_inputs = [task, data, pasted, upload, *form, lang, *stability]
+    estimate_inputs = [task, data, pasted, *form, lang, *stability]
     views = [status, curves, probe, scores, sample, probe_kind, score, download]
 
     def shown(views_dict: dict, workspace: Workspace, pickers: bool = True) -> tuple:
@@ -331,10 +362,20 @@ def build(ctx: AppContext) -> None:
     @guarded
     def on_estimate(task_value, data_value, pasted_value, layers_value, heads_value, d_model_value, d_ff_value,
                     positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value, warmup_value,
-                    batch_value, steps_value, lang):
+                    batch_value, steps_value, lang, block_value, schedule_value, decay_every_value, decay_factor_value,
+                    clip_value, grad_clip_value):
+        chosen = dict(zip(STABILITY_FIELDS, (block_value, schedule_value, decay_every_value, decay_factor_value,
+                                             clip_value, grad_clip_value)))
+        form_values = (task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value, positional_value,
+                       norm_value, activation_value, dropout_value, tie_value, lr_value, warmup_value, batch_value,
+                       steps_value)
+        try:
+            curve = schedule_figure(check_spec(*form_values, lang, **chosen), lang)
+        except gr.Error:
+            curve = gr.skip()                 # the estimate says what to change
         return estimate(task_value, data_value, pasted_value, layers_value, heads_value, d_model_value, d_ff_value,
                         positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                        warmup_value, batch_value, steps_value, lang)
+                        warmup_value, batch_value, steps_value, lang, **chosen), curve
 
     @guarded
     def on_task(task_value, data_value, lang, request: gr.Request):
@@ -353,15 +394,20 @@ def build(ctx: AppContext) -> None:
 
     @guarded
     def on_data(data_value):
-        return gr.Textbox(visible=data_value == "pasted"), gr.File(visible=data_value == "upload")
+        block_size = DATA_BLOCK_SIZES.get(data_value)
+        return (gr.Textbox(visible=data_value == "pasted"), gr.File(visible=data_value == "upload"),
+                gr.skip() if block_size is None else block_size)
 
     @guarded
     def on_check_form(task_value, data_value, pasted_value, upload_value, layers_value, heads_value, d_model_value,
                       d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                      warmup_value, batch_value, steps_value, lang, request: gr.Request):
+                      warmup_value, batch_value, steps_value, lang, block_value, schedule_value, decay_every_value,
+                      decay_factor_value, clip_value, grad_clip_value, request: gr.Request):
+        chosen = dict(zip(STABILITY_FIELDS, (block_value, schedule_value, decay_every_value, decay_factor_value,
+                                             clip_value, grad_clip_value)))
         spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
                           positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                          warmup_value, batch_value, steps_value, lang)
+                          warmup_value, batch_value, steps_value, lang, **chosen)
         check_request(ctx.workspace(request), spec, pasted_value, lang)
         return text(lang, "train_status_queued")
 
@@ -371,12 +417,13 @@ def build(ctx: AppContext) -> None:
         return text(lang, "train_status_queued")
 
     @guarded
-    def on_show(lang, request: gr.Request):
+    def on_show(task_value, lang, request: gr.Request):
         workspace = ctx.workspace(request)
         session = workspace.training
         if session is not None and session.running:     # a run redraws in its own language until it ends
             return tuple(gr.skip() for _ in VIEWS)
-        return shown(all_views(session or TrainingSession(), lang), workspace, pickers=False)
+        views = all_views(session or TrainingSession(), lang)
+        return shown({**untrained_view_choices(task_value, lang), **views}, workspace, pickers=False)
 
     @guarded
     def on_view_kind(kind_value, lang, request: gr.Request):
@@ -393,11 +440,14 @@ def build(ctx: AppContext) -> None:
         @guarded_training
         def handler(task_value, data_value, pasted_value, upload_value, layers_value, heads_value, d_model_value,
                     d_ff_value, positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                    warmup_value, batch_value, steps_value, lang, request: gr.Request):
+                    warmup_value, batch_value, steps_value, lang, block_value, schedule_value, decay_every_value,
+                    decay_factor_value, clip_value, grad_clip_value, request: gr.Request):
             workspace = ctx.workspace(request)
+            chosen = dict(zip(STABILITY_FIELDS, (block_value, schedule_value, decay_every_value, decay_factor_value,
+                                                 clip_value, grad_clip_value)))
             spec = check_spec(task_value, data_value, layers_value, heads_value, d_model_value, d_ff_value,
                               positional_value, norm_value, activation_value, dropout_value, tie_value, lr_value,
-                              warmup_value, batch_value, steps_value, lang)
+                              warmup_value, batch_value, steps_value, lang, **chosen)
             with closing(run(workspace, spec, pasted_value, upload_value, lang)) as stream:
                 for views_dict in stream:
                     yield shown(views_dict, workspace)
@@ -422,15 +472,18 @@ def build(ctx: AppContext) -> None:
         workspace = ctx.workspace(request)
         return shown(reset(workspace, lang), workspace)
 
-    ctx.on_open(on_estimate, estimate_inputs, [estimate_box], estimate_box)
-    ctx.on_open(on_show, [lang], views, status)
+    estimate_outputs = [estimate_box, schedule_plot]
+    ctx.on_open(on_estimate, estimate_inputs, estimate_outputs, estimate_box)
+    ctx.on_open(on_show, [task, lang], views, status)
     task_outputs = [data_group, pasted, upload, *form, probe_kind, score]
     task.input(on_task, [task, data, lang], task_outputs, **QUIET, **PRIVATE).then(
-        on_estimate, estimate_inputs, [estimate_box], **QUIET, **PRIVATE)
-    data.input(on_data, [data], [pasted, upload], **QUIET, **PRIVATE)
-    changes = [data.input, pasted.blur, positional.input, norm.input, activation.input, tie_weights.input, lr.input,
-               warmup.input, steps.input, *(s.release for s in (layers, n_heads, d_model, d_ff, dropout, batch_size))]
-    gr.on(changes, on_estimate, estimate_inputs, [estimate_box], api_name="train_estimate", **QUIET)
+        on_estimate, estimate_inputs, estimate_outputs, **QUIET, **PRIVATE)
+    data.input(on_data, [data], [pasted, upload, block], **QUIET, **PRIVATE).then(
+        on_estimate, estimate_inputs, estimate_outputs, **QUIET, **PRIVATE)
+    changes = [pasted.blur, positional.input, norm.input, activation.input, tie_weights.input, lr.input,
+               warmup.input, steps.input, *(s.release for s in (layers, n_heads, d_model, d_ff, dropout, batch_size)),
+               *(c.input for c in stability)]
+    gr.on(changes, on_estimate, estimate_inputs, estimate_outputs, api_name="train_estimate", **QUIET)
     probe_kind.input(on_view_kind, [probe_kind, lang], views, **QUIET, **PRIVATE)
     score.input(on_view_score, [score, lang], views, **QUIET, **PRIVATE)
 

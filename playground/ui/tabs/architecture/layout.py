@@ -5,7 +5,6 @@ import gradio as gr
 
 from ...context import LATEX, AppContext
 from ...i18n import label
-from ...validation import CONFIG_LIMITS
 from ...widgets import integer_number, model_config_controls
 from .form import DEFAULT_CONTEXT, GPT2
 from .views import FIELDS, GPT2_PRESET, presets
@@ -22,8 +21,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                 with gr.Row():
                     c["preset"] = gr.Dropdown(list(presets(ctx.registry)), value=GPT2_PRESET, label=label("lbl_preset"),
                                               elem_id="arch-preset")
-                    c["context"] = integer_number(DEFAULT_CONTEXT, minimum=1, maximum=CONFIG_LIMITS["max_len"][1],
-                                                  label=label("lbl_context_length"), elem_id="arch-context")
+                    c["context"] = integer_number(DEFAULT_CONTEXT, label=label("lbl_context_length"), elem_id="arch-context")
                 c["run"] = gr.Button(label("btn_draw"), variant="primary", elem_id="arch-run")
             c["summary"] = gr.Markdown(elem_id="arch-summary")
         with gr.Column(scale=2):

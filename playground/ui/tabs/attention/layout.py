@@ -40,7 +40,8 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
             c["summary"] = gr.Markdown(elem_id="attention-summary")
             shown = gr.Examples(examples, [c["model"], c["text"]], label=label("lbl_examples"),
                                 example_labels=[f"{m} · {v}" for m, v in examples],
-                                elem_id="attention-examples", cache_examples=False)
+                                elem_id="attention-examples", cache_examples=False,
+                                examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
             with gr.Group(visible=bool(steps), elem_id="attention-timeline-panel") as c["timeline_panel"]:
                 c["step_picker"] = gr.Radio([(str(s), s) for s in steps], value=steps[-1] if steps else None,
                                             label=label("lbl_timeline"), elem_id="attention-timeline")

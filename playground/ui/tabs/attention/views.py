@@ -21,7 +21,7 @@ from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES, head_scores, shape_walkthrough
 from playground.data import BOS_ID, EOS_ID
 from playground.model import AttentionSite, Trace
-from playground.train.decoding import greedy_seq2seq
+from playground.generate.batch import bos, greedy
 
 from ...i18n import text
 from ...induction import induction_text
@@ -94,7 +94,7 @@ def _greedy_target(entry: ModelEntry, source_ids: list[int]) -> list[int]:
             kept.move_to_end(key)
             return list(kept[key])
     budget = min(entry.config.max_len - 1, MAX_ATTENTION_TOKENS - 1)
-    decoded = greedy_seq2seq(entry.model, torch.tensor([source_ids]), budget)[0]
+    decoded = greedy(entry.model, bos(1), budget, torch.tensor([source_ids]))[0]
     target = [i for i in decoded if i != EOS_ID]
     with _greedy_targets_lock:
         kept[key] = tuple(target)

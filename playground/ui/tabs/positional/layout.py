@@ -5,8 +5,8 @@ import gradio as gr
 
 from ...context import LATEX, AppContext
 from ...i18n import label
-from ...validation import MAX_INPUT_CHARS, MAX_SEED, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
-from ...widgets import integer_slider
+from ...validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
+from ...widgets import integer_number, integer_slider
 from .views import (
     DEFAULT_D_MODEL,
     DEFAULT_DIMS,
@@ -68,7 +68,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             with gr.Row():
                 c["shuffle_text"] = gr.Textbox(DEFAULT_SHUFFLE_TEXT, label=label("lbl_shuffle_text"), max_lines=1,
                                                max_length=MAX_INPUT_CHARS, elem_id="shuffle-text", scale=3)
-                c["shuffle_seed"] = gr.Number(0, precision=0, minimum=0, maximum=MAX_SEED, label=label("lbl_seed"),
+                c["shuffle_seed"] = integer_number(0, label=label("lbl_seed"),
                                               elem_id="shuffle-seed", scale=1)
             c["shuffle_run"] = gr.Button(label("btn_shuffle"), variant="primary", elem_id="shuffle-run")
             c["shuffle_summary"] = gr.Markdown(elem_id="shuffle-summary")

@@ -84,7 +84,7 @@ def model_position_views(entry: ModelEntry, lang: str) -> tuple[go.Figure | None
         return None, None, t(f"note_positions_{config.positional}", model=entry.name)
     matrix = table.detach().float().numpy()                                  # [T, D]
     heatmap = viz.positional_heatmap(
-        matrix, title=t("fig_model_positions", model=entry.name, kind=config.positional),
+        matrix, title=t("fig_model_positions", model=entry.name, kind=t(f"enc_{config.positional}")),
         position_label=t("w_position"), dimension_label=t("w_dimension"), value_label=t("w_value"))
     similarity = viz.position_similarity(
         matrix, title=t("fig_model_position_similarity", model=entry.name), position_label=t("w_position"),

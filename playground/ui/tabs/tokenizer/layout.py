@@ -28,7 +28,8 @@ def layout() -> tuple[dict[str, gr.components.Component], gr.Examples]:
             examples = gr.Examples(shown_examples, [c["text"], c["corpus"], c["vocab_size"]],
                                    label=label("lbl_examples"),
                                    example_labels=[f"{t} · {name} · {v}" for t, name, v in shown_examples],
-                                   elem_id="tok-examples", cache_examples=False)
+                                   elem_id="tok-examples", cache_examples=False,
+                                   examples_per_page=len(shown_examples))   # on one page: "Pages:" is not translated
             c["counts"] = gr.Markdown(elem_id="tok-counts")
         with gr.Column(scale=2):
             gr.Markdown(label("tok_explanation"), elem_id="tok-explanation", elem_classes="explanation")
