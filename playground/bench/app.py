@@ -3,6 +3,9 @@
 cold_start_s: seconds from starting `python app.py` (a subprocess on a free localhost port) to the
 first HTTP 200 of the page; the median of a few starts.
 
+deep_link_view_s: a link to an attention view opened in a fresh browser until the view is drawn
+(playground.bench.deep_link).
+
 CPU per call, measured in the same run: echo_event_cpu_ms_p50 (the app's echo event, which does no
 work: what Gradio itself costs per event), light_call_cpu_ms_p50 (attention views and generation
 steps of the shipped examples) and their ratio light_call_cpu_ratio_to_echo. Calls are made one
@@ -38,7 +41,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import load
+from playground.bench import deep_link, load
 from playground.bench.common import result
 from playground.ui.i18n import text
 
@@ -399,6 +402,7 @@ def run(quick: bool) -> list[dict]:
              *view_lines(quick)]
     try:
         choices = teacher_opens(app.url)
+        lines += deep_link.deep_link_lines(app.url, quick)
         lines += cpu_lines(app, choices, quick)
         for n_students in SESSION_COUNTS:
             lines += class_lines(app, choices, n_students, DURATION_S[quick])

@@ -56,6 +56,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(None, [language], None, js=SET_LOCALE_JS)
         ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build(ctx)
+        ctx.models_added.append(upload_status.change)
         tabs = []
         with gr.Tabs(elem_id="tabs") as tab_set:
             for key, module in TABS:

@@ -23,6 +23,8 @@ LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
+# Checks that only decide whether a drawing follows (no model, no figure): never queued behind drawings.
+CHECK = {"concurrency_id": "checks", "concurrency_limit": None, "show_progress": "hidden"}
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 LOCAL_SESSION = "local"
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
@@ -65,6 +67,8 @@ class AppContext:
     started: the page-load event after the language is known and the link is applied; tabs chain
         their first render on it (set once every tab exists, see links.wire_page).
     views: the tabs that have a form (and so a link), by view name.
+    models_added: events after which every picker shows a model the session just added (an
+        upload's status changing); a tab redraws for it on these.
     """
 
     registry: ModelRegistry
@@ -77,6 +81,7 @@ class AppContext:
     tab_key: str = ""                   # its view name
     deferred: list[Callable[[], None]] = field(default_factory=list)
     views: dict = field(default_factory=dict)
+    models_added: list = field(default_factory=list)   # triggers fired once a session's own model is picked
 
     def after_tabs(self, wire: Callable[[], None]) -> None:
         """Declare events with `wire` once every tab exists (for events that update every model picker)."""
@@ -124,24 +129,26 @@ class AppContext:
         """
         opened = gr.State(False)
         opens_now = partial(_opens_on_load, self.tab_key)
-        self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **QUIET, **PRIVATE)
+        self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **CHECK, **PRIVATE)
                         .success(fn, inputs, outputs, **light(progress_on), **PRIVATE))
-        self.tab.select(_first_opening, [opened], [opened], **QUIET, **PRIVATE).success(
+        self.tab.select(_first_opening, [opened, self.linked_view], [opened], **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
-        self.language.input(_already_open, [opened], None, **QUIET, **PRIVATE).success(
+        self.language.input(_already_open, [opened], None, **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
 
 
 def _opens_on_load(view: str, linked_view: str, opened: bool) -> bool:
-    """Let the drawing that follows run on page load only in the tab the page opens with."""
-    if view != linked_view or opened:
+    """Let the drawing that follows run on page load only in the tab the page opens with (with the
+    link's values, even when a selection drew it a moment before)."""
+    if view != linked_view:
         raise gr.Error("not the tab shown on load", visible=False, print_exception=False)
     return True
 
 
-def _first_opening(opened: bool) -> bool:
-    """Let the drawing that follows run only the first time (a silent error stops the chain)."""
-    if opened:
+def _first_opening(opened: bool, linked_view: str) -> bool:
+    """Let the drawing that follows run only the first time, and only once the page's link is
+    applied (before that, the page-load drawing is the one to come; a silent error stops the chain)."""
+    if opened or not linked_view:
         raise gr.Error("already drawn", visible=False, print_exception=False)
     return True
 

@@ -18,7 +18,7 @@ import gradio as gr
 
 from .forms import Form, ModelName, Refused, decode_query, encode_query, refusal_text
 from .i18n import LANGUAGES, label, text
-from .context import PRIVATE
+from .context import CHECK, PRIVATE
 from .language import PROBE_ID, SET_LOCALE_JS
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
@@ -220,7 +220,7 @@ def wire_page(ctx, loaded, tabs: gr.Tabs, keys: tuple[str, ...], note: gr.Markdo
                         for w in views.values() if "controls" in w.components})
         return out
 
-    ctx.started = loaded.then(apply_link, {query, ctx.language}, targets, show_progress="hidden", **PRIVATE)
+    ctx.started = loaded.then(apply_link, {query, ctx.language}, targets, **CHECK, **PRIVATE)
     for view, wiring in views.items():
         wiring.link.change(None, [wiring.link], None, js=address_js(view, check_shown=True), **PRIVATE)
         tab_components[view].select(None, [wiring.link], None, js=address_js(view, check_shown=False), **PRIVATE)

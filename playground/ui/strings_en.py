@@ -699,6 +699,15 @@ EN: dict[str, str] = {
     "refused_title": "Nothing to show for this input",
     "refused_summary": "**The input was refused:** {reason}",
     "refused_other": "The views could not be drawn for these controls.",
+
+    # What a model reads (issue 15, item 8)
+    "accepted_chars": "Accepts only these characters: `{chars}`",
+    "accepted_many": "Accepts the {n} characters of its training text.",
+    "accepted_any": "Accepts any text (its tokenizer works on bytes).",
+    "input_outside_training_fixed": "⚠️ **{model}** was trained only on inputs of exactly {low} characters; this one has {n}. "
+                                    "Expect an output of the trained length, not the task done right.",
+    "input_outside_training": "⚠️ **{model}** was trained on inputs of {low} to {high} characters; this one has {n}. "
+                              "Expect mistakes.",
     # ------------------------------------------------------------------ forms: lists of integers
     "err_form_not_integers": "{name} must be one or more whole numbers between {low} and {high}, separated by commas.",
     # Issue 19: masks drawn, attention by hand, LayerNorm by hand, fill in the blanks, embeddings, exposure bias

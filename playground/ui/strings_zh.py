@@ -635,6 +635,14 @@ ZH: dict[str, str] = {
     "refused_title": "此输入没有可显示的内容",
     "refused_summary": "**输入被拒绝：**{reason}",
     "refused_other": "无法按这些控件绘制视图。",
+
+    # What a model reads (issue 15, item 8)
+    "accepted_chars": "只接受这些字符：`{chars}`",
+    "accepted_many": "接受其训练文本中的 {n} 个字符。",
+    "accepted_any": "接受任何文字（它的分词器按字节工作）。",
+    "input_outside_training_fixed": "⚠️ **{model}** 只在恰好 {low} 个字符的输入上训练过；这个输入有 {n} 个。"
+                                    "它会写出训练时的长度，而不是正确完成任务。",
+    "input_outside_training": "⚠️ **{model}** 在 {low} 到 {high} 个字符的输入上训练；这个输入有 {n} 个。预计会出错。",
     # ------------------------------------------------------------------ forms: lists of integers
     "err_form_not_integers": "{name}必须是一个或多个介于 {low} 和 {high} 之间的整数，用逗号分隔。",
     # Issue 19: masks drawn, attention by hand, LayerNorm by hand, fill in the blanks, embeddings, exposure bias

@@ -191,3 +191,8 @@ def test_a_tab_wiring_refuses_a_form_field_without_its_component():
 
 def test_entries_are_not_confused_with_forms(registry):
     assert isinstance(registry.get("copy"), ModelEntry)
+
+
+def test_the_input_note_lists_the_accepted_characters(registry):
+    updates = handlers.controls(Workspace("s", registry), AttentionForm(model="tiny-gpt", text="abc"), "en")
+    assert "␣ a b c d e f g h i j" in updates["accepted"]

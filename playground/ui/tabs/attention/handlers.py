@@ -16,6 +16,7 @@ from playground.viz.notice import notice_figure
 
 from ...examples import ATTENTION_EXAMPLES, examples_for
 from ...i18n import text
+from ...inputs import input_note
 from ...registry import ModelEntry
 from ...validation import fail
 from ...widgets import layer_head_updates
@@ -41,7 +42,7 @@ from .views import (
 
 VIEW_FIGURES = ("grid", "head_plot", "scores_plot", "shapes")
 VIEWS = ("grid", "head_plot", "scores_plot", "best_heads", "shapes", "summary")   # the API's outputs, in order
-CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel")
+CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel", "accepted")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ def shown(workspace: Workspace, form: AttentionForm, lang: str) -> Shown:
 
 def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     """The controls that follow the model: its kinds and scores, the layer and head ranges of the
-    kind's stack, the target box (for a model that reads a source and writes a target), its timeline."""
+    kind's stack, the target box (for a model that reads a source and writes a target), its
+    timeline, and what it accepts (with a warning for an input unlike its training inputs)."""
     seen = shown(workspace, form, lang)
     entry, form = seen.entry, seen.form
     n_layers, n_heads = stack_depth(entry, form.kind)
@@ -83,6 +85,7 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "target": gr.Textbox(visible=entry.model.has_encoder and entry.model.has_decoder),   # reads a target
         "step_picker": timeline_update(workspace.registry, seen.final, form.step),
         "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
+        "accepted": input_note(workspace.registry, seen.final, form.text, lang),
     }
 
 

@@ -1,0 +1,27 @@
+"""The Attention tab through its API: integer controls are listed as integers and a fraction is
+refused by name, never rounded."""
+import pytest
+from gradio_client import Client
+from gradio_client.exceptions import AppError
+
+from playground.ui import create_app
+
+from .serving import serve
+
+ARGS = ("copy", "abc", "", "cross", 0, 1, False, "diagonal", "en")
+
+
+@pytest.fixture(scope="module")
+def server(pretrained_dir):
+    yield from serve(create_app(pretrained_dir))
+
+
+def test_integer_controls_take_integers_and_say_so(server):
+    client = Client(server, verbose=False)
+    listed = {p["parameter_name"]: p["python_type"]["type"]
+              for p in client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/attention"]["parameters"]}
+    assert listed["layer"] == "int" and listed["head"] == "int" and list(listed)[-1] == "lang"
+    *_, summary = client.predict(*ARGS, api_name="/attention")
+    assert "copy" in summary
+    with pytest.raises(AppError, match="Head must be a whole number, got 0.5"):
+        client.predict(*ARGS[:5], 0.5, *ARGS[6:], api_name="/attention")
