@@ -192,10 +192,10 @@ class ClassStudent(load.Student):
             self.prompt = self._new_prompt(rng)
         model, prompt = self.prompt
         # top-k stays within the smallest vocabulary (copy: 15 tokens), as the slider does
-        return "generate_step", dict(name=model, prompt_value=prompt, strategy=rng.choice(("greedy", "sample")),
+        return "generate_step", dict(model=model, prompt=prompt, strategy=rng.choice(("greedy", "sample")),
                                      temperature=round(rng.uniform(0.6, 1.4), 2), top_k=rng.choice((0, 5, 10)),
                                      top_p=rng.choice((1.0, 0.9)), seed=rng.randint(0, 99), max_new=40,
-                                     beam_width=3, layer_value=rng.randint(0, 1), head_value=rng.randint(0, 1),
+                                     beam_width=3, layer=rng.randint(0, 1), head=rng.randint(0, 1),
                                      lang=self.lang)
 
     def heard(self, result: load.CallResult) -> None:

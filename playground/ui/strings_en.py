@@ -971,4 +971,7 @@ EN: dict[str, str] = {
     "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
     "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
     "empty_lab_compare": "Tick kept results to compare their validation loss here.",
+
+    # Generate tab's form and links (issue 16)
+    "param_prompt": "Prompt",
 }

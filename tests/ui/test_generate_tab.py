@@ -1,12 +1,18 @@
 import dataclasses
 import html
+import random
+from dataclasses import replace
 
 import gradio as gr
 import numpy as np
 import pytest
 
+from playground.ui.examples import GENERATE_EXAMPLES, examples_for
+from playground.ui.forms import Refused, decode_query, encode_query
+from playground.ui.links import link_query, parse_link
 from playground.ui.tabs.generate import (
     DEFAULTS,
+    GenerateForm,
     Generation,
     Settings,
     beam_views,
@@ -15,7 +21,9 @@ from playground.ui.tabs.generate import (
     current_generation,
     stepper_views,
 )
-from playground.ui.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS
+from playground.ui.tabs.generate import handlers
+from playground.ui.tabs.generate.views import STRATEGIES, Pieces
+from playground.ui.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K
 from playground.ui.workspace import Workspace
 
 VOCAB = 16
@@ -112,3 +120,147 @@ def test_the_status_line_shows_special_and_markdown_tokens_as_written(registry, 
     views = stepper_views(generation, 0, 0, "en")
     assert f"chose **{shown}** with" in views.status
     assert f"(chosen: {html.escape(token, quote=False)})" in views.candidates.layout.title.text
+
+
+# The tab's form, links and handlers (issue 16)
+
+TEXT_CHARS = "abc xyz&=?#%+/\n中文é"
+
+
+def random_form(rng: random.Random) -> GenerateForm:
+    strategy = rng.choice(STRATEGIES)
+    return GenerateForm(
+        model=rng.choice(["copy", "tiny-gpt"]), prompt="".join(rng.choice(TEXT_CHARS) for _ in range(rng.randint(0, 30))),
+        strategy=strategy, temperature=rng.choice([0.05, 0.7, 1.0, 5.0, rng.uniform(0.05, 5.0)]),
+        top_k=rng.randint(0, MAX_TOP_K), top_p=rng.choice([1.0, 0.01, rng.uniform(0.01, 1.0)]),
+        seed=rng.randint(0, MAX_SEED), max_new=rng.randint(1, MAX_NEW_TOKENS), beam_width=rng.randint(1, MAX_BEAM_WIDTH),
+        layer=rng.randint(0, 47), head=rng.randint(0, 47),
+        steps=0 if strategy == "beam" else rng.randint(0, MAX_NEW_TOKENS))
+
+
+def test_random_generate_forms_survive_the_trip_through_a_query_string():
+    rng = random.Random(16)
+    for _ in range(200):
+        form = random_form(rng)
+        back, ignored = GenerateForm.from_query(dict(decode_query("?" + encode_query(form.to_query()))))
+        assert (back, ignored) == (form, [])
+
+
+@pytest.mark.parametrize("name, raw, fragment", [
+    ("strategy", "nucleus", "greedy, sample, beam"),
+    ("temperature", "0", "between 0.05 and 5.0"),
+    ("temperature", "hot", "a number"),
+    ("top_k", "2.5", "whole number"),
+    ("top_p", "1.5", "between 0.01 and 1.0"),
+    ("seed", "-1", "between 0 and"),
+    ("max_new", str(MAX_NEW_TOKENS + 1), str(MAX_NEW_TOKENS)),
+    ("beam_width", "0", "between 1 and"),
+    ("steps", "three", "whole number"),
+])
+def test_a_bad_value_in_a_generate_link_is_refused_naming_its_parameter(name, raw, fragment):
+    form, ignored = GenerateForm.from_query({name: raw})
+    assert getattr(form, name) == GenerateForm.params()[name].default
+    assert [error.param for error in ignored] == [name]
+    assert fragment in str(ignored[0])
+
+
+def test_a_fraction_sent_to_an_integer_control_is_refused_not_rounded():
+    with pytest.raises(Refused) as excinfo:
+        GenerateForm.from_values({"top_k": 2.5})
+    assert excinfo.value.param == "top_k"
+    assert GenerateForm.from_values({"max_new": 12.0}).max_new == 12
+
+
+def test_a_beam_link_has_no_steps():
+    form, ignored = GenerateForm.from_query({"strategy": "beam", "steps": "3"})
+    assert (form.strategy, form.steps) == ("beam", 0) and [e.param for e in ignored] == ["steps"]
+
+
+def test_a_link_fits_its_model_and_loads_its_first_example(registry):
+    page = parse_link("?view=generate&model=tiny-gpt&layer=5&top_k=40", ("attention", "generate"),
+                      {"generate": GenerateForm}, registry)
+    assert page.form.prompt and page.form.layer == 0 and page.form.top_k == 0
+    assert sorted(error.param for error in page.ignored) == ["layer", "top_k"]
+
+
+def shown_tokens(updates) -> list:
+    return [(token, kind) for token, kind in updates["output"]]
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "sample"])
+def test_a_link_with_steps_shows_the_tokens_of_as_many_step_presses(registry, strategy):
+    form = GenerateForm(model="tiny-gpt", prompt="abc", strategy=strategy, seed=5, temperature=1.5)
+    pressed = Workspace("teacher", registry)
+    handlers.reset(pressed, form, "en")
+    for _ in range(3):
+        last = handlers.step(pressed, form, "en")
+    assert last["steps"] == 3
+    query = link_query(registry, "generate", replace(form, steps=last["steps"]), "en")
+    page = parse_link(query, ("attention", "generate"), {"generate": GenerateForm}, registry)
+    assert page.form.steps == 3 and page.ignored == []
+    opened = handlers.draw(Workspace("student", registry), page.form, "en")
+    assert shown_tokens(opened) == shown_tokens(last) and opened["status"] == last["status"]
+    assert len([kind for _, kind in shown_tokens(opened) if kind != "prompt"]) == 3
+
+
+def test_step_back_and_reset_count_the_steps_of_the_link(registry):
+    workspace, form = Workspace("s", registry), GenerateForm(model="tiny-gpt", prompt="abc")
+    assert handlers.reset(workspace, form, "en")["steps"] == 0
+    assert handlers.step(workspace, form, "en")["steps"] == 1
+    assert handlers.step(workspace, form, "en")["steps"] == 2
+    assert handlers.back(workspace, form, "en")["steps"] == 1
+    redrawn = handlers.draw(workspace, replace(form, steps=1), "zh-CN")        # a language change keeps the generation
+    assert redrawn["steps"] == 1 and workspace.generation.stepper.steps
+    assert handlers.reset(workspace, form, "en")["steps"] == 0
+
+
+def test_a_refused_prompt_replaces_the_figures_with_the_reason(registry):
+    workspace = Workspace("s", registry)
+    updates = handlers.refused(workspace, GenerateForm(model="tiny-gpt", prompt="abz"), "en")
+    assert updates["output"] == [] and "'z'" in updates["status"]
+    for name in ("candidates", "filling"):
+        notice = updates[name].constructor_args["value"]
+        assert "'z'" in " ".join(a.text for a in notice.layout.annotations)
+    assert handlers.refused(workspace, GenerateForm(model="tiny-gpt", prompt="abc"), "en") == {}
+
+
+def test_a_new_model_brings_its_own_first_example_when_it_cannot_read_the_prompt(registry):
+    workspace = Workspace("s", registry)
+    updates = handlers.change_model(workspace, GenerateForm(model="copy", prompt="zzz"), "en")
+    assert updates["prompt"] == examples_for(registry.get("copy"), GENERATE_EXAMPLES)[0]
+    assert updates["steps"] == 0 and updates["filling"].constructor_args["visible"]
+    kept = handlers.change_model(workspace, GenerateForm(model="tiny-gpt", prompt="abc"), "en")
+    assert kept["prompt"] == "abc"
+
+
+def test_beam_search_hides_step_and_back_and_runs_at_once(registry):
+    workspace, form = Workspace("s", registry), GenerateForm(model="tiny-gpt", prompt="abc", strategy="beam",
+                                                             max_new=3, beam_width=2)
+    drawn = handlers.draw(workspace, form, "en")
+    assert not drawn["step_button"].constructor_args["interactive"]
+    with pytest.raises(gr.Error, match="Beam search runs as a whole"):
+        handlers.step(workspace, form, "en")
+    (ran,) = list(handlers.run(workspace, form, "en"))
+    assert ran["tree"].constructor_args["visible"] and "Best:" in ran["status"]
+
+
+def test_run_streams_to_the_end_and_counts_every_step(registry):
+    workspace, form = Workspace("s", registry), GenerateForm(model="tiny-gpt", prompt="abc", max_new=5)
+    updates = list(handlers.run(workspace, form, "en"))
+    assert updates[-1]["steps"] == 5 and len(workspace.generation.stepper.steps) == 5
+
+
+def test_candidate_labels_are_looked_up_only_for_the_bars_shown(registry):
+    entry = registry.get("tiny-gpt")
+    looked_up = []
+
+    class Counting:
+        vocab_size = entry.tokenizer.vocab_size
+
+        def id_to_piece(self, token_id):
+            looked_up.append(token_id)
+            return entry.tokenizer.id_to_piece(token_id)
+
+    pieces = Pieces(Counting())
+    assert len(pieces) == entry.tokenizer.vocab_size and looked_up == []
+    assert pieces[3] == entry.tokenizer.id_to_piece(3) and looked_up == [3]

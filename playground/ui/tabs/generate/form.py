@@ -1,0 +1,70 @@
+"""The Generate tab's controls as one value, and how a link names them.
+
+    ?view=generate&model=tiny-gpt&prompt=abc&strategy=sample&temperature=0.8&top_k=5&top_p=0.9
+     &seed=3&max_new=40&beam_width=3&layer=0&head=1&steps=3&lang=en
+
+`prompt` empty: the model's first example; `steps`: how many tokens have been generated (a link
+opens the generation after that many Step presses).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...examples import GENERATE_EXAMPLES, examples_for
+from ...forms import Choice, Form, Integer, ModelName, Number, Refused, Text, param
+from ...validation import (
+    CONFIG_LIMITS,
+    MAX_BEAM_WIDTH,
+    MAX_INPUT_CHARS,
+    MAX_NEW_TOKENS,
+    MAX_SEED,
+    MAX_TOP_K,
+    TEMPERATURE_RANGE,
+    TOP_P_RANGE,
+)
+from .views import DEFAULTS, STRATEGIES
+
+MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
+MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
+
+
+@dataclass(frozen=True)
+class GenerateForm(Form):
+    VIEW = "generate"
+
+    model: str = param(ModelName("copy", generative=True))
+    prompt: str = param(Text("", MAX_INPUT_CHARS))
+    strategy: str = param(Choice(DEFAULTS["strategy"], STRATEGIES))
+    temperature: float = param(Number(DEFAULTS["temperature"], *TEMPERATURE_RANGE))
+    top_k: int = param(Integer(DEFAULTS["top_k"], 0, MAX_TOP_K))
+    top_p: float = param(Number(DEFAULTS["top_p"], *TOP_P_RANGE))
+    seed: int = param(Integer(DEFAULTS["seed"], 0, MAX_SEED))
+    max_new: int = param(Integer(DEFAULTS["max_new"], 1, MAX_NEW_TOKENS))
+    beam_width: int = param(Integer(DEFAULTS["beam_width"], 1, MAX_BEAM_WIDTH))
+    layer: int = param(Integer(0, 0, MAX_LAYER))
+    head: int = param(Integer(0, 0, MAX_HEAD))
+    steps: int = param(Integer(0, 0, MAX_NEW_TOKENS))
+
+    def validated(self) -> "GenerateForm":
+        """Beam search is run at once, never stepped: a beam form has no steps."""
+        if self.strategy == "beam" and self.steps:
+            raise Refused("steps", "err_beam_steps")
+        return self
+
+    def fit(self, registry, given: set[str]) -> tuple["GenerateForm", list[Refused]]:
+        """The form fitted to its (shipped) model: its first example when no prompt is given, a
+        top-k within its vocabulary, a layer and head it has; what a link named and the model
+        lacks is reported."""
+        entry = registry.get(self.model)
+        refused: list[Refused] = []
+        form = self
+        if not form.prompt:
+            form = replace(form, prompt=next(iter(examples_for(entry, GENERATE_EXAMPLES)), ""))
+        limits = {"top_k": min(MAX_TOP_K, entry.tokenizer.vocab_size), "layer": entry.config.n_decoder_layers - 1,
+                  "head": entry.config.n_heads - 1}
+        for name, high in limits.items():
+            if getattr(form, name) > high:
+                if name in given:
+                    refused.append(Refused(name, "err_out_of_range", value=getattr(form, name), low=0, high=high))
+                form = replace(form, **{name: 0})
+        return form, refused

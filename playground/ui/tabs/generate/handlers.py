@@ -1,0 +1,209 @@
+"""The Generate tab's handlers: (workspace, form, language) -> updates by component name.
+
+Step, Back and Reset act on the session's generation, under its lock. `draw` shows the form's
+generation: the session's own when it is at the form's model, prompt and step count, else one
+started afresh and stepped `steps` times (so a link opens at the step it was copied at). `run`
+streams the generation to its end (or beam search at once).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from functools import partial
+from typing import Iterator
+
+import gradio as gr
+
+from playground.viz.notice import notice_figure
+
+from ...examples import GENERATE_EXAMPLES, suitable_input
+from ...i18n import text
+from ...registry import ModelEntry
+from ...validation import fail
+from ...widgets import layer_head_updates
+from ...workspace import Workspace
+from .form import GenerateForm
+from .views import (
+    GenerateViews,
+    Generation,
+    Settings,
+    beam_views,
+    check_prompt,
+    check_settings,
+    current_generation,
+    filling_figure,
+    stepper_views,
+    waiting_for_beam,
+)
+
+FIGURES = ("candidates", "token_self", "token_cross", "filling", "tree")
+STEPPED = ("output", "status", "candidates", "token_self", "token_cross", "filling", "steps")
+EVERYTHING = (*STEPPED, "tree", "layer", "head", "step_button", "back_button")
+RUN_REFRESH_SECONDS = 0.4      # Run redraws at most this often while it goes
+
+
+def prepared(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, str, Settings]:
+    """The form's model (a gr.Error listing the choices when the session has no generative model of
+    that name), its prompt checked against the model, and the decoding settings."""
+    entry = workspace.model(form.model)
+    if entry is None or not entry.generative:
+        choices = ", ".join(workspace.model_names(workspace.registry, generative_only=True))
+        raise fail(lang, "err_unknown_model", name=form.model, choices=choices)
+    prompt = check_prompt(entry, form.prompt, lang)
+    settings = check_settings(form.strategy, form.temperature, form.top_k, form.top_p, form.seed, form.max_new,
+                              form.beam_width, entry.tokenizer.vocab_size, lang)
+    return entry, prompt, settings
+
+
+def _plot(figure) -> gr.Plot:
+    return gr.Plot(figure, visible=figure is not None)
+
+
+def shown(views: GenerateViews, form: GenerateForm, steps: int) -> dict:
+    """Every view and the controls that follow the strategy: the layer and head sliders fitted to the
+    model, Step and Back only for step-by-step decoding."""
+    stepwise = form.strategy != "beam"
+    sliders = layer_head_updates(views.n_layers, views.n_heads, form.layer, form.head)
+    return {"output": views.output, "status": views.status, "steps": steps,
+            **{name: _plot(getattr(views, name)) for name in FIGURES},
+            **{name: _shown_if(update, stepwise) for name, update in sliders.items()},
+            "step_button": gr.Button(interactive=stepwise), "back_button": gr.Button(interactive=stepwise)}
+
+
+def _shown_if(slider: gr.Slider, visible: bool) -> gr.Slider:
+    return gr.Slider(**{**slider.constructor_args, "visible": visible})
+
+
+def stepped(views: GenerateViews, steps: int, first_step: bool) -> dict:
+    """The text and figures of a step. Step and Back keep the model and strategy, so the layout stays
+    as the last draw left it, except that the figures of the newest token appear with the first step
+    and go with the last Back: only then are they sent as visibility updates (an update costs the
+    server as much as a small figure)."""
+    newest = {name: getattr(views, name) for name in ("candidates", "token_self", "token_cross")}
+    if first_step:
+        newest = {name: _plot(figure) for name, figure in newest.items()}
+    return {"output": views.output, "status": views.status, **newest, "filling": views.filling, "steps": steps}
+
+
+def _replayed(workspace: Workspace, entry: ModelEntry, prompt: str, settings: Settings, steps: int) -> Generation:
+    """The session's generation at `steps` tokens: kept when it is there already, else started afresh
+    and stepped (as far as it goes)."""
+    generation = current_generation(workspace, entry, prompt, settings)
+    if len(generation.stepper.steps) != steps:
+        generation = Generation.start(entry, prompt, settings)
+        workspace.generation = generation
+        while len(generation.stepper.steps) < steps and not generation.stepper.finished:
+            generation.stepper.step()
+    return generation
+
+
+def draw(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The whole tab for the form (a tab opened, by a link too, or the language changed)."""
+    entry, prompt, settings = prepared(workspace, form, lang)
+    with workspace.lock:
+        if settings.strategy == "beam":
+            workspace.generation = None
+            return shown(waiting_for_beam(prompt, entry, lang), form, 0)
+        generation = _replayed(workspace, entry, prompt, settings, form.steps)
+        steps = len(generation.stepper.steps)
+        return shown(stepper_views(generation, form.layer, form.head, lang), form, steps)
+
+
+def reset(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The generation started again from the prompt (Reset, a new prompt or example, a new strategy)."""
+    prepared(workspace, form, lang)
+    with workspace.lock:
+        workspace.generation = None
+    return draw(workspace, replace(form, steps=0), lang)
+
+
+def change_model(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """A newly picked (or uploaded) model: the prompt kept when the model can read it, else its own
+    first example; the generation starts again."""
+    entry = workspace.model(form.model)
+    if entry is None:
+        return reset(workspace, form, lang)           # refused there, naming the models that exist
+    prompt = suitable_input(entry, form.prompt, GENERATE_EXAMPLES)
+    return {**reset(workspace, replace(form, prompt=prompt), lang), "prompt": prompt}
+
+
+def _stepwise(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, Generation]:
+    entry, prompt, settings = prepared(workspace, form, lang)
+    if settings.strategy == "beam":
+        raise fail(lang, "err_beam_steps")
+    return entry, current_generation(workspace, entry, prompt, settings)
+
+
+def step(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """One more token (the Step button and the API)."""
+    with workspace.lock:
+        _, generation = _stepwise(workspace, form, lang)
+        if generation.stepper.finished:
+            raise fail(lang, "err_generation_finished", reason=text(lang, f"reason_short_{generation.stepper.reason}"))
+        generation.stepper.step()
+        steps = len(generation.stepper.steps)
+        return stepped(stepper_views(generation, form.layer, form.head, lang), steps, steps <= 1)
+
+
+def back(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The last token taken back (the Back button and the API)."""
+    with workspace.lock:
+        _, generation = _stepwise(workspace, form, lang)
+        if not generation.stepper.steps:
+            raise fail(lang, "err_nothing_to_undo")
+        generation.stepper.back()
+        steps = len(generation.stepper.steps)
+        return stepped(stepper_views(generation, form.layer, form.head, lang), steps, steps <= 1)
+
+
+def run(workspace: Workspace, form: GenerateForm, lang: str) -> Iterator[dict]:
+    """The generation to its end, redrawn every RUN_REFRESH_SECONDS; beam search at once. Stops when
+    another event of the session starts a new generation."""
+    entry, prompt, settings = prepared(workspace, form, lang)
+    if settings.strategy == "beam":
+        with workspace.lock:
+            workspace.generation = None
+            views = beam_views(entry, prompt, settings, lang)
+        yield shown(views, form, 0)
+        return
+    with workspace.lock:
+        generation = current_generation(workspace, entry, prompt, settings)
+        if generation.stepper.finished:
+            raise fail(lang, "err_generation_finished", reason=text(lang, f"reason_short_{generation.stepper.reason}"))
+    shown_at = time.monotonic()
+    while True:
+        with workspace.lock:
+            if generation.stepper.finished or workspace.generation is not generation:
+                return
+            generation.stepper.step()
+            due = time.monotonic() - shown_at >= RUN_REFRESH_SECONDS or generation.stepper.finished
+            views = stepper_views(generation, form.layer, form.head, lang) if due else None
+            steps = len(generation.stepper.steps)
+        if views is not None:
+            shown_at = time.monotonic()
+            yield shown(views, form, steps)
+
+
+def redraw_filling(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The causal matrix of the layer and head sliders."""
+    with workspace.lock:
+        generation = workspace.generation
+        if generation is None:
+            return {}
+        return {"filling": filling_figure(generation, form.layer, form.head, lang)}
+
+
+def refused(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """When the input was refused, the reason instead of an earlier input's views (the candidates and
+    the causal matrix show it; the newest token's attention is hidden). A refusal of the action
+    alone (Step after the end, Back at the start) leaves the views as they are."""
+    t = partial(text, lang)
+    try:
+        prepared(workspace, form, lang)
+        return {}
+    except gr.Error as error:
+        reason = error.message
+    notice = notice_figure(t("refused_title"), reason)
+    return {"candidates": gr.Plot(notice, visible=True), "filling": gr.Plot(notice, visible=True),
+            "token_self": gr.Plot(None, visible=False), "token_cross": gr.Plot(None, visible=False),
+            "output": [], "status": t("refused_summary", reason=reason)}

@@ -1,0 +1,257 @@
+"""The Generate tab's views: a session's step-by-step generation (greedy or seeded sampling) with
+the candidates before and after temperature, top-k and top-p, the new token's attention and the
+causal matrix filling in; beam search with its tree."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+
+import plotly.graph_objects as go
+
+from playground import viz
+from playground.generate import SamplingConfig, Step, Stepper, beam_search
+from playground.model import CROSS, DECODER_SELF, AttentionSite
+from playground.viz.labels import visible_token
+
+from ...i18n import text
+from ...markup import literal
+from ...registry import ModelEntry
+from ...validation import (
+    MAX_BEAM_WIDTH,
+    MAX_INPUT_CHARS,
+    MAX_NEW_TOKENS,
+    MAX_SEED,
+    MAX_TOP_K,
+    TEMPERATURE_RANGE,
+    TOP_P_RANGE,
+    check_choice,
+    check_known_chars,
+    check_number,
+    check_text,
+    fail,
+)
+from ...workspace import Workspace
+
+STRATEGIES = ("greedy", "sample", "beam")
+TOP_CANDIDATES = 10
+DEFAULTS = dict(strategy="greedy", temperature=1.0, top_k=0, top_p=1.0, seed=0, max_new=40, beam_width=3)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The decoding controls, validated: top_k 0 and top_p 1 mean "off"."""
+
+    strategy: str
+    temperature: float
+    top_k: int
+    top_p: float
+    seed: int
+    max_new: int
+    beam_width: int
+
+    def sampling(self) -> SamplingConfig:
+        return SamplingConfig(strategy="sample" if self.strategy == "sample" else "greedy",
+                              temperature=self.temperature, top_k=self.top_k or None,
+                              top_p=self.top_p if self.top_p < 1 else None, seed=self.seed,
+                              max_new_tokens=self.max_new)
+
+
+def check_settings(strategy, temperature, top_k, top_p, seed, max_new, beam_width, vocab_size: int,
+                   lang: str) -> Settings:
+    """Every decoding control in range, or a gr.Error naming the limit."""
+    return Settings(
+        strategy=check_choice(strategy, STRATEGIES, lang, "strategy"),
+        temperature=check_number(temperature, lang, "temperature", *TEMPERATURE_RANGE),
+        top_k=check_number(top_k, lang, "top_k", 0, min(MAX_TOP_K, vocab_size), integer=True),
+        top_p=check_number(top_p, lang, "top_p", *TOP_P_RANGE),
+        seed=check_number(seed, lang, "seed", 0, MAX_SEED, integer=True),
+        max_new=check_number(max_new, lang, "max_new", 1, MAX_NEW_TOKENS, integer=True),
+        beam_width=check_number(beam_width, lang, "beam_width", 1, MAX_BEAM_WIDTH, integer=True),
+    )
+
+
+def check_prompt(entry: ModelEntry, prompt, lang: str) -> str:
+    """A non-empty prompt the model's tokenizer can write and its context can hold."""
+    prompt = check_text(prompt, lang, MAX_INPUT_CHARS, what="prompt")
+    check_known_chars(prompt, entry.tokenizer, entry.name, lang)
+    n_tokens = len(entry.tokenizer.encode(prompt))
+    if n_tokens > entry.config.max_len:
+        raise fail(lang, "err_prompt_context", n=n_tokens, limit=entry.config.max_len, model=entry.name)
+    return prompt
+
+
+class Pieces(Sequence):
+    """The display text of every vocabulary id, each looked up only when asked for (the candidate
+    bars read the few they show; a GPT-2 vocabulary has 50k ids)."""
+
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __len__(self) -> int:
+        return self.tokenizer.vocab_size
+
+    def __getitem__(self, token_id):
+        if isinstance(token_id, slice):
+            return [self[i] for i in range(*token_id.indices(len(self)))]
+        return self.tokenizer.id_to_piece(int(token_id))
+
+
+@dataclass
+class Generation:
+    """A session's step-by-step generation: the model, the prompt, the settings and the Stepper."""
+
+    entry: ModelEntry
+    prompt: str
+    settings: Settings
+    stepper: Stepper
+
+    @classmethod
+    def start(cls, entry: ModelEntry, prompt: str, settings: Settings) -> "Generation":
+        return cls(entry, prompt, settings, Stepper(entry.model, entry.tokenizer, prompt, settings.sampling()))
+
+    @property
+    def last_step(self) -> Step | None:
+        return self.stepper.steps[-1] if self.stepper.steps else None
+
+
+def current_generation(workspace: Workspace, entry: ModelEntry, prompt: str, settings: Settings) -> Generation:
+    """The session's generation, continued when model and prompt are unchanged (new settings apply
+    from the next step), else started afresh."""
+    generation = workspace.generation
+    if generation is None or generation.entry is not entry or generation.prompt != prompt:
+        generation = Generation.start(entry, prompt, settings)
+        workspace.generation = generation
+    elif generation.settings != settings:
+        generation.stepper.settings = settings.sampling()
+        generation.settings = settings
+    return generation
+
+
+def _stage_names(lang: str) -> dict[str, str]:
+    return {name: text(lang, f"stage_{name.replace('-', '_')}") for name in ("raw", "temperature", "top-k", "top-p")}
+
+
+def candidates_figure(generation: Generation, lang: str) -> go.Figure | None:
+    """The last step's candidates: raw probabilities and after each active filter, the chosen one marked."""
+    step = generation.last_step
+    if step is None:
+        return None
+    names = _stage_names(lang)
+    stages = {names["raw"]: step.raw_probs, **{names[k]: v for k, v in step.stages.items()}}
+    t = partial(text, lang)
+    return viz.candidate_bars(Pieces(generation.entry.tokenizer), stages, step.token_id, top_n=TOP_CANDIDATES,
+                              title=t("fig_candidates", index=step.index + 1, token=visible_token(step.token_text)),
+                              chosen_label=t("w_chosen"), token_label=t("w_token"),
+                              probability_label=t("w_probability"))
+
+
+def token_attention_figure(generation: Generation, site: AttentionSite, lang: str) -> go.Figure | None:
+    """Where the newest token looks, one row per layer and head: [L * H, Tk]."""
+    step = generation.last_step
+    if step is None or site not in step.attention:
+        return None
+    rows = step.attention[site]                                              # [L, H, Tk]
+    n_layers, n_heads, n_keys = rows.shape
+    stepper = generation.stepper
+    keys = stepper.source_tokens if site.is_cross else stepper.window_tokens[:n_keys]
+    t = partial(text, lang)
+    heads = [t("w_layer_head", layer=layer, head=head) for layer in range(n_layers) for head in range(n_heads)]
+    return viz.attention_head(rows.reshape(n_layers * n_heads, n_keys), heads, keys,
+                              title=t("fig_token_attention_cross" if site.is_cross else "fig_token_attention_self",
+                                      token=step.token_text),
+                              query_label=t("w_layer_and_head"), key_label=t("w_key"), weight_label=t("w_weight"))
+
+
+def filling_figure(generation: Generation, layer, head, lang: str) -> go.Figure:
+    """The decoder's causal self-attention of one head, filled in up to the newest row."""
+    stepper = generation.stepper
+    matrix = stepper.attention_matrix()                                # [L, H, W, W]
+    n_layers, n_heads = matrix.shape[:2]
+    layer = check_number(layer, lang, "layer", 0, n_layers - 1, integer=True)
+    head = check_number(head, lang, "head", 0, n_heads - 1, integer=True)
+    tokens = stepper.window_tokens
+    t = partial(text, lang)
+    return viz.attention_filling(matrix[layer, head], tokens, len(tokens) - 1,
+                                 title=t("fig_filling", layer=layer, head=head), query_label=t("w_query"),
+                                 key_label=t("w_key"), weight_label=t("w_weight"))
+
+
+def output_spans(generation: Generation, lang: str) -> list[tuple[str, str]]:
+    """(token, kind) pairs for the output box: the prompt, the generated tokens, the newest one."""
+    stepper = generation.stepper
+    prompt_kind, generated_kind, new_kind = text(lang, "span_prompt"), text(lang, "span_generated"), text(lang, "span_new")
+    spans = [(piece, prompt_kind) for piece in (stepper.source_tokens or stepper.tokens[:stepper.prompt_length])]
+    generated = stepper.tokens[stepper.prompt_length:]
+    if stepper.source_tokens:
+        spans.append((" → ", None))
+    spans += [(piece, new_kind if i == len(generated) - 1 else generated_kind) for i, piece in enumerate(generated)]
+    return spans
+
+
+def status_text(generation: Generation, lang: str) -> str:
+    """What happened at the last step and where decoding stands."""
+    stepper, step = generation.stepper, generation.last_step
+    t = partial(text, lang)
+    config = generation.entry.config
+    lines = []
+    if step is None:
+        lines.append(t("status_ready", model=generation.entry.name,
+                       n=len(stepper.source_ids) if stepper.source_ids else stepper.prompt_length))
+    else:
+        probability = float(step.probs[step.token_id])
+        lines.append(t("status_step", index=step.index + 1, token=literal(step.token_text), p=probability,
+                       raw=float(step.raw_probs[step.token_id]), strategy=t(f"strategy_{generation.settings.strategy}")))
+    lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
+                   generated=len(stepper.generated_ids)))
+    if step is not None and step.slid:
+        lines.append(t("status_slid", start=stepper.window_start))
+    if stepper.finished:
+        lines.append(t(f"reason_{stepper.reason}"))
+    return "\n\n".join(lines)
+
+
+@dataclass(frozen=True)
+class GenerateViews:
+    output: list
+    status: str
+    candidates: go.Figure | None
+    token_self: go.Figure | None
+    token_cross: go.Figure | None
+    filling: go.Figure | None
+    tree: go.Figure | None
+    n_layers: int
+    n_heads: int
+
+
+def stepper_views(generation: Generation, layer, head, lang: str) -> GenerateViews:
+    """Everything the tab shows for a Stepper generation."""
+    matrix_shape = generation.stepper.attention_matrix().shape         # [L, H, W, W]
+    layer, head = min(int(layer or 0), matrix_shape[0] - 1), min(int(head or 0), matrix_shape[1] - 1)
+    return GenerateViews(
+        output_spans(generation, lang), status_text(generation, lang), candidates_figure(generation, lang),
+        token_attention_figure(generation, DECODER_SELF, lang), token_attention_figure(generation, CROSS, lang),
+        filling_figure(generation, layer, head, lang), None, matrix_shape[0], matrix_shape[1])
+
+
+def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str) -> GenerateViews:
+    """Beam search from the prompt: the tree with the best path marked, and the best output."""
+    result = beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width, settings.max_new)
+    best = set(result.best_path)
+    nodes = [viz.BeamNode(n.id, n.parent, n.token_text, n.logprob, n.score, n.finished, n.id in best)
+             for n in result.tree]
+    t = partial(text, lang)
+    tree = viz.beam_tree(nodes, title=t("fig_beam_tree", width=settings.beam_width), step_label=t("w_step"),
+                         score_label=t("w_score"), logprob_label=t("w_logprob"))
+    lines = [t("beam_best", text=result.best.text or "∅", logprob=result.best.logprob, score=result.best.score)]
+    lines += [t("beam_hypothesis", rank=i + 1, text=h.text or "∅", score=h.score, reason=t(f"reason_short_{h.reason}"))
+              for i, h in enumerate(result.finished[:settings.beam_width])]
+    output = [(prompt, t("span_prompt")), (" → " if entry.config.arch == "encoder_decoder" else "", None),
+              (result.best.text, t("span_generated"))]
+    return GenerateViews(output, "\n".join(lines), None, None, None, None, tree, 1, 1)
+
+
+def waiting_for_beam(prompt: str, entry: ModelEntry, lang: str) -> GenerateViews:
+    """Beam search is chosen but not run yet: only the prompt and a hint to press Run."""
+    output = [(prompt, text(lang, "span_prompt"))]
+    return GenerateViews(output, text(lang, "status_beam_ready", model=entry.name), None, None, None, None, None, 1, 1)
