@@ -962,4 +962,9 @@ EN: dict[str, str] = {
     "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
     "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
     "empty_lab_compare": "Tick kept results to compare their validation loss here.",
+
+    # Labs tab links (issue 16): the view picks as a link names them
+    "param_metric": "Curves",
+    "param_variant": "Variant",
+    "param_stage": "When",
 }

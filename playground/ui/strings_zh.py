@@ -862,4 +862,9 @@ ZH: dict[str, str] = {
     "empty_lab_curves": "各变体的曲线并排显示在这里：按“运行实验”。",
     "empty_lab_attention": "实验运行后，这个变体在探针输入上的注意力显示在这里：按“运行实验”。",
     "empty_lab_compare": "勾选保存的结果，在这里比较它们的验证损失。",
+
+    # Labs tab links (issue 16): the view picks as a link names them
+    "param_metric": "曲线",
+    "param_variant": "变体",
+    "param_stage": "时间点",
 }
