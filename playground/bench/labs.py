@@ -15,7 +15,7 @@ import time
 import torch
 
 from playground.labs import LabRun, get_lab
-from playground.ui.labs_views import lab_choices
+from playground.ui.tabs.labs.views import lab_choices
 
 from .common import result
 

@@ -974,4 +974,8 @@ EN: dict[str, str] = {
 
     # Generate tab's form and links (issue 16)
     "param_prompt": "Prompt",
+    # Labs tab links (issue 16): the view picks as a link names them
+    "param_metric": "Curves",
+    "param_variant": "Variant",
+    "param_stage": "When",
 }

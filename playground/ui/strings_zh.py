@@ -873,4 +873,8 @@ ZH: dict[str, str] = {
 
     # Generate tab's form and links (issue 16)
     "param_prompt": "提示词",
+    # Labs tab links (issue 16): the view picks as a link names them
+    "param_metric": "曲线",
+    "param_variant": "变体",
+    "param_stage": "时间点",
 }

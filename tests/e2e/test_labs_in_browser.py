@@ -1,18 +1,19 @@
-"""The Labs tab in a real browser at 1280x720: pick a lab, run it, watch the variants' curves grow
-together, stop it, and read the result: both attention grids, the summary, the kept result and its
-comparison; then the same views in Chinese. Screenshots go to $PLAYGROUND_SCREENSHOTS or
-tests/e2e/screenshots/."""
+"""The Labs tab in a real browser at 1280x720: pick a lab among all of them, run it, watch the
+variants' curves grow together, stop it, and read the result: both attention grids, the summary,
+the kept result and its comparison; then the same views in Chinese; and a link that opens a lab.
+Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import re
 
 import pytest
 
-from playground.labs import get_lab
+from playground.labs import LABS, get_lab
 
-from .pages import CJK, drawn, markdown, open_page, open_tab, screenshot, wait_until
+from .pages import CJK, VIEWPORT, drawn, figure, markdown, open_page, open_tab, screenshot, wait_until
 
 LAB = get_lab("weight-tying")
 LAB_CHOICE = f"Ablation · {LAB.title.en}"
 CURVE_POINTS = 3                      # evaluations per variant seen before stopping
+FIRST_DRAW_SECONDS = 90               # a fresh page's load events, on a busy 2-core machine
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,11 @@ def test_run_a_lab_stop_it_and_compare_its_variants(page, screenshots):
     open_tab(page, "labs")
     wait_until(lambda: markdown(page, "labs-status").startswith("Press Run lab"), "the idle status")
     assert "torch.triu" in markdown(page, "labs-card")                        # the first lab's question
+    wait_until(lambda: "Run lab" in " ".join((figure(page, "labs-curves") or {}).get("annotations", [])),
+               "the curves' placeholder")
+    screenshot(page, screenshots, "en-labs-before")
     page.click("#labs-picker input")
+    assert page.locator("[role=option]").count() == len(LABS) >= 17           # every lab of the registry
     page.click(f"[role=option][aria-label='{LAB_CHOICE}']")
     wait_until(lambda: LAB.question.en[:40] in markdown(page, "labs-card"), "the card of the chosen lab")
 
@@ -69,3 +74,24 @@ def test_run_a_lab_stop_it_and_compare_its_variants(page, screenshots):
     kept_zh = page.locator("#labs-kept label").all_text_contents()
     assert len(kept_zh) == 1 and f" · {seconds} 秒 · " in kept_zh[0], (kept, kept_zh)
     screenshot(page, screenshots, "zh-labs")
+
+
+def test_a_link_opens_its_lab_and_names_the_pick_it_lacks(app, browser, screenshots):
+    lab = get_lab("positional-encodings")
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(app.url + "?view=labs&lab=positional-encodings&variant=tied&stage=start&lang=zh-CN")
+        wait_until(lambda: lab.question.get("zh-CN")[:20] in markdown(page, "labs-card"), "the linked lab's card",
+                   seconds=FIRST_DRAW_SECONDS)
+        wait_until(lambda: "variant" in markdown(page, "link-note") and "tied" in markdown(page, "link-note"),
+                   "the note naming the variant the lab lacks")
+        assert page.locator("#labs-stage input[value='start']").is_checked()
+        assert page.input_value("#labs-picker input").endswith(lab.title.get("zh-CN"))
+        wait_until(lambda: CJK.search(" ".join((figure(page, "labs-curves") or {}).get("annotations", []))),
+                   "the curves' placeholder in Chinese")
+        wait_until(lambda: "lab=positional-encodings" in page.url and "variant=learned" in page.url,
+                   "the address naming the lab and the variant shown")
+        screenshot(page, screenshots, "zh-labs-link")
+    finally:
+        context.close()

@@ -1,7 +1,7 @@
 """A session's labs: one lab run at a time in a background worker (see playground.ui.worker), and
 the results the session keeps to compare one lab with the next.
 
-Nothing here draws: playground.ui.labs_views turns a LabSession into figures and text.
+Nothing here draws: playground.ui.tabs.labs.views turns a LabSession into figures and text.
 """
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Iterator
 
 from playground.labs import LABS, Lab, LabProgress, LabResult, LabRun, get_lab
 
-from .i18n import text
-from .validation import check_choice, fail
-from .worker import STOP_WAIT_SECONDS, Put, Worker
+from ...i18n import text
+from ...validation import check_choice, fail
+from ...worker import STOP_WAIT_SECONDS, Put, Worker
 
 KEPT_RESULTS = 6              # lab results a session keeps to compare (the oldest goes first)
 
@@ -23,6 +23,7 @@ class LabSession:
     run: the lab run in progress (None once it has ended); progress: its latest LabProgress.
     kept: run number (1, 2, ... in this session) -> the result of a finished or stopped run,
         oldest first.
+    ticked: the run numbers of the kept results the page compares.
     """
 
     def __init__(self):
@@ -30,6 +31,7 @@ class LabSession:
         self.run: LabRun | None = None
         self.progress: LabProgress | None = None
         self.kept: dict[int, LabResult] = {}
+        self.ticked: list[int] = []
         self._runs = 0
         self._worker = Worker()
         self._closed = False
@@ -94,7 +96,7 @@ class LabSession:
 
     def forget(self) -> None:
         """Drop every kept result."""
-        self.kept = {}
+        self.kept, self.ticked = {}, []
 
     def close(self) -> None:
         """The session is gone: stop its lab."""

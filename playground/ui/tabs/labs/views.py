@@ -11,12 +11,11 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.labs.lab import corpus_text
 from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_results, list_labs, summarize
-from playground.model import ModelConfig
 from playground.viz.theme import TITLE_LINE_PX
 
-from .i18n import text
-from .labs import LabSession
-from .training_views import SERIES, SHORT_KIND, probe_kinds
+from ...i18n import text
+from .session import LabSession
+from ...training_views import SERIES, SHORT_KIND, probe_kinds
 
 METRICS = {"losses": ("loss", "val_loss"), "accuracy": ("accuracy",), "exact_match": ("exact_match",)}
 STAGES = ("end", "start")
@@ -44,13 +43,10 @@ def variant_choices(lab: Lab, lang: str) -> list[tuple[str, str]]:
     return [(variant.name.get(lang), variant.id) for variant in lab.variants[1:]]
 
 
-def kind_choices(result: LabResult | None, lang: str) -> list[tuple[str, str]]:
-    """The attention kinds of the reference of ``result``, the most telling first (cross-attention
-    for seq2seq), as the Train tab orders them."""
-    if result is None:
-        return []
-    config = ModelConfig.from_dict(result.reference.model_config)
-    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in probe_kinds(config)]
+def kind_choices(lab: Lab, lang: str) -> list[tuple[str, str]]:
+    """The attention kinds of the lab's reference, the most telling first (cross-attention for
+    seq2seq), as the Train tab orders them."""
+    return [(text(lang, f"kind_{SHORT_KIND[kind]}"), kind) for kind in probe_kinds(lab.model_config)]
 
 
 def stage_choices(lang: str) -> list[tuple[str, str]]:
