@@ -9,7 +9,7 @@ from ...lessons import LESSONS
 from .form import LESSON_IDS
 
 FIGURE_SLOTS = 6        # figures a lesson shows at most (its views together)
-OUTCOME_SLOTS = 2       # figures an experiment's outcome shows at most
+OUTCOME_SLOTS = 3       # figures an experiment's outcome shows at most
 STORAGE_KEY = "playground-lessons"
 
 

@@ -165,11 +165,9 @@ def _timeline(registry, lang, name: str, value: str, kind: str, score: str, step
     figures = []
     for step in chosen:
         attention = forward_pass(entry_at_step(registry, entry, step), value, "", lang)
-        scores_figure, _ = scores_view(attention, kind, score, lang)
-        scores_figure.update_layout(title=text(lang, "lesson_at_step", step=step, last=timeline[-1],
-                                               title=scores_figure.layout.title.text))
-        figures.append(scores_figure)
-    return figures, text(lang, "lesson_timeline_note", model=name, steps=", ".join(map(str, timeline)))
+        figures.append(scores_view(attention, kind, score, lang)[0])
+    return figures, text(lang, "lesson_timeline_note", model=name, steps=", ".join(map(str, timeline)),
+                         shown=", ".join(map(str, chosen)))
 
 
 def train_copy(registry, lang):
@@ -188,17 +186,15 @@ def _candidates(registry, lang, name: str, prompt: str, **settings):
 
 def train_rhyme(registry, lang):
     timeline = registry.timeline_steps("shakespeare-char")
-    figures = []
-    for step in (timeline[0], timeline[-1]):
+    figures, chosen = [], (timeline[0], timeline[-1])
+    for step in chosen:
         entry = entry_at_step(registry, _model(registry, "shakespeare-char"), step)
         generation = Generation.start(entry, SHAKESPEARE_PROMPT, check_settings(
             "greedy", 1.0, 0, 1.0, 0, 1, 3, entry.tokenizer.vocab_size, lang))
         generation.stepper.step()
-        candidates = candidates_figure(generation, lang)
-        candidates.update_layout(title=text(lang, "lesson_at_step", step=step, last=timeline[-1],
-                                            title=candidates.layout.title.text))
-        figures.append(candidates)
-    return figures, text(lang, "lesson_timeline_note", model="shakespeare-char", steps=", ".join(map(str, timeline)))
+        figures.append(candidates_figure(generation, lang))
+    return figures, text(lang, "lesson_timeline_note", model="shakespeare-char", steps=", ".join(map(str, timeline)),
+                         shown=", ".join(map(str, chosen)))
 
 
 def decoding_candidates(registry, lang):
