@@ -9,7 +9,7 @@ import importlib
 import json
 import sys
 
-SUITES = ("model", "train", "generate", "viz", "app", "labs")
+SUITES = ("model", "train", "generate", "viz", "app", "labs", "lessons")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,7 @@
 """The benchmark suites report every metric they document, null for a goal not reached, and
 measure what they say. Runs use tiny settings (monkeypatched sizes, fake measurements) to stay
 cheap; `python -m playground.bench SUITE --quick` measures at full size."""
+import dataclasses
 import inspect
 from types import SimpleNamespace
 
@@ -146,3 +147,16 @@ def test_the_viewer_metric_is_null_unless_both_trainings_kept_running():
     assert stalled["value"] is None and stalled["trainings_running"] == [True, False]
     with pytest.raises(RuntimeError, match="no attention view"):
         app_training.viewer_line([], ["TimeoutError"], [True, True])
+
+
+def test_lessons_suite_reports_its_three_metrics_and_counts_an_untranslated_text(monkeypatch):
+    from playground.bench import lessons
+    from playground.ui.lessons import LESSONS, Text
+    monkeypatch.setattr(lessons, "open_times_ms", lambda registry: [10.0] * 19 + [900.0])
+    lines = lessons.run(quick=True)
+    assert _names(lines) == ["lessons_count", "lesson_open_ms_p95", "lessons_missing_translations"]
+    assert lines[0]["value"] == len(LESSONS) and lines[2]["value"] == 0
+    assert 10.0 < lines[1]["value"] < 900.0
+    untranslated = dataclasses.replace(LESSONS[0], title=Text("Tokens and merges", "Tokens and merges"))
+    monkeypatch.setattr(lessons, "LESSONS", (untranslated, *LESSONS[1:]))
+    assert lessons.missing_translations() == 1

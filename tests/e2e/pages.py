@@ -37,13 +37,19 @@ _FIGURE_JS = """
 """
 
 
-def open_page(browser, url: str, locale: str):
-    """A fresh browser context with `locale`, at 1280x720, with the app loaded and drawn."""
+def open_page(browser, url: str, locale: str, tab: str = "attention"):
+    """A fresh browser context with `locale`, at 1280x720, with the app loaded (on its first tab,
+    Lessons) and then `tab` opened and drawn."""
     context = browser.new_context(viewport=VIEWPORT, locale=locale)
     context.set_default_timeout(WAIT_SECONDS * 1000)
     page = context.new_page()
     page.goto(url)
-    page.wait_for_selector("#attention-grid .js-plotly-plot")
+    page.wait_for_selector("#lesson-figure-0 .js-plotly-plot", timeout=2 * WAIT_SECONDS * 1000)   # a cold server
+    if tab == "attention":
+        open_tab(page, "attention")
+        page.wait_for_selector("#attention-grid .js-plotly-plot")
+    elif tab != "lessons":
+        open_tab(page, tab)
     return page
 
 

@@ -434,7 +434,7 @@ COPY_TRAINING = Lesson(
              wrong("An anti-diagonal", "一条反对角线", "That is what reversing needs, not copying.", "那是反转需要的，而不是复制。"),
              wrong("Nothing: cross-attention stays uniform", "什么也没有：交叉注意力保持均匀",
                    "Then the decoder could not know which token to copy next.", "那样解码器就不知道下一个该复制哪个词元。"))),
-        run=T("Train copy (about a minute)", "训练 copy（约一分钟）"),
+        run=T("Show copy as it trained", "查看 copy 的训练过程"),
         view="train_copy",
         reveal=T("The diagonal sharpens as exact match climbs: the model has learned where to look.",
                  "随着完全匹配率上升，对角线越来越清晰：模型学会了该看哪里。")),
@@ -476,7 +476,7 @@ CHAR_LM = Lesson(
              wrong("New verses in the same style", "同样风格的新诗句",
                    "Style needs far more text than one rhyme; here it can only replay.", "学风格需要远多于一首童谣的文本；这里它只能复读。"),
              wrong("Random characters", "随机字符", "Random output is what an untrained model writes.", "随机输出是未训练模型写出来的。"))),
-        run=T("Train on the rhyme", "在童谣上训练"),
+        run=T("Show shakespeare-char before and after training", "查看 shakespeare-char 训练前后"),
         view="train_rhyme",
         reveal=T("Generation replays the rhyme: with one short text to learn, memorising it is the best the model "
                  "can do.", "生成复现了童谣：只有一小段文本可学时，背下来就是模型能做到的最好结果。")),
@@ -645,7 +645,7 @@ HEADS_FORM = Lesson(
                    "nothing to search for.", "没有前一词元的信息，它就没有东西可搜索。"),
              wrong("Both at exactly the same step", "两者在完全相同的步数形成",
                    "They form close together, but in order.", "它们形成的时间很接近，但有先后。"))),
-        run=T("Scrub the induction timeline", "拖动 induction 的时间线"),
+        run=T("Show the induction timeline", "查看 induction 的时间线"),
         view="heads_form_timeline",
         reveal=T("The previous-token score climbs first; the induction score crosses its threshold a little later, "
                  "together with the drop in loss.", "前一词元分数先上升；归纳分数稍后越过阈值，与损失骤降同时发生。")),

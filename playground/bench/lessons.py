@@ -1,0 +1,75 @@
+"""Benchmark suite "lessons": how many lessons the course has, how long the server takes to build a
+lesson's live views, and how many of the course's texts lack their Chinese.
+
+lesson_open_ms_p95: the 95th percentile, over every lesson in both languages, of the time to build
+the views a lesson shows when no session has opened it yet (the shipped models loaded and the
+process warmed up as the app does at its first page load);
+after that first opening every session gets them from the view cache.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+
+import numpy as np
+
+from playground.ui.i18n import text
+from playground.ui.lessons import LESSONS, Text
+from playground.ui.registry import ModelRegistry
+from playground.ui.runtime import configure_torch, warm_up
+from playground.ui.tabs.lessons.views import VIEWS
+
+SUITE = "lessons"
+LETTERS = re.compile(r"[a-z]{3,}")      # an English word (not a symbol such as NaN or BLEU)
+LESSON_KEYS = ("tab_lessons", "lesson_look_for", "lesson_experiment", "lesson_check", "btn_previous", "btn_next")
+
+
+def texts_of(value) -> list[Text]:
+    """Every Text inside a lesson (its questions and choices included)."""
+    if isinstance(value, Text):
+        return [value]
+    if dataclasses.is_dataclass(value):
+        return [t for f in dataclasses.fields(value) for t in texts_of(getattr(value, f.name))]
+    if isinstance(value, (tuple, list)):
+        return [t for item in value for t in texts_of(item)]
+    return []
+
+
+def missing_translations() -> int:
+    """Texts whose Chinese is empty or the English left as it is, and tab strings without Chinese."""
+    missing = sum(1 for lesson in LESSONS for t in texts_of(lesson)
+                  if not t.zh.strip() or (t.zh == t.en and LETTERS.search(t.en)))
+    for key in LESSON_KEYS:
+        try:
+            text("zh-CN", key)
+        except KeyError:
+            missing += 1
+    return missing
+
+
+def open_times_ms(registry: ModelRegistry) -> list[float]:
+    """Per lesson and language: milliseconds to build the views it shows, none cached by the tab."""
+    times = []
+    for lang in ("en", "zh-CN"):
+        for lesson in LESSONS:
+            start = time.perf_counter()
+            for key in lesson.views:
+                VIEWS[key](registry, lang)
+            times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def run(quick: bool) -> list[dict]:
+    configure_torch()
+    warm_up()                      # what the app does when its first page loads
+    registry = ModelRegistry()
+    times = open_times_ms(registry)
+    return [
+        {"suite": SUITE, "name": "lessons_count", "value": len(LESSONS), "unit": "lessons", "goal": 15,
+         "better": "higher"},
+        {"suite": SUITE, "name": "lesson_open_ms_p95", "value": round(float(np.percentile(times, 95)), 1),
+         "unit": "ms", "goal": 1000, "better": "lower", "max_ms": round(max(times), 1)},
+        {"suite": SUITE, "name": "lessons_missing_translations", "value": missing_translations(), "unit": "texts",
+         "goal": 0, "better": "lower"},
+    ]

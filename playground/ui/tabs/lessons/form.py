@@ -1,0 +1,19 @@
+"""The Lessons tab's form: which lesson is open.
+
+    ?view=lessons&lesson=attention&lang=zh-CN
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...forms import Choice, Form, param
+from ...lessons import LESSONS
+
+LESSON_IDS = tuple(lesson.id for lesson in LESSONS)
+
+
+@dataclass(frozen=True)
+class LessonsForm(Form):
+    VIEW = "lessons"
+
+    lesson: str = param(Choice(LESSON_IDS[0], LESSON_IDS))

@@ -1,0 +1,157 @@
+"""The Lessons tab's handlers: a lesson's screen, its experiment, its answers, and the learner's
+place kept in the browser."""
+from __future__ import annotations
+
+from functools import partial
+
+import gradio as gr
+
+from ...forms import encode_query
+from ...i18n import text
+from ...lessons import LESSONS, Lesson, Question
+from ...view_cache import SHARED_VIEWS
+from ...workspace import Workspace
+from .form import LESSON_IDS, LessonsForm
+from .layout import FIGURE_SLOTS, OUTCOME_SLOTS
+from .views import VIEWS
+
+BY_ID = {lesson.id: lesson for lesson in LESSONS}
+FIGURES = tuple(f"figure_{k}" for k in range(FIGURE_SLOTS))
+OUTCOMES = tuple(f"outcome_{k}" for k in range(OUTCOME_SLOTS))
+SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", "look_for", "experiment_heading",
+          "prediction", "run", *OUTCOMES, "verdict", "reveal", "check_heading", "answer", "feedback", "explore")
+OUTCOME = (*OUTCOMES, "reveal")
+
+
+def live_views(registry, keys: tuple[str, ...], lang: str) -> tuple[list, str]:
+    """The figures and notes of the views `keys`, each built once per language for every session."""
+    figures, notes = [], []
+    for key in keys:
+        kept = SHARED_VIEWS.get(("lessons", key, lang))
+        if kept is None:
+            shown, note = VIEWS[key](registry, lang)
+            kept = {"figures": list(shown), "note": note}
+            SHARED_VIEWS.put(("lessons", key, lang), kept)
+        figures += kept["figures"]
+        if kept["note"]:
+            notes.append(kept["note"])
+    return figures, "\n\n".join(notes)
+
+
+def choices(question: Question, lang: str) -> list[tuple[str, int]]:
+    return [(choice.text(lang), k) for k, choice in enumerate(question.choices)]
+
+
+def explore_link(lesson: Lesson, lang: str) -> str:
+    """"Explore further" as a link that opens the lesson's tab view in the same page."""
+    tab = text(lang, f"tab_{lesson.link['view']}")
+    return text(lang, "lesson_explore", tab=tab, query=encode_query({**lesson.link, "lang": lang}))
+
+
+def slots(names: tuple[str, ...], figures: list) -> dict:
+    return {name: gr.Plot(value=figures[k] if k < len(figures) else None, visible=k < len(figures))
+            for k, name in enumerate(names)}
+
+
+def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
+    """The lesson's screen: its text, live figures and questions, nothing answered yet."""
+    lesson = BY_ID[form.lesson]
+    t = partial(text, lang)
+    figures, notes = live_views(workspace.registry, lesson.views, lang)
+    return {
+        "lesson": gr.Dropdown(choices=[(item.title(lang), item.id) for item in LESSONS]),
+        "position": t("lesson_position", n=LESSON_IDS.index(lesson.id) + 1, total=len(LESSONS)),
+        "title": f"## {lesson.title(lang)}",
+        "explanation": lesson.explanation(lang),
+        **slots(FIGURES, figures),
+        "notes": notes,
+        "look_for": t("lesson_look_for") + "\n\n" + lesson.look_for(lang),
+        "experiment_heading": t("lesson_experiment") + "\n\n" + lesson.experiment.predict.prompt(lang),
+        "prediction": gr.Radio(choices=choices(lesson.experiment.predict, lang), value=None),
+        "run": gr.Button(t("btn_lesson_run_wait"), interactive=False),
+        **slots(OUTCOMES, []),
+        "verdict": "",
+        "reveal": "",
+        "check_heading": t("lesson_check") + "\n\n" + lesson.check.prompt(lang),
+        "answer": gr.Radio(choices=choices(lesson.check, lang), value=None),
+        "feedback": "",
+        "explore": explore_link(lesson, lang),
+    }
+
+
+def run_experiment(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
+    """The experiment's outcome: its live view and the reveal."""
+    lesson = BY_ID[form.lesson]
+    figures, notes = live_views(workspace.registry, (lesson.experiment.view,), lang)
+    return {**slots(OUTCOMES, figures), "reveal": "\n\n".join(filter(None, (notes, lesson.experiment.reveal(lang))))}
+
+
+def _picked(question: Question, picked) -> int | None:
+    return picked if isinstance(picked, int) and 0 <= picked < len(question.choices) else None
+
+
+def prediction_verdict(lesson_id: str, picked, lang: str) -> str:
+    """Whether the prediction was right, and why ("" when none was made)."""
+    lesson = BY_ID.get(lesson_id)
+    index = _picked(lesson.experiment.predict, picked) if lesson else None
+    if index is None:
+        return ""
+    choice = lesson.experiment.predict.choices[index]
+    return text(lang, "lesson_predicted_right" if choice.correct else "lesson_predicted_wrong",
+                feedback=choice.feedback(lang))
+
+
+def check_feedback(lesson_id: str, picked, lang: str) -> str:
+    """The feedback on a check answer: right or wrong, and why ("" when none is picked)."""
+    lesson = BY_ID.get(lesson_id)
+    index = _picked(lesson.check, picked) if lesson else None
+    if index is None:
+        return ""
+    choice = lesson.check.choices[index]
+    return text(lang, "lesson_right" if choice.correct else "lesson_wrong", feedback=choice.feedback(lang))
+
+
+def run_button(lesson_id: str, picked, lang: str) -> gr.Button:
+    """Run is enabled once a prediction is made."""
+    lesson = BY_ID.get(lesson_id)
+    made = lesson is not None and _picked(lesson.experiment.predict, picked) is not None
+    return gr.Button(lesson.experiment.run(lang) if made else text(lang, "btn_lesson_run_wait"), interactive=made)
+
+
+def neighbour(lesson_id: str, step: int) -> str:
+    """The lesson `step` places after `lesson_id` (staying at either end)."""
+    index = LESSON_IDS.index(lesson_id) if lesson_id in LESSON_IDS else 0
+    return LESSON_IDS[min(max(index + step, 0), len(LESSON_IDS) - 1)]
+
+
+def remember(progress, lesson_id: str, prediction=None, answer=None) -> dict:
+    """The browser's record with the learner's place and this lesson's answers."""
+    progress = progress if isinstance(progress, dict) else {}
+    answers = dict(progress.get("answers") or {})
+    if lesson_id in BY_ID:
+        answers[lesson_id] = {"prediction": prediction, "answer": answer}
+    return {"lesson": lesson_id if lesson_id in BY_ID else LESSON_IDS[0], "answers": answers}
+
+
+def kept_answers(progress, lesson_id: str) -> tuple:
+    """(prediction, answer) the browser kept for a lesson (None where none)."""
+    answers = ((progress or {}).get("answers") or {}).get(lesson_id) or {} if isinstance(progress, dict) else {}
+    lesson = BY_ID.get(lesson_id)
+    if lesson is None:
+        return None, None
+    return _picked(lesson.experiment.predict, answers.get("prediction")), _picked(lesson.check, answers.get("answer"))
+
+
+def restored(lesson_id: str, progress, lang: str) -> tuple:
+    """The kept prediction and answer put back on a lesson's screen: (prediction, answer, run, feedback)."""
+    prediction, answer = kept_answers(progress, lesson_id)
+    return (gr.Radio(value=prediction), gr.Radio(value=answer), run_button(lesson_id, prediction, lang),
+            check_feedback(lesson_id, answer, lang))
+
+
+def resumed_lesson(progress, query: dict) -> str | gr.Dropdown:
+    """The lesson a page opens with: the link's when it names one, else the browser's last."""
+    if "lesson" in query:
+        return gr.Dropdown()
+    kept = progress.get("lesson") if isinstance(progress, dict) else None
+    return kept if kept in BY_ID else gr.Dropdown()

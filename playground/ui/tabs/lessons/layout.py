@@ -1,0 +1,46 @@
+"""The Lessons tab's components, by name (declared inside the tab's gr.Tab)."""
+from __future__ import annotations
+
+import gradio as gr
+
+from ...context import LATEX
+from ...i18n import label
+from ...lessons import LESSONS
+from .form import LESSON_IDS
+
+FIGURE_SLOTS = 6        # figures a lesson shows at most (its views together)
+OUTCOME_SLOTS = 3       # figures an experiment's outcome shows at most
+STORAGE_KEY = "playground-lessons"
+
+
+def markdown(elem_id: str, **kwargs) -> gr.Markdown:
+    return gr.Markdown(latex_delimiters=LATEX, elem_id=elem_id, **kwargs)
+
+
+def layout() -> dict[str, gr.components.Component]:
+    c: dict[str, gr.components.Component] = {}
+    with gr.Row():
+        c["previous"] = gr.Button(label("btn_previous"), elem_id="lesson-previous", scale=0)
+        c["lesson"] = gr.Dropdown([(lesson.title.en, lesson.id) for lesson in LESSONS], value=LESSON_IDS[0],
+                                  label=label("lbl_lesson"), elem_id="lesson-picker", scale=3)
+        c["position"] = gr.Markdown(elem_id="lesson-position")
+        c["next"] = gr.Button(label("btn_next"), elem_id="lesson-next", scale=0)
+    c["title"] = markdown("lesson-title")
+    c["explanation"] = markdown("lesson-explanation", elem_classes="explanation")
+    for k in range(FIGURE_SLOTS):
+        c[f"figure_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-figure-{k}")
+    c["notes"] = markdown("lesson-notes")
+    c["look_for"] = markdown("lesson-look-for")
+    c["experiment_heading"] = markdown("lesson-experiment-heading")
+    c["prediction"] = gr.Radio([], label=label("lbl_prediction"), elem_id="lesson-prediction")
+    c["run"] = gr.Button(label("btn_lesson_run_wait"), variant="primary", interactive=False, elem_id="lesson-run")
+    for k in range(OUTCOME_SLOTS):
+        c[f"outcome_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-outcome-{k}")
+    c["verdict"] = markdown("lesson-verdict")
+    c["reveal"] = markdown("lesson-reveal")
+    c["check_heading"] = markdown("lesson-check-heading")
+    c["answer"] = gr.Radio([], label=label("lbl_check_answer"), elem_id="lesson-answer")
+    c["feedback"] = markdown("lesson-feedback")
+    c["explore"] = gr.Markdown(elem_id="lesson-explore")
+    c["progress"] = gr.BrowserState({"lesson": LESSON_IDS[0], "answers": {}}, storage_key=STORAGE_KEY)
+    return c

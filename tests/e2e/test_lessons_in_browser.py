@@ -1,0 +1,78 @@
+"""The Lessons tab in a real browser at 1280x720, in Chinese: walk every lesson with Next, see its
+figures drawn, make a prediction (Run waits for it), run the experiment, answer the check question
+wrongly then rightly; a reload resumes the last lesson with its answers; a link opens a lesson and a
+bad one opens lesson 1 with a note. Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+import pytest
+
+from playground.ui.lessons import LESSONS
+
+from .pages import CJK, figure, markdown, open_page, screenshot, wait_until
+
+
+@pytest.fixture(scope="module")
+def page(app, browser):
+    page = open_page(browser, app.url, "zh-CN", tab="lessons")
+    yield page
+    page.context.close()
+
+
+def drawn_somehow(page, elem_id: str) -> dict:
+    """Wait until `elem_id` shows a figure with data: traces with values, or a drawing of shapes."""
+    def ready():
+        fig = figure(page, elem_id)
+        if fig and (fig["shapes"] or any(t["x"] or t["y"] or t["z"] or t["values"] or t["cells"]
+                                         for t in fig["traces"])):
+            return fig
+        return None
+    return wait_until(ready, f"a figure with data in #{elem_id}")
+
+
+def pick(page, elem_id: str, index: int) -> None:
+    page.locator(f"#{elem_id} label").nth(index).click()
+
+
+def test_walk_every_lesson_in_chinese(page, screenshots):
+    for number, lesson in enumerate(LESSONS, start=1):
+        wait_until(lambda: markdown(page, "lesson-title") == lesson.title.zh, f"lesson {lesson.id}")
+        assert markdown(page, "lesson-position").startswith(f"第 {number} 课")
+        drawn_somehow(page, "lesson-figure-0")
+        assert CJK.search(markdown(page, "lesson-explanation"))
+        assert page.locator("#lesson-run").is_disabled()                         # no prediction yet
+        predicted = lesson.experiment.predict.answer
+        pick(page, "lesson-prediction", predicted)
+        wait_until(lambda: page.locator("#lesson-run").is_enabled(), "Run enabled by the prediction")
+        assert page.inner_text("#lesson-run").strip() == lesson.experiment.run.zh
+        page.click("#lesson-run")
+        drawn_somehow(page, "lesson-outcome-0")
+        wait_until(lambda: markdown(page, "lesson-verdict").startswith("你的预测正确"), "the verdict")
+        wait_until(lambda: markdown(page, "lesson-reveal"), "the reveal")
+        right = lesson.check.answer
+        pick(page, "lesson-answer", (right + 1) % len(lesson.check.choices))
+        wait_until(lambda: markdown(page, "lesson-feedback").startswith("❌"), "the wrong answer's feedback")
+        pick(page, "lesson-answer", right)
+        wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the right answer's feedback")
+        words = lesson.check.choices[right].feedback.zh.split("$")[0][:8]      # the text before any math
+        assert words in markdown(page, "lesson-feedback").replace("\n", "")
+        explore = page.locator("#lesson-explore a").get_attribute("href")
+        assert explore.startswith(f"?view={lesson.link['view']}") and explore.endswith("lang=zh-CN")
+        screenshot(page, screenshots, f"zh-lesson-{number:02d}-{lesson.id}")
+        if number < len(LESSONS):
+            page.click("#lesson-next")
+
+
+def test_a_reload_resumes_the_last_lesson_with_its_answer(page):
+    page.reload()
+    last = LESSONS[-1]
+    wait_until(lambda: markdown(page, "lesson-title") == last.title.zh, "the last lesson after the reload")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the kept answer's feedback")
+    page.click("#lesson-previous")
+    wait_until(lambda: markdown(page, "lesson-title") == LESSONS[-2].title.zh, "the lesson before it")
+
+
+def test_a_link_opens_a_lesson_and_a_bad_one_opens_lesson_one_with_a_note(page, app):
+    masks = next(lesson for lesson in LESSONS if lesson.id == "masks")
+    page.goto(app.url + "?view=lessons&lesson=masks&lang=zh-CN")
+    wait_until(lambda: markdown(page, "lesson-title") == masks.title.zh, "the linked lesson")
+    page.goto(app.url + "?view=lessons&lesson=nonsense&lang=zh-CN")
+    wait_until(lambda: markdown(page, "lesson-title") == LESSONS[0].title.zh, "lesson 1 for a bad id")
+    wait_until(lambda: "nonsense" in markdown(page, "link-note"), "the note naming the bad id")
