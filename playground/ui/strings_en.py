@@ -962,4 +962,66 @@ EN: dict[str, str] = {
     "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
     "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
     "empty_lab_compare": "Tick kept results to compare their validation loss here.",
+    # Inside the model tab (issue 19: embeddings, attention by hand, masks, LayerNorm, fill in the blanks)
+    "tab_inside": "Inside the model",
+    "param_emb_model": "Embeddings: model",
+    "param_emb_token": "Token",
+    "param_worked_model": "Attention by hand: model",
+    "param_worked_text": "Attention by hand: input",
+    "param_worked_site": "Attention by hand: attention",
+    "param_worked_layer": "Attention by hand: layer",
+    "param_worked_head": "Attention by hand: head",
+    "param_mask_model": "Masks: model",
+    "param_mask_first": "First input",
+    "param_mask_second": "Second input",
+    "param_norm_model": "LayerNorm: model",
+    "param_norm_text": "LayerNorm: input",
+    "param_norm_layer": "LayerNorm: layer",
+    "param_norm_position": "Token position",
+    "param_fill_model": "Fill in the blanks: model",
+    "param_fill_text": "Text with blanks",
+    "lbl_inside_token": "Token (as shown: ␣ for a space)",
+    "lbl_inside_mask_first": "First input",
+    "lbl_inside_mask_second": "Second input (a different length)",
+    "lbl_inside_position": "Token position (0 = the first)",
+    "lbl_inside_fill_text": "Text with blanks (_ marks a blank)",
+    "btn_inside_emb": "Find neighbours",
+    "btn_inside_worked": "Work it out",
+    "btn_inside_mask": "Show the masks",
+    "btn_inside_norm": "Normalise",
+    "btn_inside_fill": "Fill in the blanks",
+    "inside_emb_heading": "### Embeddings: tokens as vectors",
+    "inside_emb_explanation": (
+        "The first layer of every model looks a token's id up in the **embedding table**, a matrix of "
+        "vocabulary size × d_model numbers learned in training: token i becomes row i. Two rows pointing the same "
+        "way have a cosine similarity near 1. The bars list the rows closest to your token's row; the map "
+        "projects every row on the table's two principal components (a 2-D shadow of a d_model-dimensional "
+        "cloud)."),
+    "inside_worked_heading": "### Attention by hand: one head, every number",
+    "inside_worked_explanation": (
+        "One head of one layer, on the first few tokens: Q = X W_Q, K = X W_K, V = X W_V (X: the vectors "
+        "entering the sub-layer, after its LayerNorm in a pre-norm model). Scores $QK^\\top/\\sqrt{d_k}$, "
+        "the mask (−∞ where a query may not look), a softmax along each row, and the output "
+        "$\\mathrm{softmax}(QK^\\top/\\sqrt{d_k} + M)\\,V$. The note below does one row by hand and checks the "
+        "result against what the model computed."),
+    "inside_mask_heading": "### Masks: what each query may see",
+    "inside_mask_explanation": (
+        "Two inputs of different lengths make one batch: the shorter is padded with <pad> on the right. The "
+        "**padding mask** hides pad keys; the **causal mask** hides keys after the query (a decoder must not "
+        "read the future); a decoder's self-attention uses both. Hidden cells get −∞ before the softmax, so "
+        "their weight is exactly 0. The last figure pads on the left instead: under the causal mask a pad query at the start then sees "
+        "no key at all, and a softmax over only −∞ is NaN."),
+    "inside_norm_heading": "### LayerNorm and the residual stream",
+    "inside_norm_explanation": (
+        "Each block adds its sub-layers' outputs to the **residual stream**, one vector of d_model numbers per "
+        "token. **LayerNorm** rescales one token's vector: subtract its mean over the features, divide by "
+        "$\\sqrt{\\sigma^2 + \\epsilon}$, then multiply by the learned gain γ and add the bias β. The first "
+        "figure follows one token (choose the layer and the position); the second compares LayerNorm with "
+        "BatchNorm on a small batch; the third shows the stream's size after every block."),
+    "inside_fill_heading": "### Fill in the blanks: a masked model",
+    "inside_fill_explanation": (
+        "An encoder-only model trained like BERT: some tokens of the training text were replaced by <mask> and "
+        "the model learned to predict them from both sides. Type _ where a character is missing; each blank "
+        "becomes one <mask>, and the model gives a probability to every token at every blank. Only "
+        "encoder-only models can do this (masked-char is one)."),
 }

@@ -862,4 +862,60 @@ ZH: dict[str, str] = {
     "empty_lab_curves": "各变体的曲线并排显示在这里：按“运行实验”。",
     "empty_lab_attention": "实验运行后，这个变体在探针输入上的注意力显示在这里：按“运行实验”。",
     "empty_lab_compare": "勾选保存的结果，在这里比较它们的验证损失。",
+    # Inside the model tab (issue 19: embeddings, attention by hand, masks, LayerNorm, fill in the blanks)
+    "tab_inside": "模型内部",
+    "param_emb_model": "嵌入：模型",
+    "param_emb_token": "词元",
+    "param_worked_model": "手算注意力：模型",
+    "param_worked_text": "手算注意力：输入",
+    "param_worked_site": "手算注意力：注意力",
+    "param_worked_layer": "手算注意力：层",
+    "param_worked_head": "手算注意力：头",
+    "param_mask_model": "掩码：模型",
+    "param_mask_first": "第一个输入",
+    "param_mask_second": "第二个输入",
+    "param_norm_model": "LayerNorm：模型",
+    "param_norm_text": "LayerNorm：输入",
+    "param_norm_layer": "LayerNorm：层",
+    "param_norm_position": "词元位置",
+    "param_fill_model": "填空：模型",
+    "param_fill_text": "带空格的文本",
+    "lbl_inside_token": "词元（按显示的写法：␣ 表示空格）",
+    "lbl_inside_mask_first": "第一个输入",
+    "lbl_inside_mask_second": "第二个输入（长度不同）",
+    "lbl_inside_position": "词元位置（0 = 第一个）",
+    "lbl_inside_fill_text": "带空格的文本（_ 表示一个空）",
+    "btn_inside_emb": "找近邻",
+    "btn_inside_worked": "一步步算",
+    "btn_inside_mask": "显示掩码",
+    "btn_inside_norm": "归一化",
+    "btn_inside_fill": "填空",
+    "inside_emb_heading": "### 嵌入：把词元变成向量",
+    "inside_emb_explanation": (
+        "每个模型的第一层都用词元的编号去查**嵌入表**：一个“词表大小 × d_model”的矩阵，数值在训练中学得，"
+        "词元 i 变成第 i 行。两行方向相同时余弦相似度接近 1。柱状图列出与你的词元那一行最接近的行；"
+        "散点图把每一行投影到嵌入表的前两个主成分上（d_model 维点云的二维投影）。"),
+    "inside_worked_heading": "### 手算注意力：一个头，每个数字",
+    "inside_worked_explanation": (
+        "某一层的一个头，作用在前几个词元上：Q = X W_Q，K = X W_K，V = X W_V（X：进入该子层的向量，"
+        "前置归一化的模型中是经过 LayerNorm 之后的）。分数 $QK^\\top/\\sqrt{d_k}$，加上掩码（查询不能看的位置为 −∞），"
+        "每一行做 softmax，输出为 $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k} + M)\\,V$。下面的说明手算其中一行，"
+        "并与模型实际算出的结果核对。"),
+    "inside_mask_heading": "### 掩码：每个查询能看到什么",
+    "inside_mask_explanation": (
+        "两个长度不同的输入组成一个批次：较短的一个在右侧用 <pad> 补齐。**填充掩码**遮住 pad 键；"
+        "**因果掩码**遮住查询之后的键（解码器不能读到未来）；解码器的自注意力两者都用。被遮住的格子在 "
+        "softmax 之前设为 −∞，权重因此恰好为 0。最后一张图改为在左侧补齐：这时在因果掩码下，开头的 pad 查询一个键也看不到，"
+        "而只有 −∞ 的 softmax 结果是 NaN。"),
+    "inside_norm_heading": "### LayerNorm 与残差流",
+    "inside_norm_explanation": (
+        "每个块把子层的输出加到**残差流**上：每个词元一个 d_model 维向量。**LayerNorm** 对单个词元的向量做缩放："
+        "减去它在各特征上的均值，除以 $\\sqrt{\\sigma^2 + \\epsilon}$，再乘以学得的增益 γ、加上偏置 β。"
+        "第一张图跟踪一个词元（选择层和位置）；第二张在一个小批次上比较 LayerNorm 与 BatchNorm；"
+        "第三张显示每个块之后残差流的大小。"),
+    "inside_fill_heading": "### 填空：掩码语言模型",
+    "inside_fill_explanation": (
+        "一个像 BERT 那样训练的仅编码器模型：训练文本中的一些词元被替换为 <mask>，模型学会从两侧预测它们。"
+        "在缺字符的地方输入 _；每个空变成一个 <mask>，模型在每个空上给每个词元一个概率。"
+        "只有仅编码器模型能做到（masked-char 就是一个）。"),
 }
