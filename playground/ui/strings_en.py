@@ -718,8 +718,8 @@ EN: dict[str, str] = {
     "fig_masks": "Masks of {kind} for a padded batch of two inputs",
     "fig_masks_left": "Causal self-attention on the batch padded on the left: rows with no visible key (red)",
     "mask_left_column": "left padding: causal & key padding",
-    "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with <pad> into one tensor [B, T] = "
-                  "[2, {t}] (a seq2seq decoder reads <bos> first, one token more). Dark cell: the query (row) may "
+    "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with `<pad>` into one tensor [B, T] = "
+                  "[2, {t}] (a seq2seq decoder reads `<bos>` first, one token more). Dark cell: the query (row) may "
                   "attend to the key (column). Light cell: hidden; its score becomes −∞ before softmax, so its weight "
                   "is exactly 0. Each mask is built in the smallest shape that says everything and broadcast to "
                   "[B, H, Tq, Tk]: padding differs per sequence but not per query, [B, 1, 1, Tk]; the causal mask is "
@@ -752,7 +752,7 @@ EN: dict[str, str] = {
     "fig_wa_vectors": "{kind}, layer {layer}, head {head}: Q, K, V and the output (d_k = {dk})",
     "fig_wa_steps": "From scores to weights",
     "wa_explain": "The model runs on the first tokens of your input (at most 4 on each side; a seq2seq model's target "
-                  "is <bos> and the start of its own output), and this head's Q, K and V are recorded: {n} queries, "
+                  "is `<bos>` and the start of its own output), and this head's Q, K and V are recorded: {n} queries, "
                   "{m} keys, d_k = {dk}. Each score is a dot product of a row of Q with a row of K: for query {row} "
                   "({token}) and key 0 ({key_token}), {terms} + … ({more} more terms) = {dot}. Dividing by √d_k = {root} "
                   "keeps the spread of the scores from growing with d_k: {dot} ÷ {root} = {scaled}. The mask sets "
@@ -794,7 +794,7 @@ EN: dict[str, str] = {
     "err_fill_too_many_blanks": "The text has {n} blanks ({blank}); the limit is {limit}. Remove some.",
     "fill_blank_title": "blank {k} (position {position})",
     "fig_fill": "The masked model's candidates for each blank",
-    "fill_explain": "Each {blank} became one <mask> token ({n} in all). The model sees the whole text, both sides of "
+    "fill_explain": "Each {blank} became one `<mask>` token ({n} in all). The model sees the whole text, both sides of "
                     "every blank, and gives every ordinary token a probability at each blank; the top {k} are drawn, "
                     "the best in red. With the best candidate in every blank: **{filled}**. All blanks are filled at "
                     "once, each without knowing what fills the others.",
@@ -811,7 +811,7 @@ EN: dict[str, str] = {
                    "tend to end up close. The map projects the table on its two directions of largest variance (PCA: "
                    "centre the rows, take the singular value decomposition); together they keep {share:.0%} of the "
                    "variance, so distances on the map only roughly show those in {d} dimensions. Special tokens "
-                   "(<pad>, <bos>, …) are left out.",
+                   "(`<pad>`, `<bos>`, …) are left out.",
     "err_exposure_needs_decoder": "\"{model}\" does not write tokens one after another. Choose a decoder-only or "
                                   "encoder-decoder model.",
     "fig_xb": "Teacher forcing against free-running on the same target",
@@ -844,7 +844,7 @@ EN: dict[str, str] = {
     "lbl_hub_repository": "Hugging Face Hub repository",
     "btn_hub_load": "Load from the Hub",
     "hub_done": "Loaded **{name}** (GPT-2: {layers} layers, {heads} heads, {params} parameters). It is now selected in "
-                "every tab that can use it. Its <|endoftext|> token is the Playground's <eos> (and <bos> as an input).",
+                "every tab that can use it. Its `<|endoftext|>` token is the Playground's `<eos>` (and `<bos>` as an input).",
     "err_hub_name": "\"{name}\" is not a Hugging Face Hub repository name. Type one such as gpt2, distilgpt2 or "
                     "openai-community/gpt2.",
     "err_hub_import": "{repository} cannot be loaded: {error}",
@@ -1006,7 +1006,7 @@ EN: dict[str, str] = {
         "result against what the model computed."),
     "inside_mask_heading": "### Masks: what each query may see",
     "inside_mask_explanation": (
-        "Two inputs of different lengths make one batch: the shorter is padded with <pad> on the right. The "
+        "Two inputs of different lengths make one batch: the shorter is padded with `<pad>` on the right. The "
         "**padding mask** hides pad keys; the **causal mask** hides keys after the query (a decoder must not "
         "read the future); a decoder's self-attention uses both. Hidden cells get −∞ before the softmax, so "
         "their weight is exactly 0. The last figure pads on the left instead: under the causal mask a pad query at the start then sees "
@@ -1020,8 +1020,14 @@ EN: dict[str, str] = {
         "BatchNorm on a small batch; the third shows the stream's size after every block."),
     "inside_fill_heading": "### Fill in the blanks: a masked model",
     "inside_fill_explanation": (
-        "An encoder-only model trained like BERT: some tokens of the training text were replaced by <mask> and "
+        "An encoder-only model trained like BERT: some tokens of the training text were replaced by `<mask>` and "
         "the model learned to predict them from both sides. Type _ where a character is missing; each blank "
-        "becomes one <mask>, and the model gives a probability to every token at every blank. Only "
+        "becomes one `<mask>`, and the model gives a probability to every token at every blank. Only "
         "encoder-only models can do this (masked-char is one)."),
+    "err_form_not_names": "{name} must be a list of names (letters, digits, \".\", \"_\" or \"-\"), separated by commas.",
+    "err_form_too_many": "{name} lists {n} items; the limit is {limit}. Remove some.",
+    "lbl_ho_panel": "Switch heads off",
+    "lbl_lens_panel": "Logit lens",
+    "btn_ho_run": "Switch them off and compare",
+    "btn_lens_run": "Show the logit lens",
 }
