@@ -11,11 +11,12 @@ from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .registry import ModelRegistry
 from .runtime import configure_torch, start_warm_up
-from .tabs import architecture, attention, generate, labs, lessons, positional, tokenizer, train
+from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .validation import MAX_FILE_BYTES
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
-TABS = (("lessons", lessons), ("attention", attention), ("generate", generate), ("train", train), ("labs", labs),
+TABS = (("lessons", lessons), ("attention", attention), ("inside", inside), ("generate", generate), ("train", train),
+        ("labs", labs),
         ("positional", positional), ("tokenizer", tokenizer), ("architecture", architecture))
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h

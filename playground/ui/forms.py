@@ -185,6 +185,32 @@ class IntegerList(Param):
         return ",".join(str(int(item)) for item in value)
 
 
+_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,40}")
+
+
+@dataclass(frozen=True)
+class NameList(Param):
+    """Distinct names (letters, digits, ".", "_", "-"), in the order given, at most `limit`, possibly
+    none; "cross.1.0,cross.1.1" in a link. Which names exist is for the form's fit and the handlers."""
+
+    limit: int = 64
+
+    def check(self, name, value):
+        if value is None:
+            return ()
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and _NAME.fullmatch(v) for v in value):
+            raise Refused(name, "err_form_not_names")
+        if len(value) > self.limit:
+            raise Refused(name, "err_form_too_many", n=len(value), limit=self.limit)
+        return tuple(dict.fromkeys(value))
+
+    def read(self, name, raw):
+        return self.check(name, raw.split(",") if raw else [])
+
+    def write(self, value) -> str:
+        return ",".join(value)
+
+
 @dataclass(frozen=True)
 class ModelName(Text):
     """A model's name. Any session model is a valid control value; a link may name only a
@@ -205,6 +231,8 @@ class Form:
     """A tab's controls. Subclasses set VIEW (the tab's name in links) and declare fields with param()."""
 
     VIEW: ClassVar[str] = ""
+    LATE: ClassVar[tuple[str, ...]] = ()   # fields added after the tab's API was published: an API call
+                                           # lists them after the language, so calls by position keep working
 
     @classmethod
     def params(cls) -> dict[str, Param]:

@@ -727,8 +727,8 @@ EN: dict[str, str] = {
     "fig_masks": "Masks of {kind} for a padded batch of two inputs",
     "fig_masks_left": "Causal self-attention on the batch padded on the left: rows with no visible key (red)",
     "mask_left_column": "left padding: causal & key padding",
-    "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with <pad> into one tensor [B, T] = "
-                  "[2, {t}] (a seq2seq decoder reads <bos> first, one token more). Dark cell: the query (row) may "
+    "mask_intro": "Two inputs of {n1} and {n2} tokens, padded on the right with `<pad>` into one tensor [B, T] = "
+                  "[2, {t}] (a seq2seq decoder reads `<bos>` first, one token more). Dark cell: the query (row) may "
                   "attend to the key (column). Light cell: hidden; its score becomes −∞ before softmax, so its weight "
                   "is exactly 0. Each mask is built in the smallest shape that says everything and broadcast to "
                   "[B, H, Tq, Tk]: padding differs per sequence but not per query, [B, 1, 1, Tk]; the causal mask is "
@@ -761,7 +761,7 @@ EN: dict[str, str] = {
     "fig_wa_vectors": "{kind}, layer {layer}, head {head}: Q, K, V and the output (d_k = {dk})",
     "fig_wa_steps": "From scores to weights",
     "wa_explain": "The model runs on the first tokens of your input (at most 4 on each side; a seq2seq model's target "
-                  "is <bos> and the start of its own output), and this head's Q, K and V are recorded: {n} queries, "
+                  "is `<bos>` and the start of its own output), and this head's Q, K and V are recorded: {n} queries, "
                   "{m} keys, d_k = {dk}. Each score is a dot product of a row of Q with a row of K: for query {row} "
                   "({token}) and key 0 ({key_token}), {terms} + … ({more} more terms) = {dot}. Dividing by √d_k = {root} "
                   "keeps the spread of the scores from growing with d_k: {dot} ÷ {root} = {scaled}. The mask sets "
@@ -803,7 +803,7 @@ EN: dict[str, str] = {
     "err_fill_too_many_blanks": "The text has {n} blanks ({blank}); the limit is {limit}. Remove some.",
     "fill_blank_title": "blank {k} (position {position})",
     "fig_fill": "The masked model's candidates for each blank",
-    "fill_explain": "Each {blank} became one <mask> token ({n} in all). The model sees the whole text, both sides of "
+    "fill_explain": "Each {blank} became one `<mask>` token ({n} in all). The model sees the whole text, both sides of "
                     "every blank, and gives every ordinary token a probability at each blank; the top {k} are drawn, "
                     "the best in red. With the best candidate in every blank: **{filled}**. All blanks are filled at "
                     "once, each without knowing what fills the others.",
@@ -820,7 +820,7 @@ EN: dict[str, str] = {
                    "tend to end up close. The map projects the table on its two directions of largest variance (PCA: "
                    "centre the rows, take the singular value decomposition); together they keep {share:.0%} of the "
                    "variance, so distances on the map only roughly show those in {d} dimensions. Special tokens "
-                   "(<pad>, <bos>, …) are left out.",
+                   "(`<pad>`, `<bos>`, …) are left out.",
     "err_exposure_needs_decoder": "\"{model}\" does not write tokens one after another. Choose a decoder-only or "
                                   "encoder-decoder model.",
     "fig_xb": "Teacher forcing against free-running on the same target",
@@ -853,7 +853,7 @@ EN: dict[str, str] = {
     "lbl_hub_repository": "Hugging Face Hub repository",
     "btn_hub_load": "Load from the Hub",
     "hub_done": "Loaded **{name}** (GPT-2: {layers} layers, {heads} heads, {params} parameters). It is now selected in "
-                "every tab that can use it. Its <|endoftext|> token is the Playground's <eos> (and <bos> as an input).",
+                "every tab that can use it. Its `<|endoftext|>` token is the Playground's `<eos>` (and `<bos>` as an input).",
     "err_hub_name": "\"{name}\" is not a Hugging Face Hub repository name. Type one such as gpt2, distilgpt2 or "
                     "openai-community/gpt2.",
     "err_hub_import": "{repository} cannot be loaded: {error}",
@@ -1010,4 +1010,72 @@ EN: dict[str, str] = {
     "w_quantity": "quantity",
     "w_component": "component",
     "w_exp_loss": "e^loss (perplexity)",
+    # Inside the model tab (issue 19: embeddings, attention by hand, masks, LayerNorm, fill in the blanks)
+    "tab_inside": "Inside the model",
+    "param_emb_model": "Embeddings: model",
+    "param_emb_token": "Token",
+    "param_worked_model": "Attention by hand: model",
+    "param_worked_text": "Attention by hand: input",
+    "param_worked_site": "Attention by hand: attention",
+    "param_worked_layer": "Attention by hand: layer",
+    "param_worked_head": "Attention by hand: head",
+    "param_mask_model": "Masks: model",
+    "param_mask_first": "First input",
+    "param_mask_second": "Second input",
+    "param_norm_model": "LayerNorm: model",
+    "param_norm_text": "LayerNorm: input",
+    "param_norm_layer": "LayerNorm: layer",
+    "param_norm_position": "Token position",
+    "param_fill_model": "Fill in the blanks: model",
+    "param_fill_text": "Text with blanks",
+    "lbl_inside_token": "Token (as shown: ␣ for a space)",
+    "lbl_inside_mask_first": "First input",
+    "lbl_inside_mask_second": "Second input (a different length)",
+    "lbl_inside_position": "Token position (0 = the first)",
+    "lbl_inside_fill_text": "Text with blanks (_ marks a blank)",
+    "btn_inside_emb": "Find neighbours",
+    "btn_inside_worked": "Work it out",
+    "btn_inside_mask": "Show the masks",
+    "btn_inside_norm": "Normalise",
+    "btn_inside_fill": "Fill in the blanks",
+    "inside_emb_heading": "### Embeddings: tokens as vectors",
+    "inside_emb_explanation": (
+        "The first layer of every model looks a token's id up in the **embedding table**, a matrix of "
+        "vocabulary size × d_model numbers learned in training: token i becomes row i. Two rows pointing the same "
+        "way have a cosine similarity near 1. The bars list the rows closest to your token's row; the map "
+        "projects every row on the table's two principal components (a 2-D shadow of a d_model-dimensional "
+        "cloud)."),
+    "inside_worked_heading": "### Attention by hand: one head, every number",
+    "inside_worked_explanation": (
+        "One head of one layer, on the first few tokens: Q = X W_Q, K = X W_K, V = X W_V (X: the vectors "
+        "entering the sub-layer, after its LayerNorm in a pre-norm model). Scores $QK^\\top/\\sqrt{d_k}$, "
+        "the mask (−∞ where a query may not look), a softmax along each row, and the output "
+        "$\\mathrm{softmax}(QK^\\top/\\sqrt{d_k} + M)\\,V$. The note below does one row by hand and checks the "
+        "result against what the model computed."),
+    "inside_mask_heading": "### Masks: what each query may see",
+    "inside_mask_explanation": (
+        "Two inputs of different lengths make one batch: the shorter is padded with `<pad>` on the right. The "
+        "**padding mask** hides pad keys; the **causal mask** hides keys after the query (a decoder must not "
+        "read the future); a decoder's self-attention uses both. Hidden cells get −∞ before the softmax, so "
+        "their weight is exactly 0. The last figure pads on the left instead: under the causal mask a pad query at the start then sees "
+        "no key at all, and a softmax over only −∞ is NaN."),
+    "inside_norm_heading": "### LayerNorm and the residual stream",
+    "inside_norm_explanation": (
+        "Each block adds its sub-layers' outputs to the **residual stream**, one vector of d_model numbers per "
+        "token. **LayerNorm** rescales one token's vector: subtract its mean over the features, divide by "
+        "$\\sqrt{\\sigma^2 + \\epsilon}$, then multiply by the learned gain γ and add the bias β. The first "
+        "figure follows one token (choose the layer and the position); the second compares LayerNorm with "
+        "BatchNorm on a small batch; the third shows the stream's size after every block."),
+    "inside_fill_heading": "### Fill in the blanks: a masked model",
+    "inside_fill_explanation": (
+        "An encoder-only model trained like BERT: some tokens of the training text were replaced by `<mask>` and "
+        "the model learned to predict them from both sides. Type _ where a character is missing; each blank "
+        "becomes one `<mask>`, and the model gives a probability to every token at every blank. Only "
+        "encoder-only models can do this (masked-char is one)."),
+    "err_form_not_names": "{name} must be a list of names (letters, digits, \".\", \"_\" or \"-\"), separated by commas.",
+    "err_form_too_many": "{name} lists {n} items; the limit is {limit}. Remove some.",
+    "lbl_ho_panel": "Switch heads off",
+    "lbl_lens_panel": "Logit lens",
+    "btn_ho_run": "Switch them off and compare",
+    "btn_lens_run": "Show the logit lens",
 }

@@ -662,8 +662,8 @@ ZH: dict[str, str] = {
     "fig_masks": "{kind}的掩码：两个输入组成的填充批次",
     "fig_masks_left": "在左边填充的批次上做因果自注意力：没有任何可见键的行（红色）",
     "mask_left_column": "左填充：因果 & 键填充",
-    "mask_intro": "两个输入分别有 {n1} 和 {n2} 个词元，在右边用 <pad> 填充成一个张量 [B, T] = [2, {t}]"
-                  "（序列到序列模型的解码器先读 <bos>，多一个词元）。深色格：该查询（行）可以关注该键（列）。"
+    "mask_intro": "两个输入分别有 {n1} 和 {n2} 个词元，在右边用 `<pad>` 填充成一个张量 [B, T] = [2, {t}]"
+                  "（序列到序列模型的解码器先读 `<bos>`，多一个词元）。深色格：该查询（行）可以关注该键（列）。"
                   "浅色格：被遮住，它的分数在 softmax 之前变成 −∞，所以权重正好是 0。每个掩码都以能表达全部信息的"
                   "最小形状构造，再广播到 [B, H, Tq, Tk]：填充因序列而异、但对每个查询都一样，形状 [B, 1, 1, Tk]；"
                   "因果掩码对每个序列都一样，形状 [1, 1, Tq, Tk]；两者组合为 [B, 1, Tq, Tk]。",
@@ -689,7 +689,7 @@ ZH: dict[str, str] = {
     "wa_weights": "逐行 softmax",
     "fig_wa_vectors": "{kind}，第 {layer} 层，第 {head} 个头：Q、K、V 和输出（d_k = {dk}）",
     "fig_wa_steps": "从分数到权重",
-    "wa_explain": "模型在你输入的前几个词元上运行（每一侧最多 4 个；序列到序列模型的目标是 <bos> 加上它自己输出的"
+    "wa_explain": "模型在你输入的前几个词元上运行（每一侧最多 4 个；序列到序列模型的目标是 `<bos>` 加上它自己输出的"
                   "开头），并记录这个头的 Q、K 和 V：{n} 个查询，{m} 个键，d_k = {dk}。每个分数是 Q 的一行与 K 的"
                   "一行的点积：查询 {row}（{token}）与键 0（{key_token}）：{terms} + …（还有 {more} 项）= {dot}。除以 "
                   "√d_k = {root} 使分数的分布范围不随 d_k 增大：{dot} ÷ {root} = {scaled}。掩码把被遮住的分数设为 "
@@ -726,7 +726,7 @@ ZH: dict[str, str] = {
     "err_fill_too_many_blanks": "文本中有 {n} 个空格位（{blank}），上限是 {limit}。请删掉一些。",
     "fill_blank_title": "空格 {k}（位置 {position}）",
     "fig_fill": "掩码模型为每个空格给出的候选",
-    "fill_explain": "每个 {blank} 变成一个 <mask> 词元（共 {n} 个）。模型看到整段文本、每个空格的两侧，并在每个空格"
+    "fill_explain": "每个 {blank} 变成一个 `<mask>` 词元（共 {n} 个）。模型看到整段文本、每个空格的两侧，并在每个空格"
                     "处给每个普通词元一个概率；图中画出前 {k} 个，最好的为红色。每个空格填入最好的候选后："
                     "**{filled}**。所有空格同时填入，每个都不知道其他空格填了什么。",
     "err_not_one_token": "“{value}”不是“{model}”的一个词元（它是 {n} 个词元）。请输入一个词元，例如：{examples}。",
@@ -739,7 +739,7 @@ ZH: dict[str, str] = {
                    "cos(a, b) = a·b / (‖a‖ ‖b‖) 比较方向：1 表示方向相同，0 表示无关，−1 表示相反。与 **{token}** "
                    "最接近的是 **{nearest}**（{cosine:.3f}）。用法相似的词元往往靠得很近。散点图把嵌入表投影到方差"
                    "最大的两个方向上（PCA：把各行中心化，再做奇异值分解）；两者合计保留 {share:.0%} 的方差，所以图上"
-                   "的距离只能粗略反映 {d} 维中的距离。特殊词元（<pad>、<bos> 等）不包括在内。",
+                   "的距离只能粗略反映 {d} 维中的距离。特殊词元（`<pad>`、`<bos>` 等）不包括在内。",
     "err_exposure_needs_decoder": "“{model}”不会逐个写出词元。请选择仅解码器或编码器-解码器模型。",
     "fig_xb": "同一目标上的教师强制与自由运行",
     "xb_target": "目标",
@@ -768,7 +768,7 @@ ZH: dict[str, str] = {
     "lbl_hub_repository": "Hugging Face Hub 仓库",
     "btn_hub_load": "从 Hub 载入",
     "hub_done": "已载入 **{name}**（GPT-2：{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
-                "它的 <|endoftext|> 词元就是本游乐场的 <eos>（作为输入时也是 <bos>）。",
+                "它的 `<|endoftext|>` 词元就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
     "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",
     "err_hub_import": "无法载入 {repository}：{error}",
     "err_hub_busy": "内存中已有 {limit} 个 Hub 模型（{models}）正在使用。请载入其中之一，或等某个会话不再使用后重试。",
@@ -909,4 +909,66 @@ ZH: dict[str, str] = {
     "w_quantity": "量",
     "w_component": "部分",
     "w_exp_loss": "e^损失（困惑度）",
+    # Inside the model tab (issue 19: embeddings, attention by hand, masks, LayerNorm, fill in the blanks)
+    "tab_inside": "模型内部",
+    "param_emb_model": "嵌入：模型",
+    "param_emb_token": "词元",
+    "param_worked_model": "手算注意力：模型",
+    "param_worked_text": "手算注意力：输入",
+    "param_worked_site": "手算注意力：注意力",
+    "param_worked_layer": "手算注意力：层",
+    "param_worked_head": "手算注意力：头",
+    "param_mask_model": "掩码：模型",
+    "param_mask_first": "第一个输入",
+    "param_mask_second": "第二个输入",
+    "param_norm_model": "LayerNorm：模型",
+    "param_norm_text": "LayerNorm：输入",
+    "param_norm_layer": "LayerNorm：层",
+    "param_norm_position": "词元位置",
+    "param_fill_model": "填空：模型",
+    "param_fill_text": "带空格的文本",
+    "lbl_inside_token": "词元（按显示的写法：␣ 表示空格）",
+    "lbl_inside_mask_first": "第一个输入",
+    "lbl_inside_mask_second": "第二个输入（长度不同）",
+    "lbl_inside_position": "词元位置（0 = 第一个）",
+    "lbl_inside_fill_text": "带空格的文本（_ 表示一个空）",
+    "btn_inside_emb": "找近邻",
+    "btn_inside_worked": "一步步算",
+    "btn_inside_mask": "显示掩码",
+    "btn_inside_norm": "归一化",
+    "btn_inside_fill": "填空",
+    "inside_emb_heading": "### 嵌入：把词元变成向量",
+    "inside_emb_explanation": (
+        "每个模型的第一层都用词元的编号去查**嵌入表**：一个“词表大小 × d_model”的矩阵，数值在训练中学得，"
+        "词元 i 变成第 i 行。两行方向相同时余弦相似度接近 1。柱状图列出与你的词元那一行最接近的行；"
+        "散点图把每一行投影到嵌入表的前两个主成分上（d_model 维点云的二维投影）。"),
+    "inside_worked_heading": "### 手算注意力：一个头，每个数字",
+    "inside_worked_explanation": (
+        "某一层的一个头，作用在前几个词元上：Q = X W_Q，K = X W_K，V = X W_V（X：进入该子层的向量，"
+        "前置归一化的模型中是经过 LayerNorm 之后的）。分数 $QK^\\top/\\sqrt{d_k}$，加上掩码（查询不能看的位置为 −∞），"
+        "每一行做 softmax，输出为 $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k} + M)\\,V$。下面的说明手算其中一行，"
+        "并与模型实际算出的结果核对。"),
+    "inside_mask_heading": "### 掩码：每个查询能看到什么",
+    "inside_mask_explanation": (
+        "两个长度不同的输入组成一个批次：较短的一个在右侧用 `<pad>` 补齐。**填充掩码**遮住 pad 键；"
+        "**因果掩码**遮住查询之后的键（解码器不能读到未来）；解码器的自注意力两者都用。被遮住的格子在 "
+        "softmax 之前设为 −∞，权重因此恰好为 0。最后一张图改为在左侧补齐：这时在因果掩码下，开头的 pad 查询一个键也看不到，"
+        "而只有 −∞ 的 softmax 结果是 NaN。"),
+    "inside_norm_heading": "### LayerNorm 与残差流",
+    "inside_norm_explanation": (
+        "每个块把子层的输出加到**残差流**上：每个词元一个 d_model 维向量。**LayerNorm** 对单个词元的向量做缩放："
+        "减去它在各特征上的均值，除以 $\\sqrt{\\sigma^2 + \\epsilon}$，再乘以学得的增益 γ、加上偏置 β。"
+        "第一张图跟踪一个词元（选择层和位置）；第二张在一个小批次上比较 LayerNorm 与 BatchNorm；"
+        "第三张显示每个块之后残差流的大小。"),
+    "inside_fill_heading": "### 填空：掩码语言模型",
+    "inside_fill_explanation": (
+        "一个像 BERT 那样训练的仅编码器模型：训练文本中的一些词元被替换为 `<mask>`，模型学会从两侧预测它们。"
+        "在缺字符的地方输入 _；每个空变成一个 `<mask>`，模型在每个空上给每个词元一个概率。"
+        "只有仅编码器模型能做到（masked-char 就是一个）。"),
+    "err_form_not_names": "{name}必须是用逗号分隔的名称列表（字母、数字、“.”、“_”或“-”）。",
+    "err_form_too_many": "{name}列出了 {n} 项；上限是 {limit}。请删去一些。",
+    "lbl_ho_panel": "关闭注意力头",
+    "lbl_lens_panel": "Logit lens（逐层解读）",
+    "btn_ho_run": "关闭并比较",
+    "btn_lens_run": "显示 logit lens",
 }

@@ -52,9 +52,9 @@ def file_name(*parts) -> str:
     return "-".join(cleaned)
 
 
-def _language(values: tuple) -> str:
-    """The language control's value: the last of an event's values."""
-    return values[-1] if values and isinstance(values[-1], str) else "en"
+def _language(value) -> str:
+    """The language control's value ("en" when an API call sent none)."""
+    return value if isinstance(value, str) else "en"
 
 
 def value_of(update) -> tuple[bool, Any]:
@@ -86,10 +86,25 @@ class TabWiring:
         ctx.views[form_type.VIEW] = self
 
     @property
+    def api_order(self) -> tuple[list[str], list[str]]:
+        """The form's fields before the language and after it, in field order: the form's LATE
+        fields (added after its API was published) come after it."""
+        late = set(self.form_type.LATE)
+        names = list(self.form_type.params())
+        return [n for n in names if n not in late], [n for n in names if n in late]
+
+    @property
     def inputs(self) -> list:
-        """The form's components, in the form's field order, then the language control (the order
-        of an API call's arguments)."""
-        return [*(self.components[name] for name in self.form_type.params()), self.ctx.language]
+        """The form's components, in the form's field order, the language control, then the late
+        fields (the order of an API call's arguments)."""
+        early, late = self.api_order
+        return [*(self.components[n] for n in early), self.ctx.language, *(self.components[n] for n in late)]
+
+    def split(self, values: tuple) -> tuple[tuple, str]:
+        """An event's values as (the form's values in field order, the language)."""
+        early, late = self.api_order
+        by_name = dict(zip([*early, "lang", *late], values))
+        return tuple(by_name.get(n) for n in self.form_type.params()), _language(by_name.get("lang"))
 
     def read(self, values: tuple, lang: str) -> Form:
         """The form of the components' values (in field order); a refused one becomes a gr.Error in
@@ -123,7 +138,7 @@ class TabWiring:
                     raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
             def event(request: gr.Request, *values):
-                yield from run_stream(values[:-1], _language(values), request)
+                yield from run_stream(*self.split(values), request)
         else:
             @guard
             def run(values: tuple, lang: str, request: gr.Request | None):
@@ -142,7 +157,7 @@ class TabWiring:
                 return self.by_component(named)
 
             def event(request: gr.Request, *values):
-                return run(values[:-1], _language(values), request)
+                return run(*self.split(values), request)
 
         event.__name__ = getattr(handler, "__name__", "event")
         event.__doc__ = handler.__doc__
@@ -173,11 +188,11 @@ class TabWiring:
         return (form.VIEW, handler.__module__, handler.__name__, link, form, lang)
 
     def signature(self) -> inspect.Signature:
-        """(request, FIELD..., lang): the API lists an event's parameters by the form's field names."""
+        """(request, FIELD..., lang, LATE FIELD...): the API lists an event's parameters by the form's field names."""
         named = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        early, late = self.api_order
         return inspect.Signature([inspect.Parameter("request", named, annotation=gr.Request),
-                                  *(inspect.Parameter(name, named) for name in self.form_type.params()),
-                                  inspect.Parameter("lang", named)])
+                                  *(inspect.Parameter(name, named) for name in [*early, "lang", *late])])
 
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
         """Updates by component that put `form` on the page (when a link opens)."""

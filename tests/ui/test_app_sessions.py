@@ -160,3 +160,17 @@ def test_app_py_builds_the_app_and_leaves_the_address_to_gradio(pretrained_dir, 
     picker = next(block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "attention-model")
     assert ("tiny-gpt", "tiny-gpt") in picker.choices
     assert not {"server_name", "server_port"} & set(launch_kwargs())      # GRADIO_SERVER_NAME / _PORT apply
+
+
+def test_the_attention_api_keeps_its_order_and_the_new_panels_are_called_by_name(server):
+    client = session(server)
+    names = [p["parameter_name"] for p in client.view_api(print_info=False, return_format="dict")
+             ["named_endpoints"]["/attention"]["parameters"]]
+    assert names == ["model", "text", "target", "kind", "layer", "head", "mean", "score", "lang", "ho_heads", "ho_how"]
+    figure, summary, link = client.predict("tiny-gpt", "abc ab", "", "decoder", 0, 0, False, "diagonal", "zh-CN",
+                                     ["decoder.1.0"], "mean", api_name="/attention_heads_off")
+    assert "KL" in summary and "nats" not in summary and "ho_heads=decoder.1.0" in link   # in Chinese, linked
+    _, _, note, _ = client.predict(emb_model="tiny-gpt", emb_token="a", lang="en", api_name="/inside_emb")
+    assert "Closest to" in note
+    with pytest.raises(AppError, match="not one token"):
+        client.predict(emb_model="tiny-gpt", emb_token="abc", lang="en", api_name="/inside_emb")

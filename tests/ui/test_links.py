@@ -27,7 +27,9 @@ def random_form(rng: random.Random) -> AttentionForm:
         kind=rng.choice(["encoder", "decoder", "cross"]),
         layer=rng.randint(0, MAX_LAYER), head=rng.randint(0, MAX_HEAD), mean=rng.random() < 0.5,
         score=rng.choice(["diagonal", "anti_diagonal", "entropy", "induction"]),
-        step=rng.choice([None, 0, 400, 10**9]))
+        step=rng.choice([None, 0, 400, 10**9]),
+        ho_heads=tuple(rng.sample(["cross.1.0", "cross.0.1", "decoder.1.1", "encoder.0.3"], rng.randint(0, 4))),
+        ho_how=rng.choice(["zero", "mean"]))
 
 
 def test_random_forms_survive_the_trip_through_a_query_string():
@@ -46,6 +48,8 @@ def test_random_forms_survive_the_trip_through_a_query_string():
     ("kind", "sideways", "encoder, decoder, cross"),
     ("mean", "yes", "1 or 0"),
     ("step", "4e2", "whole number"),
+    ("ho_heads", "cross.1.0,a b", "list of names"),
+    ("ho_how", "half", "zero, mean"),
 ])
 def test_a_bad_value_in_a_link_is_refused_naming_its_parameter(name, raw, fragment):
     form, ignored = AttentionForm.from_query({name: raw})

@@ -57,15 +57,20 @@ def test_a_repeated_view_of_a_shipped_model_is_served_without_drawing_again(regi
         return {"grid": go.Figure(go.Heatmap(z=[[len(calls)]]))}
 
     event = tab.function(draw, shared=True)
-    values = [getattr(AttentionForm(model="copy", text="abc"), name) for name in AttentionForm.params()]
-    first, second = event("alice", *values, "en"), event("bob", *values, "en")
+    form = AttentionForm(model="copy", text="abc")
+    early, late = ([getattr(form, name) for name in names] for names in tab.api_order)
+
+    def call(fn, session, lang):                          # the API's order: fields, language, late fields
+        return fn(session, *early, lang, *late)
+
+    first, second = call(event, "alice", "en"), call(event, "bob", "en")
     assert calls == ["alice"] and first[components["grid"]].plot == second[components["grid"]].plot
-    event("bob", *values, "zh-CN")                        # another language is another view
+    call(event, "bob", "zh-CN")                        # another language is another view
     assert calls == ["alice", "bob"]
     own = tab.ctx.workspace("carol")
     own.models["copy"] = registry.get("reverse")          # this session's own model hides the shipped one
-    event("carol", *values, "en")
+    call(event, "carol", "en")
     assert calls == ["alice", "bob", "carol"]
     unshared = tab.function(draw)
-    unshared("alice", *values, "en")
+    call(unshared, "alice", "en")
     assert len(calls) == 4

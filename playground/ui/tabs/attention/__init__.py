@@ -59,5 +59,9 @@ def build(ctx: AppContext) -> None:
         tab.on(trigger, handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
     tab.on(c["mean"].input, handlers.redraw_head, ["head_plot"], shared=True, **QUIET)
     tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], shared=True, **QUIET)
+    tab.on(c["ho_run"].click, handlers.heads_off, handlers.HEADS_OFF, api_name="attention_heads_off",
+           refused=handlers.heads_off_refused, shared=True)
+    tab.on(c["lens_run"].click, handlers.lens, handlers.LENS, api_name="attention_logit_lens",
+           refused=handlers.lens_refused, shared=True)
     tab.on(c["best_button"].click, handlers.best_head, ["layer", "head", "mean", "head_plot"],
            api_name="attention_best_head")

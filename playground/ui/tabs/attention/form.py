@@ -10,21 +10,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from playground.model import ABLATIONS
 from playground.model.sites import SITES
 
 from ...examples import ATTENTION_EXAMPLES, examples_for
-from ...forms import Choice, Flag, Form, Integer, ModelName, Refused, Text, param
+from ...forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, Text, param
+from ...interventions_views import head_choices
 from ...validation import CONFIG_LIMITS, MAX_INPUT_CHARS
 from .views import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
 MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
 MAX_STEP = 10**9
+MAX_HEADS_OFF = 256
 
 
 @dataclass(frozen=True)
 class AttentionForm(Form):
     VIEW = "attention"
+    LATE = ("ho_heads", "ho_how")                                    # the Switch heads off panel's controls
 
     model: str = param(ModelName("copy"))
     text: str = param(Text("", MAX_INPUT_CHARS))
@@ -35,6 +39,8 @@ class AttentionForm(Form):
     mean: bool = param(Flag(False))
     score: str = param(Choice("diagonal", ALL_SCORES))
     step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))
+    ho_heads: tuple[str, ...] = param(NameList((), MAX_HEADS_OFF))     # "SITE.LAYER.HEAD": heads switched off
+    ho_how: str = param(Choice("zero", ABLATIONS))
 
     def fit(self, registry, given: set[str]) -> tuple["AttentionForm", list[Refused]]:
         """The form fitted to its (shipped) model: a kind, layer, head, score and step the model has,
@@ -69,4 +75,9 @@ class AttentionForm(Form):
         if form.step is not None and form.step not in steps:
             form = replace(form, step=fix("step", None, Refused(
                 "step", "err_bad_choice", value=form.step, choices=", ".join(map(str, steps)) or "—")))
+        heads = {value for _, value in head_choices(entry, "en")}
+        missing = [h for h in form.ho_heads if h not in heads]
+        if missing:
+            form = replace(form, ho_heads=fix("ho_heads", tuple(h for h in form.ho_heads if h in heads), Refused(
+                "ho_heads", "err_bad_choice", value=", ".join(missing)[:40], choices=", ".join(sorted(heads))[:200])))
         return form, refused

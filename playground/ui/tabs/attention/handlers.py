@@ -17,6 +17,7 @@ from playground.viz.notice import notice_figure
 from ...examples import ATTENTION_EXAMPLES, examples_for
 from ...i18n import text
 from ...inputs import input_note
+from ...interventions_views import HeadsOffSettings, head_choices, heads_off_views, logit_lens_figure
 from ...registry import ModelEntry
 from ...validation import fail
 from ...widgets import layer_head_updates
@@ -42,7 +43,9 @@ from .views import (
 
 VIEW_FIGURES = ("grid", "head_plot", "scores_plot", "shapes")
 VIEWS = ("grid", "head_plot", "scores_plot", "best_heads", "shapes", "summary")   # the API's outputs, in order
-CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel", "accepted")
+CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel", "accepted", "ho_heads")
+HEADS_OFF = ("ho_distribution", "ho_summary")
+LENS = ("lens_plot",)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,48 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "step_picker": timeline_update(workspace.registry, seen.final, form.step),
         "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
         "accepted": input_note(workspace.registry, seen.final, form.text, lang),
+        "ho_heads": _head_picker(entry, form, lang),
     }
+
+
+def _head_picker(entry: ModelEntry, form: AttentionForm, lang: str) -> gr.Dropdown:
+    """The model's heads to switch off, keeping the chosen ones it has."""
+    choices = head_choices(entry, lang)
+    known = {value for _, value in choices}
+    return gr.Dropdown(choices=choices, value=[h for h in form.ho_heads if h in known], multiselect=True)
+
+
+def heads_off(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The prediction with every head on and with the chosen heads switched off (KL, the greedy
+    output before and after, and exact match on held-out examples for a seq2seq task model)."""
+    seen = shown(workspace, form, lang)
+    views = heads_off_views(seen.entry, form.text, HeadsOffSettings(form.ho_heads, form.ho_how), lang)
+    parts = [views.summary, views.generation, views.exact_match]
+    return {"ho_distribution": views.distribution, "ho_summary": "\n\n".join(p for p in parts if p)}
+
+
+def lens(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The logit lens of the current input: the top token and its probability after every layer."""
+    return {"lens_plot": logit_lens_figure(shown(workspace, form, lang).entry, form.text, lang)}
+
+
+def _refusal(part, figure: str, note: str | None):
+    """A handler that shows why `part` refused the form in `figure` (and in `note`)."""
+    def refused(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+        t = partial(text, lang)
+        try:
+            part(workspace, form, lang)
+            reason = t("refused_other")
+        except gr.Error as error:
+            reason = error.message
+        shown_reason = {figure: notice_figure(t("refused_title"), reason)}
+        return {**shown_reason, note: t("refused_summary", reason=reason)} if note else shown_reason
+    refused.__name__ = f"{part.__name__}_refused"
+    return refused
+
+
+heads_off_refused = _refusal(heads_off, "ho_distribution", "ho_summary")
+lens_refused = _refusal(lens, "lens_plot", None)
 
 
 def show(workspace: Workspace, form: AttentionForm, lang: str) -> dict:

@@ -20,7 +20,7 @@ from ...registry import ModelRegistry
 from ...worked_attention_views import worked_attention_view
 from ..architecture.views import FIELDS, GPT2_PRESET, architecture_views, presets
 from ..attention.views import attention_views, entry_at_step, forward_pass, scores_view
-from ..generate import Generation, beam_views, candidates_figure, check_settings
+from ..generate.views import Generation, beam_views, candidates_figure, check_settings
 from ..positional.views import DEFAULT_DIMS, DEFAULT_SHUFFLE_TEXT, shuffle_demo, sinusoidal_views
 from ..tokenizer.views import tokenize_views
 
