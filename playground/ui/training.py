@@ -133,6 +133,19 @@ def check_stability(preset: Preset, lang: str, block_size=None, schedule="cosine
                                                integer=True))
 
 
+def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
+    """The first of the form's choices that does not fit the others, as (its field, the message
+    key, the message's fields), else None."""
+    if d_model % n_heads:
+        suggestion = max(n_heads, round(d_model / n_heads) * n_heads)
+        return "n_heads", "err_heads_divide", dict(d_model=d_model, heads=n_heads, suggestion=suggestion)
+    if positional == "rope" and (d_model // n_heads) % 2:
+        return "positional", "err_rope_head_dim", dict(head_dim=d_model // n_heads)
+    if warmup > steps:
+        return "warmup", "err_warmup_steps", dict(warmup=warmup, steps=steps)
+    return None
+
+
 def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
                lr, warmup, batch_size, steps, lang: str, **stability) -> TrainSpec:
     """Every choice of the form in range and consistent, or a gr.Error saying what to change.
@@ -149,13 +162,10 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
     activation = check_choice(activation, ACTIVATIONS, lang, "activation")
     tie_weights = bool(check_choice(tie_weights, (True, False), lang, "tie_weights"))
     d_model, heads = number["d_model"], number["n_heads"]
-    if d_model % heads:
-        suggestion = max(heads, round(d_model / heads) * heads)
-        raise fail(lang, "err_heads_divide", d_model=d_model, heads=heads, suggestion=suggestion)
-    if positional == "rope" and (d_model // heads) % 2:
-        raise fail(lang, "err_rope_head_dim", head_dim=d_model // heads)
-    if number["warmup"] > number["steps"]:
-        raise fail(lang, "err_warmup_steps", warmup=number["warmup"], steps=number["steps"])
+    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"])
+    if conflict is not None:
+        _, key, fields = conflict
+        raise fail(lang, key, **fields)
     model = base.model_config
     try:
         model = model.replace(
