@@ -515,14 +515,10 @@ EN: dict[str, str] = {
     "data_bundled": "bundled text",
     "data_tiny_shakespeare": "tiny Shakespeare",
     "data_pasted": "paste a text",
-    "data_upload": "upload a .txt file",
     "lbl_train_text": "Your text",
     "lbl_train_file": "Text file (.txt, UTF-8)",
     "lbl_train_architecture": "Architecture",
     "lbl_train_layers": "Layers (per stack)",
-    "lbl_train_heads": "Heads",
-    "lbl_train_d_model": "d_model",
-    "lbl_train_d_ff": "d_ff (feed-forward width)",
     "lbl_train_dropout": "Dropout",
     "lbl_train_optimiser": "Optimiser",
     "lbl_train_lr": "Peak learning rate",
@@ -962,4 +958,6 @@ EN: dict[str, str] = {
     "empty_lab_curves": "The variants' curves appear here, side by side: press Run lab.",
     "empty_lab_attention": "This variant's attention on the probe input appears here once the lab has run: press Run lab.",
     "empty_lab_compare": "Tick kept results to compare their validation loss here.",
+    # Train tab's form (issue 16)
+    "param_pasted": "Your text",
 }

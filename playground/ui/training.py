@@ -49,7 +49,7 @@ from .validation import (
 TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
                 "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
                 "induction": "induction"}
-DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted", "upload")
+DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted")     # an uploaded .txt becomes pasted text
 DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's validation split can hold
 RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
 STEP_SIZE = 10                # optimisation steps per press of Step
@@ -265,7 +265,7 @@ def read_text_file(path, lang: str) -> str:
     return content
 
 
-def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
+def training_text(spec: TrainSpec, pasted, lang: str) -> str | None:
     """The text a language model trains on (None for tasks that make their own examples)."""
     if spec.synthetic:
         return None
@@ -275,15 +275,11 @@ def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
         return shakespeare_text(lang)
     if spec.data == "rhyme":
         return rhyme_text()
-    if spec.data == "pasted":
-        return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
-    return read_text_file(upload, lang)
+    return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
 
 
-def data_name(spec: TrainSpec, upload) -> str:
+def data_name(spec: TrainSpec) -> str:
     """What the model card calls the training data."""
-    if spec.data == "upload" and upload:
-        return f"uploaded file {Path(upload).name}"
     if spec.data == "task":
         return "repeated random sequences" if spec.preset.task is None else f"the {spec.preset.task} task"
     return "pasted text" if spec.data == "pasted" else spec.data

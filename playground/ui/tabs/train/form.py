@@ -29,7 +29,6 @@ from ...validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
 FIRST_TASK = "copy"
 FIRST = form_defaults(FIRST_TASK)
 LM_DEFAULTS = stability_defaults("char-lm")
-FORM_SOURCES = tuple(source for source in DATA_SOURCES if source != "upload")   # a link cannot carry a file
 SETTINGS = ("layers", "n_heads", "d_model", "d_ff", "positional", "norm", "activation", "dropout", "tie_weights",
             "lr", "warmup", "batch_size", "steps")                             # a task's preset sets these
 
@@ -47,7 +46,7 @@ class TrainForm(Form):
     VIEW = "train"
 
     task: str = param(Choice(FIRST_TASK, tuple(TASK_PRESETS)))
-    data: str = param(Choice("bundled", FORM_SOURCES))
+    data: str = param(Choice("bundled", DATA_SOURCES))
     pasted: str = param(Text("", MAX_TRAIN_TEXT_CHARS))
     layers: int = _integer("layers", FIRST["layers"])
     n_heads: int = _integer("n_heads", FIRST["n_heads"])
@@ -94,8 +93,13 @@ class TrainForm(Form):
         return replace(self, **{name: form_defaults(self.task)[name] for name in SETTINGS})
 
     def fit(self, registry, given: set[str]) -> tuple["TrainForm", list[Refused]]:
-        """A link naming a task and no setting opens the task's preset (with its stability settings)."""
+        """A link naming a task and no setting opens the task's preset (with its stability settings);
+        settings that still do not fit together once a refused one took its default (from_query
+        reported it) are the task's preset."""
         if "task" not in given or given & {*SETTINGS, *STABILITY_FIELDS}:
-            return self, []
+            try:
+                return self.validated(), []
+            except Refused:
+                return self.with_task_defaults(), []
         stability = {name: value for name, value in stability_defaults(self.task).items() if value is not None}
         return replace(self.with_task_defaults(), **stability), []

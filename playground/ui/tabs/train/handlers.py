@@ -135,21 +135,21 @@ def _stream(workspace: Workspace, session: TrainingSession, build, max_steps: in
         yield {"status": status_text(session, lang), "download": session.download, "published": session.entry}
 
 
-def _builder(session: TrainingSession, spec: TrainSpec, pasted, upload, lang: str):
+def _builder(session: TrainingSession, spec: TrainSpec, pasted, lang: str):
     """What makes a new Trainer from the spec (run by the worker)."""
     def build() -> None:
-        trainer = build_trainer(spec, training_text(spec, pasted, upload, lang), lang)
-        session.begin(spec, trainer, data_name(spec, upload))
+        trainer = build_trainer(spec, training_text(spec, pasted, lang), lang)
+        session.begin(spec, trainer, data_name(spec))
         session.view_kind, session.view_score = default_view(session.spec)
     return build
 
 
-def start(workspace: Workspace, spec: TrainSpec, pasted, upload, lang: str) -> Iterator[dict]:
+def start(workspace: Workspace, spec: TrainSpec, pasted, lang: str) -> Iterator[dict]:
     """Train a new model from random weights with the spec, for one run."""
     check_request(workspace, spec, pasted, lang)
     session = session_of(workspace)
     yield {"status": text(lang, "train_status_building")}
-    yield from _stream(workspace, session, _builder(session, spec, pasted, upload, lang), None, lang)
+    yield from _stream(workspace, session, _builder(session, spec, pasted, lang), None, lang)
 
 
 def resume(workspace: Workspace, lang: str) -> Iterator[dict]:
@@ -158,13 +158,13 @@ def resume(workspace: Workspace, lang: str) -> Iterator[dict]:
     yield from _stream(workspace, session, None, None, lang)
 
 
-def step(workspace: Workspace, spec: TrainSpec, pasted, upload, lang: str) -> Iterator[dict]:
+def step(workspace: Workspace, spec: TrainSpec, pasted, lang: str) -> Iterator[dict]:
     """STEP_SIZE more steps of the session's training, then show them (a new training from the spec
     when there is none to continue)."""
     check_request(workspace, spec, pasted, lang)
     session = session_of(workspace)
     fresh = session.trainer is None or session.state in ("finished", "diverged")
-    build = _builder(session, spec, pasted, upload, lang) if fresh else None
+    build = _builder(session, spec, pasted, lang) if fresh else None
     yield from _stream(workspace, session, build, STEP_SIZE, lang)
 
 
@@ -312,12 +312,12 @@ def _streamed(run: Iterator[dict]) -> Iterator[dict]:
 
 def on_start(workspace: Workspace, form: TrainForm, lang: str) -> Iterator[dict]:
     """Train a new model from random weights with the form, for one run."""
-    yield from _streamed(start(workspace, form.spec(lang), form.pasted, None, lang))
+    yield from _streamed(start(workspace, form.spec(lang), form.pasted, lang))
 
 
 def on_step(workspace: Workspace, form: TrainForm, lang: str) -> Iterator[dict]:
     """STEP_SIZE more steps of the session's training (a new one from the form when there is none)."""
-    yield from _streamed(step(workspace, form.spec(lang), form.pasted, None, lang))
+    yield from _streamed(step(workspace, form.spec(lang), form.pasted, lang))
 
 
 def on_resume(workspace: Workspace, form: TrainForm, lang: str) -> Iterator[dict]:

@@ -7,11 +7,11 @@ from playground.train.config import SCHEDULES
 
 from ...context import LATEX, AppContext
 from ...i18n import label
-from ...training import TASK_PRESETS, base_preset
+from ...training import DATA_SOURCES, TASK_PRESETS, base_preset
 from ...training_views import SHORT_KIND, TASK_NAMES, default_view, kinds_of, score_choices
 from ...validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
 from ...widgets import integer_number, integer_slider, model_config_controls
-from .form import FIRST_TASK, FORM_SOURCES, TrainForm
+from .form import FIRST_TASK, TrainForm
 
 BUTTON_WIDTH = 90
 DATA_LABELS = {"bundled": "data_bundled", "tiny_shakespeare": "data_tiny_shakespeare", "rhyme": "data_rhyme",
@@ -31,7 +31,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                 c["task"] = gr.Radio([(label(TASK_NAMES[key]), key) for key in TASK_PRESETS], value=first.task,
                                      label=label("lbl_train_task"), elem_id="train-task")
                 with gr.Group(visible=False) as c["data_group"]:
-                    c["data"] = gr.Radio([(label(DATA_LABELS[source]), source) for source in FORM_SOURCES],
+                    c["data"] = gr.Radio([(label(DATA_LABELS[source]), source) for source in DATA_SOURCES],
                                          value=first.data, label=label("lbl_train_data"), elem_id="train-data")
                     c["block_size"] = integer_number(first.block_size, minimum=TRAIN_LIMITS["block_size"][0],
                                                      maximum=TRAIN_LIMITS["block_size"][1],
