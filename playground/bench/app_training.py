@@ -37,8 +37,8 @@ from playground.bench.app import PERIOD_S, AppProcess, local_client
 from playground.bench.common import result
 from playground.train import TrainEvent
 from playground.ui.runtime import training_threads
-from playground.ui.tabs.train import FORM_FIELDS, LM_DEFAULTS
-from playground.ui.training import RUN_SECONDS, STABILITY_FIELDS, build_trainer, check_spec, form_defaults
+from playground.ui.tabs.train import TrainForm
+from playground.ui.training import RUN_SECONDS, build_trainer
 from playground.ui.worker import lower_priority
 
 SUITE = "app"
@@ -59,14 +59,16 @@ EXACT = re.compile(r"exact match \*\*([\d.]+)%\*\*")     # strings_en "train_exa
 
 def copy_form() -> list:
     """The Train tab's inputs for the copy preset, as a user leaves them."""
-    defaults = form_defaults(TASK)
-    return [TASK, "bundled", "", None, *(defaults[name] for name in FORM_FIELDS), "en",
-            *(LM_DEFAULTS[name] for name in STABILITY_FIELDS)]
+    form = copy_train_form()
+    return [*(getattr(form, name) for name in TrainForm.params()), "en"]
+
+
+def copy_train_form() -> TrainForm:
+    return TrainForm(task=TASK).with_task_defaults()
 
 
 def copy_spec():
-    defaults = form_defaults(TASK)
-    return check_spec(TASK, "bundled", *(defaults[name] for name in FORM_FIELDS), "en")
+    return copy_train_form().spec("en")
 
 
 def _rate(points: list[tuple[float, int]]) -> float:
@@ -128,7 +130,7 @@ def app_window(app: AppProcess, window_s: float) -> Window:
             points.append((time.perf_counter(), app.cpu_seconds(), int(match.group(1))))
         if time.perf_counter() - started >= window_s:
             break
-    client.predict("en", api_name="/train_stop")
+    client.predict(*copy_form(), api_name="/train_stop")
     job.result(timeout=60)
     client.close()
     (w0, c0, s0), (w1, c1, s1) = points[0], points[-1]
@@ -189,7 +191,7 @@ class Training(threading.Thread):
         return not self.job.done() and bool(after) and (not before or after[-1] > before[-1])
 
     def stop(self) -> None:
-        self.client.predict("en", api_name="/train_stop")
+        self.client.predict(*copy_form(), api_name="/train_stop")
         self.join(timeout=60)
         self.client.close()
 
@@ -277,7 +279,7 @@ def seconds_to_exact99(url: str) -> dict:
             if best >= EXACT_TARGET:
                 reached_at = time.perf_counter() - started
                 break
-    client.predict("en", api_name="/train_stop")
+    client.predict(*copy_form(), api_name="/train_stop")
     job.result(timeout=60)
     client.close()
     return exact99_line(reached_at, time.perf_counter() - started, best, steps)

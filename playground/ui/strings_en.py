@@ -515,14 +515,10 @@ EN: dict[str, str] = {
     "data_bundled": "bundled text",
     "data_tiny_shakespeare": "tiny Shakespeare",
     "data_pasted": "paste a text",
-    "data_upload": "upload a .txt file",
     "lbl_train_text": "Your text",
     "lbl_train_file": "Text file (.txt, UTF-8)",
     "lbl_train_architecture": "Architecture",
     "lbl_train_layers": "Layers (per stack)",
-    "lbl_train_heads": "Heads",
-    "lbl_train_d_model": "d_model",
-    "lbl_train_d_ff": "d_ff (feed-forward width)",
     "lbl_train_dropout": "Dropout",
     "lbl_train_optimiser": "Optimiser",
     "lbl_train_lr": "Peak learning rate",
@@ -1078,4 +1074,6 @@ EN: dict[str, str] = {
     "lbl_lens_panel": "Logit lens",
     "btn_ho_run": "Switch them off and compare",
     "btn_lens_run": "Show the logit lens",
+    # Train tab's form (issue 16)
+    "param_pasted": "Your text",
 }

@@ -463,14 +463,10 @@ ZH: dict[str, str] = {
     "data_bundled": "内置文本",
     "data_tiny_shakespeare": "tiny Shakespeare（莎士比亚）",
     "data_pasted": "粘贴文本",
-    "data_upload": "上传 .txt 文件",
     "lbl_train_text": "你的文本",
     "lbl_train_file": "文本文件（.txt，UTF-8）",
     "lbl_train_architecture": "模型结构",
     "lbl_train_layers": "层数（每个堆栈）",
-    "lbl_train_heads": "头数",
-    "lbl_train_d_model": "d_model（模型维度）",
-    "lbl_train_d_ff": "d_ff（前馈层宽度）",
     "lbl_train_dropout": "Dropout（丢弃率）",
     "lbl_train_optimiser": "优化器",
     "lbl_train_lr": "峰值学习率",
@@ -971,4 +967,6 @@ ZH: dict[str, str] = {
     "lbl_lens_panel": "Logit lens（逐层解读）",
     "btn_ho_run": "关闭并比较",
     "btn_lens_run": "显示 logit lens",
+    # Train tab's form (issue 16)
+    "param_pasted": "你的文本",
 }

@@ -49,7 +49,7 @@ from .validation import (
 TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
                 "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
                 "induction": "induction"}
-DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted", "upload")
+DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted")     # an uploaded .txt becomes pasted text
 DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's validation split can hold
 RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
 STEP_SIZE = 10                # optimisation steps per press of Step
@@ -133,6 +133,19 @@ def check_stability(preset: Preset, lang: str, block_size=None, schedule="cosine
                                                integer=True))
 
 
+def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
+    """The first of the form's choices that does not fit the others, as (its field, the message
+    key, the message's fields), else None."""
+    if d_model % n_heads:
+        suggestion = max(n_heads, round(d_model / n_heads) * n_heads)
+        return "n_heads", "err_heads_divide", dict(d_model=d_model, heads=n_heads, suggestion=suggestion)
+    if positional == "rope" and (d_model // n_heads) % 2:
+        return "positional", "err_rope_head_dim", dict(head_dim=d_model // n_heads)
+    if warmup > steps:
+        return "warmup", "err_warmup_steps", dict(warmup=warmup, steps=steps)
+    return None
+
+
 def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
                lr, warmup, batch_size, steps, lang: str, **stability) -> TrainSpec:
     """Every choice of the form in range and consistent, or a gr.Error saying what to change.
@@ -149,13 +162,10 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
     activation = check_choice(activation, ACTIVATIONS, lang, "activation")
     tie_weights = bool(check_choice(tie_weights, (True, False), lang, "tie_weights"))
     d_model, heads = number["d_model"], number["n_heads"]
-    if d_model % heads:
-        suggestion = max(heads, round(d_model / heads) * heads)
-        raise fail(lang, "err_heads_divide", d_model=d_model, heads=heads, suggestion=suggestion)
-    if positional == "rope" and (d_model // heads) % 2:
-        raise fail(lang, "err_rope_head_dim", head_dim=d_model // heads)
-    if number["warmup"] > number["steps"]:
-        raise fail(lang, "err_warmup_steps", warmup=number["warmup"], steps=number["steps"])
+    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"])
+    if conflict is not None:
+        _, key, fields = conflict
+        raise fail(lang, key, **fields)
     model = base.model_config
     try:
         model = model.replace(
@@ -255,7 +265,7 @@ def read_text_file(path, lang: str) -> str:
     return content
 
 
-def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
+def training_text(spec: TrainSpec, pasted, lang: str) -> str | None:
     """The text a language model trains on (None for tasks that make their own examples)."""
     if spec.synthetic:
         return None
@@ -265,15 +275,11 @@ def training_text(spec: TrainSpec, pasted, upload, lang: str) -> str | None:
         return shakespeare_text(lang)
     if spec.data == "rhyme":
         return rhyme_text()
-    if spec.data == "pasted":
-        return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
-    return read_text_file(upload, lang)
+    return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
 
 
-def data_name(spec: TrainSpec, upload) -> str:
+def data_name(spec: TrainSpec) -> str:
     """What the model card calls the training data."""
-    if spec.data == "upload" and upload:
-        return f"uploaded file {Path(upload).name}"
     if spec.data == "task":
         return "repeated random sequences" if spec.preset.task is None else f"the {spec.preset.task} task"
     return "pasted text" if spec.data == "pasted" else spec.data

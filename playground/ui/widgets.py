@@ -33,13 +33,15 @@ CONFIG_CHOICES = {"arch": ARCHITECTURES, "positional": POSITIONAL_ENCODINGS, "no
                   "activation": ACTIVATIONS}
 CONFIG_CHOICE_LABELS = {"arch": "arch_{}", "positional": "enc_{}", "norm": "norm_{}"}
 CONFIG_FLAGS = ("tie_weights", "bias", "scale_embedding")
+CONFIG_FRACTIONS = {"dropout": 0.05}         # fractions, by their box's step
 CONFIG_LABELS = {"arch": "lbl_arch", "positional": "lbl_positional", "norm": "lbl_norm", "activation": "lbl_activation",
-                 "tie_weights": "lbl_tie_weights", "bias": "lbl_bias", "scale_embedding": "lbl_scale_embedding"}
+                 "tie_weights": "lbl_tie_weights", "bias": "lbl_bias", "scale_embedding": "lbl_scale_embedding",
+                 "dropout": "lbl_train_dropout"}
 
 
 def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ...]) -> dict[str, gr.components.Component]:
     """Controls for the ModelConfig `fields`, named like the fields, set to `start` (ids PREFIX-FIELD):
-    choices as radios, flags as checkboxes, sizes as whole-number boxes. The Architecture and Train
+    choices as radios, flags as checkboxes, fractions (dropout) as number boxes, sizes as whole-number boxes. The Architecture and Train
     tabs both build their model from these."""
     controls: dict[str, gr.components.Component] = {}
     for name in fields:
@@ -52,6 +54,9 @@ def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ..
             controls[name] = kind(choices, value=value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
         elif name in CONFIG_FLAGS:
             controls[name] = gr.Checkbox(value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
+        elif name in CONFIG_FRACTIONS:
+            controls[name] = gr.Number(value, step=CONFIG_FRACTIONS[name], label=label(CONFIG_LABELS[name]),
+                                       elem_id=elem_id)
         else:
             controls[name] = integer_number(value, label=label(f"lbl_cfg_{name}"), elem_id=elem_id)
     return controls

@@ -26,7 +26,7 @@ def test_the_induction_task_makes_its_own_data_and_uses_the_measured_recipe():
 
 def test_a_few_steps_show_the_formation_figure_and_the_models_continuation():
     workspace = Workspace("s")
-    views = list(step(workspace, induction_spec(batch_size=8), None, None, "en"))
+    views = list(step(workspace, induction_spec(batch_size=8), None, "en"))
     session = workspace.training
     assert views[-1]["published"].name == "trained-induction"
     assert session.view_score == INDUCTION_KEY and session.trainer.step == 10

@@ -50,7 +50,7 @@ def drain(views):
 
 def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(registry):
     workspace, other = Workspace("mine"), Workspace("other")
-    views = drain(start(workspace, tiny_spec(), None, None, "en"))
+    views = drain(start(workspace, tiny_spec(), None, "en"))
     assert views[0] == {"status": "Preparing the data and the model…"}
     assert set(views[1]) >= {"status", "curves", "probe", "probe_kind", "score", "sample", "download"}
     assert any("probe" in v and v["probe"].data for v in views[2:])                 # the untrained snapshot
@@ -72,7 +72,7 @@ def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(regi
 
 def test_the_curves_hold_every_progress_point_and_the_probe_every_head(registry):
     workspace = Workspace("s")
-    drain(start(workspace, tiny_spec(layers=2, n_heads=4), None, None, "en"))
+    drain(start(workspace, tiny_spec(layers=2, n_heads=4), None, "en"))
     views = all_views(workspace.training, "en")
     history = workspace.training.trainer.history
     loss = next(trace for trace in views["curves"].data if trace.name == "training loss")
@@ -88,7 +88,7 @@ def test_the_curves_hold_every_progress_point_and_the_probe_every_head(registry)
 def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
     spec = tiny_spec(steps=2000)
     workspace = Workspace("s")
-    stream = start(workspace, spec, None, None, "en")
+    stream = start(workspace, spec, None, "en")
     for views in stream:
         if "curves" in views and views["curves"].data:
             break                                                                    # a progress event mid-run
@@ -99,7 +99,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
     assert not session.running and session.state == "stopped" and 0 < stopped_at < 2000
     assert "Stopped" in stopped["status"] and stopped["published"].name == "trained-copy"
     assert stopped["published"] is workspace.models["trained-copy"]
-    drain(step(workspace, spec, None, None, "en"))
+    drain(step(workspace, spec, None, "en"))
     assert session.trainer.step == stopped_at + STEP_SIZE and session.state == "stepped"
 
     uninterrupted = build_trainer(spec, None, "en")
@@ -112,7 +112,7 @@ def test_closing_the_stream_stops_between_steps_and_resume_continues_exactly():
 
 def test_stop_from_another_thread_ends_the_run_and_publishes():
     workspace = Workspace("s")
-    stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
+    stream = start(workspace, tiny_spec(steps=2000), None, "en")
     while not getattr(next(stream).get("curves"), "data", ()):                # until the curves have data
         pass
     result = {}
@@ -124,32 +124,32 @@ def test_stop_from_another_thread_ends_the_run_and_publishes():
     session = workspace.training
     assert session.state == "stopped" and "Stopped" in result["status"]
     stopped_at = session.trainer.step
-    continued = drain(step(workspace, tiny_spec(steps=2000), None, None, "en"))
+    continued = drain(step(workspace, tiny_spec(steps=2000), None, "en"))
     assert session.trainer.step == stopped_at + STEP_SIZE
     assert continued[-1]["published"] is workspace.models["trained-copy"] is not result["published"]
 
 
 def test_a_second_start_while_one_runs_is_refused():
     workspace = Workspace("s")
-    first = start(workspace, tiny_spec(steps=2000), None, None, "en")
+    first = start(workspace, tiny_spec(steps=2000), None, "en")
     next(first)
     next(first)                                                      # the worker runs
     with pytest.raises(gr.Error, match="already running"):
-        next(start(workspace, tiny_spec(), None, None, "en"))
+        next(start(workspace, tiny_spec(), None, "en"))
     with pytest.raises(gr.Error, match="already running"):
         check_can_train(workspace, "en")
     with pytest.raises(gr.Error, match="已经有一个训练"):
         next(resume(workspace, "zh-CN"))
     first.close()
     stop(workspace, "en")
-    assert drain(start(workspace, tiny_spec(), None, None, "en"))[-1]["published"].name == "trained-copy"
+    assert drain(start(workspace, tiny_spec(), None, "en"))[-1]["published"].name == "trained-copy"
 
 
 def test_step_trains_a_few_steps_at_a_time_and_reset_forgets_the_training():
     workspace = Workspace("s")
-    drain(step(workspace, tiny_spec(), None, None, "en"))
+    drain(step(workspace, tiny_spec(), None, "en"))
     assert workspace.training.trainer.step == STEP_SIZE
-    views = drain(step(workspace, tiny_spec(), None, None, "en"))
+    views = drain(step(workspace, tiny_spec(), None, "en"))
     assert workspace.training.trainer.step == 2 * STEP_SIZE
     assert f"Trained {STEP_SIZE} more steps" in views[-1]["status"]
     cleared = reset(workspace, "en")
@@ -162,7 +162,7 @@ def test_resume_needs_a_training_that_can_continue():
     workspace = Workspace("s")
     with pytest.raises(gr.Error, match="no training to continue"):
         next(resume(workspace, "en"))
-    drain(start(workspace, tiny_spec(steps=12), None, None, "en"))
+    drain(start(workspace, tiny_spec(steps=12), None, "en"))
     with pytest.raises(gr.Error, match="all 12 of its steps"):
         next(resume(workspace, "en"))
 
@@ -170,9 +170,9 @@ def test_resume_needs_a_training_that_can_continue():
 def test_a_forgotten_session_stops_its_training_and_deletes_its_download():
     store = WorkspaceStore()
     workspace = store.get("tab")
-    drain(step(workspace, tiny_spec(), None, None, "en"))
+    drain(step(workspace, tiny_spec(), None, "en"))
     download = workspace.training.download
-    stream = start(workspace, tiny_spec(steps=2000), None, None, "en")
+    stream = start(workspace, tiny_spec(steps=2000), None, "en")
     next(stream)
     next(stream)
     store.drop("tab")
@@ -183,12 +183,12 @@ def test_a_forgotten_session_stops_its_training_and_deletes_its_download():
 def test_language_models_train_on_pasted_or_bundled_text():
     workspace = Workspace("s")
     lm = tiny_spec("char-lm", "pasted", batch_size=4)
-    views = drain(step(workspace, lm, LM_TEXT, None, "en"))
+    views = drain(step(workspace, lm, LM_TEXT, "en"))
     session = workspace.training
     assert session.trainer.model_config.arch == "decoder_only" and session.view_kind == "decoder.self_attn"
     assert views[-1]["published"].name == "trained-char-lm"
     assert "temperature" in all_views(session, "en")["sample"]
-    drain(step(Workspace("t"), tiny_spec("masked-lm", "bundled", batch_size=4), None, None, "en"))
+    drain(step(Workspace("t"), tiny_spec("masked-lm", "bundled", batch_size=4), None, "en"))
 
 
 @pytest.mark.parametrize("changes, fragment", [
@@ -212,7 +212,7 @@ def test_bad_settings_are_refused_with_what_to_change(changes, fragment):
 def test_a_model_too_large_for_the_shared_cpu_is_refused_before_training():
     big = tiny_spec(layers=6, d_model=512, d_ff=2048, n_heads=8)
     with pytest.raises(gr.Error) as refused:
-        next(start(Workspace("s"), big, None, None, "en"))
+        next(start(Workspace("s"), big, None, "en"))
     params = count_parameters(big.preset.model_config)["total"]
     assert f"{params:,}" in refused.value.message and f"{MAX_TRAIN_PARAMETERS:,}" in refused.value.message
     slow = tiny_spec("dates", d_model=128, d_ff=512, layers=2, batch_size=256, n_heads=4)
@@ -259,7 +259,7 @@ def test_text_files_are_checked_before_training(tmp_path):
 
 def test_a_text_too_short_for_the_windows_is_refused_with_what_to_change():
     with pytest.raises(gr.Error, match="cannot start: the text has"):
-        drain(step(Workspace("s"), tiny_spec("char-lm", "pasted"), "too short", None, "en"))
+        drain(step(Workspace("s"), tiny_spec("char-lm", "pasted"), "too short", "en"))
 
 
 def test_missing_tiny_shakespeare_suggests_another_text(monkeypatch):
@@ -269,7 +269,7 @@ def test_missing_tiny_shakespeare_suggests_another_text(monkeypatch):
     monkeypatch.setattr(training, "tiny_shakespeare", unavailable)
     monkeypatch.setattr(training, "_shakespeare", {})
     with pytest.raises(gr.Error, match="bundled text"):
-        training_text(tiny_spec("char-lm", "tiny_shakespeare"), None, None, "en")
+        training_text(tiny_spec("char-lm", "tiny_shakespeare"), None, "en")
 
 
 def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
@@ -324,9 +324,9 @@ def test_the_form_sets_block_size_schedule_and_clipping_of_the_run():
 
 def test_the_seed_rhyme_trains_at_its_block_and_is_refused_at_64_with_the_block_that_fits():
     with pytest.raises(gr.Error, match="block_size of at most 40"):
-        drain(step(Workspace("s"), tiny_spec("char-lm", "rhyme", block_size=64, batch_size=4), None, None, "en"))
+        drain(step(Workspace("s"), tiny_spec("char-lm", "rhyme", block_size=64, batch_size=4), None, "en"))
     workspace = Workspace("t")
-    drain(step(workspace, tiny_spec("char-lm", "rhyme", block_size=32, batch_size=4), None, None, "en"))
+    drain(step(workspace, tiny_spec("char-lm", "rhyme", block_size=32, batch_size=4), None, "en"))
     trainer = workspace.training.trainer
     assert len(trainer.objective.data.ids("val")) == 41 and trainer.history[-1].val_loss is not None
     views = all_views(workspace.training, "en")
@@ -349,7 +349,7 @@ def test_the_schedule_is_drawn_before_start():
 
 def test_seq2seq_status_shows_bleu_beside_exact_match():
     workspace = Workspace("s")
-    drain(step(workspace, tiny_spec(), None, None, "en"))
+    drain(step(workspace, tiny_spec(), None, "en"))
     status = all_views(workspace.training, "en")["status"]
     assert "exact match" in status and "BLEU" in status and "perplexity" in status
 
