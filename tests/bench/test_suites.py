@@ -66,7 +66,8 @@ def test_the_stepper_speedup_times_the_prompt_on_both_sides(monkeypatch):
     config = ModelConfig(arch="decoder_only", vocab_size=65, d_model=16, n_heads=2, n_decoder_layers=1, d_ff=32,
                          max_len=32)
     net = generate.build_model(config).eval()
-    net.register_forward_pre_hook(lambda module, args: tokens_read.__setitem__(0, tokens_read[0] + args[0].numel()))
+    net.decoder.register_forward_pre_hook(                                   # every path reads through the stack
+        lambda module, args: tokens_read.__setitem__(0, tokens_read[0] + args[0].numel()))
     prompt, new = generate._prompt(10), 5
     stepper_tokens, _ = generate.stepper_seconds(net, prompt, new)
     recompute_tokens, _ = generate.recompute_seconds(net, prompt, new)
