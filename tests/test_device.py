@@ -100,3 +100,23 @@ def test_a_model_without_parameters_is_on_the_cpu():
     model = build_model(ModelConfig(arch="decoder_only", d_model=16, n_heads=2, n_decoder_layers=1, d_ff=32,
                                     vocab_size=20, max_len=16))
     assert model_device(model) == torch.device("cpu")
+
+
+def test_the_bench_accepts_device_cuda_where_there_is_one(machine, monkeypatch, capsys):
+    import playground.bench.train as train_suite
+    from playground.bench.__main__ import main
+
+    machine(cuda=1)
+    monkeypatch.setattr(train_suite, "run", lambda quick: [{"device": str(default_device())}])
+    assert main(["train", "--device", "cuda"]) == 0
+    assert capsys.readouterr().out.strip() == '{"device": "cuda:0"}'
+
+
+def test_the_bench_refuses_device_cuda_without_one_naming_what_there_is(machine, capsys):
+    from playground.bench.__main__ import main
+
+    machine(cuda=0)
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--device", "cuda"])
+    assert exit_.value.code == 2
+    assert "device 'cuda' is not available on this machine; it has cpu" in capsys.readouterr().err
