@@ -37,6 +37,7 @@ import torch
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.checkpoint import load
 from playground.data import CharTokenizer, LMData, rhyme_text, tasks, tiny_shakespeare
+from playground.device import default_device
 from playground.generate import Stepper
 from playground.model import ModelConfig
 from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
@@ -255,7 +256,7 @@ def induction_pretrained_score_unseen_period() -> dict:
 
 def run(quick: bool) -> list[dict]:
     text = tiny_shakespeare()
-    return [
+    lines = [
         copy_seconds_to_exact99([0] if quick else [0, 1, 2]),
         shakespeare_char_seconds_to_val(text),
         seed_rhyme_seconds_to_loss(),
@@ -263,3 +264,4 @@ def run(quick: bool) -> list[dict]:
         induction_pretrained_score_unseen_period(),
         induction_seconds_to_head(),
     ]
+    return [{**line, "device": str(default_device())} for line in lines]

@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from playground.data import BOS_ID, EOS_ID
+from playground.device import model_device
 
 
 def until_eos(ids: list[int]) -> list[int]:
@@ -28,12 +29,14 @@ def greedy(model: nn.Module, ids: torch.Tensor, max_new: int, source: torch.Tens
     """
     if not model.has_decoder:
         raise ValueError(f"a {model.config.arch} model has no decoder to continue a sequence with")
-    memory = model.encode(source)                                            # Memory, or None
+    device = model_device(model)
+    ids = ids.to(device)
+    memory = model.encode(None if source is None else source.to(device))                                            # Memory, or None
     cache = model.new_cache() if use_cache else None
     sequence = ids                                                           # [B, P + generated]
     logits = model.decode(ids, memory, cache)                                # [B, P, V]
     out: list[torch.Tensor] = []
-    finished = torch.zeros(ids.size(0), dtype=torch.bool)                    # [B]
+    finished = torch.zeros(ids.size(0), dtype=torch.bool, device=device)     # [B]
     for step in range(max_new):
         token = logits[:, -1].argmax(-1, keepdim=True)                       # [B, 1]
         out.append(token)
@@ -57,12 +60,13 @@ def sample_continuation(
     model: nn.Module, prompt: list[int], max_new: int, temperature: float, generator: torch.Generator
 ) -> list[int]:
     """``max_new`` ids sampled after ``prompt`` from a decoder-only model at ``temperature``."""
+    device = model_device(model)
     cache = model.new_cache()
-    logits = model.decode(torch.tensor([prompt]), None, cache)               # [1, P, V]
+    logits = model.decode(torch.tensor([prompt], device=device), None, cache)  # [1, P, V]
     out: list[int] = []
     for _ in range(max_new):
-        probs = torch.softmax(logits[0, -1] / temperature, dim=-1)           # [V]
+        probs = torch.softmax(logits[0, -1] / temperature, dim=-1).cpu()     # [V], drawn by a CPU generator
         token = int(torch.multinomial(probs, 1, generator=generator))
         out.append(token)
-        logits = model.decode(torch.tensor([[token]]), None, cache)          # [1, 1, V]
+        logits = model.decode(torch.tensor([[token]], device=device), None, cache)  # [1, 1, V]
     return out

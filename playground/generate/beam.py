@@ -21,6 +21,7 @@ import torch
 from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
+from playground.device import model_device
 
 from .context import check_model_and_tokenizer, encode_prompt
 from .settings import SamplingConfig
@@ -123,12 +124,13 @@ def beam_search(model: nn.Module, tokenizer: Tokenizer, prompt: str, beam_width:
     window = encoded.decoder_ids[encoded.window_start:]
     search = _Search(tokenizer, window[-1], settings)
     live = [0]
+    device = model_device(model)
     with torch.no_grad():
-        memory = None if encoded.source_ids is None else model.encode(torch.tensor([encoded.source_ids]))
+        memory = None if encoded.source_ids is None else model.encode(torch.tensor([encoded.source_ids], device=device))
         cache = model.new_cache()
-        logits = model.decode(torch.tensor([window]), memory, cache)[:, -1]     # [1, V]
+        logits = model.decode(torch.tensor([window], device=device), memory, cache)[:, -1]     # [1, V]
         for depth in range(1, max_new_tokens + 1):
-            logprobs = torch.log_softmax(logits.double(), dim=-1).numpy()       # [B, V]
+            logprobs = torch.log_softmax(logits.double(), dim=-1).cpu().numpy()  # [B, V]
             if not np.isfinite(logprobs).all():
                 raise FloatingPointError("the model produced NaN or infinite logits; it probably diverged in "
                                          "training (try a lower learning rate) and cannot generate")
@@ -152,8 +154,8 @@ def beam_search(model: nn.Module, tokenizer: Tokenizer, prompt: str, beam_width:
                 for node in live:
                     search.finish(node, reason)
                 break
-            cache.reorder(torch.tensor(parents))                                   # rows follow their parents
-            new_tokens = torch.tensor([[search.tree[n].token_id] for n in live])           # [B, 1]
+            cache.reorder(torch.tensor(parents, device=device))                    # rows follow their parents
+            new_tokens = torch.tensor([[search.tree[n].token_id] for n in live], device=device)  # [B, 1]
             logits = model.decode(new_tokens, memory, cache)[:, -1]                        # [B, V]
     ranked = sorted(search.finished, key=lambda h: -h.score)
     return BeamResult(search.tree, ranked, ranked[0], search.path(ranked[0].node_id),

@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from playground.data import EOS_ID, Tokenizer
+from playground.device import model_device
 from playground.model import DECODER_SELF, ENCODER_SELF, AttentionSite, KVCache, Trace
 
 from .context import check_model_and_tokenizer, encode_prompt, window_after_slide
@@ -125,10 +126,10 @@ class Stepper:
         self._encoder_attention = None
         with torch.no_grad():
             trace = Trace((ENCODER_SELF.pattern(),)) if self.trace_attention else None
-            source = None if self.source_ids is None else torch.tensor([self.source_ids])    # [1, S]
+            source = None if self.source_ids is None else torch.tensor([self.source_ids], device=self._device)  # [1, S]
             self.memory = model.encode(source, trace)                                        # None without an encoder
             if trace is not None and model.has_encoder:
-                self._encoder_attention = trace.attention(ENCODER_SELF)[:, 0].numpy()   # [L, H, S, S]
+                self._encoder_attention = trace.attention(ENCODER_SELF)[:, 0].cpu().numpy()   # [L, H, S, S]
             self._window, self._next_logits = self._read(encoded.window_start)
         self._reason = "context" if self._context_full() else None
 
@@ -140,6 +141,10 @@ class Stepper:
         return Trace(tuple(site.pattern() for site in self._decoder_sites))
 
     @property
+    def _device(self) -> torch.device:
+        return model_device(self.model)
+
+    @property
     def _decoder_sites(self) -> tuple[AttentionSite, ...]:
         return tuple(site for site in self.model.sites() if site.stack == "decoder")
 
@@ -147,21 +152,23 @@ class Stepper:
         """Run ids[start:] through a fresh cache: the window, and the logits at its last position."""
         window = _Window(start, self.model.new_cache())
         trace = self._trace()
-        logits = self.model.decode(torch.tensor([self.ids[start:]]), self.memory, window.cache, trace)  # [1, T, V]
+        ids = torch.tensor([self.ids[start:]], device=self._device)                    # [1, T]
+        logits = self.model.decode(ids, self.memory, window.cache, trace)               # [1, T, V]
         if trace is not None:
             for site in self._decoder_sites:
-                weights = trace.attention(site)[:, 0].numpy()                           # [L, H, T, Tk]
+                weights = trace.attention(site)[:, 0].cpu().numpy()                     # [L, H, T, Tk]
                 window.rows[site] = [weights[:, :, i, :i + 1] if site.causal else weights[:, :, i]
                                      for i in range(weights.shape[2])]                  # row i sees keys 0..i
-        return window, logits[0, -1].double().numpy()
+        return window, logits[0, -1].double().cpu().numpy()
 
     def _feed(self, token: int) -> np.ndarray:
         """Run one new token on the cache: its attention rows are appended, its logits returned."""
         trace = self._trace()
-        logits = self.model.decode(torch.tensor([[token]]), self.memory, self._window.cache, trace)  # [1, 1, V]
+        ids = torch.tensor([[token]], device=self._device)                             # [1, 1]
+        logits = self.model.decode(ids, self.memory, self._window.cache, trace)         # [1, 1, V]
         for site, rows in self._window.rows.items():
-            rows.append(trace.attention(site)[:, 0, :, 0].numpy())                  # [L, H, Tk]
-        return logits[0, -1].double().numpy()
+            rows.append(trace.attention(site)[:, 0, :, 0].cpu().numpy())            # [L, H, Tk]
+        return logits[0, -1].double().cpu().numpy()
 
     def _context_full(self) -> bool:
         """Encoder-decoder targets do not slide: a full context ends generation."""

@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 from playground.data import IGNORE_INDEX
 from playground.data.tokenizer import NUM_SPECIAL
+from playground.device import model_device
 from playground.model import MultiHeadAttention, Trace, causal_mask
 from playground.model.attention import attend
 from playground.model.blocks import DecoderBlock, EncoderBlock
@@ -57,7 +58,8 @@ class Check:
 
 def _probe_inputs(trainer: Trainer, rows: int = PROBE_ROWS) -> tuple[torch.Tensor, ...]:
     """Model inputs of the first ``rows`` held-out sequences (the same for every variant of a lab)."""
-    return tuple(t[:rows] for t in trainer.objective.val_batches()[0].inputs)
+    device = model_device(trainer.model)
+    return tuple(t[:rows].to(device) for t in trainer.objective.val_batches()[0].inputs)
 
 
 @torch.no_grad()
@@ -242,7 +244,7 @@ def shuffled_source() -> Check:
 
 @torch.no_grad()
 def _encoder_permutation_error(trainer: Trainer, source: str, order: list[int]) -> float:
-    ids = torch.tensor([trainer.tokenizer.encode(source)])                  # [1, S]
+    ids = torch.tensor([trainer.tokenizer.encode(source)], device=model_device(trainer.model))  # [1, S]
     memory = trainer.model.encode(ids).hidden                                # [1, S, D]
     memory_mixed = trainer.model.encode(ids[:, order]).hidden
     return float((memory_mixed - memory[:, order]).abs().max())

@@ -29,6 +29,7 @@ from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, PAD_ID, LMData, MLMDat
 from playground.data.repeats import RepeatedSequences, repeat_to_length
 from playground.data.tasks import Task
 from playground.data.tokenizer import NUM_SPECIAL
+from playground.device import model_device
 from playground.generate.batch import bos, greedy, sample_continuation
 from playground.model import (
     CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite, ModelConfig, MultiHeadAttention, Trace, causal_mask,
@@ -52,6 +53,10 @@ class Batch:
     inputs: tuple[torch.Tensor, ...]
     targets: torch.Tensor
     n_tokens: int
+
+    def to(self, device: torch.device) -> Batch:
+        """The same batch with its tensors on ``device``."""
+        return Batch(tuple(x.to(device) for x in self.inputs), self.targets.to(device), self.n_tokens)
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,7 @@ class Objective(ABC):
 
     def loss(self, model: nn.Module, batch: Batch) -> torch.Tensor:
         """Mean cross-entropy over the positions that have a target."""
+        batch = batch.to(model_device(model))
         logits = self.forward(model, batch.inputs)                          # [B, T, V]
         return F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), ignore_index=IGNORE_INDEX)
 
@@ -132,7 +138,9 @@ class Objective(ABC):
         as soon as one is wrong.
         """
         total_loss, correct, count, exact, examples = 0.0, 0, 0, 0, 0
+        device = model_device(model)
         for batch in self.val_batches():
+            batch = batch.to(device)
             logits = self.forward(model, batch.inputs)                      # [B, T, V]
             counted = batch.targets != IGNORE_INDEX                          # [B, T]
             right = logits.argmax(-1) == batch.targets                       # [B, T]
@@ -147,7 +155,7 @@ class Objective(ABC):
     def _traced(self, model: nn.Module, inputs: tuple[torch.Tensor, ...]) -> Trace:
         trace = Trace(include=tuple(site.pattern() for site in model.sites()))
         with torch.no_grad():
-            self.forward(model, inputs, trace)
+            self.forward(model, tuple(x.to(model_device(model)) for x in inputs), trace)
         return trace
 
     def _pieces(self, ids: list[int]) -> list[str]:
@@ -156,7 +164,7 @@ class Objective(ABC):
 
 def _attention(trace: Trace, site: AttentionSite) -> np.ndarray:
     """Weights of the one probe sequence: [L, H, Tq, Tk] float32."""
-    return trace.attention(site)[:, 0].float().numpy()
+    return trace.attention(site)[:, 0].float().cpu().numpy()
 
 
 def _scores(site: AttentionSite, weights: np.ndarray, **kwargs) -> dict[str, np.ndarray]:
@@ -449,7 +457,7 @@ class MaskedLMObjective(_TextObjective):
 
     @torch.no_grad()
     def samples(self, model):
-        logits = model(self._probe_x)                                        # [n, T', V]
+        logits = model(self._probe_x.to(model_device(model))).cpu()         # [n, T', V]
         logits[..., :NUM_SPECIAL] = -math.inf                                # a hidden token is never a special one
         guesses = logits.argmax(-1)                                          # [n, T']
         selected = self._probe_labels != IGNORE_INDEX

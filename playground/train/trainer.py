@@ -19,6 +19,7 @@ from typing import Iterator
 import torch
 from torch import nn
 
+from playground.device import default_device
 from playground.model import ModelConfig, build_model
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
@@ -33,7 +34,8 @@ class Trainer:
     Attributes: ``model``, ``tokenizer``, ``step`` (optimisation steps done), ``elapsed``
     (training seconds so far), ``history`` (every TrainEvent yielded), ``step_losses`` (the
     loss of every step), ``last_snapshot``. Raises ValueError before any work when the data
-    does not fit the architecture or the hyperparameters do not fit the data.
+    does not fit the architecture or the hyperparameters do not fit the data. The model (a given
+    one too) is moved to the process's device (playground.device) and trains there.
     """
 
     def __init__(self, model_config: ModelConfig, train_config: TrainConfig, data, model: nn.Module | None = None):
@@ -47,7 +49,7 @@ class Trainer:
         self.config = train_config
         self.objective: Objective = build_objective(data, model_config, train_config)
         self.tokenizer = self.objective.tokenizer
-        self.model = model if model is not None else self._new_model()
+        self.model = (model if model is not None else self._new_model()).to(default_device())
         self._params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = self._new_optimizer()
         self.step = 0

@@ -425,7 +425,7 @@ class TrainingSession:
         if self._published == (trainer, trainer.step):
             return self.entry
         final = self.final_event()
-        model = freeze(copy.deepcopy(trainer.model))
+        model = freeze(copy.deepcopy(trainer.model).cpu())         # views read models on the CPU
         model_card = card(self.spec.preset, trainer, final, CARD_COMMAND)
         payload = to_bytes(model, trainer.tokenizer, model_card, metadata(self.spec.preset, trainer, final, CARD_COMMAND))
         if self._directory is None:
