@@ -227,13 +227,15 @@ def stream_overhead_pct(text: str, rounds: int, steps: int) -> dict:
                   steps_per_round=steps, rounds=rounds, event_every_s=trainer.config.event_every_s, threads=threads)
 
 
-def induction_seconds_to_head(threads: int = 2) -> dict:
+def induction_seconds_to_head(threads: int = 2, max_seconds: float | None = None) -> dict:
+    """The live induction preset from Start until an induction head's score crosses the threshold
+    (null when it has not within ``max_seconds`` of training, or by the preset's last step)."""
     torch.set_num_threads(threads)
     started, cpu_started = time.perf_counter(), time.process_time()
     spec = check_spec("induction", None, **form_defaults("induction"), lang="en")
     trainer = build_trainer(spec, None, "en")
     crossed = None
-    for item in trainer.run():
+    for item in trainer.run(max_seconds=max_seconds):
         if isinstance(item, Snapshot) and item.head_scores[INDUCTION_KEY][1:].max() >= INDUCTION_THRESHOLD:
             crossed = item
             break

@@ -96,15 +96,24 @@ def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
                                                      "batch_size": 2, "val_size": 4})
     monkeypatch.setattr(train, "stream_overhead_pct",
                         lambda text, rounds, steps, real=train.stream_overhead_pct: real(text, 1, 2))
+    monkeypatch.setattr(train, "seed_rhyme_seconds_to_loss",
+                        lambda real=train.seed_rhyme_seconds_to_loss: real(max_seconds=0.5))
+    monkeypatch.setattr(train, "induction_seconds_to_head",
+                        lambda real=train.induction_seconds_to_head: real(threads=1, max_seconds=0.5))
     threads = torch.get_num_threads()
     try:
         lines = train.run(quick=True)
     finally:
         torch.set_num_threads(threads)
-    assert _names(lines) == ["copy_seconds_to_exact99", "shakespeare_char_seconds_to_val_1_88", "stream_overhead_pct"]
+    assert _names(lines) == ["copy_seconds_to_exact99", "shakespeare_char_seconds_to_val_1_88",
+                             "seed_rhyme_seconds_to_loss_0_3", "stream_overhead_pct",
+                             "induction_pretrained_score_unseen_period", "induction_seconds_to_head"]
     assert lines[0]["value"] is None and lines[0]["seconds_per_seed"] == [None]
     assert lines[1]["value"] is None and lines[1]["step"] is None
-    assert lines[2]["value"] is not None
+    assert lines[2]["value"] is None and lines[2]["step"] is None            # half a second is not enough
+    assert lines[3]["value"] is not None
+    assert lines[4]["value"] >= 0.5                                           # the shipped model's own score
+    assert lines[5]["value"] is None and lines[5]["step"] is None
 
 
 def test_labs_suite_reports_the_count_and_the_slowest_lab(monkeypatch):

@@ -8,7 +8,7 @@ import pytest
 
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS
 from playground.train.config import SCHEDULES
-from playground.ui.forms import Refused, decode_query, encode_query, refusal_text
+from playground.ui.forms import Refused, encode_query, refusal_text
 from playground.ui.links import parse_link
 from playground.ui.tabs.train import TrainForm, handlers
 from playground.ui.training import DATA_SOURCES, TASK_PRESETS, form_defaults, stability_defaults
