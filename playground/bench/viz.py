@@ -97,6 +97,29 @@ def _classroom_cases(rng: np.random.Generator) -> dict:
                   for i in range(L) for name in ("input", "attention weights", "output")]
     char_spans = [(ch, i, i + 1, ord(ch) % 1000) for i, ch in enumerate(TEXT[:T])]
     merges = [(f"a{i}", f"b{i}") for i in range(200)]
+    mask_tokens = [tokens[:12], tokens[12:20] + ["<pad>"] * 4]               # two inputs, 12 and 8 tokens
+    padding = np.array([[True] * 12, [True] * 8 + [False] * 4])              # [B, Tk]
+    causal = np.tril(np.ones((12, 12), dtype=bool))                          # [Tq, Tk]
+    masks = np.stack([np.broadcast_to(padding[:, None, :], (2, 12, 12)), np.broadcast_to(causal, (2, 12, 12)),
+                      padding[:, None, :] & causal], axis=1)                 # [B, 3, Tq, Tk]
+    d_k = d // H
+    worked = [(name, rng.normal(size=(4, d_k)), tokens[:4], [str(k) for k in range(d_k)])
+              for name in ("Q", "K", "V", "output")]                         # a 4-token worked example
+    x_token = rng.normal(size=d).astype(np.float32)
+    x_hat = (x_token - x_token.mean()) / np.sqrt(x_token.var() + 1e-5)
+    stage_names = [f"{stack} {stage}" for stack in ("encoder", "decoder")
+                   for stage in ("embedding", *(f"block {i}" for i in range(L)), "final norm")]
+    stage_norms = [np.abs(rng.normal(loc=4.0 + i, size=T)).astype(np.float32) for i in range(len(stage_names))]
+    points = rng.normal(size=(vocab, 2)).astype(np.float32)
+    blanks = [(f"blank {k + 1}", [f"tok{i}" for i in rng.choice(vocab, 5, replace=False)],
+               np.sort(rng.dirichlet(np.ones(5)))[::-1]) for k in range(8)]
+    free = tokens[:T // 2] + ["x"] * (T - T // 2)
+    p_teacher, p_free = rng.random(T), rng.random(T)
+    similarities = np.sort(rng.uniform(0.2, 0.9, 10))[::-1]
+    lens_probs = rng.random((L, T)).astype(np.float32)
+    lens_top = [[vocab_texts[i] for i in rng.integers(0, vocab, T)] for _ in range(L)]
+    schedule_steps = np.arange(5000)
+    rates = 3e-4 * np.minimum(1.0, (schedule_steps + 1) / 200) * (0.5 + 0.5 * np.cos(np.pi * schedule_steps / 5000))
     return {
         "attention_grid_classroom": lambda: viz.attention_grid(weights, tokens, tokens),
         "attention_head": lambda: viz.attention_head(weights[0, 0], tokens, tokens),
@@ -119,6 +142,22 @@ def _classroom_cases(rng: np.random.Generator) -> dict:
         "shape_table": lambda: viz.shape_table(shape_rows),
         "token_spans": lambda: viz.token_spans(TEXT, char_spans),
         "merges_table": lambda: viz.merges_table(merges),
+        "mask_grid": lambda: viz.mask_grid(masks, ["input 1", "input 2"], ["padding", "causal", "combined"],
+                                           mask_tokens, mask_tokens),
+        "matrix_panels": lambda: viz.matrix_panels(worked, stacked=True),
+        "layer_norm_vector": lambda: viz.layer_norm_vector(
+            {"input": x_token, "normalised": x_hat, "output": 1.1 * x_hat + 0.05}),
+        "residual_norms": lambda: viz.residual_norms(stage_names, stage_norms, [tokens] * len(stage_names),
+                                                     groups=[n.split()[0] for n in stage_names]),
+        "embedding_map": lambda: viz.embedding_map(points, vocab_texts, list(range(11))),
+        "neighbour_bars": lambda: viz.neighbour_bars(vocab_texts[1:11], similarities),
+        "blank_candidates": lambda: viz.blank_candidates(blanks),
+        "two_decodings": lambda: viz.two_decodings(tokens, tokens, free, p_teacher, p_free, T // 2),
+        "logit_lens_heatmap": lambda: viz.logit_lens_heatmap(lens_probs, lens_top, tokens),
+        "induction_formation": lambda: viz.induction_formation(
+            list(range(0, 5000, 100)), np.linspace(0.1, 0.9, 50), np.linspace(0.0, 0.8, 50) ** 2 * 1.4, 0.4),
+        "learning_rate_schedule": lambda: viz.learning_rate_schedule(schedule_steps.tolist(), rates.tolist()),
+        "placeholder": lambda: viz.placeholder("Train a model to see its loss curves here: press Start above."),
     }
 
 
