@@ -119,7 +119,7 @@ EMBEDDINGS = Lesson(
                "Ids are names, not quantities: token 7 is not \"more\" than token 6.",
                "编号只是名字而不是数量：词元 7 并不比词元 6“更多”。"))),
     views=("embeddings_neighbours", "embeddings_pca"),
-    link={"view": "tokenizer"},
+    link={"view": "inside"},
 )
 
 POSITIONS = Lesson(
@@ -219,7 +219,7 @@ ATTENTION = Lesson(
                "Softmax does that on its own, whatever the scale.", "无论尺度如何，softmax 本身就保证了这一点。"),
          wrong("To save computation", "为了节省计算", "It adds a division; it saves nothing.", "它多了一次除法，并不省计算。"))),
     views=("attention_by_hand",),
-    link={"view": "attention", "model": "shakespeare-char"},
+    link={"view": "inside"},
 )
 
 HEADS = Lesson(
@@ -314,7 +314,7 @@ MASKS = Lesson(
          wrong("the future positions", "未来的位置", "That is the causal mask, $[1, 1, T, T]$.",
                "那是因果掩码，形状 $[1, 1, T, T]$。"))),
     views=("masks",),
-    link={"view": "attention", "model": "reverse"},
+    link={"view": "inside"},
 )
 
 BLOCK = Lesson(
@@ -366,7 +366,7 @@ BLOCK = Lesson(
                "Normalising over positions would mix tokens, and leak the future in a decoder.",
                "在位置上归一化会混合各个词元，在解码器里还会泄露未来的信息。"))),
     views=("layernorm_by_hand", "layernorm_vs_batchnorm", "residual_norms"),
-    link={"view": "architecture"},
+    link={"view": "inside"},
 )
 
 ARCHITECTURES = Lesson(
@@ -468,18 +468,24 @@ CHAR_LM = Lesson(
         "- 童谣的训练损失在一分钟内降到 0.3 以下。\n- 从童谣开头几个词开始的生成把它复现出来。"),
     experiment=Experiment(
         predict=Question(
-            T("After training on the rhyme until the loss is near 0, what does greedy generation from its first "
-              "words write?", "在童谣上训练到损失接近 0 之后，从它的开头几个词开始贪心生成，会写出什么？"),
-            (right("The rhyme itself, word for word", "童谣本身，一字不差",
-                   "The model has memorised its one text: every next character is nearly certain.",
-                   "模型背下了它唯一的文本：每个下一个字符几乎都是确定的。"),
-             wrong("New verses in the same style", "同样风格的新诗句",
-                   "Style needs far more text than one rhyme; here it can only replay.", "学风格需要远多于一首童谣的文本；这里它只能复读。"),
-             wrong("Random characters", "随机字符", "Random output is what an untrained model writes.", "随机输出是未训练模型写出来的。"))),
+            T("Before any training, what does a character model predict after \"ROMEO: What light\"?",
+              "在任何训练之前，字符级模型在“ROMEO: What light”之后预测什么？"),
+            (right("Nearly every character about equally likely", "几乎每个字符的可能性都差不多",
+                   "Random weights give logits close to each other, so softmax spreads the probability out.",
+                   "随机权重给出的 logits 彼此接近，所以 softmax 把概率摊得很平。"),
+             wrong("A space, with high probability", "很大概率是空格",
+                   "That is what training teaches it (a word ends here); before training it knows nothing of words.",
+                   "那是训练教会它的（这里一个词结束了）；训练前它对单词一无所知。"),
+             wrong("The letter t, as in \"light\"", "字母 t，就像“light”里那样",
+                   "Copying a letter from the context is a learned behaviour, not something random weights do.",
+                   "从上下文里复制字母是学出来的行为，不是随机权重会做的事。"))),
         run=T("Show shakespeare-char before and after training", "查看 shakespeare-char 训练前后"),
-        view="train_rhyme",
-        reveal=T("Generation replays the rhyme: with one short text to learn, memorising it is the best the model "
-                 "can do.", "生成复现了童谣：只有一小段文本可学时，背下来就是模型能做到的最好结果。")),
+        view="char_lm_timeline",
+        reveal=T("At step 0 the bars are nearly flat; after training most of the probability sits on a few "
+                 "characters that can follow the prompt. To watch a model memorise, train the rhyme in the Train "
+                 "tab (the link below opens it).",
+                 "第 0 步时条形几乎是平的；训练之后，大部分概率集中在少数几个能接在提示后面的字符上。"
+                 "想看模型背下一段文本，请在训练页训练童谣（下面的链接会打开它）。")),
     check=Question(
         T("Training loss 0.2 while validation loss rises. What is happening?", "训练损失 0.2，而验证损失在上升。发生了什么？"),
         (right("Overfitting: the model memorises the training text", "过拟合：模型在背训练文本",
@@ -488,8 +494,8 @@ CHAR_LM = Lesson(
                "split them.", "学习率低会让两个损失都下降得慢，而不会让它们分开。"),
          wrong("The validation set is broken", "验证集坏了", "This split is the classic sign of overfitting.",
                "这种分叉正是过拟合的典型迹象。"))),
-    views=("train_rhyme",),
-    link={"view": "train", "task": "shakespeare-char"},
+    views=("char_lm_timeline",),
+    link={"view": "train", "task": "char-lm", "data": "rhyme"},
 )
 
 DECODING = Lesson(

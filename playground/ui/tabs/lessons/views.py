@@ -184,7 +184,7 @@ def _candidates(registry, lang, name: str, prompt: str, **settings):
     return candidates_figure(generation, lang)
 
 
-def train_rhyme(registry, lang):
+def char_lm_timeline(registry, lang):
     timeline = registry.timeline_steps("shakespeare-char")
     figures, chosen = [], (timeline[0], timeline[-1])
     for step in chosen:
@@ -299,7 +299,7 @@ VIEWS: dict[str, View] = {view.__name__: view for view in (
     architectures_three,
     architectures_reverse_cross,
     train_copy,
-    train_rhyme,
+    char_lm_timeline,
     decoding_candidates,
     decoding_temperature,
     decoding_beam,
