@@ -1,14 +1,11 @@
 """The Architecture tab's handlers: (workspace, form, language) -> updates by component name."""
 from __future__ import annotations
 
-from functools import partial
 
 import gradio as gr
 
-from playground.viz.notice import notice_figure
-
-from ...forms import Refused
 from ...i18n import text
+from ...refusals import refusal_figures, refusal_reason
 from ...workspace import Workspace
 from .form import ArchitectureForm
 from .views import FIELDS, architecture_views
@@ -33,13 +30,6 @@ def choose_preset(workspace: Workspace, form: ArchitectureForm, lang: str) -> di
 
 def refused(workspace: Workspace, form: ArchitectureForm, lang: str) -> dict:
     """What the views show when the config was refused: why, instead of an earlier config's views."""
-    t = partial(text, lang)
-    try:
-        draw(workspace, form, lang)
-        reason = t("refused_other")
-    except gr.Error as error:
-        reason = error.message
-    except Refused as error:
-        reason = str(error)
-    return {**{name: notice_figure(t("refused_title"), reason) for name in FIGURES},
-            "summary": t("refused_summary", reason=reason), "costs": gr.Dataframe(value=[])}
+    reason = refusal_reason(draw, workspace, form, lang)
+    return {**refusal_figures(FIGURES, reason, lang), "summary": text(lang, "refused_summary", reason=reason),
+            "costs": gr.Dataframe(value=[])}

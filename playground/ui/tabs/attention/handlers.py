@@ -7,17 +7,15 @@ figure for one control.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import partial
 
 import gradio as gr
 import numpy as np
-
-from playground.viz.notice import notice_figure
 
 from ...examples import ATTENTION_EXAMPLES, examples_for
 from ...i18n import text
 from ...inputs import input_note
 from ...interventions_views import HeadsOffSettings, head_choices, heads_off_views, logit_lens_figure
+from ...refusals import refusal_figures, refusal_reason
 from ...registry import ModelEntry
 from ...validation import fail
 from ...widgets import layer_head_updates
@@ -117,14 +115,9 @@ def lens(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
 def _refusal(part, figure: str, note: str | None):
     """A handler that shows why `part` refused the form in `figure` (and in `note`)."""
     def refused(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
-        t = partial(text, lang)
-        try:
-            part(workspace, form, lang)
-            reason = t("refused_other")
-        except gr.Error as error:
-            reason = error.message
-        shown_reason = {figure: notice_figure(t("refused_title"), reason)}
-        return {**shown_reason, note: t("refused_summary", reason=reason)} if note else shown_reason
+        reason = refusal_reason(part, workspace, form, lang)
+        shown_reason = refusal_figures((figure,), reason, lang)
+        return {**shown_reason, note: text(lang, "refused_summary", reason=reason)} if note else shown_reason
     refused.__name__ = f"{part.__name__}_refused"
     return refused
 
@@ -192,12 +185,10 @@ def best_head(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
 
 def refused(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     """What the figures show when the input was refused: why, instead of an earlier input's views."""
-    t = partial(text, lang)
-    try:
+    def weights(workspace: Workspace, form: AttentionForm, lang: str):
         seen = shown(workspace, form, lang)
-        weights_of(forward_pass(seen.entry, form.text, form.target, lang), seen.form.kind)
-        reason = t("refused_other")
-    except gr.Error as error:
-        reason = error.message
-    figures = {name: notice_figure(t("refused_title"), reason) for name in VIEW_FIGURES}
-    return {**figures, "best_heads": "", "summary": t("refused_summary", reason=reason)}
+        return weights_of(forward_pass(seen.entry, form.text, form.target, lang), seen.form.kind)
+
+    reason = refusal_reason(weights, workspace, form, lang)
+    return {**refusal_figures(VIEW_FIGURES, reason, lang), "best_heads": "",
+            "summary": text(lang, "refused_summary", reason=reason)}

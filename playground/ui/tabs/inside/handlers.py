@@ -7,11 +7,8 @@ A refused input replaces that section's figures with the reason.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
 import gradio as gr
-
-from playground.viz.notice import notice_figure
 
 from ...embedding_views import embedding_view
 from ...examples import FILL_EXAMPLES, MASK_EXAMPLES
@@ -19,6 +16,7 @@ from ...fill_views import fill_view
 from ...i18n import text
 from ...mask_views import mask_views
 from ...norm_views import batch_norm_view, layer_norm_view, residual_view
+from ...refusals import refusal_figures, refusal_reason
 from ...registry import ModelEntry
 from ...validation import fail
 from ...widgets import layer_head_updates
@@ -147,14 +145,8 @@ def _refusal(part, outputs: tuple[str, ...]):
     *figures, note = outputs
 
     def refused(workspace: Workspace, form: InsideForm, lang: str) -> dict:
-        t = partial(text, lang)
-        try:
-            part(workspace, form, lang)
-            reason = t("refused_other")
-        except gr.Error as error:
-            reason = error.message
-        return {**{name: notice_figure(t("refused_title"), reason) for name in figures},
-                note: t("refused_summary", reason=reason)}
+        reason = refusal_reason(part, workspace, form, lang)
+        return {**refusal_figures(figures, reason, lang), note: text(lang, "refused_summary", reason=reason)}
     refused.__name__ = f"{part.__name__}_refused"
     return refused
 

@@ -9,15 +9,14 @@ The kept results ticked for comparison are the session's (LabSession.ticked), no
 from __future__ import annotations
 
 from contextlib import closing
-from functools import partial
 from typing import Iterator
 
 import gradio as gr
 
 from playground.labs import Lab, LabResult
-from playground.viz.notice import notice_figure
 
 from ...i18n import text
+from ...refusals import refusal_figures, refusal_reason
 from ...validation import check_choice, fail
 from ...workspace import Workspace
 from .form import LabsForm
@@ -153,13 +152,7 @@ def select_view(workspace: Workspace, form: LabsForm, lang: str) -> dict:
 
 def refused(workspace: Workspace, form: LabsForm, lang: str) -> dict:
     """What the figures show when a pick was refused: why, instead of the views of earlier picks."""
-    t = partial(text, lang)
-    try:
-        select_view(workspace, form, lang)
-        reason = t("refused_other")
-    except gr.Error as error:
-        reason = error.message
-    return {name: notice_figure(t("refused_title"), reason) for name in FIGURES}
+    return refusal_figures(FIGURES, refusal_reason(select_view, workspace, form, lang), lang)
 
 
 def check_can_run(workspace: Workspace, form: LabsForm, lang: str) -> dict:

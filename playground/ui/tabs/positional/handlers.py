@@ -6,13 +6,11 @@ demonstration); each part's handler redraws that part, and `draw` all of them.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 
 import gradio as gr
 
-from playground.viz.notice import notice_figure
-
 from ...i18n import text
+from ...refusals import refusal_figures, refusal_reason
 from ...validation import fail
 from ...workspace import Workspace
 from .form import PositionalForm
@@ -79,13 +77,7 @@ def draw(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
 def _refusal(part, figures: tuple[str, ...]):
     """A handler that shows, in `figures`, why `part` refused the form (instead of earlier views)."""
     def refused(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
-        t = partial(text, lang)
-        try:
-            part(workspace, form, lang)
-            reason = t("refused_other")
-        except gr.Error as error:
-            reason = error.message
-        return {name: notice_figure(t("refused_title"), reason) for name in figures}
+        return refusal_figures(figures, refusal_reason(part, workspace, form, lang), lang)
     refused.__name__ = f"{part.__name__}_refused"
     return refused
 
@@ -96,9 +88,5 @@ rope_refused = _refusal(rope, ROPE)
 
 def shuffle_refused(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
     """The shuffle's summary says why the text was refused, and the table empties."""
-    try:
-        shuffle(workspace, form, lang)
-        reason = text(lang, "refused_other")
-    except gr.Error as error:
-        reason = error.message
+    reason = refusal_reason(shuffle, workspace, form, lang)
     return {"shuffle_summary": text(lang, "refused_summary", reason=reason), "shuffle_table": gr.Dataframe(value=[])}

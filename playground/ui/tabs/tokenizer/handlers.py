@@ -1,13 +1,10 @@
 """The Tokenizer tab's handlers: (workspace, form, language) -> updates by component name."""
 from __future__ import annotations
 
-from functools import partial
 
-import gradio as gr
-
-from playground.viz.notice import notice_figure
 
 from ...i18n import text
+from ...refusals import refusal_figures, refusal_reason
 from ...workspace import Workspace
 from .form import TokenizerForm
 from .views import tokenize_views
@@ -25,11 +22,6 @@ def draw(workspace: Workspace, form: TokenizerForm, lang: str) -> dict:
 
 def refused(workspace: Workspace, form: TokenizerForm, lang: str) -> dict:
     """What the views show when the input was refused: why, instead of an earlier text's tokens."""
-    t = partial(text, lang)
-    try:
-        draw(workspace, form, lang)
-        reason = t("refused_other")
-    except gr.Error as error:
-        reason = error.message
-    return {**{name: notice_figure(t("refused_title"), reason) for name in FIGURES},
-            "counts": t("refused_summary", reason=reason), "utf8": ""}
+    reason = refusal_reason(draw, workspace, form, lang)
+    return {**refusal_figures(FIGURES, reason, lang), "counts": text(lang, "refused_summary", reason=reason),
+            "utf8": ""}

@@ -1,0 +1,29 @@
+"""What a tab shows when its input is refused: the reason, in every figure the input would have drawn,
+so no figure keeps showing an earlier input."""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from playground.viz.notice import notice_figure
+
+from .forms import Refused, refusal_text
+from .i18n import text
+
+
+def refusal_reason(draw: Callable, workspace, form, lang: str) -> str:
+    """Why `draw(workspace, form, lang)` refuses the form, in `lang` (a general note when it does not)."""
+    try:
+        draw(workspace, form, lang)
+    except gr.Error as error:
+        return error.message
+    except Refused as error:
+        return refusal_text(error, lang)
+    return text(lang, "refused_other")
+
+
+def refusal_figures(names: Iterable[str], reason: str, lang: str) -> dict[str, go.Figure]:
+    """A figure saying `reason` for each figure name."""
+    return {name: notice_figure(text(lang, "refused_title"), reason) for name in names}
