@@ -6,6 +6,7 @@ import re
 import time
 from pathlib import Path
 from typing import Callable
+from urllib.parse import parse_qsl, urlsplit
 
 VIEWPORT = {"width": 1280, "height": 720}
 WAIT_SECONDS = 30
@@ -39,11 +40,17 @@ _FIGURE_JS = """
 
 def open_page(browser, url: str, locale: str, tab: str = "attention"):
     """A fresh browser context with `locale`, at 1280x720, with the app loaded (on its first tab,
-    Lessons) and then `tab` opened and drawn."""
+    Lessons) and then `tab` opened and drawn; a link (`?view=...`) opens its own tab instead."""
     context = browser.new_context(viewport=VIEWPORT, locale=locale)
     context.set_default_timeout(WAIT_SECONDS * 1000)
     page = context.new_page()
     page.goto(url)
+    linked = dict(parse_qsl(urlsplit(url).query)).get("view")
+    if linked is not None:                   # a link opens and draws its own tab
+        page.wait_for_selector(f"#tab-{linked}", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+        if linked == "attention":
+            page.wait_for_selector("#attention-grid .js-plotly-plot")
+        return page
     page.wait_for_selector("#lesson-figure-0 .js-plotly-plot", timeout=2 * WAIT_SECONDS * 1000)   # a cold server
     if tab == "attention":
         open_tab(page, "attention")

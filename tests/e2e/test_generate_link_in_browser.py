@@ -1,6 +1,6 @@
 """A Generate link in a real browser at 1280x720: `steps=3` opens the generation after three Step
 presses, with the same tokens and figures as the presses, and the address follows the steps."""
-from .pages import VIEWPORT, WAIT_SECONDS, choose_model, drawn, markdown, type_into, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, choose_model, drawn, markdown, open_page, type_into, wait_until
 
 GPT = "untrained-gpt"                       # every installation has it
 PROMPT = "abcab"
@@ -34,8 +34,7 @@ def test_a_link_with_steps_shows_what_three_step_presses_show(app, browser):
     assert not linked.is_visible("#link-note")
     linked.context.close()
 
-    page = open_at(browser, app.url)
-    page.wait_for_selector("#attention-grid .js-plotly-plot")
+    page = open_page(browser, app.url, "en-US")
     page.get_by_role("tab", name="Generate").click()
     drawn(page, "generate-filling")
     choose_model(page, "generate-model", GPT)

@@ -57,5 +57,7 @@ def build(ctx) -> None:
                       **PRIVATE).then(
         lambda kept, lesson_id, prediction, answer: handlers.remember(kept, lesson_id, prediction, answer),
         [progress, lesson, c["prediction"], c["answer"]], [progress], **QUIET, **PRIVATE)
+    # The resumed lesson is drawn without writing the address: a link may have opened another tab.
     ctx.after_tabs(lambda: opened(tab.on(ctx.started.then(resume, [progress], [lesson], **QUIET, **PRIVATE).then,
-                                         handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True)))
+                                         handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True,
+                                         link=False)))
