@@ -220,7 +220,11 @@ def wire_page(ctx, loaded, tabs: gr.Tabs, keys: tuple[str, ...], note: gr.Markdo
                         for w in views.values() if "controls" in w.components})
         return out
 
-    ctx.started = loaded.then(apply_link, {query, ctx.language}, targets, **CHECK, **PRIVATE)
+    # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
+    # component that has ever shown an event's progress, on each status change of any event, so an
+    # event whose progress covered all these targets would slow every later event of the page.
+    ctx.started = loaded.then(apply_link, {query, ctx.language}, targets, **CHECK, **PRIVATE,
+                              show_progress_on=[note])
     for view, wiring in views.items():
         wiring.link.change(None, [wiring.link], None, js=address_js(view, check_shown=True), **PRIVATE)
         tab_components[view].select(None, [wiring.link], None, js=address_js(view, check_shown=False), **PRIVATE)

@@ -246,14 +246,15 @@ class TabWiring:
         """
         names = list(outputs)
         targets = [self.components[name] for name in names] + ([self.link] if link else [])
-        options = {**light(self.components[progress_on or names[0]]), **kwargs}
+        shows_progress = self.components[progress_on or names[0]]
+        options = {**light(shows_progress), **kwargs}
         if "api_name" not in options:
             options.update(PRIVATE)
         dependency = trigger(self.function(handler, link, shared, stream, trains), self.inputs, targets, **options)
         if refused is not None:
             refused_targets = [self.components[name] for name in names]
             dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
-                               show_progress="hidden", **PRIVATE)
+                               show_progress="hidden", show_progress_on=[shows_progress], **PRIVATE)
         return dependency
 
     def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
