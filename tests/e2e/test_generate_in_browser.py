@@ -1,7 +1,9 @@
 """The Generate tab in a real browser at 1280x720: a link with `steps=3` opens the generation after
 three Step presses, with the same tokens and figures as the presses, and the address follows the
 steps; the Switch heads off, Logit lens and Exposure bias panels draw for the prompt; the accepted
-characters are shown beside the prompt."""
+characters are shown beside the prompt; an uploaded model is picked and drawn."""
+import shutil
+
 from .pages import (
     VIEWPORT,
     WAIT_SECONDS,
@@ -110,4 +112,23 @@ def test_the_panels_draw_for_the_prompt_and_the_accepted_characters_follow_it(ap
     page.press("#generate-xb-target textarea", "Enter")
     assert "!" in error_toast(page)
     wait_until(lambda: "refused" in markdown(page, "generate-xb-explanation"), "the refusal beside the figure")
+    page.context.close()
+
+
+def test_an_uploaded_model_is_picked_and_the_tab_redrawn_for_it(app, browser, pretrained_dir, tmp_path):
+    decoder = next(name for name in ("shakespeare-char", "tiny-gpt") if (pretrained_dir / name).is_dir())
+    upload = tmp_path / "upload.safetensors"
+    shutil.copy(pretrained_dir / decoder / "model.safetensors", upload)
+    page = open_page(browser, app.url, "en-US", tab="generate")
+    wait_until(lambda: "copy" in markdown(page, "generate-status"), "the copy model's generation")
+    page.click("#generate-step")
+    wait_until(lambda: markdown(page, "generate-status").startswith("Step 1:"), "one step")
+    copy_accepts = markdown(page, "generate-accepted")
+    page.click("#own-model-panel .label-wrap")
+    page.set_input_files("#model-upload input[type=file]", str(upload))
+    wait_until(lambda: "mine-upload" in markdown(page, "model-upload-status"), "the upload accepted")
+    wait_until(lambda: "mine-upload" in markdown(page, "generate-status"), "the tab redrawn for the uploaded model")
+    assert page.input_value("#generate-model input") == "mine-upload"
+    assert markdown(page, "generate-accepted") != copy_accepts and markdown(page, "generate-status").startswith(
+        "mine-upload has read the prompt")                                         # started again on the new model
     page.context.close()
