@@ -75,7 +75,7 @@ COPY_HEADS = "cross.0.1,cross.0.2,cross.0.3,cross.1.3"       # the copy model's 
 
 def test_the_panels_draw_for_the_prompt_and_the_accepted_characters_follow_it(app, browser, screenshots):
     page = open_at(browser, f"{app.url}?view=generate&model=copy&prompt=abcdefghij&ho_heads={COPY_HEADS}&lang=en")
-    drawn(page, "generate-filling")
+    wait_until(lambda: "copy" in markdown(page, "generate-status"), "the linked tab drawn", seconds=2 * WAIT_SECONDS)
     wait_until(lambda: "Accepts only these characters" in markdown(page, "generate-accepted"), "the accepted note")
     shipped = "a b c d e f g h i j" in markdown(page, "generate-accepted")      # the shipped copy model, trained on 10
     if shipped:
@@ -120,7 +120,8 @@ def test_an_uploaded_model_is_picked_and_the_tab_redrawn_for_it(app, browser, pr
     upload = tmp_path / "upload.safetensors"
     shutil.copy(pretrained_dir / decoder / "model.safetensors", upload)
     page = open_page(browser, app.url, "en-US", tab="generate")
-    wait_until(lambda: "copy" in markdown(page, "generate-status"), "the copy model's generation")
+    wait_until(lambda: "copy" in markdown(page, "generate-status"), "the copy model's generation",
+               seconds=2 * WAIT_SECONDS)
     page.click("#generate-step")
     wait_until(lambda: markdown(page, "generate-status").startswith("Step 1:"), "one step")
     copy_accepts = markdown(page, "generate-accepted")
