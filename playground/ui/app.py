@@ -1,6 +1,7 @@
 """The page: a header with the language control, then one tab per view."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import gradio as gr
@@ -18,6 +19,10 @@ from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 TABS = (("lessons", lessons), ("attention", attention), ("inside", inside), ("generate", generate), ("train", train),
         ("labs", labs),
         ("positional", positional), ("tokenizer", tokenizer), ("architecture", architecture))
+# Gradio rebuilds its monitoring summary (a pandas table of up to 10,000 past events) after every
+# event unless told otherwise: a cost per event that grows with the events served, ~10 ms per event
+# after a few hundred. The app rebuilds it once per ANALYTICS_EVENTS events, over as many.
+ANALYTICS_EVENTS = 1000
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
@@ -83,6 +88,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
 
         demo.unload(on_unload)
         gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
+    for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
+        os.environ.setdefault(setting, str(ANALYTICS_EVENTS))         # read when the queue is made
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
     return demo
 

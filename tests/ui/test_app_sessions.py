@@ -176,6 +176,18 @@ def test_the_attention_api_keeps_its_order_and_the_new_panels_are_called_by_name
         client.predict(emb_model="tiny-gpt", emb_token="abc", lang="en", api_name="/inside_emb")
 
 
+def test_gradio_rebuilds_its_monitoring_summary_rarely_not_after_every_event(app, server):
+    """Gradio's default rebuilds a pandas summary of up to 10,000 past events after each event,
+    a cost per call that grows with the events served; the app asks for it once per 1000."""
+    queue = app._queue
+    rebuilt_at = queue.event_count_at_last_cache
+    client = session(server)
+    for k in range(3):
+        assert client.predict(f"echo {k}", api_name="/echo") == f"echo {k}"
+    assert queue.events_recorded >= rebuilt_at + 3
+    assert queue.event_count_at_last_cache == rebuilt_at
+
+
 def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(server):
     client = session(server)
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]

@@ -1,4 +1,5 @@
 """Forms, links and the Attention tab's handlers, without a browser."""
+import json
 import random
 from dataclasses import replace
 
@@ -125,8 +126,19 @@ def test_figures_are_exported_at_twice_the_resolution_under_a_telling_name(regis
     config = export_config("copy-attention")["toImageButtonOptions"]
     assert config == {"format": "png", "filename": "copy-attention", "scale": 2}
     views = handlers.show(Workspace("s", registry), AttentionForm(model="copy", text="abc"), "en")
-    sent = with_export(views["grid"], "copy-attention-grid")
-    assert '"filename": "copy-attention-grid"' in sent.plot and '"scale": 2' in sent.plot
+    sent = json.loads(with_export(views["grid"], "copy-attention-grid").plot)
+    assert sent["config"]["toImageButtonOptions"] == {"format": "png", "filename": "copy-attention-grid", "scale": 2}
+
+
+def test_a_sent_figure_is_plotlys_own_json_of_it(registry):
+    """with_export writes the figure's JSON itself (no deep copy): the same numbers, typed arrays and
+    layout as figure.to_json()."""
+    views = handlers.show(Workspace("s", registry), AttentionForm(model="copy", text="abcdefg", kind="cross"), "en")
+    for name in ("grid", "head_plot", "scores_plot", "shapes"):
+        expected = json.loads(views[name].to_json())
+        sent = json.loads(with_export(views[name], "x").plot)
+        assert sent.pop("config") == export_config("x")
+        assert sent == expected, name
 
 
 def test_an_update_says_which_value_it_sets():
