@@ -76,7 +76,17 @@ FILL_EXAMPLES: dict[str, list[str]] = {            # "_" marks a blank
 EXPOSURE_EXAMPLES: dict[str, list[tuple[str, str]]] = {   # (prompt, or a seq2seq model's source; target)
     "sort": [("cabbage", "aabbceg")],                      # 7 letters where training had 10: it parts at 2
     "copy": [("abcdefghij", "abcdefghij")], "reverse": [("abcdefghij", "jihgfedcba")],
-    "dates": [("30 Nov 2029", "2029-11-30")],
-    "shakespeare-char": [("ROMEO:\nI", " will not be a stranger to thy love,")],
+    "dates": [("the 4th of July, 1999", "1999-07-04"), ("30 Nov 2029", "2029-11-30")],
+    "shakespeare-char": [("ROMEO:\n", "I will not be a stranger to thy love,"),
+                         ("ROMEO:\nI", " will not be a stranger to thy love,")],
     "shakespeare-bpe": [("ROMEO:\n", "But soft, what light through yonder window breaks?")],
+    "induction": [("q7#Lm2x!Vb&Kp q7#Lm", "2x!Vb&Kp")],     # the second copy looks up the first: never parts
 }
+
+
+def exposure_target(entry: ModelEntry, prompt) -> str:
+    """The target of the model's exposure-bias example for `prompt` (the Generate tab's prompts are
+    its first ones), else of its first example, else the first generic text it can read."""
+    pairs = [(p, t) for p, t in EXPOSURE_EXAMPLES.get(entry.name, []) if _usable(entry, p) and _usable(entry, t)]
+    matching = [t for p, t in pairs if p == prompt]
+    return next(iter(matching or [t for _, t in pairs] or examples_for(entry, {})), "")

@@ -27,3 +27,14 @@ def refusal_reason(draw: Callable, workspace, form, lang: str) -> str:
 def refusal_figures(names: Iterable[str], reason: str, lang: str) -> dict[str, go.Figure]:
     """A figure saying `reason` for each figure name."""
     return {name: notice_figure(text(lang, "refused_title"), reason) for name in names}
+
+
+def refusal_handler(part: Callable, figures: tuple[str, ...], note: str | None = None) -> Callable:
+    """A handler (workspace, form, lang) that shows why `part` refused the form: the reason in each
+    of `figures` and, when given, as the refusal summary in the markdown `note`."""
+    def refused(workspace, form, lang: str) -> dict:
+        reason = refusal_reason(part, workspace, form, lang)
+        shown = refusal_figures(figures, reason, lang)
+        return {**shown, note: text(lang, "refused_summary", reason=reason)} if note else shown
+    refused.__name__ = f"{part.__name__}_refused"
+    return refused

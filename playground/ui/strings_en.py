@@ -1076,4 +1076,10 @@ EN: dict[str, str] = {
     "btn_lens_run": "Show the logit lens",
     # Train tab's form (issue 16)
     "param_pasted": "Your text",
+    # Generate tab: exposure bias panel (issue 19, item 10)
+    "lbl_xb_panel": "Exposure bias: teacher forcing against free-running",
+    "param_xb_target": "Target after the prompt",
+    "info_xb_target": "The text the model should write after the prompt (for a sequence-to-sequence model: its "
+                      "output for the source). Press Enter or the button.",
+    "btn_xb_run": "Decode it both ways",
 }

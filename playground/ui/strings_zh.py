@@ -969,4 +969,9 @@ ZH: dict[str, str] = {
     "btn_lens_run": "显示 logit lens",
     # Train tab's form (issue 16)
     "param_pasted": "你的文本",
+    # Generate tab: exposure bias panel (issue 19, item 10)
+    "lbl_xb_panel": "暴露偏差：教师强制与自由运行",
+    "param_xb_target": "提示之后的目标",
+    "info_xb_target": "模型在提示之后应当写出的文本（对序列到序列模型：它对源序列的输出）。按回车键或按钮。",
+    "btn_xb_run": "用两种方式解码",
 }

@@ -186,3 +186,22 @@ def test_gradio_rebuilds_its_monitoring_summary_rarely_not_after_every_event(app
         assert client.predict(f"echo {k}", api_name="/echo") == f"echo {k}"
     assert queue.events_recorded >= rebuilt_at + 3
     assert queue.event_count_at_last_cache == rebuilt_at
+
+
+def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(server):
+    client = session(server)
+    endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    settings = ["strategy", "temperature", "top_k", "top_p", "seed", "max_new", "beam_width", "layer", "head"]
+    for name in ("/generate_step", "/generate_heads_off", "/generate_exposure"):
+        assert [p["parameter_name"] for p in endpoints[name]["parameters"]] == \
+            ["model", "prompt", *settings, "lang", "ho_heads", "ho_how", "xb_target"]
+    tokens, _ = generate(client, "step", "tiny-gpt", "abc")              # by position, without the panels' fields
+    assert len(generated(tokens)) == 1
+    figure, summary, link = client.predict("tiny-gpt", "abc ab", *GREEDY, 0, 0, "zh-CN", ["decoder.1.0"], "mean",
+                                           api_name="/generate_heads_off")
+    assert "KL" in summary and "nats" not in summary and "ho_heads=decoder.1.0" in link   # in Chinese, linked
+    _, explanation, link = client.predict("tiny-gpt", "abc", *GREEDY, 0, 0, "en", [], "zero", "defgh",
+                                          api_name="/generate_exposure")
+    assert "Teacher forcing" in explanation and "xb_target=defgh" in link
+    with pytest.raises(AppError, match="at least one head"):
+        client.predict("tiny-gpt", "abc", *GREEDY, 0, 0, "en", [], "zero", "", api_name="/generate_heads_off")

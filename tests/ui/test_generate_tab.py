@@ -135,7 +135,9 @@ def random_form(rng: random.Random) -> GenerateForm:
         top_k=rng.randint(0, MAX_TOP_K), top_p=rng.choice([1.0, 0.01, rng.uniform(0.01, 1.0)]),
         seed=rng.randint(0, MAX_SEED), max_new=rng.randint(1, MAX_NEW_TOKENS), beam_width=rng.randint(1, MAX_BEAM_WIDTH),
         layer=rng.randint(0, 47), head=rng.randint(0, 47),
-        steps=0 if strategy == "beam" else rng.randint(0, MAX_NEW_TOKENS))
+        steps=0 if strategy == "beam" else rng.randint(0, MAX_NEW_TOKENS),
+        ho_heads=tuple(rng.sample(["decoder.0.0", "decoder.1.1", "cross.1.0", "encoder.0.3"], rng.randint(0, 3))),
+        ho_how=rng.choice(["zero", "mean"]), xb_target="".join(rng.choice(TEXT_CHARS) for _ in range(rng.randint(0, 30))))
 
 
 def test_random_generate_forms_survive_the_trip_through_a_query_string():

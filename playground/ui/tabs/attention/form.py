@@ -15,14 +15,13 @@ from playground.model.sites import SITES
 
 from ...examples import ATTENTION_EXAMPLES, examples_for
 from ...forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, Text, param
-from ...interventions_views import head_choices
+from ...interventions_panels import MAX_HEADS_OFF, fit_heads
 from ...validation import CONFIG_LIMITS, MAX_INPUT_CHARS
 from .views import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
 MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
 MAX_STEP = 10**9
-MAX_HEADS_OFF = 256
 
 
 @dataclass(frozen=True)
@@ -75,9 +74,7 @@ class AttentionForm(Form):
         if form.step is not None and form.step not in steps:
             form = replace(form, step=fix("step", None, Refused(
                 "step", "err_bad_choice", value=form.step, choices=", ".join(map(str, steps)) or "—")))
-        heads = {value for _, value in head_choices(entry, "en")}
-        missing = [h for h in form.ho_heads if h not in heads]
-        if missing:
-            form = replace(form, ho_heads=fix("ho_heads", tuple(h for h in form.ho_heads if h in heads), Refused(
-                "ho_heads", "err_bad_choice", value=", ".join(missing)[:40], choices=", ".join(sorted(heads))[:200])))
+        heads, lacking = fit_heads(entry, form.ho_heads)
+        if lacking is not None:
+            form = replace(form, ho_heads=fix("ho_heads", heads, lacking))
         return form, refused

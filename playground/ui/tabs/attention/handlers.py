@@ -14,8 +14,8 @@ import numpy as np
 from ...examples import ATTENTION_EXAMPLES, examples_for
 from ...i18n import text
 from ...inputs import input_note
-from ...interventions_views import HeadsOffSettings, head_choices, heads_off_views, logit_lens_figure
-from ...refusals import refusal_figures, refusal_reason
+from ...interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
+from ...refusals import refusal_figures, refusal_handler, refusal_reason
 from ...registry import ModelEntry
 from ...validation import fail
 from ...widgets import layer_head_updates
@@ -42,8 +42,6 @@ from .views import (
 VIEW_FIGURES = ("grid", "head_plot", "scores_plot", "shapes")
 VIEWS = ("grid", "head_plot", "scores_plot", "best_heads", "shapes", "summary")   # the API's outputs, in order
 CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel", "accepted", "ho_heads")
-HEADS_OFF = ("ho_distribution", "ho_summary")
-LENS = ("lens_plot",)
 
 
 @dataclass(frozen=True)
@@ -87,43 +85,23 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "step_picker": timeline_update(workspace.registry, seen.final, form.step),
         "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
         "accepted": input_note(workspace.registry, seen.final, form.text, lang),
-        "ho_heads": _head_picker(entry, form, lang),
+        "ho_heads": head_picker(entry, form.ho_heads, lang),
     }
-
-
-def _head_picker(entry: ModelEntry, form: AttentionForm, lang: str) -> gr.Dropdown:
-    """The model's heads to switch off, keeping the chosen ones it has."""
-    choices = head_choices(entry, lang)
-    known = {value for _, value in choices}
-    return gr.Dropdown(choices=choices, value=[h for h in form.ho_heads if h in known], multiselect=True)
 
 
 def heads_off(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     """The prediction with every head on and with the chosen heads switched off (KL, the greedy
     output before and after, and exact match on held-out examples for a seq2seq task model)."""
-    seen = shown(workspace, form, lang)
-    views = heads_off_views(seen.entry, form.text, HeadsOffSettings(form.ho_heads, form.ho_how), lang)
-    parts = [views.summary, views.generation, views.exact_match]
-    return {"ho_distribution": views.distribution, "ho_summary": "\n\n".join(p for p in parts if p)}
+    return heads_off_updates(shown(workspace, form, lang).entry, form.text, form.ho_heads, form.ho_how, lang)
 
 
 def lens(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     """The logit lens of the current input: the top token and its probability after every layer."""
-    return {"lens_plot": logit_lens_figure(shown(workspace, form, lang).entry, form.text, lang)}
+    return lens_updates(shown(workspace, form, lang).entry, form.text, lang)
 
 
-def _refusal(part, figure: str, note: str | None):
-    """A handler that shows why `part` refused the form in `figure` (and in `note`)."""
-    def refused(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
-        reason = refusal_reason(part, workspace, form, lang)
-        shown_reason = refusal_figures((figure,), reason, lang)
-        return {**shown_reason, note: text(lang, "refused_summary", reason=reason)} if note else shown_reason
-    refused.__name__ = f"{part.__name__}_refused"
-    return refused
-
-
-heads_off_refused = _refusal(heads_off, "ho_distribution", "ho_summary")
-lens_refused = _refusal(lens, "lens_plot", None)
+heads_off_refused = refusal_handler(heads_off, ("ho_distribution",), "ho_summary")
+lens_refused = refusal_handler(lens, ("lens_plot",))
 
 
 def show(workspace: Workspace, form: AttentionForm, lang: str) -> dict:

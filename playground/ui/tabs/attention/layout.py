@@ -6,7 +6,7 @@ import gradio as gr
 from ...context import LATEX, AppContext
 from ...examples import attention_examples
 from ...i18n import label
-from ...interventions_views import HEADS_OFF_EXPLANATION, LOGIT_LENS_EXPLANATION, head_choices
+from ...interventions_panels import heads_off_panel, lens_panel
 from ...validation import MAX_INPUT_CHARS
 from ...widgets import layer_head_sliders
 from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
@@ -67,29 +67,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
             gr.Markdown(label("scores_explanation"), elem_id="scores-explanation", elem_classes="explanation")
     with gr.Accordion(label("lbl_shapes"), open=False, elem_id="attention-shapes-panel"):
         c["shapes"] = gr.Plot(show_label=False, elem_id="attention-shapes")
-    with gr.Accordion(label("lbl_ho_panel"), open=False, elem_id="attention-heads-off-panel"):
-        with gr.Row():
-            with gr.Column(scale=3):
-                with gr.Row():
-                    c["ho_heads"] = gr.Dropdown(head_choices(start, "en"), value=[], multiselect=True,
-                                                allow_custom_value=True,   # the handler names a wrong head
-                                                label=label("param_ho_heads"), elem_id="attention-ho-heads", scale=3)
-                    c["ho_how"] = gr.Radio([(label("ho_how_zero"), "zero"), (label("ho_how_mean"), "mean")],
-                                           value="zero", label=label("param_ho_how"), elem_id="attention-ho-how",
-                                           scale=2)
-                c["ho_run"] = gr.Button(label("btn_ho_run"), variant="primary", elem_id="attention-ho-run")
-                c["ho_distribution"] = gr.Plot(show_label=False, elem_id="attention-ho-distribution")
-            with gr.Column(scale=2):
-                c["ho_summary"] = gr.Markdown(elem_id="attention-ho-summary")
-                gr.Markdown(label(HEADS_OFF_EXPLANATION), elem_id="attention-ho-explanation",
-                            elem_classes="explanation")
-    with gr.Accordion(label("lbl_lens_panel"), open=False, elem_id="attention-lens-panel"):
-        with gr.Row():
-            with gr.Column(scale=3):
-                c["lens_run"] = gr.Button(label("btn_lens_run"), variant="primary", elem_id="attention-lens-run")
-                c["lens_plot"] = gr.Plot(show_label=False, elem_id="attention-lens-plot")
-            with gr.Column(scale=2):
-                gr.Markdown(label(LOGIT_LENS_EXPLANATION), elem_id="attention-lens-explanation",
-                            elem_classes="explanation")
+    c.update(heads_off_panel("attention", start))
+    c.update(lens_panel("attention"))
     c["step"] = gr.State(None)           # the timeline step shown; None = the final model
     return c, shown

@@ -1,17 +1,23 @@
 """The Generate tab's controls as one value, and how a link names them.
 
     ?view=generate&model=tiny-gpt&prompt=abc&strategy=sample&temperature=0.8&top_k=5&top_p=0.9
-     &seed=3&max_new=40&beam_width=3&layer=0&head=1&steps=3&lang=en
+     &seed=3&max_new=40&beam_width=3&layer=0&head=1&steps=3&lang=en&ho_heads=decoder.1.0&ho_how=zero
+     &xb_target=defgh
 
 `prompt` empty: the model's first example; `steps`: how many tokens have been generated (a link
-opens the generation after that many Step presses).
+opens the generation after that many Step presses); `ho_heads`, `ho_how`: the heads the Switch
+heads off panel switches off, and how; `xb_target` empty: the target of the model's exposure-bias
+example for the prompt.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ...examples import GENERATE_EXAMPLES, examples_for
-from ...forms import Choice, Form, Integer, ModelName, Number, Refused, Text, param
+from playground.model import ABLATIONS
+
+from ...examples import GENERATE_EXAMPLES, examples_for, exposure_target
+from ...forms import Choice, Form, Integer, ModelName, NameList, Number, Refused, Text, param
+from ...interventions_panels import MAX_HEADS_OFF, fit_heads
 from ...validation import (
     CONFIG_LIMITS,
     MAX_BEAM_WIDTH,
@@ -31,6 +37,7 @@ MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
 @dataclass(frozen=True)
 class GenerateForm(Form):
     VIEW = "generate"
+    LATE = ("ho_heads", "ho_how", "xb_target")     # the Switch heads off and Exposure bias panels' controls
 
     model: str = param(ModelName("copy", generative=True))
     prompt: str = param(Text("", MAX_INPUT_CHARS))
@@ -44,6 +51,9 @@ class GenerateForm(Form):
     layer: int = param(Integer(0, 0, MAX_LAYER))
     head: int = param(Integer(0, 0, MAX_HEAD))
     steps: int = param(Integer(0, 0, MAX_NEW_TOKENS))
+    ho_heads: tuple[str, ...] = param(NameList((), MAX_HEADS_OFF))     # "SITE.LAYER.HEAD": heads switched off
+    ho_how: str = param(Choice("zero", ABLATIONS))
+    xb_target: str = param(Text("", MAX_INPUT_CHARS))                  # the exposure-bias panel's target
 
     def validated(self) -> "GenerateForm":
         """Beam search is run at once, never stepped: a beam form has no steps."""
@@ -53,8 +63,9 @@ class GenerateForm(Form):
 
     def fit(self, registry, given: set[str]) -> tuple["GenerateForm", list[Refused]]:
         """The form fitted to its (shipped) model: its first example when no prompt is given, a
-        top-k within its vocabulary, a layer and head it has; what a link named and the model
-        lacks is reported."""
+        top-k within its vocabulary, a layer and head it has, heads to switch off it has, the
+        exposure-bias target of its example when none is given; what a link named and the model lacks
+        is reported."""
         entry = registry.get(self.model)
         refused: list[Refused] = []
         form = self
@@ -67,4 +78,11 @@ class GenerateForm(Form):
                 if name in given:
                     refused.append(Refused(name, "err_out_of_range", value=getattr(form, name), low=0, high=high))
                 form = replace(form, **{name: 0})
+        heads, lacking = fit_heads(entry, form.ho_heads)
+        if lacking is not None:
+            if "ho_heads" in given:
+                refused.append(lacking)
+            form = replace(form, ho_heads=heads)
+        if not form.xb_target:
+            form = replace(form, xb_target=exposure_target(entry, form.prompt))
         return form, refused

@@ -3,7 +3,8 @@
 Step, Back and Reset act on the session's generation, under its lock. `draw` shows the form's
 generation: the session's own when it is at the form's model, prompt and step count, else one
 started afresh and stepped `steps` times (so a link opens at the step it was copied at). `run`
-streams the generation to its end (or beam search at once).
+streams the generation to its end (or beam search at once). The Switch heads off, Logit lens and
+Exposure bias panels each draw their own figures for the form's model and prompt.
 """
 from __future__ import annotations
 
@@ -16,8 +17,12 @@ import gradio as gr
 
 from playground.viz.notice import notice_figure
 
-from ...examples import GENERATE_EXAMPLES, suitable_input
+from ...examples import GENERATE_EXAMPLES, exposure_target, suitable_input
+from ...exposure_views import exposure_view
 from ...i18n import text
+from ...inputs import input_note
+from ...interventions_panels import head_picker, heads_off_updates, lens_updates
+from ...refusals import refusal_handler
 from ...registry import ModelEntry
 from ...validation import fail
 from ...widgets import layer_head_updates
@@ -39,16 +44,25 @@ from .views import (
 FIGURES = ("candidates", "token_self", "token_cross", "filling", "tree")
 STEPPED = ("output", "status", "candidates", "token_self", "token_cross", "filling", "steps")
 EVERYTHING = (*STEPPED, "tree", "layer", "head", "step_button", "back_button")
+CONTROLS = ("ho_heads", "accepted")          # what follows the model and the prompt
+EXPOSURE = ("xb_plot", "xb_explanation")
 RUN_REFRESH_SECONDS = 0.4      # Run redraws at most this often while it goes
 
 
-def prepared(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, str, Settings]:
-    """The form's model (a gr.Error listing the choices when the session has no generative model of
-    that name), its prompt checked against the model, and the decoding settings."""
+def generative_model(workspace: Workspace, form: GenerateForm, lang: str) -> ModelEntry:
+    """The form's model, or a gr.Error listing the choices when the session has no generative model
+    of that name."""
     entry = workspace.model(form.model)
     if entry is None or not entry.generative:
         choices = ", ".join(workspace.model_names(workspace.registry, generative_only=True))
         raise fail(lang, "err_unknown_model", name=form.model, choices=choices)
+    return entry
+
+
+def prepared(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, str, Settings]:
+    """The form's model (see generative_model), its prompt checked against the model, and the
+    decoding settings."""
+    entry = generative_model(workspace, form, lang)
     prompt = check_prompt(entry, form.prompt, lang)
     settings = check_settings(form.strategy, form.temperature, form.top_k, form.top_p, form.seed, form.max_new,
                               form.beam_width, entry.tokenizer.vocab_size, lang)
@@ -117,14 +131,48 @@ def reset(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
     return draw(workspace, replace(form, steps=0), lang)
 
 
+def controls(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The controls that follow the model and the prompt: the heads it can switch off, and the
+    characters it accepts (with a warning for a prompt unlike its training inputs)."""
+    entry = generative_model(workspace, form, lang)
+    return {"ho_heads": head_picker(entry, form.ho_heads, lang),
+            "accepted": input_note(workspace.registry, entry, form.prompt, lang)}
+
+
+def open_tab(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The whole tab and the controls that follow the model (opened, by a link too, or the language changed)."""
+    return {**draw(workspace, form, lang), **controls(workspace, form, lang)}
+
+
+def restart(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """A new prompt: the generation started again, and what the model accepts said for it."""
+    return {**reset(workspace, form, lang), **controls(workspace, form, lang)}
+
+
+def load_example(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """An example (model and prompt): started again, with the exposure-bias target of its example."""
+    target = exposure_target(generative_model(workspace, form, lang), form.prompt)
+    return {**restart(workspace, replace(form, xb_target=target), lang), "xb_target": target}
+
+
 def change_model(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
     """A newly picked (or uploaded) model: the prompt kept when the model can read it, else its own
-    first example; the generation starts again."""
+    first example; the generation starts again; the controls and the exposure-bias target follow it."""
     entry = workspace.model(form.model)
     if entry is None:
         return reset(workspace, form, lang)           # refused there, naming the models that exist
     prompt = suitable_input(entry, form.prompt, GENERATE_EXAMPLES)
-    return {**reset(workspace, replace(form, prompt=prompt), lang), "prompt": prompt}
+    form = replace(form, prompt=prompt, xb_target=exposure_target(entry, prompt))
+    return {**restart(workspace, form, lang), "prompt": prompt, "xb_target": form.xb_target}
+
+
+def model_added(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """A model the session just added (uploaded or trained): the tab redrawn for the picker's model.
+    The picker stays where it was when the new model does not generate; the generation then goes on."""
+    generation = workspace.generation
+    if generation is not None and generation.entry is workspace.model(form.model):
+        return open_tab(workspace, form, lang)
+    return change_model(workspace, form, lang)
 
 
 def _stepwise(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, Generation]:
@@ -191,6 +239,28 @@ def redraw_filling(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
         if generation is None:
             return {}
         return {"filling": filling_figure(generation, form.layer, form.head, lang)}
+
+
+def heads_off(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The next token on the prompt with every head on and with the chosen heads switched off (KL,
+    the changed tokens of a greedy generation, exact match for a seq2seq task model)."""
+    return heads_off_updates(generative_model(workspace, form, lang), form.prompt, form.ho_heads, form.ho_how, lang)
+
+
+def lens(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The logit lens of the prompt: the top token and its probability after every layer."""
+    return lens_updates(generative_model(workspace, form, lang), form.prompt, lang)
+
+
+def exposure(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The target decoded after the prompt with teacher forcing and free-running, where they part."""
+    figure, explanation = exposure_view(generative_model(workspace, form, lang), form.prompt, form.xb_target, lang)
+    return {"xb_plot": figure, "xb_explanation": explanation}
+
+
+heads_off_refused = refusal_handler(heads_off, ("ho_distribution",), "ho_summary")
+lens_refused = refusal_handler(lens, ("lens_plot",))
+exposure_refused = refusal_handler(exposure, ("xb_plot",), "xb_explanation")
 
 
 def refused(workspace: Workspace, form: GenerateForm, lang: str) -> dict:

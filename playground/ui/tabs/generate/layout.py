@@ -4,8 +4,9 @@ from __future__ import annotations
 import gradio as gr
 
 from ...context import LATEX, AppContext
-from ...examples import generate_examples
+from ...examples import exposure_target, generate_examples
 from ...i18n import label
+from ...interventions_panels import heads_off_panel, lens_panel
 from ...validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
 from ...widgets import integer_number, integer_slider, layer_head_sliders
 from .views import DEFAULTS, STRATEGIES
@@ -26,6 +27,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
                                               scale=1)
                 c["prompt"] = gr.Textbox(first_prompt, label=label("lbl_prompt"), max_lines=3,
                                          max_length=MAX_INPUT_CHARS, elem_id="generate-prompt", scale=2)
+            c["accepted"] = gr.Markdown(elem_id="generate-accepted", elem_classes="accepted")
             with gr.Row():
                 c["step_button"] = gr.Button(label("btn_step"), variant="primary", elem_id="generate-step")
                 c["run_button"] = gr.Button(label("btn_run"), elem_id="generate-run")
@@ -76,5 +78,26 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
             c["filling"] = gr.Plot(show_label=False, elem_id="generate-filling")
         with gr.Column(scale=1):
             c["layer"], c["head"] = layer_head_sliders("generate")
+    c.update(heads_off_panel("generate", start))
+    c.update(lens_panel("generate"))
+    c.update(exposure_panel(exposure_target(start, first_prompt)))
     c["steps"] = gr.State(0)             # tokens generated so far (a link replays as many Step presses)
     return c, shown
+
+
+def exposure_panel(target: str) -> dict[str, gr.components.Component]:
+    """The closed Exposure bias accordion: the target (prefilled with `target`), the button, the
+    figure and what it shows."""
+    c: dict[str, gr.components.Component] = {}
+    with gr.Accordion(label("lbl_xb_panel"), open=False, elem_id="generate-exposure-panel"):
+        with gr.Row():
+            with gr.Column(scale=3):
+                with gr.Row():
+                    c["xb_target"] = gr.Textbox(target, label=label("param_xb_target"), info=label("info_xb_target"),
+                                                max_lines=2, max_length=MAX_INPUT_CHARS, elem_id="generate-xb-target",
+                                                scale=3)
+                    c["xb_run"] = gr.Button(label("btn_xb_run"), variant="primary", elem_id="generate-xb-run", scale=1)
+                c["xb_plot"] = gr.Plot(show_label=False, elem_id="generate-xb-plot")
+            with gr.Column(scale=2):
+                c["xb_explanation"] = gr.Markdown(label("xb_explain"), elem_id="generate-xb-explanation")
+    return c
