@@ -9,7 +9,15 @@ import gradio as gr
 from . import links, own_models
 from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
-from .language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
+from .language import (
+    FOLLOW_SETTINGS_JS,
+    LANGUAGE_ID,
+    MARK_PAGE_LANGUAGE_JS,
+    PROBE_ID,
+    SET_LOCALE_JS,
+    detect_language,
+    toast_title_css,
+)
 from .registry import ModelRegistry
 from .runtime import configure_torch, start_warm_up
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
@@ -60,6 +68,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         loaded = demo.load(on_load, [language, query], [language, query], js=links.READ_PAGE_JS,
                            show_progress="hidden", api_visibility="private")
         language.input(None, [language], None, js=SET_LOCALE_JS)
+        language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build(ctx)
         ctx.models_added.append(upload_status.change)
@@ -110,7 +119,7 @@ def launch_kwargs() -> dict:
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
-        "css": CSS,
+        "css": CSS + toast_title_css(),
         "i18n": I18N,
         "js": FOLLOW_SETTINGS_JS,
         "footer_links": ["api", "settings"],

@@ -13,7 +13,7 @@ hidden probe, a gr.I18n text whose translation is the language code itself ("en"
 """
 from __future__ import annotations
 
-from .i18n import language_from_accept, normalise_language
+from .i18n import LANGUAGES, language_from_accept, normalise_language, text
 
 PROBE_ID = "locale-probe"
 LANGUAGE_ID = "language"
@@ -34,6 +34,25 @@ async (lang) => {
   return lang;
 }
 """
+
+# Event js: mark the page with its language (<html data-lang="...">) for what only CSS can translate.
+MARK_PAGE_LANGUAGE_JS = "(lang) => { document.documentElement.dataset.lang = lang; }"
+
+
+def toast_title_css() -> str:
+    """CSS that writes the error toast's title in the page's language: Gradio's page titles a toast
+    with its type ("Error") and never shows the title the server sends with the error."""
+    rules = []
+    for lang in LANGUAGES:
+        if lang == "en":
+            continue
+        page, title = f'html[data-lang="{lang}"]', text(lang, "err_title")
+        rules.append(f"{page} .toast-title.error {{ font-size: 0; }}\n"
+                     f'{page} .toast-title.error::before {{ content: "{title}"; '
+                     f"font-size: var(--text-lg); }}\n"
+                     f"{page} .toast-title.error .toast-count {{ font-size: var(--text-lg); }}")
+    return "\n".join(rules) + "\n"
+
 
 # Page js (launch(js=...)): when the probe's translation changes (Settings menu), select the same
 # language in the radio so the server-made text follows.

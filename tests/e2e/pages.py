@@ -136,6 +136,19 @@ def type_into(page, elem_id: str, value: str) -> None:
     page.fill(f"#{elem_id} textarea", value)
 
 
+SHOWN_TITLE_JS = """(span) => {
+  const written = getComputedStyle(span, '::before').content;
+  return getComputedStyle(span).fontSize === '0px' && written !== 'none' ? JSON.parse(written) : span.innerText.trim();
+}"""
+
+
+def toast_title(page) -> str:
+    """The title of the error toast on screen, as a reader sees it (the page's CSS may write it in
+    place of the one Gradio writes)."""
+    page.wait_for_selector(".toast-body.error", state="visible")
+    return page.eval_on_selector(".toast-body.error .toast-title", SHOWN_TITLE_JS)
+
+
 def error_toast(page) -> str:
     """The text of the error toast that appears next, which is then closed."""
     page.wait_for_selector(".toast-body.error", state="visible")

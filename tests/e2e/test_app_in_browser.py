@@ -23,6 +23,7 @@ from .pages import (
     open_tab,
     screenshot,
     tab_label,
+    toast_title,
     type_into,
     wait_until,
 )
@@ -219,6 +220,7 @@ def test_bad_inputs_are_refused_with_a_message_and_the_page_keeps_working(englis
 
     type_into(page, "attention-text", "")
     page.click("#attention-run")
+    assert toast_title(page) == "Error"
     assert error_toast(page) == "The input is empty: type some text."
     type_into(page, "attention-text", "ab" * 50)
     page.click("#attention-run")
@@ -263,6 +265,7 @@ def test_language_control_turns_every_tab_chinese(chinese, screenshots):
     open_tab(page, "attention")
     type_into(page, "attention-text", "")
     page.click("#attention-run")
+    assert toast_title(page) == "出错了"
     assert error_toast(page) == "输入是空的：请输入一些文字。"
     show_attention(page, "abc")
 
