@@ -1076,4 +1076,9 @@ EN: dict[str, str] = {
     "btn_lens_run": "Show the logit lens",
     # Train tab's form (issue 16)
     "param_pasted": "Your text",
+    # --- Attention summary: held-out loss and perplexity (issue 19) ---
+    "attention_held_out": "Held-out loss **{loss:.4f}** nats per token, perplexity e^loss = **{perplexity:.3f}**: on "
+                          "average the model is as unsure as a choice among that many equally likely tokens.",
+    "attention_held_out_unknown": "No held-out loss is known for this model, so no perplexity either (only a "
+                                  "model trained here or shipped with the app has one).",
 }

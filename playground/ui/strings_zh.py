@@ -969,4 +969,8 @@ ZH: dict[str, str] = {
     "btn_lens_run": "显示 logit lens",
     # Train tab's form (issue 16)
     "param_pasted": "你的文本",
+    # --- Attention summary: held-out loss and perplexity (issue 19) ---
+    "attention_held_out": "留出集损失 **{loss:.4f}** 奈特/词元，困惑度 e^损失 = **{perplexity:.3f}**："
+                          "平均而言，模型的不确定程度相当于在这么多个等可能的词元中选一个。",
+    "attention_held_out_unknown": "这个模型没有已知的留出集损失，因此也没有困惑度（只有在这里训练或随应用提供的模型才有）。",
 }
