@@ -57,7 +57,9 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(None, [language], None, js=SET_LOCALE_JS)
         ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build(ctx)
-        ctx.models_added.append(upload_status.change)
+        # A State's change would fire before the pickers show the new model; a hidden component's fires after.
+        ctx.trained = gr.Number(0, precision=0, visible="hidden", elem_id="model-trained", show_label=False)
+        ctx.models_added.extend([upload_status.change, ctx.trained.change])
         tabs = []
         with gr.Tabs(elem_id="tabs") as tab_set:
             for key, module in TABS:
