@@ -57,7 +57,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(None, [language], None, js=SET_LOCALE_JS)
         ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build(ctx)
-        # A State's change would fire before the pickers show the new model; a hidden component's fires after.
+        # A hidden number, not a State: a State's change fires before the page shows the run's last outputs.
+        # Either may still read a picker before it shows the new model: handlers take it from the session.
         ctx.trained = gr.Number(0, precision=0, visible="hidden", elem_id="model-trained", show_label=False)
         ctx.models_added.extend([upload_status.change, ctx.trained.change])
         tabs = []
