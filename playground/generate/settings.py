@@ -5,7 +5,7 @@ import math
 from dataclasses import dataclass, replace
 
 STRATEGIES = ("greedy", "sample", "beam")
-MAX_BEAM_WIDTH = 16          # the tree grows by up to 2 x width nodes per step; wider is slow and unreadable
+MAX_BEAM_WIDTH = 16          # the tree grows by up to 2 x width nodes per step; wider is slow (the UI allows less)
 MAX_NEW_TOKENS = 2048
 MAX_SEED = 2**63 - 1
 MAX_LENGTH_PENALTY = 5.0

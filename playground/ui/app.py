@@ -71,7 +71,10 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build(ctx)
-        ctx.models_added.append(upload_status.change)
+        # A hidden number, not a State: a State's change fires before the page shows the run's last outputs.
+        # Either may still read a picker before it shows the new model: handlers take it from the session.
+        ctx.trained = gr.Number(0, precision=0, visible="hidden", elem_id="model-trained", show_label=False)
+        ctx.models_added.extend([upload_status.change, ctx.trained.change])
         tabs = []
         with gr.Tabs(elem_id="tabs") as tab_set:
             for key, module in TABS:

@@ -68,7 +68,9 @@ class AppContext:
         their first render on it (set once every tab exists, see links.wire_page).
     views: the tabs that have a form (and so a link), by view name.
     models_added: events after which every picker shows a model the session just added (an
-        upload's status changing); a tab redraws for it on these.
+        upload's status changing, a training publishing its model); a tab redraws for it on these.
+    trained: a value that changes each time a run of the Train tab publishes its model into the
+        session (its change is one of models_added).
     """
 
     registry: ModelRegistry
@@ -82,6 +84,7 @@ class AppContext:
     deferred: list[Callable[[], None]] = field(default_factory=list)
     views: dict = field(default_factory=dict)
     models_added: list = field(default_factory=list)   # triggers fired once a session's own model is picked
+    trained: gr.Number | None = None
 
     def after_tabs(self, wire: Callable[[], None]) -> None:
         """Declare events with `wire` once every tab exists (for events that update every model picker)."""

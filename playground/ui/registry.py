@@ -15,6 +15,7 @@ Generate tabs work before any training and so trained attention can be compared 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import string
@@ -46,6 +47,9 @@ class ModelEntry:
     source: "pretrained" (shipped), "untrained" (random weights) or "session" (this session's own).
     task: the sequence-to-sequence task a shipped model was trained on (its held-out examples
     measure it), None for every other model.
+    held_out_loss: mean cross-entropy per token (nats) on data its training held out: a shipped
+    model's as its training stored it, a model trained in the session its last validation loss;
+    None where none is known (uploaded, imported from the Hub, untrained).
     """
 
     name: str
@@ -55,6 +59,7 @@ class ModelEntry:
     card: str
     source: str
     task: Task | None = None
+    held_out_loss: float | None = None
 
     @property
     def generative(self) -> bool:
@@ -120,16 +125,26 @@ def load_pretrained(directory: Path) -> tuple[list[ModelEntry], list[str]]:
             problems.append(f"{folder.name}: {error}")
             log.warning("skipping pretrained model %s: %s", folder.name, error)
             continue
-        entries.append(ModelEntry(folder.name, freeze(model), tokenizer, config, card, "pretrained", _task(folder)))
+        metadata = load_metadata(folder)
+        entries.append(ModelEntry(folder.name, freeze(model), tokenizer, config, card, "pretrained", _task(metadata),
+                                  held_out_loss(metadata)))
     return entries, problems
 
 
-def _task(folder: Path) -> Task | None:
+def _task(metadata: dict) -> Task | None:
     """The seq2seq task a checkpoint's metadata names, if any."""
-    metadata = load_metadata(folder)
     if metadata.get("task") is None:
         return None
     return tasks.get(metadata["task"], **metadata.get("task_knobs", {}))
+
+
+def held_out_loss(metadata: dict) -> float | None:
+    """The validation loss a checkpoint's training metadata records (see playground.train.card.metadata;
+    a timeline checkpoint records the one at its step), None when it records none."""
+    loss = metadata.get("val_loss")
+    if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not math.isfinite(loss):
+        return None
+    return float(loss)
 
 
 def timeline_files(folder: Path) -> dict[int, Path]:
@@ -169,7 +184,8 @@ class ModelRegistry:
             key = (name, step)
             if key not in self._timeline_entries:
                 model, tokenizer, config, card = load(file)
-                self._timeline_entries[key] = ModelEntry(name, freeze(model), tokenizer, config, card, "pretrained")
+                self._timeline_entries[key] = ModelEntry(name, freeze(model), tokenizer, config, card, "pretrained",
+                                                         held_out_loss=held_out_loss(load_metadata(file)))
             return self._timeline_entries[key]
 
     def names(self, generative_only: bool = False) -> list[str]:

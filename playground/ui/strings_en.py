@@ -1082,4 +1082,9 @@ EN: dict[str, str] = {
     "info_xb_target": "The text the model should write after the prompt (for a sequence-to-sequence model: its "
                       "output for the source). Press Enter or the button.",
     "btn_xb_run": "Decode it both ways",
+    # --- Attention summary: held-out loss and perplexity (issue 19) ---
+    "attention_held_out": "Held-out loss **{loss:.4f}** nats per token, perplexity e^loss = **{perplexity:.3f}**: on "
+                          "average the model is as unsure as a choice among that many equally likely tokens.",
+    "attention_held_out_unknown": "No held-out loss is known for this model, so no perplexity either (only a "
+                                  "model trained here or shipped with the app has one).",
 }

@@ -974,4 +974,8 @@ ZH: dict[str, str] = {
     "param_xb_target": "提示之后的目标",
     "info_xb_target": "模型在提示之后应当写出的文本（对序列到序列模型：它对源序列的输出）。按回车键或按钮。",
     "btn_xb_run": "用两种方式解码",
+    # --- Attention summary: held-out loss and perplexity (issue 19) ---
+    "attention_held_out": "留出集损失 **{loss:.4f}** 奈特/词元，困惑度 e^损失 = **{perplexity:.3f}**："
+                          "平均而言，模型的不确定程度相当于在这么多个等可能的词元中选一个。",
+    "attention_held_out_unknown": "这个模型没有已知的留出集损失，因此也没有困惑度（只有在这里训练或随应用提供的模型才有）。",
 }

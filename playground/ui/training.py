@@ -432,7 +432,8 @@ class TrainingSession:
             self._directory = Path(tempfile.mkdtemp(prefix="playground-train-"))
         self.download = self._directory / f"{self.model_name}.safetensors"
         self.download.write_bytes(payload)
-        self.entry = ModelEntry(self.model_name, model, trainer.tokenizer, trainer.model_config, model_card, "session")
+        self.entry = ModelEntry(self.model_name, model, trainer.tokenizer, trainer.model_config, model_card, "session",
+                                held_out_loss=final.val_loss)
         self._published = (trainer, trainer.step)
         return self.entry
 

@@ -11,6 +11,7 @@ import math
 import gradio as gr
 
 from playground.data import Tokenizer
+from playground.generate import settings as decoding
 from playground.model import FIELD_RANGES, SizeLimits
 
 from .i18n import text
@@ -18,11 +19,15 @@ from .i18n import text
 MAX_INPUT_CHARS = 200            # attention / generation prompts
 MAX_TOKENIZER_CHARS = 2_000      # text shown as token spans
 MAX_CORPUS_CHARS = 200_000       # text a BPE is trained on live
-MAX_NEW_TOKENS = 200             # Run to the end
 TEMPERATURE_RANGE = (0.05, 5.0)
 TOP_P_RANGE = (0.01, 1.0)        # 1 = off
 MAX_TOP_K = 1_000                # 0 = off
-MAX_BEAM_WIDTH = 6
+# Decoding on the page stays below the library's limits (decoding.MAX_NEW_TOKENS and MAX_BEAM_WIDTH, which
+# admit long outputs and the wide beams that exhaustive checks of beam search need): Run to the end is one
+# event on a shared CPU, so it writes at most 200 tokens, and a beam tree wider than 6 hypotheses no longer
+# reads at 1280x720.
+MAX_NEW_TOKENS = min(200, decoding.MAX_NEW_TOKENS)
+MAX_BEAM_WIDTH = min(6, decoding.MAX_BEAM_WIDTH)
 MAX_SEED = 2**31 - 1
 POSITIONAL_D_MODEL_RANGE = (2, 512)
 POSITIONAL_LENGTH_RANGE = (2, 512)

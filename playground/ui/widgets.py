@@ -20,6 +20,24 @@ def integer_slider(*args, **kwargs) -> gr.Slider:
     return slider
 
 
+class FormRadio(gr.Radio):
+    """A radio whose value the tab's form checks (against every value the field may hold), not
+    Gradio against the choices the radio shows at that moment.
+
+    Choosing a model narrows a radio's choices to that model's (its attention kinds, their scores)
+    while a second event of the same pick is already on its way with the previous model's value
+    (Gradio's dropdown sends `input` twice for one pick); gr.Radio would refuse that event with its
+    own English message before any handler runs. The handlers fit such a value to the model.
+    The page draws it with gr.Radio's own code (the block name), and Gradio rebuilds a session's
+    updated copy from this class, so the check stays off there too."""
+
+    def get_block_name(self) -> str:
+        return "radio"
+
+    def preprocess(self, payload):
+        return payload
+
+
 def integer_number(value: int, **kwargs) -> gr.Number:
     """A number box of whole numbers, listed by the API as an integer; like integer_slider, a fraction
     reaches the tab's form and is refused by name (precision=0 would round it silently)."""

@@ -47,6 +47,10 @@ class Workspace:
         while len(self.models) > MAX_SESSION_MODELS:
             self.models.popitem(last=False)
 
+    def newest_model(self) -> ModelEntry | None:
+        """The model this session added last (uploaded, or published again by a training), None before any."""
+        return next(reversed(self.models.values()), None)
+
     def model_names(self, registry: ModelRegistry, generative_only: bool = False) -> list[str]:
         """The shared models, then this session's own."""
         own = [n for n, e in self.models.items() if e.generative or not generative_only]

@@ -1,7 +1,12 @@
 """Training in a real browser at 1280x720: the copy preset trains for a few seconds while its
 curves grow and the probe's attention is redrawn, Stop ends it, the model downloads as a
 .safetensors file, and uploaded back it is the same model (the same attention, head by head).
-A screenshot of the Train tab goes to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+A few Steps of training publish a model that the Attention tab then shows by itself, its kind
+control and its plots agreeing. Screenshots of the Train and Attention tabs go to
+$PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+import math
+import re
+
 import pytest
 
 from .pages import choose_model, drawn, figure, markdown, open_page, open_tab, screenshot, type_into, wait_until
@@ -78,3 +83,51 @@ def test_train_the_copy_preset_stop_download_and_upload_it_back(page, screenshot
     uploaded = attention_of(page, "mine-trained-copy")
     trained = attention_of(page, "trained-copy")
     assert uploaded == trained and len(trained) == 2 * 4
+
+
+KIND_TITLES = {"encoder": "encoder self-attention", "decoder": "decoder self-attention (causal)",
+               "cross": "cross-attention (target → source)"}
+
+
+def kind_shown(page) -> tuple[str, str]:
+    """(the kind control's value, the kind the grid's title names)."""
+    kind = page.eval_on_selector("#attention-kind input:checked", "e => e.value")
+    title = figure(page, "attention-grid")["title"]
+    return kind, next((k for k, words in KIND_TITLES.items() if title.startswith(words)), title)
+
+
+def test_a_few_steps_of_training_switch_the_attention_tab_to_the_trained_model(app, browser, screenshots):
+    page = open_page(browser, app.url, "en-US")
+    try:
+        choose_model(page, "attention-model", "untrained-gpt")
+        wait_until(lambda: markdown(page, "attention-summary").startswith("untrained-gpt:"), "untrained-gpt drawn")
+        page.click("#attention-kind input[value='decoder']")
+        open_tab(page, "train")
+        wait_until(lambda: "parameters" in markdown(page, "train-estimate"), "the parameter count")
+        page.click("#train-step")                                      # a few steps of the copy preset, then it ends
+        wait_until(lambda: page.input_value("#attention-model input") == "trained-copy", "the picker switched",
+                   seconds=120)
+
+        open_tab(page, "attention")                    # redrawn while the Train tab showed: no click needed here
+        summary = wait_until(lambda: (s := markdown(page, "attention-summary")).startswith("trained-copy:") and s,
+                             "the trained model's summary")
+        loss, perplexity = (float(x) for x in re.search(
+            r"Held-out loss ([0-9.]+) nats per token, perplexity e\^loss = ([0-9.]+)", summary).groups())
+        assert perplexity == pytest.approx(math.exp(loss), abs=2e-3)
+        text = page.input_value("#attention-text textarea")
+        assert set(text) <= set("abcdefghij")                          # the copy model's own example
+        assert kind_shown(page) == ("decoder", "decoder")              # the kind kept: the trained model has it
+        screenshot(page, screenshots, "en-attention-trained")
+
+        page.click("#attention-kind input[value='cross']")
+        wait_until(lambda: kind_shown(page) == ("cross", "cross"), "cross-attention drawn")
+        grid = drawn(page, "attention-grid")
+        assert len(grid["traces"]) == 2 * 4 and len(grid["traces"][0]["x"]) == len(text)   # its source is the text
+        choose_model(page, "attention-model", "untrained-gpt")           # a model without cross-attention
+        wait_until(lambda: markdown(page, "attention-summary").startswith("untrained-gpt:"), "untrained-gpt drawn")
+        wait_until(lambda: kind_shown(page) == ("decoder", "decoder"), "the kind and the plot agreeing")
+        page.click("#attention-run")
+        wait_until(lambda: kind_shown(page) == ("decoder", "decoder"), "after Show attention, still agreeing")
+        assert "No held-out loss is known" in markdown(page, "attention-summary")
+    finally:
+        page.context.close()

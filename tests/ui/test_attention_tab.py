@@ -1,6 +1,7 @@
 import copy
 import dataclasses
 import gc
+import math
 import weakref
 
 import gradio as gr
@@ -8,7 +9,10 @@ import numpy as np
 import pytest
 import torch
 
+from playground.checkpoint import to_bytes
 from playground.generate import SamplingConfig, Stepper
+from playground.ui.own_models import load_own_model
+from playground.ui.registry import held_out_loss
 from playground.ui.tabs.attention import views as attention_tab
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,
@@ -113,3 +117,33 @@ def test_a_kind_the_model_lacks_is_refused(registry):
     with pytest.raises(gr.Error) as excinfo:
         attention_views(registry.get("tiny-gpt"), "abc", "", "cross", 0, 0, False, "diagonal", "en")
     assert "decoder" in excinfo.value.message
+
+
+def test_the_summary_shows_the_held_out_loss_and_its_perplexity_or_that_none_is_known(registry):
+    entry = registry.get("tiny-gpt")
+    assert entry.held_out_loss is None                                        # saved without training metadata
+    assert "No held-out loss is known" in attention_views(entry, "abc", "", "decoder", 0, 0, False, "induction",
+                                                          "en").summary
+    trained = dataclasses.replace(entry, name="trained-lm", source="session", held_out_loss=math.log(2.5))
+    english = attention_views(trained, "abc", "", "decoder", 0, 0, False, "induction", "en").summary
+    assert "Held-out loss **0.9163** nats per token, perplexity e^loss = **2.500**" in english
+    chinese = attention_views(trained, "abc", "", "decoder", 0, 0, False, "induction", "zh-CN").summary
+    assert "留出集损失 **0.9163**" in chinese and "困惑度 e^损失 = **2.500**" in chinese
+    assert "没有已知的留出集损失" in attention_views(entry, "abc", "", "decoder", 0, 0, False, "induction",
+                                                  "zh-CN").summary
+
+
+@pytest.mark.parametrize("metadata, expected", [
+    ({"val_loss": 1.25}, 1.25), ({"val_loss": 0}, 0.0), ({}, None), ({"val_loss": None}, None),
+    ({"val_loss": "1.25"}, None), ({"val_loss": float("nan")}, None), ({"val_loss": float("inf")}, None),
+    ({"val_loss": True}, None),
+])
+def test_only_a_finite_number_in_a_checkpoints_metadata_is_a_held_out_loss(metadata, expected):
+    assert held_out_loss(metadata) == expected
+
+
+def test_an_uploaded_model_has_no_known_held_out_loss_whatever_its_file_claims(registry, tmp_path):
+    entry = registry.get("tiny-gpt")
+    path = tmp_path / "claims.safetensors"
+    path.write_bytes(to_bytes(entry.model, entry.tokenizer, metadata={"val_loss": 0.01}))
+    assert load_own_model(path, "en").held_out_loss is None

@@ -12,6 +12,7 @@ from playground.ui.links import PRIVATE_LINK, copy_message, link_query, note_tex
 from playground.ui.registry import ModelEntry
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.form import MAX_HEAD, MAX_LAYER
+from playground.ui.widgets import FormRadio
 from playground.ui.wiring import TabWiring, export_config, file_name, value_of, with_export
 from playground.ui.workspace import Workspace
 
@@ -167,6 +168,32 @@ def test_switching_model_loads_its_own_first_example(registry):
     assert updates["text"] == "abcabcabc" and updates["step"] is None
     assert updates["target"].value == "" and updates["target"].visible is False
     assert grid_z(updates["grid"]).shape[1:] == (9, 9)
+
+
+def test_a_model_the_session_added_is_shown_whatever_the_picker_still_says(registry):
+    workspace = Workspace("s", registry)
+    stale = AttentionForm(model="tiny-gpt", text="abcab", kind="decoder", score="previous_token")
+    assert "**tiny-gpt**" in handlers.show_added(workspace, stale, "en")["summary"]     # nothing added: the form's
+    copy = registry.get("copy")
+    workspace.add_model(replace(copy, name="trained-copy", source="session", held_out_loss=0.5))
+    updates = handlers.show_added(workspace, stale, "en")         # the event read the picker before it changed
+    assert updates["model"] == "trained-copy" and updates["summary"].startswith("**trained-copy**")
+    assert updates["text"] == "abcabcabc"                         # its own first example, not the form's text
+    assert updates["kind"].value == "decoder" and "decoder self-attention" in updates["grid"].layout.title.text
+    assert [value for _, value in updates["kind"].choices] == ["encoder", "decoder", "cross"]
+    assert "perplexity e^loss = **1.649**" in updates["summary"]
+
+
+def test_a_kind_and_score_left_from_the_previous_model_reach_the_handlers_which_fit_them(registry):
+    """A pick sends two events; the second carries the previous model's kind after the first narrowed the
+    radio's choices. The radio passes it on (gr.Radio would refuse it) and the handler shows the model's own."""
+    with gr.Blocks():
+        kind = FormRadio([("decoder", "decoder")], value="decoder")
+    assert kind.get_block_name() == "radio" and kind.preprocess("cross") == "cross"
+    updates = handlers.change_model(Workspace("s", registry), AttentionForm(model="tiny-gpt", kind="cross",
+                                                                           score="diagonal"), "en")
+    assert updates["kind"].value == "decoder" and updates["score"].value == "previous_token"
+    assert "decoder self-attention" in updates["grid"].layout.title.text
 
 
 def test_the_head_follows_its_controls_and_the_best_head_is_selected(registry):

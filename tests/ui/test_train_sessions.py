@@ -47,8 +47,11 @@ def test_a_training_streams_updates_and_its_model_belongs_to_its_session(server,
             break
     with pytest.raises(AppError, match="already running"):
         owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_start")
-    status, *_, download = owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_stop")[:8]
+    stopped = owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_stop")
+    status, *_, download = stopped[:8]
     job.result(timeout=60)
+    again = owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_stop")      # publishes the model again
+    assert again[-2] != stopped[-2]        # each publication changes the value the tabs redraw on (before the link)
     shown = steps_shown(statuses)
     assert len(set(shown)) >= 3 and shown == sorted(shown)                 # several updates, training moves on
     assert status.startswith("**Stopped.**") and "trained-copy" in status

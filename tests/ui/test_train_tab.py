@@ -65,6 +65,8 @@ def test_a_run_streams_progress_and_publishes_its_model_to_its_session_only(regi
     model, tokenizer, config, card = from_bytes(final["download"].read_bytes())
     assert config == entry.config and tokenizer.to_json() == entry.tokenizer.to_json()
     assert "exact match" in card and "## Held-out results" in card
+    assert entry.held_out_loss == session.last_event.val_loss                         # its last validation loss
+    assert f"- validation loss: {entry.held_out_loss:.4f}" in card
     for name, tensor in entry.model.state_dict().items():
         assert torch.equal(model.state_dict()[name], tensor)
     assert not any(p.requires_grad for p in entry.model.parameters())                 # frozen, safe to share

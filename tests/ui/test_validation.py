@@ -1,8 +1,20 @@
 import gradio as gr
 import pytest
 
+from playground import generate
 from playground.data import CharTokenizer
-from playground.ui.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_number, check_text, fail
+from playground.generate import SamplingConfig
+from playground.ui.tabs.generate.views import check_settings
+from playground.ui.validation import (
+    MAX_BEAM_WIDTH,
+    MAX_INPUT_CHARS,
+    MAX_NEW_TOKENS,
+    check_choice,
+    check_known_chars,
+    check_number,
+    check_text,
+    fail,
+)
 
 
 def message(excinfo) -> str:
@@ -52,3 +64,22 @@ def test_choices_list_what_is_allowed():
 def test_an_error_toast_has_its_title_in_the_session_language():
     assert fail("zh-CN", "err_empty", what="输入").title == "出错了"
     assert fail("en", "err_empty", what="input").title == "Error"
+
+
+def page_settings(max_new: int = 40, beam_width: int = 3):
+    return check_settings("beam", 1.0, 0, 1.0, 0, max_new, beam_width, 10, "en")
+
+
+def test_the_pages_decoding_limits_are_the_librarys_or_lower():
+    """What the Generate tab accepts at its limits is a valid decoding config; the next value up is refused
+    by the page with its limit named, though the library (whose limits admit the exhaustive beam checks'
+    widths 9 and 12) would take it."""
+    largest = page_settings(MAX_NEW_TOKENS, MAX_BEAM_WIDTH)
+    SamplingConfig(strategy="beam", beam_width=largest.beam_width, max_new_tokens=largest.max_new)
+    for field, value, limit in (("max_new", MAX_NEW_TOKENS + 1, MAX_NEW_TOKENS),
+                                ("beam_width", MAX_BEAM_WIDTH + 1, MAX_BEAM_WIDTH)):
+        with pytest.raises(gr.Error) as excinfo:
+            page_settings(**{field: value})
+        assert str(limit) in message(excinfo)
+    SamplingConfig(strategy="beam", beam_width=12, max_new_tokens=MAX_NEW_TOKENS + 1)
+    assert MAX_BEAM_WIDTH < 12 <= generate.MAX_BEAM_WIDTH and MAX_NEW_TOKENS < generate.MAX_NEW_TOKENS

@@ -64,4 +64,7 @@ def test_a_session_keeps_a_bounded_number_of_own_models(registry):
     assert list(workspace.models) == [f"mine-{i}" for i in range(1, MAX_SESSION_MODELS + 1)]
     assert workspace.model_names(registry)[-MAX_SESSION_MODELS:] == list(workspace.models)
     assert workspace.find_model(registry, "mine-2").source == "session"
+    assert workspace.newest_model().name == f"mine-{MAX_SESSION_MODELS}"
+    workspace.add_model(workspace.models["mine-1"])                     # published again: the newest once more
+    assert workspace.newest_model().name == "mine-1" and Workspace("empty").newest_model() is None
     assert workspace.find_model(registry, "copy").source == "pretrained"

@@ -47,8 +47,10 @@ def build(ctx: AppContext) -> None:
     shown = tab.on(c["run"].click, handlers.show, handlers.VIEWS, api_name="attention", refused=handlers.refused,
                    link=False, shared=True)
     tab.on(shown.success, handlers.controls, handlers.CONTROLS, **QUIET)      # the controls agree with the views
-    for picked in (c["model"].input, *ctx.models_added):         # a pick, or a model the session just added
-        tab.on(picked, handlers.change_model, ["text", "target", "step", *everything], progress_on="grid",
+    tab.on(c["model"].input, handlers.change_model, ["text", "target", "step", *everything], progress_on="grid",
+           refused=handlers.refused)
+    for added in ctx.models_added:                               # a model the session just uploaded or trained
+        tab.on(added, handlers.show_added, ["model", "text", "target", "step", *everything], progress_on="grid",
                refused=handlers.refused)
     chosen = c["step_picker"].input(lambda step: step, [c["step_picker"]], [c["step"]], **QUIET, **PRIVATE)
     for trigger in (chosen.then, c["text"].submit, c["target"].submit, c["kind"].input,

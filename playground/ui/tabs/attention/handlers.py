@@ -131,6 +131,16 @@ def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
             "target": gr.Textbox(value="", visible=reads_a_target)}
 
 
+def show_added(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The model the session added last (uploaded or trained), picked and drawn like a newly picked
+    one. The page's pickers already show it, but this event may have read the picker before the
+    page updated it, so the model is taken from the session, not from the form."""
+    added = workspace.newest_model()
+    if added is None:
+        return change_model(workspace, form, lang)
+    return {**change_model(workspace, replace(form, model=added.name), lang), "model": added.name}
+
+
 def pick_step(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     """The whole tab at the timeline step in the form."""
     return draw(workspace, form, lang)

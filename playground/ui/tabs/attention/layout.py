@@ -8,7 +8,7 @@ from ...examples import attention_examples
 from ...i18n import label
 from ...interventions_panels import heads_off_panel, lens_panel
 from ...validation import MAX_INPUT_CHARS
-from ...widgets import layer_head_sliders
+from ...widgets import FormRadio, layer_head_sliders
 from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
 
 
@@ -32,8 +32,8 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
                                              visible=start.model.has_encoder and start.model.has_decoder)
                 c["accepted"] = gr.Markdown(elem_id="attention-accepted", elem_classes="accepted")
                 with gr.Row():
-                    c["kind"] = gr.Radio(kind_choices(start, "en"), value=kind, label=label("lbl_attention_kind"),
-                                         elem_id="attention-kind", scale=3)
+                    c["kind"] = FormRadio(kind_choices(start, "en"), value=kind, label=label("lbl_attention_kind"),
+                                          elem_id="attention-kind", scale=3)
                     c["run"] = gr.Button(label("btn_show_attention"), variant="primary", elem_id="attention-run",
                                          scale=1)
             c["grid"] = gr.Plot(show_label=False, elem_id="attention-grid")
@@ -58,8 +58,8 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
             c["mean"] = gr.Checkbox(False, label=label("lbl_mean_heads"), elem_id="attention-mean")
     with gr.Row():
         with gr.Column(scale=3):
-            c["score"] = gr.Radio(score_choices(kind, "en"), value=score_names(kind)[0], label=label("lbl_score"),
-                                  elem_id="attention-score")
+            c["score"] = FormRadio(score_choices(kind, "en"), value=score_names(kind)[0], label=label("lbl_score"),
+                                   elem_id="attention-score")
             c["scores_plot"] = gr.Plot(show_label=False, elem_id="attention-scores")
         with gr.Column(scale=2):
             c["best_heads"] = gr.Markdown(elem_id="attention-best-heads")

@@ -22,6 +22,7 @@ from playground.analysis import CROSS_SCORES, SELF_SCORES, head_scores, shape_wa
 from playground.data import BOS_ID, EOS_ID
 from playground.model import AttentionSite, Trace
 from playground.generate.batch import bos, greedy
+from playground.train.metrics import perplexity
 
 from ...i18n import text
 from ...induction import induction_text
@@ -223,8 +224,9 @@ def timeline_update(registry: ModelRegistry, entry: ModelEntry, step) -> gr.Radi
 
 
 def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] | None = None) -> str:
-    """What was run: the model's shape, the tokens, the target the model wrote, and, for a timeline
-    checkpoint, ``at_step`` = (its training step, the timeline's last step)."""
+    """What was run: the model's shape, the tokens, the target the model wrote, for a timeline
+    checkpoint ``at_step`` = (its training step, the timeline's last step), and the model's
+    held-out loss and perplexity."""
     entry, config = attention.entry, attention.entry.config
     t = partial(text, lang)
     lines = [t("attention_summary", model=entry.name, arch=t(f"arch_{config.arch}"), d_model=config.d_model,
@@ -237,7 +239,15 @@ def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] |
         lines.append(t("attention_untrained"))
     if at_step is not None:
         lines.append(t("attention_timeline_step", step=at_step[0], last=at_step[1]))
+    lines.append(held_out_text(entry, lang))
     return "\n\n".join(lines)
+
+
+def held_out_text(entry: ModelEntry, lang: str) -> str:
+    """The model's held-out loss and its perplexity (exp of the loss), or that none is known."""
+    if entry.held_out_loss is None:
+        return text(lang, "attention_held_out_unknown")
+    return text(lang, "attention_held_out", loss=entry.held_out_loss, perplexity=perplexity(entry.held_out_loss))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ handlers.py what each event does."""
 from __future__ import annotations
 
 from functools import partial, update_wrapper
+from itertools import count
 
 import gradio as gr
 
@@ -39,6 +40,8 @@ __all__ = ["TrainForm", "VIEWS", "all_views", "build", "check_can_train", "estim
 CHANGES = ("n_heads", "d_model", "d_ff", "positional", "norm", "activation", "dropout", "tie_weights", "lr", "warmup",
            "steps", "block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip")   # redraw on input
 SLIDERS = ("layers", "batch_size")                                                                # on release
+TRAINED = "trained"                  # the app's value that changes whenever a run publishes its model
+PUBLICATIONS = count(1)              # its values: a new one for every publication, so each one fires its change
 
 
 def export_name(form: TrainForm, figure: str) -> str:
@@ -51,11 +54,13 @@ def picker_name(index: int) -> str:
 
 
 def with_pickers(ctx: AppContext, workspace: Workspace, updates: dict) -> dict:
-    """The updates with a newly "published" model offered, and selected, by every model picker."""
+    """The updates with a newly "published" model offered, and selected, by every model picker, and
+    the app's `trained` value changed so that every tab redraws for it (see AppContext.models_added)."""
     updates = dict(updates)
     entry = updates.pop("published", None)
     if entry is not None:
         updates.update({picker_name(i): update for i, update in enumerate(ctx.picker_updates(workspace, entry))})
+        updates[TRAINED] = next(PUBLICATIONS)
     return updates
 
 
@@ -107,7 +112,8 @@ def build(ctx: AppContext) -> None:
     def wire() -> None:
         for index, (dropdown, _) in enumerate(ctx.pickers):
             tab.components[picker_name(index)] = dropdown
-        outputs = (*VIEWS, *(picker_name(i) for i in range(len(ctx.pickers))))
+        tab.components[TRAINED] = ctx.trained
+        outputs = (*VIEWS, *(picker_name(i) for i in range(len(ctx.pickers))), TRAINED)
         runs = []
         for button, check, handler, api_name in (
                 ("start", handlers.on_queued, handlers.on_start, "train_start"),
