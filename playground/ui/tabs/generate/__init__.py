@@ -57,7 +57,7 @@ def build(ctx: AppContext) -> None:
     def follow_added_models() -> None:
         """Redraw for a model the session just uploaded or trained (a trigger any tab may add)."""
         for added in ctx.models_added:
-            tab.on(added, handlers.model_added, model_outputs, progress_on="output", refused=refused)
+            tab.on(added, handlers.model_added, ["model", *model_outputs], progress_on="output", refused=refused)
 
     ctx.after_tabs(follow_added_models)
     tab.on(c["prompt"].submit, handlers.restart, [*everything, *controls], refused=refused)
