@@ -47,7 +47,6 @@ def test_walk_every_lesson_in_chinese(page, screenshots):
         drawn_somehow(page, "lesson-outcome-0")
         if lesson.experiment.live:                       # the run streams: its first curve, then Stop
             assert CJK.search(markdown(page, "lesson-live-status"))
-            screenshot(page, screenshots, f"zh-lesson-{number:02d}-{lesson.id}-running")
             page.click("#lesson-stop")
             wait_until(lambda: markdown(page, "lesson-live-status").startswith(("⏹", "✅", "已停止", "完成")),
                        "the run's end")

@@ -37,8 +37,9 @@ def run(workspace: Workspace, lesson_id: str, lang: str = "en") -> list[dict]:
 
 
 def shown(update: dict) -> list[go.Figure]:
+    """The figures an update draws (a slot it leaves out keeps its figure)."""
     return [update[name].constructor_args["value"] for name in handlers.OUTCOMES
-            if update[name].constructor_args["visible"]]
+            if name in update and update[name].constructor_args["visible"]]
 
 
 def steps_streamed(updates: list[dict]) -> list[int]:
@@ -59,8 +60,11 @@ def ends_at_its_goal(updates: list[dict], lesson_id: str, figures: int) -> str:
 def test_lesson_9_trains_copy_live_and_stops_at_its_exact_match_goal(monkeypatch):
     monkeypatch.setattr(live, "COPY_GOAL", 0.0)              # reached at the first evaluation
     workspace = Workspace("copy")
-    status = ends_at_its_goal(run(workspace, "copy-training"), "copy-training", 3)
+    updates = run(workspace, "copy-training")
+    status = ends_at_its_goal(updates, "copy-training", 3)
     assert "exact match" in status and "diagonal" in status
+    # the curves follow every step; the probe's attention is sent again only with a new snapshot
+    assert any("outcome_0" in update and "outcome_1" not in update for update in updates[2:])
     session = workspace.training
     assert session.state == "stopped" and session.trainer.step < 600      # it stopped at the goal, not the preset's end
     assert "trained-copy" in workspace.models and handlers.published(workspace, "copy-training") is session.entry

@@ -57,6 +57,12 @@ def slots(names: tuple[str, ...], figures: list) -> dict:
             for k, name in enumerate(names)}
 
 
+def changed_slots(names: tuple[str, ...], figures: list) -> dict:
+    """The slots of the figures that changed (None: unchanged, no update); slots beyond them hidden."""
+    return {name: gr.Plot(value=figures[k], visible=True) if k < len(figures) else gr.Plot(visible=False)
+            for k, name in enumerate(names) if k >= len(figures) or figures[k] is not None}
+
+
 def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
     """The lesson's screen: its text, live figures and questions, nothing answered yet."""
     lesson = BY_ID[form.lesson]
@@ -112,7 +118,7 @@ def run_live(workspace: Workspace, form: LessonsForm, lang: str) -> Iterator[dic
     figures and progress as it goes, then the reveal."""
     lesson = BY_ID[form.lesson]
     for progress in live.run(workspace, _live_key(form.lesson, lang), lang):
-        yield {**slots(OUTCOMES, progress.figures), "live_status": progress.status,
+        yield {**changed_slots(OUTCOMES, progress.figures), "live_status": progress.status,
                "reveal": lesson.experiment.reveal(lang) if progress.done else ""}
 
 

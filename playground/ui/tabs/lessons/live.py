@@ -4,7 +4,8 @@ progress. They go through the tabs' own machinery: the session's TrainingSession
 start and stop, so its model joins the session's models and the Train tab shows the run) and the
 session's LabSession (so the Labs tab keeps the result to compare).
 
-Each run yields Progress: the outcome figures, a status line and, once it has ended, done=True.
+Each run yields Progress: the outcome figures (None where a figure has not changed since the last
+Progress), a status line and, once it has ended, done=True.
 """
 from __future__ import annotations
 
@@ -35,9 +36,12 @@ DIAGONAL_KEY = "decoder.cross_attn.diagonal"
 ENDINGS = {"stopped": "lesson_live_stopped", "paused": "lesson_live_missed"}     # else finished (or diverged)
 
 
+FIGURES = {"curves": curves_figure, "probe": probe_figure, "scores": scores_figure}    # the Train tab's views
+
+
 @dataclass(frozen=True)
 class Progress:
-    figures: list[go.Figure]
+    figures: list[go.Figure | None]
     status: str
     done: bool = False
 
@@ -87,12 +91,12 @@ def induction_signal(session: TrainingSession, lang: str) -> str:
 @dataclass(frozen=True)
 class LiveTraining:
     """A Train tab preset (its form), the goal that ends it (the step reached, else None), the lesson's
-    own signal (a line of text) and the Train tab's figures it shows."""
+    own signal (a line of text) and the Train tab's views it shows (keys of FIGURES)."""
 
     form: TrainForm
     goal: Callable[[TrainingSession], int | None]
     signal: Callable[[TrainingSession, str], str]
-    figures: tuple[Callable[[TrainingSession, str], go.Figure], ...]
+    figures: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -105,11 +109,11 @@ class LiveLab:
 
 LIVE = {
     "copy": LiveTraining(TrainForm(task="copy").fit(None, {"task"})[0], copy_goal, copy_signal,
-                         (curves_figure, probe_figure, scores_figure)),
+                         ("curves", "probe", "scores")),
     "rhyme": LiveTraining(replace(TrainForm(task="char-lm", data="rhyme").fit(None, {"task", "data"})[0],
-                                  block_size=DATA_BLOCK_SIZES["rhyme"]), rhyme_goal, rhyme_signal, (curves_figure,)),
+                                  block_size=DATA_BLOCK_SIZES["rhyme"]), rhyme_goal, rhyme_signal, ("curves",)),
     "induction": LiveTraining(TrainForm(task="induction").fit(None, {"task"})[0], induction_goal, induction_signal,
-                              (scores_figure, curves_figure, probe_figure)),
+                              ("scores", "curves", "probe")),
     "float-mask": LiveLab("float-mask", "float_mask"),
 }
 
@@ -144,7 +148,9 @@ def published(workspace: Workspace, key: str):
     return None if isinstance(LIVE[key], LiveLab) or session is None else session.entry
 
 
-def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, ending: str = "") -> Progress:
+def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, changed: set[str],
+                       ending: str = "") -> Progress:
+    """The run as it stands: the figures whose views `changed`, the step, the loss and the lesson's signal."""
     t = partial(text, lang)
     event = session.last_event
     if event is None:
@@ -153,8 +159,8 @@ def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, 
         head = t("lesson_live_step", step=event.step, steps=session.trainer.config.max_steps, elapsed=event.elapsed,
                  loss=event.loss)
     lines = [ending, head, live.signal(session, lang)] if ending else [head, live.signal(session, lang)]
-    return Progress([figure(session, lang) for figure in live.figures], "\n\n".join(filter(None, lines)),
-                    done=bool(ending))
+    figures = [FIGURES[key](session, lang) if key in changed else None for key in live.figures]
+    return Progress(figures, "\n\n".join(filter(None, lines)), done=bool(ending))
 
 
 def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterator[Progress]:
@@ -164,7 +170,7 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
     reached = session = None
     before = getattr(workspace.training, "trainer", None)       # a training of the session's before this one
     with closing(train_handlers.start(workspace, live.form.spec(lang), "", lang)) as views:
-        for _ in views:
+        for shown in views:
             session = workspace.training
             if session.trainer is None or session.trainer is before:
                 yield Progress([], t("train_status_building"))
@@ -172,7 +178,7 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
             reached = live.goal(session)
             if reached is not None:
                 break
-            yield _training_progress(session, live, lang)
+            yield _training_progress(session, live, lang, set(shown))
     if reached is not None:
         train_handlers.stop(workspace, lang)          # ends the run at the goal; its model joins the session
         ending = t("lesson_live_reached", step=reached, seconds=session.trainer.elapsed, stopped=session.trainer.step,
@@ -181,7 +187,7 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
         return
     else:
         ending = t(ENDINGS.get(session.state, "lesson_live_finished"), step=session.trainer.step)
-    yield _training_progress(session, live, lang, ending)
+    yield _training_progress(session, live, lang, set(FIGURES), ending)
 
 
 def run_lab(workspace: Workspace, live: LiveLab, lang: str) -> Iterator[Progress]:
