@@ -25,11 +25,12 @@ STEP = re.compile(r"Step \*\*(\d+)\*\*")
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch):
-    """Progress at every step, held-out metrics and snapshots every second, tiny labs."""
+    """Progress at every step, sent as it comes; held-out metrics and snapshots every second; tiny labs."""
     monkeypatch.setattr(training, "EVENT_EVERY_S", 0.0)
     monkeypatch.setattr(training, "EVAL_EVERY_S", 1.0)
     monkeypatch.setattr(training, "SNAPSHOT_EVERY_S", 1.0)
     monkeypatch.setattr(ui_labs, "get_lab", lambda lab_id: tiny(get_lab(lab_id)))
+    monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)
 
 
 def run(workspace: Workspace, lesson_id: str, lang: str = "en") -> list[dict]:
@@ -112,7 +113,8 @@ def test_a_second_run_of_the_session_is_refused_with_a_message_and_stop_stops(mo
     for lesson in ("char-lm", "copy-training"):               # the session's one training is going
         with pytest.raises(gr.Error, match="already running"):
             handlers.check_live(workspace, LessonsForm(lesson=lesson), "en")
-    assert handlers.stop_live(workspace, form, "en") == {} and not workspace.training.running
+    assert handlers.stop_live(workspace, form, "en")["live_status"] == gr.skip()
+    assert not workspace.training.running
     last = list(stream)[-1]
     assert "Stopped at step" in last["live_status"] and last["reveal"]
     assert workspace.training.state == "stopped"

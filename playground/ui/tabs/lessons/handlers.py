@@ -131,7 +131,7 @@ def published(workspace: Workspace, lesson_id: str):
 def stop_live(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
     """Ask the lesson's run to end (the run then shows where it stopped)."""
     live.stop(workspace, _live_key(form.lesson, lang))
-    return {}
+    return {"live_status": gr.skip()}
 
 
 def _picked(question: Question, picked) -> int | None:

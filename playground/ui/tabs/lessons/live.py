@@ -9,6 +9,7 @@ Progress), a status line and, once it has ended, done=True.
 """
 from __future__ import annotations
 
+import time
 from contextlib import closing
 from dataclasses import dataclass, replace
 from functools import partial
@@ -33,6 +34,7 @@ from ..train.form import TrainForm
 COPY_GOAL = 0.99          # held-out exact match of the copy task
 RHYME_GOAL = 0.3          # training loss on the seed rhyme: it has memorised it
 DIAGONAL_KEY = "decoder.cross_attn.diagonal"
+UPDATE_EVERY_S = 1.0      # a run's progress goes to the page at most this often (the curves are large figures)
 ENDINGS = {"stopped": "lesson_live_stopped", "paused": "lesson_live_missed"}     # else finished (or diverged)
 
 
@@ -169,6 +171,7 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
     t = partial(text, lang)
     reached = session = None
     before = getattr(workspace.training, "trainer", None)       # a training of the session's before this one
+    changed, sent_at = set(), 0.0
     with closing(train_handlers.start(workspace, live.form.spec(lang), "", lang)) as views:
         for shown in views:
             session = workspace.training
@@ -178,7 +181,10 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
             reached = live.goal(session)
             if reached is not None:
                 break
-            yield _training_progress(session, live, lang, set(shown))
+            changed |= set(shown)
+            if time.monotonic() - sent_at >= UPDATE_EVERY_S:
+                yield _training_progress(session, live, lang, changed)
+                changed, sent_at = set(), time.monotonic()
     if reached is not None:
         train_handlers.stop(workspace, lang)          # ends the run at the goal; its model joins the session
         ending = t("lesson_live_reached", step=reached, seconds=session.trainer.elapsed, stopped=session.trainer.step,
@@ -196,12 +202,14 @@ def run_lab(workspace: Workspace, live: LiveLab, lang: str) -> Iterator[Progress
     lab = check_lab(live.lab, lang)
     session = lab_handlers.session_of(workspace)
     yield Progress([], text(lang, "lab_status_building"))
-    result = None
+    result, sent_at = None, 0.0
     with closing(session.launch(lab, lang)) as batches:     # closing it stops the lab after its round
         for batch in batches:
             result = next((item for item in batch if isinstance(item, LabResult)), result)
-            curves = lab_views.curves_figure(session.histories(lab.id, lang), lab, "losses", lang)
-            yield Progress([curves], lab_views.status_text(session, lab, lang))
+            if result is None and time.monotonic() - sent_at >= UPDATE_EVERY_S:
+                curves = lab_views.curves_figure(session.histories(lab.id, lang), lab, "losses", lang)
+                yield Progress([curves], lab_views.status_text(session, lab, lang))
+                sent_at = time.monotonic()
     if result is None:
         return
     curves = lab_views.curves_figure(result.runs(lang), lab, "losses", lang)
