@@ -1083,7 +1083,7 @@ EN: dict[str, str] = {
     "lesson_live_rhyme": "The goal: a training loss of {goal} or less, when the model has the rhyme by heart.",
     "lesson_live_induction_wait": "The head scores come with the first snapshot of the probe input.",
     "lesson_live_induction": "Previous-token score of layer 0's best head **{previous:.2f}** · induction score of layer 1's best head **{induction:.2f}** (an induction head from {threshold:.2f})",
-    "lesson_live_reached": "✅ **Goal reached at step {step}**, after {seconds:.0f} s of training; the run stopped at step {stopped}. Its model, **{name}**, is now one of your models in every tab (the Train tab shows this run).",
+    "lesson_live_reached": "**Goal reached at step {step}**, after {seconds:.0f} s of training; the run stopped at step {stopped}. Its model, **{name}**, is now one of your models in every tab (the Train tab shows this run).",
     "lesson_live_stopped": "**Stopped at step {step}**, before the goal. Press the experiment's button again to train from new random weights.",
     "lesson_live_missed": "**The goal was not reached** in this run ({step} steps): on a busy server a run trains fewer steps in its time. Continue it with Resume in the Train tab, or press the experiment's button again to start from new random weights.",
     "lesson_live_finished": "**The goal was not reached** in the preset's {step} steps. Press the experiment's button again to train from new random weights.",

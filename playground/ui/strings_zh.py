@@ -976,7 +976,7 @@ ZH: dict[str, str] = {
     "lesson_live_rhyme": "目标：训练损失降到 {goal} 或更低，这时模型已经把童谣背下来了。",
     "lesson_live_induction_wait": "注意力头分数随探针输入的第一个快照出现。",
     "lesson_live_induction": "第 0 层最佳头的前一词元分数 **{previous:.2f}** · 第 1 层最佳头的归纳分数 **{induction:.2f}**（达到 {threshold:.2f} 即为归纳头）",
-    "lesson_live_reached": "✅ **在第 {step} 步达到目标**，训练用时 {seconds:.0f} 秒；训练停在第 {stopped} 步。它的模型 **{name}** 已加入你在各个标签页中的模型（训练页显示这次运行）。",
+    "lesson_live_reached": "**在第 {step} 步达到目标**，训练用时 {seconds:.0f} 秒；训练停在第 {stopped} 步。它的模型 **{name}** 已加入你在各个标签页中的模型（训练页显示这次运行）。",
     "lesson_live_stopped": "**在第 {step} 步停止**，尚未达到目标。再按一次实验按钮，可从新的随机权重重新训练。",
     "lesson_live_missed": "**本次运行未达到目标**（共 {step} 步）：服务器繁忙时，一次运行在限定时间内训练的步数更少。可以在训练页按“继续”接着训练，或再按一次实验按钮，从新的随机权重重新开始。",
     "lesson_live_finished": "**在预设的 {step} 步内未达到目标**。再按一次实验按钮，从新的随机权重重新训练。",

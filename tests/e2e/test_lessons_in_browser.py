@@ -48,7 +48,7 @@ def test_walk_every_lesson_in_chinese(page, screenshots):
         if lesson.experiment.live:                       # the run streams: its first curve, then Stop
             assert CJK.search(markdown(page, "lesson-live-status"))
             page.click("#lesson-stop")
-            wait_until(lambda: markdown(page, "lesson-live-status").startswith(("✅", "在第", "本次", "在预设", "已停止", "完成")),
+            wait_until(lambda: markdown(page, "lesson-live-status").startswith(("在第", "本次", "在预设", "已停止", "完成")),
                        "the run's end")
         wait_until(lambda: markdown(page, "lesson-verdict").startswith("你的预测正确"), "the verdict")
         wait_until(lambda: markdown(page, "lesson-reveal"), "the reveal")
