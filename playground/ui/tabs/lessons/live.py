@@ -160,9 +160,9 @@ def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, 
     else:
         head = t("lesson_live_step", step=event.step, steps=session.trainer.config.max_steps, elapsed=event.elapsed,
                  loss=event.loss)
-    lines = [ending, head, live.signal(session, lang)] if ending else [head, live.signal(session, lang)]
     figures = [FIGURES[key](session, lang) if key in changed else None for key in live.figures]
-    return Progress(figures, "\n\n".join(filter(None, lines)), done=bool(ending))
+    status = "\n\n".join(filter(None, (ending, head, live.signal(session, lang))))
+    return Progress(figures, status, done=bool(ending))
 
 
 def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterator[Progress]:
