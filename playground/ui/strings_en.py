@@ -1087,4 +1087,17 @@ EN: dict[str, str] = {
                           "average the model is as unsure as a choice among that many equally likely tokens.",
     "attention_held_out_unknown": "No held-out loss is known for this model, so no perplexity either (only a "
                                   "model trained here or shipped with the app has one).",
+    # Lessons tab: live experiments
+    "lesson_live_queued": "Waiting for a free training slot; your place in the queue shows here.",
+    "lesson_live_step": "Step **{step}** of at most {steps} · {elapsed:.0f} s · training loss {loss:.3f}",
+    "lesson_live_copy": "Held-out exact match **{exact}** (the goal: {goal}) · strongest cross-attention diagonal score {diagonal}",
+    "lesson_live_rhyme": "The goal: a training loss of {goal} or less, when the model has the rhyme by heart.",
+    "lesson_live_induction_wait": "The head scores come with the first snapshot of the probe input.",
+    "lesson_live_induction": "Previous-token score of layer 0's best head **{previous:.2f}** · induction score of layer 1's best head **{induction:.2f}** (an induction head from {threshold:.2f})",
+    "lesson_live_reached": "**Goal reached at step {step}**, after {seconds:.0f} s of training; the run stopped at step {stopped}. Its model, **{name}**, is now one of your models in every tab (the Train tab shows this run).",
+    "lesson_live_stopped": "**Stopped at step {step}**, before the goal. Press the experiment's button again to train from new random weights.",
+    "lesson_live_missed": "**The goal was not reached** in this run ({step} steps): on a busy server a run trains fewer steps in its time. Continue it with Resume in the Train tab, or press the experiment's button again to start from new random weights.",
+    "lesson_live_finished": "**The goal was not reached** in the preset's {step} steps. Press the experiment's button again to train from new random weights.",
+    "err_lesson_runs_live": "This lesson's experiment trains live: press its own Run button.",
+    "err_lesson_not_live": "This lesson's experiment shows a view of a shipped model; it has nothing to train or stop.",
 }

@@ -978,4 +978,17 @@ ZH: dict[str, str] = {
     "attention_held_out": "留出集损失 **{loss:.4f}** 奈特/词元，困惑度 e^损失 = **{perplexity:.3f}**："
                           "平均而言，模型的不确定程度相当于在这么多个等可能的词元中选一个。",
     "attention_held_out_unknown": "这个模型没有已知的留出集损失，因此也没有困惑度（只有在这里训练或随应用提供的模型才有）。",
+    # Lessons tab: live experiments
+    "lesson_live_queued": "正在等待空闲的训练名额；你在队列中的位置显示在这里。",
+    "lesson_live_step": "第 **{step}** 步（最多 {steps} 步）· {elapsed:.0f} 秒 · 训练损失 {loss:.3f}",
+    "lesson_live_copy": "留出数据上的完全匹配率 **{exact}**（目标：{goal}）· 最强的交叉注意力对角线分数 {diagonal}",
+    "lesson_live_rhyme": "目标：训练损失降到 {goal} 或更低，这时模型已经把童谣背下来了。",
+    "lesson_live_induction_wait": "注意力头分数随探针输入的第一个快照出现。",
+    "lesson_live_induction": "第 0 层最佳头的前一词元分数 **{previous:.2f}** · 第 1 层最佳头的归纳分数 **{induction:.2f}**（达到 {threshold:.2f} 即为归纳头）",
+    "lesson_live_reached": "**在第 {step} 步达到目标**，训练用时 {seconds:.0f} 秒；训练停在第 {stopped} 步。它的模型 **{name}** 已加入你在各个标签页中的模型（训练页显示这次运行）。",
+    "lesson_live_stopped": "**在第 {step} 步停止**，尚未达到目标。再按一次实验按钮，可从新的随机权重重新训练。",
+    "lesson_live_missed": "**本次运行未达到目标**（共 {step} 步）：服务器繁忙时，一次运行在限定时间内训练的步数更少。可以在训练页按“继续”接着训练，或再按一次实验按钮，从新的随机权重重新开始。",
+    "lesson_live_finished": "**在预设的 {step} 步内未达到目标**。再按一次实验按钮，从新的随机权重重新训练。",
+    "err_lesson_runs_live": "这一课的实验是现场训练：请按它自己的运行按钮。",
+    "err_lesson_not_live": "这一课的实验展示的是发布模型的视图，没有可以训练或停止的东西。",
 }

@@ -1,6 +1,6 @@
 """The Lessons tab in a real browser at 1280x720, in Chinese: walk every lesson with Next, see its
-figures drawn, make a prediction (Run waits for it), run the experiment, answer the check question
-wrongly then rightly; a reload resumes the last lesson with its answers; a link opens a lesson and a
+figures drawn, make a prediction (Run waits for it), run the experiment (a live run: until its first
+curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson with its answers; a link opens a lesson and a
 bad one opens lesson 1 with a note. Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
@@ -37,13 +37,19 @@ def test_walk_every_lesson_in_chinese(page, screenshots):
         assert markdown(page, "lesson-position").startswith(f"第 {number} 课")
         drawn_somehow(page, "lesson-figure-0")
         assert CJK.search(markdown(page, "lesson-explanation"))
-        assert page.locator("#lesson-run").is_disabled()                         # no prediction yet
+        run = "#lesson-run-live" if lesson.experiment.live else "#lesson-run"
+        assert page.locator(run).is_disabled()                                   # no prediction yet
         predicted = lesson.experiment.predict.answer
         pick(page, "lesson-prediction", predicted)
-        wait_until(lambda: page.locator("#lesson-run").is_enabled(), "Run enabled by the prediction")
-        assert page.inner_text("#lesson-run").strip() == lesson.experiment.run.zh
-        page.click("#lesson-run")
+        wait_until(lambda: page.locator(run).is_enabled(), "Run enabled by the prediction")
+        assert page.inner_text(run).strip() == lesson.experiment.run.zh
+        page.click(run)
         drawn_somehow(page, "lesson-outcome-0")
+        if lesson.experiment.live:                       # the run streams: its first curve, then Stop
+            assert CJK.search(markdown(page, "lesson-live-status"))
+            page.click("#lesson-stop")
+            wait_until(lambda: markdown(page, "lesson-live-status").startswith(("在第", "本次", "在预设", "已停止", "完成")),
+                       "the run's end")
         wait_until(lambda: markdown(page, "lesson-verdict").startswith("你的预测正确"), "the verdict")
         wait_until(lambda: markdown(page, "lesson-reveal"), "the reveal")
         right = lesson.check.answer

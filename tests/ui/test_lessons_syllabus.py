@@ -5,7 +5,7 @@ import re
 import pytest
 
 from playground.ui.lessons import LESSONS, Question, Text
-from playground.ui.lessons.lesson import Choice
+from playground.ui.lessons.lesson import Choice, Experiment
 
 ORDER = ("tokens", "embeddings", "positions", "attention", "heads", "masks", "block", "architectures",
          "copy-training", "char-lm", "decoding", "measuring", "bugs", "heads-form", "cost")
@@ -48,7 +48,14 @@ def test_each_question_has_one_right_answer_and_explains_every_answer(lesson):
         assert 0 <= question.answer < len(question.choices)
         for choice in question.choices:
             assert choice.feedback.en.strip() and choice.feedback.zh.strip()
-    assert lesson.views and lesson.experiment.view and lesson.link.get("view")
+    assert lesson.views and (lesson.experiment.view or lesson.experiment.live) and lesson.link.get("view")
+
+
+def test_the_lessons_that_train_run_live_and_every_other_experiment_shows_a_view():
+    live = {lesson.id: lesson.experiment.live for lesson in LESSONS if lesson.experiment.live}
+    assert live == {"copy-training": "copy", "char-lm": "rhyme", "bugs": "float-mask", "heads-form": "induction"}
+    with pytest.raises(ValueError, match="either a view or a live run"):
+        Experiment(LESSONS[0].experiment.predict, Text("run", "运行"), "tokens_compare", Text("r", "结果"), live="copy")
 
 
 def test_a_question_without_exactly_one_right_answer_is_refused():

@@ -36,7 +36,7 @@ def holds_data(figure: go.Figure) -> bool:
 
 
 def test_every_view_key_the_syllabus_names_exists():
-    keys = {key for lesson in LESSONS for key in (*lesson.views, lesson.experiment.view)}
+    keys = {key for lesson in LESSONS for key in (*lesson.views, lesson.experiment.view) if key}
     assert keys <= set(VIEWS), keys - set(VIEWS)
     assert len(LESSONS) >= 15
 
@@ -50,12 +50,18 @@ def test_every_lesson_renders_with_figures_that_hold_data(workspace, lesson, lan
     assert shown and all(isinstance(f, go.Figure) and holds_data(f) for f in shown)
     assert screen["title"] == f"## {lesson.title(lang)}"
     assert screen["prediction"].constructor_args["value"] is None
-    assert screen["run"].constructor_args["interactive"] is False
-    outcome = handlers.run_experiment(workspace, LessonsForm(lesson=lesson.id), lang)
-    figures = [outcome[name].constructor_args["value"] for name in handlers.OUTCOMES
-               if outcome[name].constructor_args["visible"]]
-    assert figures and all(holds_data(f) for f in figures)
-    assert lesson.experiment.reveal(lang) in outcome["reveal"]
+    run, hidden = ("run_live", "run") if lesson.experiment.live else ("run", "run_live")
+    assert screen[run].constructor_args["interactive"] is False and screen[hidden].constructor_args["visible"] is False
+    assert screen["stop"].constructor_args["visible"] is bool(lesson.experiment.live)
+    if lesson.experiment.live:
+        with pytest.raises(gr.Error, match="live" if lang == "en" else "现场训练"):
+            handlers.run_experiment(workspace, LessonsForm(lesson=lesson.id), lang)
+    else:
+        outcome = handlers.run_experiment(workspace, LessonsForm(lesson=lesson.id), lang)
+        figures = [outcome[name].constructor_args["value"] for name in handlers.OUTCOMES
+                   if outcome[name].constructor_args["visible"]]
+        assert figures and all(holds_data(f) for f in figures)
+        assert lesson.experiment.reveal(lang) in outcome["reveal"]
     if lang == "zh-CN":
         for name in ("title", "explanation", "look_for", "experiment_heading", "check_heading", "position"):
             assert HAN.search(screen[name]), (name, screen[name])
@@ -77,9 +83,13 @@ def test_each_answer_gets_its_own_feedback(lesson):
 
 def test_run_waits_for_a_prediction_and_the_verdict_says_whether_it_was_right():
     lesson = LESSONS[0]
-    assert handlers.run_button(lesson.id, None, "en").constructor_args["interactive"] is False
-    button = handlers.run_button(lesson.id, 0, "zh-CN")
+    assert handlers.run_buttons(lesson.id, None, "en")["run"].constructor_args["interactive"] is False
+    buttons = handlers.run_buttons(lesson.id, 0, "zh-CN")
+    button = buttons["run"]
     assert button.constructor_args["interactive"] is True and button.constructor_args["value"] == lesson.experiment.run.zh
+    assert buttons["run_live"].constructor_args["visible"] is False
+    live = handlers.run_buttons("heads-form", 0, "en")
+    assert live["run_live"].constructor_args["interactive"] is True and live["run"].constructor_args["visible"] is False
     right = lesson.experiment.predict.answer
     assert "was right" in handlers.prediction_verdict(lesson.id, right, "en")
     assert "not right" in handlers.prediction_verdict(lesson.id, (right + 1) % 3, "en")

@@ -46,12 +46,18 @@ class Question:
 @dataclass(frozen=True)
 class Experiment:
     """Predict, then run: `predict` is asked first; `run` names the button; `view` is the key of the
-    live view that shows the outcome once it has run; `reveal` explains it."""
+    view that shows the outcome once it has run, or `live` the key of a run (a training or a lab)
+    that goes in the learner's session when Run is pressed; `reveal` explains it."""
 
     predict: Question
     run: Text
     view: str
     reveal: Text
+    live: str = ""
+
+    def __post_init__(self) -> None:
+        if bool(self.view) == bool(self.live):
+            raise ValueError(f"an experiment shows either a view or a live run: {self.run.en!r}")
 
 
 @dataclass(frozen=True)

@@ -419,14 +419,19 @@ COPY_TRAINING = Lesson(
         "Training minimises the cross-entropy $L = -\\frac{1}{N}\\sum_t \\log p(y_t \\mid y_{<t}, x)$ of the right "
         "next token, with **teacher forcing**: the decoder reads the true target shifted right, so all positions "
         "train at once.\n\n**Exact match** counts sequences that are entirely right when the model writes them "
-        "itself (greedy). It stays at 0 long after the loss has fallen, then rises fast.",
+        "itself (greedy). It stays at 0 long after the loss has fallen, then rises fast.\n\n"
+        "The figures show the shipped *copy* model at three checkpoints of its training. **Run** trains the Train "
+        "tab's copy preset (2 encoder and 2 decoder layers, width 64) from random weights in your session and "
+        "stops as soon as held-out exact match reaches 99%.",
         "训练最小化正确下一个词元的交叉熵 $L = -\\frac{1}{N}\\sum_t \\log p(y_t \\mid y_{<t}, x)$，"
         "并使用**教师强制**：解码器读取右移一位的真实目标，所以所有位置同时训练。\n\n"
-        "**完全匹配率**统计模型自己（贪心）写出的序列中完全正确的比例。损失下降很久之后它还停在 0，然后迅速上升。"),
+        "**完全匹配率**统计模型自己（贪心）写出的序列中完全正确的比例。损失下降很久之后它还停在 0，然后迅速上升。\n\n"
+        "图中是发布的 *copy* 模型在训练中三个检查点的样子。**运行**会在你的会话里用训练页的 copy 预设"
+        "（编码器 2 层、解码器 2 层，宽度 64）从随机权重开始训练，一旦留出数据上的完全匹配率达到 99% 就停下。"),
     look_for=T(
-        "- The loss curve and the exact-match curve: which moves first.\n- The cross-attention on the probe "
-        "input turning into a diagonal.",
-        "- 损失曲线与完全匹配率曲线：哪个先动。\n- 探针输入上的交叉注意力逐渐变成对角线。"),
+        "- While it trains: the loss curve and the exact-match curve, and which moves first.\n- The cross-attention "
+        "on the probe input turning into a diagonal, and each head's diagonal score over the steps.",
+        "- 训练时：损失曲线与完全匹配率曲线，以及哪个先动。\n- 探针输入上的交叉注意力逐渐变成对角线，以及每个头的对角线分数随步数的变化。"),
     experiment=Experiment(
         predict=Question(
             T("As the copy model trains, what appears in its cross-attention?", "复制模型训练过程中，交叉注意力里会出现什么？"),
@@ -434,10 +439,14 @@ COPY_TRAINING = Lesson(
              wrong("An anti-diagonal", "一条反对角线", "That is what reversing needs, not copying.", "那是反转需要的，而不是复制。"),
              wrong("Nothing: cross-attention stays uniform", "什么也没有：交叉注意力保持均匀",
                    "Then the decoder could not know which token to copy next.", "那样解码器就不知道下一个该复制哪个词元。"))),
-        run=T("Show copy as it trained", "查看 copy 的训练过程"),
-        view="train_copy",
-        reveal=T("The diagonal sharpens as exact match climbs: the model has learned where to look.",
-                 "随着完全匹配率上升，对角线越来越清晰：模型学会了该看哪里。")),
+        run=T("Train copy live", "现场训练 copy"),
+        view="",
+        reveal=T("The diagonal sharpens as exact match climbs: decoder position $t$ attends to source position "
+                 "$t$, the token it has to write. The loss fell first; exact match rose only once nearly every "
+                 "token was right.",
+                 "随着完全匹配率上升，对角线越来越清晰：解码器位置 $t$ 关注源序列位置 $t$，也就是它要写出的那个词元。"
+                 "损失先下降；只有当几乎每个词元都对了，完全匹配率才上升。"),
+        live="copy"),
     check=Question(
         T("The loss is already low but exact match is still 0%. Why?", "损失已经很低，但完全匹配率仍为 0%，为什么？"),
         (right("Exact match needs every token of a sequence right; a few errors per sequence keep it at 0",
@@ -458,34 +467,45 @@ CHAR_LM = Lesson(
         "A decoder-only model trained to predict the next character. On a tiny text, such as the 400-character "
         "rhyme of the first tutorial, it **memorises**: training loss falls near 0 and greedy generation writes "
         "the rhyme back. On Shakespeare (1 MB) it cannot memorise; it learns spelling, words and the shape of a "
-        "play.\n\nThe **block size** is how many characters it reads at once; it must fit the text.",
+        "play.\n\nThe **block size** is how many characters it reads at once; it must fit the text.\n\n"
+        "The figures show the shipped *shakespeare-char* model's next-character probabilities after "
+        "\"ROMEO: What light\" before and after its training. **Run** trains the Train tab's character preset "
+        "(2 layers, width 128, blocks of 32 characters) on the rhyme from random weights in your session and "
+        "stops as soon as the training loss is 0.3 or less.",
         "一个训练来预测下一个字符的仅解码器模型。在很小的文本上（比如第一篇教程里 400 个字符的童谣），它会**背下来**："
         "训练损失接近 0，贪心生成会把童谣原样写回。在莎士比亚（1 MB）上它背不下来，而是学到拼写、单词和剧本的格式。\n\n"
-        "**块大小**是它一次读多少个字符；它必须放得进文本。"),
+        "**块大小**是它一次读多少个字符；它必须放得进文本。\n\n"
+        "图中是发布的 *shakespeare-char* 模型在训练前后对“ROMEO: What light”之后下一个字符的概率。"
+        "**运行**会在你的会话里用训练页的字符预设（2 层，宽度 128，块大小 32 个字符）从随机权重开始训练童谣，"
+        "一旦训练损失降到 0.3 或更低就停下。"),
     look_for=T(
-        "- The rhyme's training loss falling below 0.3 within a minute.\n- Generation from the rhyme's first words "
-        "reproducing it.",
-        "- 童谣的训练损失在一分钟内降到 0.3 以下。\n- 从童谣开头几个词开始的生成把它复现出来。"),
+        "- The rhyme's training loss falling from about $\\ln 37 \\approx 3.6$ (37 tokens, all equally likely) to "
+        "0.3.\n- What the model writes after a piece of the rhyme: at the end, the rhyme itself.",
+        "- 童谣的训练损失从约 $\\ln 37 \\approx 3.6$（37 个词元，全都一样可能）降到 0.3。\n"
+        "- 模型在一段童谣之后写出的内容：到最后，就是童谣本身。"),
     experiment=Experiment(
         predict=Question(
-            T("Before any training, what does a character model predict after \"ROMEO: What light\"?",
-              "在任何训练之前，字符级模型在“ROMEO: What light”之后预测什么？"),
-            (right("Nearly every character about equally likely", "几乎每个字符的可能性都差不多",
-                   "Random weights give logits close to each other, so softmax spreads the probability out.",
-                   "随机权重给出的 logits 彼此接近，所以 softmax 把概率摊得很平。"),
-             wrong("A space, with high probability", "很大概率是空格",
-                   "That is what training teaches it (a word ends here); before training it knows nothing of words.",
-                   "那是训练教会它的（这里一个词结束了）；训练前它对单词一无所知。"),
-             wrong("The letter t, as in \"light\"", "字母 t，就像“light”里那样",
-                   "Copying a letter from the context is a learned behaviour, not something random weights do.",
-                   "从上下文里复制字母是学出来的行为，不是随机权重会做的事。"))),
-        run=T("Show shakespeare-char before and after training", "查看 shakespeare-char 训练前后"),
-        view="char_lm_timeline",
-        reveal=T("At step 0 the bars are nearly flat; after training most of the probability sits on a few "
-                 "characters that can follow the prompt. To watch a model memorise, train the rhyme in the Train "
-                 "tab (the link below opens it).",
-                 "第 0 步时条形几乎是平的；训练之后，大部分概率集中在少数几个能接在提示后面的字符上。"
-                 "想看模型背下一段文本，请在训练页训练童谣（下面的链接会打开它）。")),
+            T("Trained on the 407-character rhyme alone, where does the training loss go?",
+              "只在 407 个字符的童谣上训练，训练损失会怎样？"),
+            (right("Down to 0.3 and below: the model learns the rhyme by heart", "降到 0.3 及以下：模型把童谣背下来",
+                   "A model with about 400,000 parameters can store 407 characters; nothing forces it to generalise.",
+                   "一个约 40 万参数的模型装得下 407 个字符；没有什么迫使它去泛化。"),
+             wrong("It stays near ln 37 ≈ 3.6: the text is too short to learn from",
+                   "停在 ln 37 ≈ 3.6 附近：文本太短，学不到东西",
+                   "A short text is the easiest to learn: the same windows come back at every step.",
+                   "短文本最容易学：每一步都会再看到同样的窗口。"),
+             wrong("It levels off near 1.5, like a model of Shakespeare", "停在 1.5 左右，和莎士比亚模型一样",
+                   "Shakespeare is too large to memorise, so its loss stays higher; the rhyme is not.",
+                   "莎士比亚太大，背不下来，所以它的损失停得更高；童谣却背得下来。"))),
+        run=T("Train on the rhyme live", "现场训练童谣"),
+        view="",
+        reveal=T("The training loss falls below 0.3 and what the model writes continues the rhyme as written: it "
+                 "has memorised these 407 characters rather than learned English. Trained on tiny Shakespeare "
+                 "(the figures above), the same kind of model cannot memorise; it learns which characters tend "
+                 "to follow which.",
+                 "训练损失降到 0.3 以下，模型写出的内容按原文接着童谣往下写：它背下了这 407 个字符，而不是学会了英语。"
+                 "在 tiny Shakespeare 上训练（上面的图），同样的模型背不下来，学到的是哪些字符常常跟在哪些字符后面。"),
+        live="rhyme"),
     check=Question(
         T("Training loss 0.2 while validation loss rises. What is happening?", "训练损失 0.2，而验证损失在上升。发生了什么？"),
         (right("Overfitting: the model memorises the training text", "过拟合：模型在背训练文本",
@@ -588,28 +608,50 @@ BUGS = Lesson(
     explanation=T(
         "Most Transformer bugs do not crash: they train, and the numbers look fine. The Labs tab trains a broken "
         "model beside the correct one on the same seed and data. Predict the symptom first, then run it.\n\n"
-        "The one here: an **upper-triangular** mask, which lets each position see the future instead of the past.",
+        "The one here: the causal mask built as **0/1 floats**, `torch.tril(torch.ones(T, T))`, where the "
+        "attention expects booleans. A float mask is **added** to the scores, $\\text{softmax}(s + m)$: the "
+        "allowed keys get $+1$ and the future keys $+0$, so nothing is hidden (a boolean mask turns the hidden "
+        "keys' scores into $-\\infty$, whose weight is exactly 0). The model trains without an error and its loss "
+        "looks ordinary: the leak shows only when you test for it. **Run** trains the Labs tab's float-mask lab, "
+        "the broken model and the reference side by side, in your session, and then measures both.",
         "大多数 Transformer 的错误不会崩溃：模型照样训练，数字看起来也正常。实验室页面在同样的种子和数据上，"
-        "把有错误的模型和正确的模型并排训练。先预测症状，再运行。\n\n这里的错误是：**上三角**掩码，让每个位置看到未来而不是过去。"),
+        "把有错误的模型和正确的模型并排训练。先预测症状，再运行。\n\n"
+        "这里的错误是：因果掩码被构造成 **0/1 浮点数** `torch.tril(torch.ones(T, T))`，而注意力期望的是布尔值。"
+        "浮点掩码会被**加**到分数上，$\\text{softmax}(s + m)$：允许的键加 $+1$，未来的键加 $+0$，什么也没有遮住"
+        "（布尔掩码会把被遮住的键的分数变成 $-\\infty$，其权重恰好为 0）。模型训练时不会报错，损失看起来也很正常："
+        "只有专门去检验，泄漏才会显现。**运行**会在你的会话里运行实验室页的浮点掩码实验，"
+        "把出错的模型和参考模型并排训练，然后对两者进行测量。"),
     look_for=T(
-        "- The broken model's training loss compared with the correct one's.\n- Its attention pointing to the right "
-        "of the diagonal.",
-        "- 有错误的模型与正确模型的训练损失对比。\n- 它的注意力指向对角线右侧。"),
+        "- The two models' losses side by side as they train: does anything look wrong?\n- At the end, its attention "
+        "reaching to the right of the diagonal (the future), where the reference's weights are exactly 0.",
+        "- 训练过程中两个模型的损失并排对比：能看出哪里不对吗？\n- 训练结束时，它的注意力伸到对角线右侧（未来），"
+        "而参考模型在那里的权重恰好为 0。"),
     experiment=Experiment(
         predict=Question(
-            T("With an upper-triangular (future-seeing) mask, the training loss will…",
-              "使用上三角（能看到未来的）掩码时，训练损失会……"),
-            (right("fall far below the correct model's, while what it writes is nonsense",
-                   "远低于正确模型，但它写出来的东西毫无意义",
-                   "It reads the answer from the next position during training, which generation cannot do.",
-                   "训练时它从下一个位置直接读到答案，而生成时做不到这一点。"),
-             wrong("not fall at all", "完全不下降", "It falls fast: the answer is in its input.", "它下降得很快：答案就在它的输入里。"),
-             wrong("match the correct model's", "与正确模型相同", "Seeing the answer makes the task far easier than "
-                   "predicting it.", "能看到答案让任务比预测容易得多。"))),
-        run=T("Run the causal-mask lab", "运行因果掩码实验"),
-        view="bugs_causal_mask",
-        reveal=T("The broken model's loss drops toward 0 while its samples are gibberish: a loss that is too good "
-                 "to be true usually is.", "错误模型的损失趋近 0，但生成的是乱码：好得不真实的损失通常就不是真的。")),
+            T("With the 0/1 float mask, change only the last character of the input. The model's outputs at the "
+              "earlier positions…", "使用 0/1 浮点掩码时，只改输入的最后一个字符。模型在前面各位置的输出……"),
+            (right("change: the future leaks into them", "会变：未来泄漏进来了",
+                   "A future key's mask value 0 is added to its score, so its weight stays positive: every position "
+                   "reads a little of the positions after it.",
+                   "未来键的掩码值 0 被加到它的分数上，所以它的权重仍然是正的：每个位置都会读到一点它后面的位置。"),
+             wrong("stay exactly the same: the mask is lower-triangular", "完全不变：掩码是下三角的",
+                   "Its shape is right, but a float mask is added, not used to hide: only $-\\infty$ (False in a "
+                   "boolean mask) gives a weight of exactly 0.",
+                   "它的形状没错，但浮点掩码是被加上去的，而不是用来遮住：只有 $-\\infty$（布尔掩码中的 False）"
+                   "才会让权重恰好为 0。"),
+             wrong("become NaN", "变成 NaN",
+                   "NaN comes from a row whose every score is $-\\infty$; this mask adds only 0 and 1, so no score "
+                   "is $-\\infty$.",
+                   "NaN 来自所有分数都是 $-\\infty$ 的一行；这个掩码只加 0 和 1，所以没有哪个分数是 $-\\infty$。"))),
+        run=T("Run the float-mask lab", "运行浮点掩码实验"),
+        view="",
+        reveal=T("Its loss curves do not give the bug away: they look unremarkable beside the reference's. The "
+                 "check finds it: change only the last character and the logits at earlier positions move (by exactly 0 in the reference). Its attention reaches into the future, and with "
+                 "the true causal mask put back its held-out loss is higher than the reference's.",
+                 "它的损失曲线几乎暴露不出这个错误：和参考模型的放在一起看不出异常。检查项找到了它："
+                 "只改最后一个字符，前面位置的 logit 就会变（参考模型的变化恰好为 0）。它的注意力伸进了未来；"
+                 "换回真正的因果掩码后，它在留出数据上的损失高于参考模型。"),
+        live="float-mask"),
     check=Question(
         T("Which bug makes attention nearly one-hot at initialisation when $d_k$ is large?",
           "当 $d_k$ 很大时，哪个错误会让注意力在初始化时就几乎是 one-hot？"),
@@ -621,7 +663,7 @@ BUGS = Lesson(
          wrong("Forgetting the residual connection", "忘记残差连接", "That hurts deep models' training; it does "
                "not change one softmax's sharpness.", "那会妨碍深层模型的训练，但不改变单个 softmax 的尖锐程度。"))),
     views=("bugs_lab",),
-    link={"view": "labs", "lab": "causal-mask"},
+    link={"view": "labs", "lab": "float-mask"},
 )
 
 HEADS_FORM = Lesson(
@@ -632,15 +674,20 @@ HEADS_FORM = Lesson(
         "it. An **induction head** completes repeats: at a token it has seen before, it attends to the token "
         "that **followed** the earlier occurrence, and copies it — $[A][B] \\dots [A] \\to [B]$.\n\n"
         "It needs two layers: a previous-token head in layer 0 writes \"my predecessor was A\" into each position, "
-        "and layer 1's induction head searches for it. The shipped *induction* model's timeline shows both forming.",
+        "and layer 1's induction head searches for it.\n\nThe figures show the shipped *induction* model at three "
+        "checkpoints. **Run** trains the same preset (2 layers of 2 heads, width 64, on random blocks of 8 to 32 "
+        "tokens written again and again) from random weights in your session, follows both scores and stops as "
+        "soon as a layer-1 head's induction score reaches 0.3.",
         "有些注意力头承担可识别的任务。**前一词元头**让每个位置关注它前面的那个位置。**归纳头**补全重复："
         "在一个之前出现过的词元处，它关注前一次出现时**紧跟其后**的词元，并把它复制出来——$[A][B] \\dots [A] \\to [B]$。\n\n"
-        "这需要两层：第 0 层的前一词元头把“我前面是 A”写进每个位置，第 1 层的归纳头再去搜索它。"
-        "发布的 *induction* 模型的训练时间线展示了两者的形成过程。"),
+        "这需要两层：第 0 层的前一词元头把“我前面是 A”写进每个位置，第 1 层的归纳头再去搜索它。\n\n"
+        "图中是发布的 *induction* 模型的三个检查点。**运行**会在你的会话里用同样的预设（2 层、每层 2 个头、宽度 64，"
+        "训练数据是 8 到 32 个词元的随机块反复书写）从随机权重开始训练，跟踪这两个分数，"
+        "一旦第 1 层某个头的归纳分数达到 0.3 就停下。"),
     look_for=T(
-        "- Scrub the training timeline: the loss plateau, then the drop.\n- The previous-token score of layer 0 "
-        "rising before the induction score of layer 1.",
-        "- 拖动训练时间线：损失平台期，然后骤降。\n- 第 0 层的前一词元分数先于第 1 层的归纳分数上升。"),
+        "- While it trains: the loss plateau, then the drop.\n- The previous-token score of layer 0 rising before "
+        "the induction score of layer 1, and the step where the induction score crosses its threshold.",
+        "- 训练时：损失平台期，然后骤降。\n- 第 0 层的前一词元分数先于第 1 层的归纳分数上升，以及归纳分数越过阈值的那一步。"),
     experiment=Experiment(
         predict=Question(
             T("Which forms first during training?", "训练中哪个先形成？"),
@@ -651,10 +698,11 @@ HEADS_FORM = Lesson(
                    "nothing to search for.", "没有前一词元的信息，它就没有东西可搜索。"),
              wrong("Both at exactly the same step", "两者在完全相同的步数形成",
                    "They form close together, but in order.", "它们形成的时间很接近，但有先后。"))),
-        run=T("Show the induction timeline", "查看 induction 的时间线"),
-        view="heads_form_timeline",
+        run=T("Train the induction model live", "现场训练 induction 模型"),
+        view="",
         reveal=T("The previous-token score climbs first; the induction score crosses its threshold a little later, "
-                 "together with the drop in loss.", "前一词元分数先上升；归纳分数稍后越过阈值，与损失骤降同时发生。")),
+                 "together with the drop in loss.", "前一词元分数先上升；归纳分数稍后越过阈值，与损失骤降同时发生。"),
+        live="induction"),
     check=Question(
         T("At position $t$, an induction head attends to…", "在位置 $t$，归纳头关注的是……"),
         (right("the token right after the previous occurrence of the current token", "当前词元上一次出现位置的下一个词元",

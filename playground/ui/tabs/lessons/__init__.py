@@ -10,7 +10,8 @@ from functools import partial
 
 import gradio as gr
 
-from ...context import PRIVATE, QUIET
+from ...context import CHECK, PRIVATE, QUIET, training
+from ...runtime import guarded
 from ...wiring import TabWiring, file_name
 from . import handlers
 from .form import LessonsForm
@@ -34,7 +35,7 @@ def build(ctx) -> None:
     c = layout()
     tab = TabWiring(ctx, LessonsForm, c, export_name=export_name)
     lesson, progress, lang = c["lesson"], c["progress"], ctx.language
-    answers = [c["prediction"], c["answer"], c["run"], c["feedback"]]
+    answers = [c["prediction"], c["answer"], c["run"], c["run_live"], c["feedback"]]
 
     def opened(dependency):
         """After a lesson opens: its kept answers back on screen, and the place remembered."""
@@ -42,13 +43,38 @@ def build(ctx) -> None:
             lambda lesson_id, kept: handlers.remember(kept, lesson_id, *handlers.kept_answers(kept, lesson_id)),
             [lesson, progress], [progress], **QUIET, **PRIVATE)
 
+    # A lesson's live run: checked first (a second run of the session is refused, never queued), then
+    # queued for one of the app's training slots with its place shown; Stop ends it between two steps;
+    # opening another lesson cancels it.
+    checked = tab.on(c["run_live"].click, handlers.check_live, handlers.LIVE_OUTCOME, link=False, **CHECK)
+    running = tab.on(checked.success, handlers.run_live, handlers.LIVE_OUTCOME, link=False, stream=True,
+                     trains=True, api_name="lesson_run", **training(c["live_status"]))
+    running.then(handlers.prediction_verdict, [lesson, c["prediction"], lang], [c["verdict"]], **QUIET, **PRIVATE)
+    tab.on(c["stop"].click, handlers.stop_live, ["live_status"], link=False, api_name="lesson_stop",
+           concurrency_id="lessons-control", concurrency_limit=None, show_progress="hidden")
+    leave = dict(cancels=[running])
+
+    @guarded
+    def offer_model(lesson_id: str, request: gr.Request) -> list:
+        """The model a live training published, offered and selected by every model picker."""
+        workspace = ctx.workspace(request)
+        entry = handlers.published(workspace, lesson_id)
+        if entry is None:
+            return [gr.Dropdown() for _ in ctx.pickers]
+        return ctx.picker_updates(workspace, entry)
+
+    ctx.after_tabs(lambda: running.success(offer_model, [lesson], [dropdown for dropdown, _ in ctx.pickers],
+                                           **QUIET, **PRIVATE))
+
     tab.on_open(handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True)
     opened(tab.on(lesson.input, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True,
-                  api_name="lesson"))
+                  api_name="lesson", **leave))
     for button, step in ((c["previous"], -1), (c["next"], 1)):
-        moved = button.click(partial(handlers.neighbour, step=step), [lesson], [lesson], **QUIET, **PRIVATE)
+        moved = button.click(partial(handlers.neighbour, step=step), [lesson], [lesson], **QUIET, **PRIVATE, **leave)
         opened(tab.on(moved.then, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True))
-    c["prediction"].input(handlers.run_button, [lesson, c["prediction"], lang], [c["run"]], **QUIET, **PRIVATE).then(
+    c["prediction"].input(lambda lesson_id, picked, language: tuple(
+        handlers.run_buttons(lesson_id, picked, language).values()), [lesson, c["prediction"], lang],
+        [c["run"], c["run_live"]], **QUIET, **PRIVATE).then(
         lambda kept, lesson_id, prediction, answer: handlers.remember(kept, lesson_id, prediction, answer),
         [progress, lesson, c["prediction"], c["answer"]], [progress], **QUIET, **PRIVATE)
     ran = tab.on(c["run"].click, handlers.run_experiment, handlers.OUTCOME, link=False, shared=True)

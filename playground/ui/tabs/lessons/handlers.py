@@ -3,6 +3,7 @@ place kept in the browser."""
 from __future__ import annotations
 
 from functools import partial
+from typing import Iterator
 
 import gradio as gr
 
@@ -12,6 +13,7 @@ from ...lessons import LESSONS, Lesson, Question
 from ...view_cache import SHARED_VIEWS
 from ...workspace import Workspace
 from .form import LESSON_IDS, LessonsForm
+from . import live
 from .layout import FIGURE_SLOTS, OUTCOME_SLOTS
 from .views import VIEWS
 
@@ -19,8 +21,10 @@ BY_ID = {lesson.id: lesson for lesson in LESSONS}
 FIGURES = tuple(f"figure_{k}" for k in range(FIGURE_SLOTS))
 OUTCOMES = tuple(f"outcome_{k}" for k in range(OUTCOME_SLOTS))
 SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", "look_for", "experiment_heading",
-          "prediction", "run", *OUTCOMES, "verdict", "reveal", "check_heading", "answer", "feedback", "explore")
+          "prediction", "run", "run_live", "stop", *OUTCOMES, "live_status", "verdict", "reveal", "check_heading",
+          "answer", "feedback", "explore")
 OUTCOME = (*OUTCOMES, "reveal")
+LIVE_OUTCOME = (*OUTCOMES, "live_status", "reveal")
 
 
 def live_views(registry, keys: tuple[str, ...], lang: str) -> tuple[list, str]:
@@ -53,6 +57,12 @@ def slots(names: tuple[str, ...], figures: list) -> dict:
             for k, name in enumerate(names)}
 
 
+def changed_slots(names: tuple[str, ...], figures: list) -> dict:
+    """The slots of the figures that changed (None: unchanged, no update); slots beyond them hidden."""
+    return {name: gr.Plot(value=figures[k], visible=True) if k < len(figures) else gr.Plot(visible=False)
+            for k, name in enumerate(names) if k >= len(figures) or figures[k] is not None}
+
+
 def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
     """The lesson's screen: its text, live figures and questions, nothing answered yet."""
     lesson = BY_ID[form.lesson]
@@ -68,8 +78,10 @@ def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
         "look_for": t("lesson_look_for") + "\n\n" + lesson.look_for(lang),
         "experiment_heading": t("lesson_experiment") + "\n\n" + lesson.experiment.predict.prompt(lang),
         "prediction": gr.Radio(choices=choices(lesson.experiment.predict, lang), value=None),
-        "run": gr.Button(t("btn_lesson_run_wait"), interactive=False),
+        **run_buttons(lesson.id, None, lang),
+        "stop": gr.Button(visible=bool(lesson.experiment.live)),
         **slots(OUTCOMES, []),
+        "live_status": "",
         "verdict": "",
         "reveal": "",
         "check_heading": t("lesson_check") + "\n\n" + lesson.check.prompt(lang),
@@ -80,10 +92,46 @@ def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
 
 
 def run_experiment(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
-    """The experiment's outcome: its live view and the reveal."""
+    """The experiment's outcome: its view of shipped models and the reveal."""
     lesson = BY_ID[form.lesson]
+    if lesson.experiment.live:
+        raise gr.Error(text(lang, "err_lesson_runs_live"), print_exception=False)
     figures, notes = live_views(workspace.registry, (lesson.experiment.view,), lang)
     return {**slots(OUTCOMES, figures), "reveal": "\n\n".join(filter(None, (notes, lesson.experiment.reveal(lang))))}
+
+
+def _live_key(lesson_id: str, lang: str) -> str:
+    key = BY_ID[lesson_id].experiment.live
+    if not key:
+        raise gr.Error(text(lang, "err_lesson_not_live"), print_exception=False)
+    return key
+
+
+def check_live(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
+    """Refuse, before it is queued, a run the session cannot start now; else say it waits for a slot."""
+    return {"live_status": live.check(workspace, _live_key(form.lesson, lang), lang), **slots(OUTCOMES, []),
+            "reveal": ""}
+
+
+def run_live(workspace: Workspace, form: LessonsForm, lang: str) -> Iterator[dict]:
+    """The lesson's experiment run in the session (a training stopped at its goal, or a lab): its
+    figures and progress as it goes, then the reveal."""
+    lesson = BY_ID[form.lesson]
+    for progress in live.run(workspace, _live_key(form.lesson, lang), lang):
+        yield {**changed_slots(OUTCOMES, progress.figures), "live_status": progress.status,
+               "reveal": lesson.experiment.reveal(lang) if progress.done else ""}
+
+
+def published(workspace: Workspace, lesson_id: str):
+    """The model the lesson's live training published in the session (None for other lessons)."""
+    lesson = BY_ID.get(lesson_id)
+    return live.published(workspace, lesson.experiment.live) if lesson and lesson.experiment.live else None
+
+
+def stop_live(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
+    """Ask the lesson's run to end (the run then shows where it stopped)."""
+    live.stop(workspace, _live_key(form.lesson, lang))
+    return {"live_status": gr.skip()}
 
 
 def _picked(question: Question, picked) -> int | None:
@@ -111,11 +159,15 @@ def check_feedback(lesson_id: str, picked, lang: str) -> str:
     return text(lang, "lesson_right" if choice.correct else "lesson_wrong", feedback=choice.feedback(lang))
 
 
-def run_button(lesson_id: str, picked, lang: str) -> gr.Button:
-    """Run is enabled once a prediction is made."""
+def run_buttons(lesson_id: str, picked, lang: str) -> dict:
+    """The Run button of the lesson's experiment ("run" shows a view, "run_live" starts a run), enabled
+    once a prediction is made; the other one hidden."""
     lesson = BY_ID.get(lesson_id)
     made = lesson is not None and _picked(lesson.experiment.predict, picked) is not None
-    return gr.Button(lesson.experiment.run(lang) if made else text(lang, "btn_lesson_run_wait"), interactive=made)
+    shown = "run_live" if lesson is not None and lesson.experiment.live else "run"
+    label = lesson.experiment.run(lang) if made else text(lang, "btn_lesson_run_wait")
+    return {name: gr.Button(label, interactive=made, visible=True) if name == shown else gr.Button(visible=False)
+            for name in ("run", "run_live")}
 
 
 def neighbour(lesson_id: str, step: int) -> str:
@@ -143,9 +195,11 @@ def kept_answers(progress, lesson_id: str) -> tuple:
 
 
 def restored(lesson_id: str, progress, lang: str) -> tuple:
-    """The kept prediction and answer put back on a lesson's screen: (prediction, answer, run, feedback)."""
+    """The kept prediction and answer put back on a lesson's screen: (prediction, answer, run, run_live,
+    feedback)."""
     prediction, answer = kept_answers(progress, lesson_id)
-    return (gr.Radio(value=prediction), gr.Radio(value=answer), run_button(lesson_id, prediction, lang),
+    buttons = run_buttons(lesson_id, prediction, lang)
+    return (gr.Radio(value=prediction), gr.Radio(value=answer), buttons["run"], buttons["run_live"],
             check_feedback(lesson_id, answer, lang))
 
 

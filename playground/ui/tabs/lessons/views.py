@@ -246,11 +246,6 @@ def bugs_lab(registry, lang):
     return [views.grid], ""
 
 
-def bugs_causal_mask(registry, lang):
-    figures, _, note = mask_views(_model(registry, "shakespeare-char"), "abcdef", "abc", lang)
-    return list(figures), note
-
-
 def heads_form_timeline(registry, lang):
     return _timeline(registry, lang, "induction", INDUCTION_PROBE, "decoder", "induction")
 
@@ -306,7 +301,6 @@ VIEWS: dict[str, View] = {view.__name__: view for view in (
     measuring_table,
     measuring_perplexity,
     bugs_lab,
-    bugs_causal_mask,
     heads_form_timeline,
     cost_treemap,
     cost_kv_cache,
