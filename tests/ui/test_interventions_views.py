@@ -8,6 +8,7 @@ import torch
 
 from playground.checkpoint import load
 from playground.analysis import exact_match_change, generation_change, next_token_change
+from playground.checkpoint import load_metadata
 from playground.data import tasks
 from playground.model import CROSS, DECODER_SELF, Head
 from playground.ui.interventions_views import (
@@ -62,8 +63,8 @@ def test_a_seq2seq_model_with_a_known_task_reports_exact_match(registry):
 
 
 def test_shipped_seq2seq_models_know_their_task():
-    assert _task(DEFAULT_PRETRAINED_DIR / "copy").name == "copy"
-    assert _task(DEFAULT_PRETRAINED_DIR / "shakespeare-char") is None
+    assert _task(load_metadata(DEFAULT_PRETRAINED_DIR / "copy")).name == "copy"
+    assert _task(load_metadata(DEFAULT_PRETRAINED_DIR / "shakespeare-char")) is None
 
 
 def test_an_encoder_only_model_shows_its_last_position_and_no_generation(registry):
