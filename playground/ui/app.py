@@ -31,6 +31,11 @@ TABS = (("lessons", lessons), ("attention", attention), ("inside", inside), ("ge
 # event unless told otherwise: a cost per event that grows with the events served, ~10 ms per event
 # after a few hundred. The app rebuilds it once per ANALYTICS_EVENTS events, over as many.
 ANALYTICS_EVENTS = 1000
+# Gradio's queue looks for new events every 1 ms while it has none to start (and its progress loop
+# every 10 ms): ~10% of a core on an idle server, and a grab of the GIL each time under load. A
+# few milliseconds more before an event starts is not felt.
+QUEUE_POLL_SECONDS = 0.005
+PROGRESS_POLL_SECONDS = 0.05
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
@@ -103,6 +108,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
     for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
         os.environ.setdefault(setting, str(ANALYTICS_EVENTS))         # read when the queue is made
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
+    demo._queue.sleep_when_free = QUEUE_POLL_SECONDS
+    demo._queue.progress_update_sleep_when_free = PROGRESS_POLL_SECONDS
     return demo
 
 

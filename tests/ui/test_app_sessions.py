@@ -188,6 +188,11 @@ def test_gradio_rebuilds_its_monitoring_summary_rarely_not_after_every_event(app
     assert queue.event_count_at_last_cache == rebuilt_at
 
 
+def test_gradio_queue_looks_for_new_events_every_few_milliseconds_not_every_one(app):
+    """Gradio's default polls every 1 ms while idle: ~10% of a core on a server doing nothing."""
+    assert app._queue.sleep_when_free >= 0.005 and app._queue.progress_update_sleep_when_free >= 0.05
+
+
 def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(server):
     client = session(server)
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
