@@ -36,3 +36,12 @@ def pretrained_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def registry(pretrained_dir):
     return ModelRegistry(pretrained_dir)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """The registry of the models shipped in pretrained/ (skips where the copy model is absent)."""
+    registry = ModelRegistry()
+    if registry.get("copy") is None or registry.get("copy").source != "pretrained":
+        pytest.skip("needs the shipped copy model (pretrained/copy)")
+    return registry

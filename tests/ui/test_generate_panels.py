@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from playground.ui.links import link_query, parse_link
-from playground.ui.registry import ModelRegistry
 from playground.ui.tabs.attention import forward_pass, scores_of
 from playground.ui.tabs.generate import GenerateForm, handlers
 from playground.ui.workspace import Workspace
@@ -78,14 +77,6 @@ def test_bad_heads_prompt_or_model_are_refused_in_the_panel(workspace, lang, for
     assert fragment in excinfo.value.message
     shown = handlers.heads_off_refused(workspace, form, lang)
     assert fragment in notice(shown["ho_distribution"]) and fragment in shown["ho_summary"]
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    registry = ModelRegistry()
-    if registry.get("copy") is None or registry.get("copy").source != "pretrained":
-        pytest.skip("needs the shipped copy model (pretrained/copy)")
-    return registry
 
 
 def test_switching_off_the_copy_models_diagonal_heads_in_generate_breaks_its_copying(shipped):

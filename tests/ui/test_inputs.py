@@ -1,16 +1,6 @@
 """What the page says a model accepts, against the shipped models' own training data."""
-import pytest
 
 from playground.ui.inputs import input_note, trained_lengths
-from playground.ui.registry import ModelRegistry
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    registry = ModelRegistry()
-    if registry.get("copy") is None or registry.get("copy").source != "pretrained":
-        pytest.skip("needs the shipped copy model (pretrained/copy)")
-    return registry
 
 
 def test_the_copy_model_warns_about_inputs_of_another_length(shipped):
