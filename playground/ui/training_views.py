@@ -190,6 +190,7 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
 
 INDUCTION_KEY = "decoder.self_attn.induction"
 PREVIOUS_KEY = "decoder.self_attn.previous_token"
+DIAGONAL_KEY = "decoder.cross_attn.diagonal"
 
 
 def scores_figure(session: TrainingSession, lang: str) -> go.Figure:

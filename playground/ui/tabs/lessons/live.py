@@ -22,7 +22,15 @@ from playground.labs import LabResult, summarize
 
 from ...i18n import text
 from ...training import DATA_BLOCK_SIZES, TrainingSession
-from ...training_views import INDUCTION_KEY, PREVIOUS_KEY, curves_figure, probe_figure, sample_text, scores_figure
+from ...training_views import (
+    DIAGONAL_KEY,
+    INDUCTION_KEY,
+    PREVIOUS_KEY,
+    curves_figure,
+    probe_figure,
+    sample_text,
+    scores_figure,
+)
 from ...workspace import Workspace
 from ..labs import handlers as lab_handlers
 from ..labs import views as lab_views
@@ -33,7 +41,6 @@ from ..train.form import TrainForm
 
 COPY_GOAL = 0.99          # held-out exact match of the copy task
 RHYME_GOAL = 0.3          # training loss on the seed rhyme: it has memorised it
-DIAGONAL_KEY = "decoder.cross_attn.diagonal"
 UPDATE_EVERY_S = 1.0      # a run's progress goes to the page at most this often (the curves are large figures)
 ENDINGS = {"stopped": "lesson_live_stopped", "paused": "lesson_live_missed"}     # else finished (or diverged)
 
