@@ -26,6 +26,7 @@ localhost is contacted; every loop is bounded in count and time.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
@@ -347,9 +348,8 @@ def view_lines(quick: bool) -> list[dict]:
     demo = create_app()
     event = next(f.fn for f in demo.fns.values() if f.api_name == "attention")
     form = AttentionForm(model=GRID_MODEL, text=GRID_TEXT, kind="decoder", layer=1, head=2)
-    late = set(AttentionForm.LATE)
-    values = [*(getattr(form, n) for n in AttentionForm.params() if n not in late), "en",
-              *(getattr(form, n) for n in AttentionForm.params() if n in late)]   # the API's argument order
+    names = list(inspect.signature(event).parameters)[1:]           # the API's order, after the request
+    values = ["en" if name == "lang" else getattr(form, name) for name in names]
     started = time.perf_counter()
     first = event(None, *values)
     first_ms = 1000 * (time.perf_counter() - started)
