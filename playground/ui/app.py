@@ -45,6 +45,7 @@ CSS = f"""
 #header {{ align-items: center; }}
 .explanation {{ font-size: 1.02rem; }}
 .accepted {{ font-size: 0.9rem; }}
+#model-trained {{ display: none; }}
 body.present .js-plotly-plot text {{ font-size: {PRESENT_FONT_PX}px !important; }}
 body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}
 body.present .explanation {{ display: none; }}
@@ -76,9 +77,11 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, linked_view)
         upload, upload_status = own_models.build(ctx)
-        # A hidden number, not a State: a State's change fires before the page shows the run's last outputs.
-        # Either may still read a picker before it shows the new model: handlers take it from the session.
-        ctx.trained = gr.Number(0, precision=0, visible="hidden", elem_id="model-trained", show_label=False)
+        # Not a State: a State's change fires before the page shows the run's last outputs. Not a
+        # gr.Number: Gradio 6.31's page fired a Number's change again after each event it triggered,
+        # without end. A Markdown hidden by CSS fires once per new value. Its change may still read a
+        # picker before it shows the new model: handlers take the model from the session.
+        ctx.trained = gr.Markdown("0", elem_id="model-trained")
         ctx.models_added.extend([upload_status.change, ctx.trained.change])
         tabs = []
         with gr.Tabs(elem_id="tabs") as tab_set:

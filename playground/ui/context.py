@@ -84,7 +84,7 @@ class AppContext:
     deferred: list[Callable[[], None]] = field(default_factory=list)
     views: dict = field(default_factory=dict)
     models_added: list = field(default_factory=list)   # triggers fired once a session's own model is picked
-    trained: gr.Number | None = None
+    trained: gr.Markdown | None = None
 
     def after_tabs(self, wire: Callable[[], None]) -> None:
         """Declare events with `wire` once every tab exists (for events that update every model picker)."""

@@ -13,6 +13,7 @@ from .pages import choose_model, drawn, figure, markdown, open_page, open_tab, s
 
 SOURCE = "abcdefg"                    # letters the copy task knows
 CURVE_POINTS = 4                      # progress points seen before stopping
+IDLE_MS = 3000                        # how long a page left alone must send no events
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,9 @@ def attention_of(page, model: str) -> list:
     open_tab(page, "attention")
     if page.input_value("#attention-model input") != model:
         choose_model(page, "attention-model", model)
-        wait_until(lambda: markdown(page, "attention-summary").startswith(f"{model}:"), f"{model} chosen")
+    # Picking a model (or adding one) redraws the tab with the model's own example text; typing
+    # before that redraw arrives would be overwritten by it.
+    wait_until(lambda: markdown(page, "attention-summary").startswith(f"{model}:"), f"{model} drawn")
     show(page, model, SOURCE[:2])
     return show(page, model, SOURCE)
 
@@ -111,6 +114,10 @@ def test_a_few_steps_of_training_switch_the_attention_tab_to_the_trained_model(a
         open_tab(page, "attention")                    # redrawn while the Train tab showed: no click needed here
         summary = wait_until(lambda: (s := markdown(page, "attention-summary")).startswith("trained-copy:") and s,
                              "the trained model's summary")
+        events = []
+        page.on("request", lambda request: "queue/join" in request.url and events.append(request.post_data))
+        page.wait_for_timeout(IDLE_MS)
+        assert events == []                            # one publication, one redraw: then the page is quiet
         loss, perplexity = (float(x) for x in re.search(
             r"Held-out loss ([0-9.]+) nats per token, perplexity e\^loss = ([0-9.]+)", summary).groups())
         assert perplexity == pytest.approx(math.exp(loss), abs=2e-3)

@@ -60,7 +60,7 @@ def with_pickers(ctx: AppContext, workspace: Workspace, updates: dict) -> dict:
     entry = updates.pop("published", None)
     if entry is not None:
         updates.update({picker_name(i): update for i, update in enumerate(ctx.picker_updates(workspace, entry))})
-        updates[TRAINED] = next(PUBLICATIONS)
+        updates[TRAINED] = str(next(PUBLICATIONS))
     return updates
 
 
