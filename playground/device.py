@@ -4,6 +4,10 @@ CUDA when there is a GPU, then Apple's MPS, else the CPU; the environment variab
 PLAYGROUND_DEVICE (cpu, cuda, cuda:N, mps) overrides the choice, and a requested device this
 machine does not have is refused with a message naming the ones it has. A model's device is
 read from its parameters, never stored on it.
+
+On a Hugging Face ZeroGPU Space (SPACES_ZERO_GPU set by the platform) the GPU exists only inside
+functions decorated with `spaces.GPU`, so the process's device is the CPU there, and training
+moves to the GPU for its chunks (playground.train.zerogpu).
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import torch
 from torch import nn
 
 DEVICE_VARIABLE = "PLAYGROUND_DEVICE"
+ZERO_GPU_VARIABLE = "SPACES_ZERO_GPU"
 KINDS = ("cpu", "cuda", "mps")
 
 _chosen: torch.device | None = None
@@ -52,12 +57,22 @@ def resolve_device(requested: str | None = None) -> torch.device:
     return torch.device(wanted)
 
 
+def on_zero_gpu() -> bool:
+    """True on a Hugging Face ZeroGPU Space, where CUDA exists only inside `spaces.GPU` calls."""
+    return os.environ.get(ZERO_GPU_VARIABLE, "").strip().lower() in ("1", "t", "true")
+
+
 def default_device() -> torch.device:
-    """This process's device: PLAYGROUND_DEVICE when set, else the best available; chosen on the first call."""
+    """This process's device: PLAYGROUND_DEVICE when set, else the CPU on ZeroGPU, else the best
+    available; chosen on the first call."""
     global _chosen
     if _chosen is None:
+        requested = os.environ.get(DEVICE_VARIABLE)
+        if not (requested and requested.strip()) and on_zero_gpu():
+            _chosen = torch.device("cpu")          # without asking CUDA, which spaces.GPU calls own
+            return _chosen
         try:
-            _chosen = resolve_device(os.environ.get(DEVICE_VARIABLE))
+            _chosen = resolve_device(requested)
         except ValueError as error:
             raise ValueError(f"{DEVICE_VARIABLE}={os.environ[DEVICE_VARIABLE]!r}: {error}") from None
     return _chosen

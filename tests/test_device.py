@@ -8,7 +8,7 @@ import torch
 
 from playground import device as device_module
 from playground.data import tasks
-from playground.device import DEVICE_VARIABLE, available_devices, choose_device, default_device, model_device, resolve_device
+from playground.device import DEVICE_VARIABLE, ZERO_GPU_VARIABLE, available_devices, choose_device, default_device, model_device, resolve_device
 from playground.generate import Stepper
 from playground.generate.beam import beam_search
 from playground.model import ModelConfig, build_model
@@ -20,6 +20,7 @@ def machine(monkeypatch):
     """Pretend this machine has ``cuda`` GPUs and/or ``mps``; the process choice starts afresh."""
     monkeypatch.setattr(device_module, "_chosen", None)
     monkeypatch.delenv(DEVICE_VARIABLE, raising=False)
+    monkeypatch.delenv(ZERO_GPU_VARIABLE, raising=False)
 
     def have(cuda: int = 0, mps: bool = False):
         monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda > 0)
@@ -69,6 +70,20 @@ def test_a_name_that_is_not_a_device_is_refused(machine, value):
     machine()
     with pytest.raises(ValueError, match="unknown device .*use one of cpu, cuda, cuda:N or mps"):
         resolve_device(value)
+
+
+def test_on_zero_gpu_the_process_stays_on_the_cpu_without_asking_cuda(machine, monkeypatch):
+    machine(cuda=1)
+    monkeypatch.setenv(ZERO_GPU_VARIABLE, "true")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: pytest.fail("CUDA asked outside a spaces.GPU call"))
+    assert default_device() == torch.device("cpu")
+
+
+def test_on_zero_gpu_the_environment_variable_still_decides(machine, monkeypatch):
+    machine(cuda=1)
+    monkeypatch.setenv(ZERO_GPU_VARIABLE, "1")
+    monkeypatch.setenv(DEVICE_VARIABLE, "cuda")
+    assert default_device() == torch.device("cuda:0")
 
 
 def test_choose_device_fixes_the_process_choice(machine):

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Collection
 
 from playground.data.batching import Seq2SeqBatch
 from playground.data.char_tokenizer import CharTokenizer
-from playground.data.date_formats import ALL_FORMATS, HELD_OUT_FORMATS, MONTHS, TRAIN_FORMATS, WEEKDAYS, iso
+from playground.data.date_formats import ALL_FORMATS, HELD_OUT_FORMATS, MONTHS, TRAIN_FORMATS, WEEKDAYS, DateFormat, iso
 
 SYMBOLS = string.ascii_lowercase
 _MAX_REJECTIONS = 10_000
@@ -217,12 +217,16 @@ class DatesTask(Task):
         if not isinstance(held_out_formats, bool):
             raise TypeError(f"held_out_formats must be True or False, got {held_out_formats!r}")
         self.held_out_formats = held_out_formats
-        self.formats = HELD_OUT_FORMATS if held_out_formats else TRAIN_FORMATS
-        self._format_list = list(self.formats.values())
+        self._format_names = tuple(self.formats)       # names, not functions: the task pickles
         # Every 4-digit year writes with the same width, so one leap year covers every length.
         leap_year = [dt.date(2000, 1, 1) + dt.timedelta(days=k) for k in range(366)]
         longest = max(len(fmt(d)) for fmt in ALL_FORMATS.values() for d in leap_year)
         super().__init__(_date_alphabet(), max_source_len=longest, max_target_len=len("yyyy-mm-dd"))
+
+    @property
+    def formats(self) -> dict[str, DateFormat]:
+        """The formats this task writes its sources in, by name."""
+        return HELD_OUT_FORMATS if self.held_out_formats else TRAIN_FORMATS
 
     @property
     def knobs(self) -> dict[str, Any]:
@@ -235,7 +239,7 @@ class DatesTask(Task):
         return dt.date.fromordinal(rng.randint(first, last))
 
     def sample(self, rng: random.Random) -> Pair:
-        fmt = rng.choice(self._format_list)
+        fmt = ALL_FORMATS[rng.choice(self._format_names)]
         date = self.random_date(rng)
         return fmt(date), iso(date)
 

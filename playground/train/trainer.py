@@ -77,6 +77,15 @@ class Trainer:
         groups = [{"params": decay, "weight_decay": self.config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
         return torch.optim.AdamW(groups, lr=self.config.lr, betas=(self.config.beta1, self.config.beta2))
 
+    def to(self, device: torch.device) -> "Trainer":
+        """Move the model and the optimizer's state to ``device``; training continues exactly there."""
+        self.model.to(device)
+        for state in self.optimizer.state.values():
+            for key, value in state.items():
+                if torch.is_tensor(value) and key != "step":     # AdamW counts its steps on the CPU
+                    state[key] = value.to(device)
+        return self
+
     @property
     def finished(self) -> bool:
         """True once max_steps or max_seconds of the config is reached."""

@@ -27,6 +27,7 @@ from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, rhym
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
 from playground.train import PRESETS, Preset, Snapshot, TrainEvent, Trainer
 from playground.train.config import SCHEDULES
+from playground.train import zerogpu
 from playground.train.presets import RHYME_BLOCK_SIZE
 from playground.train.card import card, metadata
 from playground.train.metrics import perplexity
@@ -357,7 +358,7 @@ class TrainingSession:
     def _train(self, put: Put, max_steps: int | None) -> None:
         first_step = self.trainer.step
         self.state = "running"
-        with closing(self.trainer.run(max_steps=max_steps, max_seconds=RUN_SECONDS)) as run:
+        with closing(zerogpu.run(self.trainer, max_steps, RUN_SECONDS)) as run:
             for item in run:
                 self._record(item, max_steps is not None and self.trainer.step - first_step >= max_steps)
                 put(item)
