@@ -260,19 +260,19 @@ def cpu_per_call_ms(app: AppProcess, student: load.Student, quick: bool) -> list
     """The server's CPU milliseconds per call, one value per batch of calls made one after another.
 
     The kernel counts a process's CPU in 10 ms ticks, so single calls of about 10 ms cannot be
-    measured one by one: each value is a batch's CPU divided by its calls.
+    measured one by one: each value is a batch's CPU divided by its calls. A batch is one session's
+    calls after its first; its start (the page's config, the API description, the session's state)
+    is a cost per student, not per call, and is left out.
     """
     values = []
     for batch in range(CPU_BATCHES[quick]):
-        before = app.cpu_seconds()
-        results = load.calls_in_turn(app.url, student, CPU_BATCH_CALLS, seed=batch)
-        after = app.cpu_seconds()
-        if before is None or after is None:
+        results, used = load.metered_calls(app.url, student, CPU_BATCH_CALLS, app.cpu_seconds, seed=batch)
+        if used is None:
             return []
         failed = [r.error for r in results if not r.ok]
         if failed:
             raise RuntimeError(f"calls failed while measuring CPU per call: {failed[:3]}")
-        values.append(1000 * (after - before) / len(results))
+        values.append(1000 * used / len(results))
     return values
 
 

@@ -243,6 +243,29 @@ def calls_in_turn(url: str, student: "Student", n_calls: int, seed: int = 0) -> 
     return asyncio.run(_in_turn(url, student, random.Random(seed), n_calls))
 
 
+async def _metered(url: str, student: "Student", rng: random.Random, n_calls: int,
+                   meter: Callable[[], float | None]) -> tuple[list[CallResult], float | None]:
+    async with httpx.AsyncClient(timeout=httpx.Timeout(CALL_LIMIT_S, connect=CONNECT_LIMIT_S)) as client:
+        session = Session(client, await connect(client, url))
+        student.heard(await session.call(*student.next_call(rng)))       # the session's own start
+        before = meter()
+        results = []
+        for _ in range(n_calls):
+            result = await session.call(*student.next_call(rng))
+            student.heard(result)
+            results.append(replace(result, reply=b""))
+        after = meter()
+        return results, None if before is None or after is None else after - before
+
+
+def metered_calls(url: str, student: "Student", n_calls: int, meter: Callable[[], float | None],
+                  seed: int = 0) -> tuple[list[CallResult], float | None]:
+    """`n_calls` calls of one session one after another, and what `meter` (e.g. the server's CPU
+    seconds) grew by while they ran: reading the app's config and API, and the session's first
+    call, which creates its state, come before the first reading."""
+    return asyncio.run(_metered(url, student, random.Random(seed), n_calls, meter))
+
+
 def run_class(url: str, behaviour: Behaviour, n_students: int, duration_s: float, period_s: float = 2.0,
               seed: int = 0) -> ClassRun:
     """`n_students` sessions acting every `period_s` seconds for `duration_s`.

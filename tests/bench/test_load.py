@@ -41,6 +41,9 @@ def test_the_data_list_follows_the_parameters_with_defaults_and_empty_state():
     assert api_only.data({"value": "hi"}) == ["hi"]
 
 
+SERVED = []                           # every value the tiny app's echo served, in order
+
+
 def tiny_app() -> gr.Blocks:
     with gr.Blocks() as demo:
         box, count = gr.Textbox(), gr.State(0)
@@ -52,6 +55,7 @@ def tiny_app() -> gr.Blocks:
             return value.upper(), seen + 1
 
         def echo(value: str) -> str:
+            SERVED.append(value)
             return value
 
         box.submit(shout, [box, count], [out, count], api_name="shout")
@@ -95,6 +99,13 @@ def test_a_class_runs_from_one_child_process_and_reports_its_cpu(url):
     assert run.wall_s >= 1.5 and 0 < run.generator_cpu_s < run.wall_s
     echo = load.calls_in_turn(url, _Echo(), 2)
     assert all(r.ok for r in echo)
+
+
+def test_metered_calls_meter_only_the_calls_after_the_sessions_first(url):
+    results, grown = load.metered_calls(url, _Echo(), 5, meter=lambda: float(len(SERVED)))
+    assert len(results) == 5 and all(r.ok for r in results)
+    assert grown == 5.0                                    # the session's first call came before
+    assert load.metered_calls(url, _Echo(), 2, meter=lambda: None)[1] is None
 
 
 class _Echo(load.Student):

@@ -69,10 +69,13 @@ def test_the_written_target_is_the_greedy_output_kept_per_model_until_the_model_
     source = entry.tokenizer.encode("abcd")
     with torch.inference_mode():
         written = attention_tab._greedy_target(entry, source)
-        stepper = Stepper(entry.model, entry.tokenizer, "abcd", SamplingConfig(max_new_tokens=entry.config.max_len - 1))
+        budget = attention_tab.GREEDY_TOKENS_PER_SOURCE_TOKEN * len(source) + attention_tab.GREEDY_EXTRA
+        assert budget < entry.config.max_len - 1                                  # the length cap is what binds
+        stepper = Stepper(entry.model, entry.tokenizer, "abcd", SamplingConfig(max_new_tokens=budget))
         for _ in stepper.run():
             pass
     assert written == [i for i in stepper.generated_ids if i != 2]                # the Stepper's greedy output, no eos
+    assert 0 < len(written) <= budget
     kept = attention_tab._greedy_targets[entry.model]
     assert list(kept) == [tuple(source)] and attention_tab._greedy_target(entry, source) == written
     before, model = len(attention_tab._greedy_targets), weakref.ref(entry.model)

@@ -31,6 +31,11 @@ from ...shapes import shape_rows
 from ...validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 
 GREEDY_TARGETS_KEPT = 256      # per model: the greedy outputs of its latest sources
+# A target the model writes itself ends at eos, or at this many tokens per source token plus
+# GREEDY_EXTRA: every shipped task's target is at most as long as its source, and an untrained
+# model, which seldom writes eos, stops there instead of filling the whole axis.
+GREEDY_TOKENS_PER_SOURCE_TOKEN = 2
+GREEDY_EXTRA = 4
 MAX_ATTENTION_TOKENS = 80      # tokens drawn per axis; more makes every heatmap unreadable on a projector
 ALL_SCORES = tuple(dict.fromkeys((*CROSS_SCORES, *SELF_SCORES)))
 
@@ -82,7 +87,8 @@ _greedy_targets_lock = threading.Lock()
 
 
 def _greedy_target(entry: ModelEntry, source_ids: list[int]) -> list[int]:
-    """The model's own greedy output for the source, without the final eos.
+    """The model's own greedy output for the source, without the final eos (at most
+    GREEDY_TOKENS_PER_SOURCE_TOKEN x the source's length + GREEDY_EXTRA tokens).
 
     A class clicks the same examples again and again, so the last GREEDY_TARGETS_KEPT outputs of
     each model are kept (models are never changed once shown; a forgotten model takes its own
@@ -94,7 +100,8 @@ def _greedy_target(entry: ModelEntry, source_ids: list[int]) -> list[int]:
         if key in kept:
             kept.move_to_end(key)
             return list(kept[key])
-    budget = min(entry.config.max_len - 1, MAX_ATTENTION_TOKENS - 1)
+    budget = min(entry.config.max_len - 1, MAX_ATTENTION_TOKENS - 1,
+                 GREEDY_TOKENS_PER_SOURCE_TOKEN * len(source_ids) + GREEDY_EXTRA)
     decoded = greedy(entry.model, bos(1), budget, torch.tensor([source_ids]))[0]
     target = [i for i in decoded if i != EOS_ID]
     with _greedy_targets_lock:
