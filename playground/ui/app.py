@@ -6,7 +6,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from . import links, own_models
+from . import links, own_models, session_costs
 from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 from .language import (
@@ -56,6 +56,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                idle_seconds: float = IDLE_SECONDS) -> gr.Blocks:
     """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/)."""
     configure_torch()
+    session_costs.install()
     registry = ModelRegistry(pretrained_dir)
     store = WorkspaceStore(max_sessions, idle_seconds, registry=registry)
     with gr.Blocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:

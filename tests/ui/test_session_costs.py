@@ -1,0 +1,78 @@
+"""Gradio's per-session work, cached in the app where it cannot change: the same session state,
+with signatures and class files read once, and a missing bokeh looked for once."""
+import functools
+import gc
+import importlib.util
+import inspect
+import json
+import sys
+import weakref
+
+import pytest
+
+import gradio.blocks
+from gradio.state_holder import SessionState
+
+from playground.ui import create_app, session_costs
+
+
+def test_a_new_sessions_state_is_the_same_with_the_cache(pretrained_dir, monkeypatch):
+    demo = create_app(pretrained_dir)
+    assert isinstance(gradio.blocks.inspect, session_costs._CachingInspect)   # installed by the app
+    cached = SessionState(demo).config_values
+    monkeypatch.setattr(gradio.blocks, "inspect", inspect)
+    plain = SessionState(demo).config_values
+    assert len(cached) > 400
+    assert json.dumps(cached, sort_keys=True, default=repr) == json.dumps(plain, sort_keys=True, default=repr)
+
+
+def test_a_functions_signature_is_read_once_and_anything_else_as_before():
+    def handler(a, b=2, *, c):
+        return a
+
+    first = session_costs.cached_signature(handler)
+    assert first == inspect.signature(handler) and session_costs.cached_signature(handler) is first
+
+    class Unhashable:
+        __hash__ = None
+
+        def __call__(self, x, y):
+            return x
+
+    assert list(session_costs.cached_signature(Unhashable()).parameters) == ["x", "y"]
+    assert list(session_costs.cached_signature(functools.partial(handler, 1), follow_wrapped=False)
+                .parameters) == ["b", "c"]
+    assert session_costs._CachingInspect("inspect").isfunction(handler)   # the rest of inspect
+
+
+def test_the_cache_keeps_no_function_alive():
+    def gone(x):
+        return x
+
+    session_costs.cached_signature(gone)
+    alive = weakref.ref(gone)
+    del gone
+    gc.collect()
+    assert alive() is None
+
+
+def test_a_class_file_is_read_once_and_a_builtin_class_still_refused():
+    class Local:
+        pass
+
+    assert session_costs.cached_getfile(Local) == inspect.getfile(Local) == __file__
+    assert session_costs._known[Local]["file"] == __file__
+    with pytest.raises(TypeError):
+        session_costs.cached_getfile(int)
+    with pytest.raises(TypeError):
+        session_costs.cached_getfile(int)
+
+
+def test_a_missing_bokeh_is_looked_for_once(pretrained_dir, monkeypatch):
+    if importlib.util.find_spec("bokeh") is not None:
+        pytest.skip("bokeh is installed here: the app leaves its import alone")
+    monkeypatch.delitem(sys.modules, "bokeh", raising=False)
+    session_costs.install()
+    assert sys.modules["bokeh"] is None
+    with pytest.raises(ImportError):
+        import bokeh  # noqa: F401
