@@ -122,11 +122,14 @@ class Session:
         event_id = joined.json()["event_id"]
         async with self.client.stream("GET", self.app.api + "queue/data",
                                       params={"session_hash": self.hash}) as stream:
-            buffer = b""
+            pending = bytearray()               # received, not yet split into messages
             async for chunk in stream.aiter_bytes():
-                buffer += chunk
-                while b"\n\n" in buffer:
-                    message, buffer = buffer.split(b"\n\n", 1)
+                scan_from = max(0, len(pending) - 1)            # a separator may straddle two chunks
+                pending += chunk
+                while (end := pending.find(b"\n\n", scan_from)) >= 0:
+                    message = bytes(pending[:end])
+                    del pending[:end + 2]
+                    scan_from = 0
                     done = _completion(message, event_id)
                     if done is not None:
                         ok, server_ms, error = done
