@@ -4,9 +4,13 @@ streams, and which can be asked to stop between two of its steps.
 The thread runs at a lower CPU priority than the threads answering viewers (so a busy CPU serves
 viewers first), with autograd on and $PLAYGROUND_TRAINING_THREADS intra-op threads. At most one
 job runs per Worker. Used by the Train tab's runs and the Labs tab's side-by-side trainings.
+The job runs in a copy of the launching event's context, so what Gradio keeps there (the request)
+is still known to the job: on a ZeroGPU Space a chunk of training is then counted against the
+quota of the student who pressed Start, not the Space's.
 """
 from __future__ import annotations
 
+import contextvars
 import os
 import queue
 import threading
@@ -55,7 +59,8 @@ class Worker:
             self._stop.clear()
             self._idle.clear()
         items: queue.Queue = queue.Queue()
-        threading.Thread(target=self._work, args=(items, job), name="playground-training", daemon=True).start()
+        threading.Thread(target=contextvars.copy_context().run, args=(self._work, items, job),
+                         name="playground-training", daemon=True).start()
         return self._batches(items)
 
     def _work(self, items: queue.Queue, job: Callable[[Put], None]) -> None:
