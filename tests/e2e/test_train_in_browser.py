@@ -6,14 +6,16 @@ control and its plots agreeing. Screenshots of the Train and Attention tabs go t
 $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import math
 import re
+import time
 
 import pytest
 
-from .pages import choose_model, drawn, figure, markdown, open_page, open_tab, screenshot, type_into, wait_until
+from .pages import choose_model, drawn, figure, has_data, markdown, open_page, open_tab, screenshot, type_into, wait_until
 
 SOURCE = "abcdefg"                    # letters the copy task knows
 CURVE_POINTS = 4                      # progress points seen before stopping
 IDLE_MS = 3000                        # how long a page left alone must send no events
+RECLICK_SECONDS = 8                   # a Show attention click with nothing drawn after this is made again
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +37,33 @@ def probe_cells(fig: dict | None) -> list:
 
 
 def show(page, model: str, value: str) -> list:
-    """Run the attention view on `value`; once `model`'s grid for it is drawn, its heatmaps."""
-    type_into(page, "attention-text", value)
-    page.click("#attention-run")
-    wait_until(lambda: markdown(page, "attention-summary").startswith(f"{model}:"), f"the summary of {model}")
-    return probe_cells(drawn(page, "attention-grid", lambda fig: len(fig["traces"][0]["x"]) == len(value)))
+    """Run the attention view on `value`; once `model`'s grid for it is drawn, its heatmaps.
+
+    A redraw still on its way when the text is typed (the model's own example, after a model is
+    added or picked) replaces the typed text; the text is then typed again. A click made while the
+    button's previous event still ran is dropped by Gradio; it is made again after a while."""
+    clicked = [0.0]
+
+    def typed_and_drawn():
+        typed = page.input_value("#attention-text textarea") == value
+        if not typed or time.monotonic() - clicked[0] > RECLICK_SECONDS:
+            if not typed:
+                type_into(page, "attention-text", value)
+            page.click("#attention-run")
+            clicked[0] = time.monotonic()
+            return None
+        grid = figure(page, "attention-grid")
+        summary = markdown(page, "attention-summary")
+        return grid if has_data(grid) and len(grid["traces"][0]["x"]) == len(value) and summary.startswith(
+            f"{model}:") else None
+
+    try:
+        return probe_cells(wait_until(typed_and_drawn, f"{model}'s grid of {value!r}"))
+    except AssertionError as error:                    # say what the page showed instead
+        grid = figure(page, "attention-grid")
+        raise AssertionError(f"{error}; the input shows {page.input_value('#attention-text textarea')!r}, the grid "
+                             f"{grid and grid['traces'][0]['x']}, the summary "
+                             f"{markdown(page, 'attention-summary')[:120]!r}") from None
 
 
 def attention_of(page, model: str) -> list:
@@ -48,8 +72,6 @@ def attention_of(page, model: str) -> list:
     open_tab(page, "attention")
     if page.input_value("#attention-model input") != model:
         choose_model(page, "attention-model", model)
-    # Picking a model (or adding one) redraws the tab with the model's own example text; typing
-    # before that redraw arrives would be overwritten by it.
     wait_until(lambda: markdown(page, "attention-summary").startswith(f"{model}:"), f"{model} drawn")
     show(page, model, SOURCE[:2])
     return show(page, model, SOURCE)
