@@ -33,6 +33,7 @@ class Workspace:
         self.training: Any = None
         self.labs: Any = None
         self.lock = threading.RLock()
+        self._added_drawn: dict[str, ModelEntry] = {}     # view -> the added model it last drew
 
     def close(self) -> None:
         """Stop the session's training and lab, if any (the session is being forgotten)."""
@@ -50,6 +51,16 @@ class Workspace:
     def newest_model(self) -> ModelEntry | None:
         """The model this session added last (uploaded, or published again by a training), None before any."""
         return next(reversed(self.models.values()), None)
+
+    def first_drawing(self, view: str, entry: ModelEntry) -> bool:
+        """True the first time `view` is asked to draw `entry` as the model the session added, False
+        after: the page may report one addition more than once, and a repeat must neither replace
+        what the user typed since nor take the picker back to the added model."""
+        with self.lock:
+            if self._added_drawn.get(view) is entry:
+                return False
+            self._added_drawn[view] = entry
+            return True
 
     def model_names(self, registry: ModelRegistry, generative_only: bool = False) -> list[str]:
         """The shared models, then this session's own."""

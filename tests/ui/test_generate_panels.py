@@ -155,6 +155,10 @@ def test_a_model_the_session_adds_redraws_the_tab_for_it(workspace, registry):
     assert added["steps"] == 0 and added["prompt"] == "abc"                     # it reads the prompt: kept
     assert "cross.0.0" in [value for _, value in added["ho_heads"].constructor_args["choices"]]
     assert workspace.generation.entry is mine
+    # the page reports the same addition again: nothing is redrawn, what the user did since stays
+    assert handlers.model_added(workspace, replace(form, model="copy", prompt="xyz"), "en") == {}
     # the event read the picker before the page showed the new model: the session's newest is drawn
+    again = replace(mine, name="mine-copy")                                       # uploaded once more
+    workspace.add_model(again)
     stale = handlers.model_added(workspace, replace(form, steps=1), "en")
-    assert stale["model"] == "mine-copy" and workspace.generation.entry is mine
+    assert stale["model"] == "mine-copy" and workspace.generation.entry is again

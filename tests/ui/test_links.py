@@ -182,6 +182,8 @@ def test_a_model_the_session_added_is_shown_whatever_the_picker_still_says(regis
     assert updates["kind"].value == "decoder" and "decoder self-attention" in updates["grid"].layout.title.text
     assert [value for _, value in updates["kind"].choices] == ["encoder", "decoder", "cross"]
     assert "perplexity e^loss = **1.649**" in updates["summary"]
+    typed = replace(stale, model="trained-copy", text="abc")                  # the user typed since
+    assert handlers.show_added(workspace, typed, "en") == {}                  # a repeated report redraws nothing
 
 
 def test_a_kind_and_score_left_from_the_previous_model_reach_the_handlers_which_fit_them(registry):
