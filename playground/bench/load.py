@@ -230,35 +230,25 @@ async def _class(url: str, behaviour: Behaviour, n_students: int, duration_s: fl
     return [r for results in per_student for r in results]
 
 
-async def _in_turn(url: str, student: "Student", rng: random.Random, n_calls: int) -> list[CallResult]:
+async def _in_turn(url: str, student: "Student", rng: random.Random, n_calls: int,
+                   meter: Callable[[], float | None] | None = None) -> tuple[list[CallResult], float | None]:
     async with httpx.AsyncClient(timeout=httpx.Timeout(CALL_LIMIT_S, connect=CONNECT_LIMIT_S)) as client:
         session = Session(client, await connect(client, url))
+        if meter is not None:                                              # the session's own start, unmetered
+            student.heard(await session.call(*student.next_call(rng)))
+        before = meter() if meter is not None else None
         results = []
         for _ in range(n_calls):
             result = await session.call(*student.next_call(rng))
             student.heard(result)
             results.append(replace(result, reply=b""))
-        return results
+        after = meter() if meter is not None else None
+        return results, None if before is None or after is None else after - before
 
 
 def calls_in_turn(url: str, student: "Student", n_calls: int, seed: int = 0) -> list[CallResult]:
     """One session making `n_calls` calls one after another (nothing else from this process)."""
-    return asyncio.run(_in_turn(url, student, random.Random(seed), n_calls))
-
-
-async def _metered(url: str, student: "Student", rng: random.Random, n_calls: int,
-                   meter: Callable[[], float | None]) -> tuple[list[CallResult], float | None]:
-    async with httpx.AsyncClient(timeout=httpx.Timeout(CALL_LIMIT_S, connect=CONNECT_LIMIT_S)) as client:
-        session = Session(client, await connect(client, url))
-        student.heard(await session.call(*student.next_call(rng)))       # the session's own start
-        before = meter()
-        results = []
-        for _ in range(n_calls):
-            result = await session.call(*student.next_call(rng))
-            student.heard(result)
-            results.append(replace(result, reply=b""))
-        after = meter()
-        return results, None if before is None or after is None else after - before
+    return asyncio.run(_in_turn(url, student, random.Random(seed), n_calls))[0]
 
 
 def metered_calls(url: str, student: "Student", n_calls: int, meter: Callable[[], float | None],
@@ -266,7 +256,7 @@ def metered_calls(url: str, student: "Student", n_calls: int, meter: Callable[[]
     """`n_calls` calls of one session one after another, and what `meter` (e.g. the server's CPU
     seconds) grew by while they ran: reading the app's config and API, and the session's first
     call, which creates its state, come before the first reading."""
-    return asyncio.run(_metered(url, student, random.Random(seed), n_calls, meter))
+    return asyncio.run(_in_turn(url, student, random.Random(seed), n_calls, meter))
 
 
 def run_class(url: str, behaviour: Behaviour, n_students: int, duration_s: float, period_s: float = 2.0,
