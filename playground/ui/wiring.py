@@ -13,6 +13,7 @@ the screen resolution, named after what it shows.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 from typing import Any, Callable, Iterable, Mapping
 
@@ -61,6 +62,19 @@ def _typed_arrays(value):
     if isinstance(value, (list, tuple)):
         return [_typed_arrays(item) if isinstance(item, (dict, list, tuple)) else item for item in value]
     return to_typed_array_spec(value) if is_homogeneous_array(value) else value
+
+
+def once_per_addition(handler: Handler) -> Handler:
+    """`handler` for the events after which the session added a model, run once per addition in each
+    view: the page may report one addition more than once, and a repeat returns no update, so it
+    neither replaces what the user typed since nor takes the picker back to the added model."""
+    @functools.wraps(handler)
+    def drawn_once(workspace: Workspace, form: Form, lang: str):
+        added = workspace.newest_model()
+        if added is not None and not workspace.first_drawing(form.VIEW, added):
+            return {}
+        return handler(workspace, form, lang)
+    return drawn_once
 
 
 def file_name(*parts) -> str:
@@ -256,6 +270,12 @@ class TabWiring:
             dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
                                show_progress="hidden", show_progress_on=[shows_progress], **PRIVATE)
         return dependency
+
+    def on_model_added(self, handler: Handler, outputs: Iterable[str], **kwargs) -> None:
+        """Redraw with `handler` when the session adds a model (AppContext.models_added), once per
+        addition (see once_per_addition); `kwargs` as for `on`."""
+        for trigger in self.ctx.models_added:
+            self.on(trigger, once_per_addition(handler), outputs, **kwargs)
 
     def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
                 shared: bool = False) -> None:

@@ -10,6 +10,7 @@ import pytest
 from playground.ui.links import link_query, parse_link
 from playground.ui.tabs.attention import forward_pass, scores_of
 from playground.ui.tabs.generate import GenerateForm, handlers
+from playground.ui.wiring import once_per_addition
 from playground.ui.workspace import Workspace
 
 TABS = ("attention", "generate")
@@ -144,21 +145,22 @@ def test_an_example_brings_its_exposure_target(workspace):
 
 def test_a_model_the_session_adds_redraws_the_tab_for_it(workspace, registry):
     form = GenerateForm(model="tiny-gpt", prompt="abc")
+    model_added = once_per_addition(handlers.model_added)                   # as the page's events run it
     handlers.reset(workspace, form, "en")
     handlers.step(workspace, form, "en")
     # the picker stayed (the added model writes no text): the generation goes on
-    kept = handlers.model_added(workspace, replace(form, steps=1), "en")
+    kept = model_added(workspace, replace(form, steps=1), "en")
     assert kept["steps"] == 1 and "prompt" not in kept
     mine = replace(registry.get("copy"), name="mine-copy", source="uploaded")
     workspace.add_model(mine)
-    added = handlers.model_added(workspace, replace(form, model="mine-copy", steps=1), "en")
+    added = model_added(workspace, replace(form, model="mine-copy", steps=1), "en")
     assert added["steps"] == 0 and added["prompt"] == "abc"                     # it reads the prompt: kept
     assert "cross.0.0" in [value for _, value in added["ho_heads"].constructor_args["choices"]]
     assert workspace.generation.entry is mine
     # the page reports the same addition again: nothing is redrawn, what the user did since stays
-    assert handlers.model_added(workspace, replace(form, model="copy", prompt="xyz"), "en") == {}
+    assert model_added(workspace, replace(form, model="copy", prompt="xyz"), "en") == {}
     # the event read the picker before the page showed the new model: the session's newest is drawn
     again = replace(mine, name="mine-copy")                                       # uploaded once more
     workspace.add_model(again)
-    stale = handlers.model_added(workspace, replace(form, steps=1), "en")
+    stale = model_added(workspace, replace(form, steps=1), "en")
     assert stale["model"] == "mine-copy" and workspace.generation.entry is again

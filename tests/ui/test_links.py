@@ -13,7 +13,7 @@ from playground.ui.registry import ModelEntry
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.form import MAX_HEAD, MAX_LAYER
 from playground.ui.widgets import FormRadio
-from playground.ui.wiring import TabWiring, export_config, file_name, value_of, with_export
+from playground.ui.wiring import TabWiring, export_config, file_name, once_per_addition, value_of, with_export
 from playground.ui.workspace import Workspace
 
 TABS = ("attention", "generate")
@@ -172,18 +172,19 @@ def test_switching_model_loads_its_own_first_example(registry):
 
 def test_a_model_the_session_added_is_shown_whatever_the_picker_still_says(registry):
     workspace = Workspace("s", registry)
+    show_added = once_per_addition(handlers.show_added)                     # as the page's events run it
     stale = AttentionForm(model="tiny-gpt", text="abcab", kind="decoder", score="previous_token")
-    assert "**tiny-gpt**" in handlers.show_added(workspace, stale, "en")["summary"]     # nothing added: the form's
+    assert "**tiny-gpt**" in show_added(workspace, stale, "en")["summary"]     # nothing added: the form's
     copy = registry.get("copy")
     workspace.add_model(replace(copy, name="trained-copy", source="session", held_out_loss=0.5))
-    updates = handlers.show_added(workspace, stale, "en")         # the event read the picker before it changed
+    updates = show_added(workspace, stale, "en")         # the event read the picker before it changed
     assert updates["model"] == "trained-copy" and updates["summary"].startswith("**trained-copy**")
     assert updates["text"] == "abcabcabc"                         # its own first example, not the form's text
     assert updates["kind"].value == "decoder" and "decoder self-attention" in updates["grid"].layout.title.text
     assert [value for _, value in updates["kind"].choices] == ["encoder", "decoder", "cross"]
     assert "perplexity e^loss = **1.649**" in updates["summary"]
     typed = replace(stale, model="trained-copy", text="abc")                  # the user typed since
-    assert handlers.show_added(workspace, typed, "en") == {}                  # a repeated report redraws nothing
+    assert show_added(workspace, typed, "en") == {}                  # a repeated report redraws nothing
 
 
 def test_a_kind_and_score_left_from_the_previous_model_reach_the_handlers_which_fit_them(registry):

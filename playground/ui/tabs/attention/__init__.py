@@ -49,9 +49,8 @@ def build(ctx: AppContext) -> None:
     tab.on(shown.success, handlers.controls, handlers.CONTROLS, **QUIET)      # the controls agree with the views
     tab.on(c["model"].input, handlers.change_model, ["text", "target", "step", *everything], progress_on="grid",
            refused=handlers.refused)
-    for added in ctx.models_added:                               # a model the session just uploaded or trained
-        tab.on(added, handlers.show_added, ["model", "text", "target", "step", *everything], progress_on="grid",
-               refused=handlers.refused)
+    tab.on_model_added(handlers.show_added, ["model", "text", "target", "step", *everything], progress_on="grid",
+                       refused=handlers.refused)
     chosen = c["step_picker"].input(lambda step: step, [c["step_picker"]], [c["step"]], **QUIET, **PRIVATE)
     for trigger in (chosen.then, c["text"].submit, c["target"].submit, c["kind"].input,
                     examples.load_input_event.then):

@@ -134,13 +134,10 @@ def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
 def show_added(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     """The model the session added last (uploaded or trained), picked and drawn like a newly picked
     one. The page's pickers already show it, but this event may have read the picker before the
-    page updated it, so the model is taken from the session, not from the form. Each addition is
-    drawn once (Workspace.first_drawing)."""
+    page updated it, so the model is taken from the session, not from the form."""
     added = workspace.newest_model()
     if added is None:
         return change_model(workspace, form, lang)
-    if not workspace.first_drawing(form.VIEW, added):
-        return {}
     return {**change_model(workspace, replace(form, model=added.name), lang), "model": added.name}
 
 

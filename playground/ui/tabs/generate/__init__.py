@@ -54,12 +54,8 @@ def build(ctx: AppContext) -> None:
     model_outputs = ["prompt", "xb_target", *everything, *controls]
     tab.on(c["model"].input, handlers.change_model, model_outputs, progress_on="output", refused=refused)
 
-    def follow_added_models() -> None:
-        """Redraw for a model the session just uploaded or trained (a trigger any tab may add)."""
-        for added in ctx.models_added:
-            tab.on(added, handlers.model_added, ["model", *model_outputs], progress_on="output", refused=refused)
-
-    ctx.after_tabs(follow_added_models)
+    ctx.after_tabs(lambda: tab.on_model_added(handlers.model_added, ["model", *model_outputs], progress_on="output",
+                                              refused=refused))
     tab.on(c["prompt"].submit, handlers.restart, [*everything, *controls], refused=refused)
     tab.on(examples.load_input_event.then, handlers.load_example, ["xb_target", *everything, *controls],
            refused=refused)

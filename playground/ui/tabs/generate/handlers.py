@@ -170,10 +170,8 @@ def model_added(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
     """A model the session just added (uploaded or trained): picked, and the tab redrawn for it. The
     model is taken from the session, not the form: this event may read the picker before the page
     shows the new model in it. The picker stays where it was when the new model does not generate;
-    the generation then goes on. Each addition is drawn once (Workspace.first_drawing)."""
+    the generation then goes on."""
     added = workspace.newest_model()
-    if added is not None and not workspace.first_drawing(form.VIEW, added):
-        return {}
     if added is not None and added.generative and added.name != form.model:
         return {**change_model(workspace, replace(form, model=added.name), lang), "model": added.name}
     generation = workspace.generation
