@@ -15,11 +15,10 @@ from .language import (
     MARK_PAGE_LANGUAGE_JS,
     PROBE_ID,
     SET_LOCALE_JS,
-    detect_language,
     toast_title_css,
 )
 from .registry import ModelRegistry
-from .runtime import configure_torch, start_warm_up
+from .runtime import configure_torch
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .validation import MAX_FILE_BYTES
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
@@ -68,12 +67,6 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
         note, query, linked_view = links.build_link_note()
 
-        def on_load(probe: str, address_query: str, request: gr.Request) -> tuple[str, str]:
-            start_warm_up()
-            return detect_language(probe, request.headers.get("accept-language") if request else None), address_query
-
-        loaded = demo.load(on_load, [language, query], [language, query], js=links.READ_PAGE_JS,
-                           show_progress="hidden", api_visibility="private")
         language.input(None, [language], None, js=SET_LOCALE_JS)
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, linked_view)
@@ -98,7 +91,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,
                        show_progress="hidden", **PRIVATE)
         own_models.wire(ctx, upload, upload_status)
-        links.wire_page(ctx, loaded, tab_set, tuple(key for key, _ in TABS), note, query, copy, copied,
+        links.wire_page(demo, ctx, tab_set, tuple(key for key, _ in TABS), note, query, copy, copied,
                         dict(zip((key for key, _ in TABS), tabs)))
         for wire in ctx.deferred:
             wire()

@@ -3,7 +3,6 @@ and the event groups that bound concurrency."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable
 
 import gradio as gr
@@ -64,8 +63,8 @@ class AppContext:
     language: the radio holding the session's language ("en" / "zh-CN"); every handler takes it
         as an input and makes its text in that language.
     linked_view: the tab the page opens with (the link's `view`, else the first tab), set on load.
-    started: the page-load event after the language is known and the link is applied; tabs chain
-        their first render on it (set once every tab exists, see links.wire_page).
+    started: the page-load event, which sets the language, applies the link and draws the tab the
+        page opens with (set once every tab exists, see links.wire_page).
     views: the tabs that have a form (and so a link), by view name.
     models_added: events after which every picker shows a model the session just added (an
         upload's status changing, a training publishing its model); a tab redraws for it on these.
@@ -123,29 +122,20 @@ class AppContext:
         self.pickers.append((dropdown, generative_only))
         return dropdown
 
-    def on_open(self, fn, inputs: list, outputs: list, progress_on) -> None:
-        """Draw the current tab with `fn` the first time a session opens it (the tab the page opens
-        with: on page load) and again when the language changes after it was opened.
+    def on_open(self, fn, inputs: list, outputs: list, progress_on) -> gr.State:
+        """Draw the current tab with `fn` the first time a session opens it, and again when the
+        language changes after it was opened. Returns whether the session has opened it (a
+        gr.State): the page's load sets it for the tab the page opens with, drawn there.
 
         A page load then costs one tab's figures, not every tab's, which matters when a whole
-        class opens the app at once. Whether a session has opened the tab is a gr.State.
+        class opens the app at once.
         """
         opened = gr.State(False)
-        opens_now = partial(_opens_on_load, self.tab_key)
-        self.after_tabs(lambda: self.started.then(opens_now, [self.linked_view, opened], [opened], **CHECK, **PRIVATE)
-                        .success(fn, inputs, outputs, **light(progress_on), **PRIVATE))
         self.tab.select(_first_opening, [opened, self.linked_view], [opened], **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
         self.language.input(_already_open, [opened], None, **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
-
-
-def _opens_on_load(view: str, linked_view: str, opened: bool) -> bool:
-    """Let the drawing that follows run on page load only in the tab the page opens with (with the
-    link's values, even when a selection drew it a moment before)."""
-    if view != linked_view:
-        raise gr.Error("not the tab shown on load", visible=False, print_exception=False)
-    return True
+        return opened
 
 
 def _first_opening(opened: bool, linked_view: str) -> bool:

@@ -18,8 +18,9 @@ import gradio as gr
 
 from .forms import Form, ModelName, Refused, decode_query, encode_query, refusal_text
 from .i18n import LANGUAGES, label, text
-from .context import CHECK, PRIVATE
-from .language import PROBE_ID, SET_LOCALE_JS
+from .context import LIGHT, PRIVATE
+from .language import PROBE_ID, SET_LOCALE_JS, detect_language
+from .runtime import as_gradio_error, guarded, start_warm_up
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
 PAGE_PARAMS = ("view", "lang", "present")
@@ -196,35 +197,44 @@ def build_link_note() -> tuple[gr.Markdown, gr.Textbox, gr.State]:
     return note, query, gr.State("")
 
 
-def wire_page(ctx, loaded, tabs: gr.Tabs, keys: tuple[str, ...], note: gr.Markdown, query: gr.Textbox,
+def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, keys: tuple[str, ...], note: gr.Markdown, query: gr.Textbox,
               copy: gr.Button, copied: gr.Markdown, tab_components: Mapping[str, gr.Tab]):
-    """Apply the link once the page has loaded, and keep the address bar in step with the views.
+    """Open the page in one event once it has loaded (its language, the link applied, the tab it
+    opens with drawn), and keep the address bar in step with the views.
 
-    Sets ctx.started: the event after which the linked tab draws itself."""
+    Sets ctx.started: that page-load event."""
     views = ctx.views
-    targets = [tabs, note, ctx.linked_view]
+    targets = [ctx.language, query, tabs, note, ctx.linked_view]
     for wiring in views.values():
         targets += list(wiring.components.values())       # the form's fields and the controls that follow them
+        targets += [*wiring.opening_targets, wiring.opened]
+    targets = list(dict.fromkeys(targets))
 
-    def apply_link(values: dict, request: gr.Request):
-        lang = values.get(ctx.language) or "en"
-        page = parse_link(values.get(query) or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
+    def open_page(probe: str, address_query: str, request: gr.Request):
+        start_warm_up()
+        lang = detect_language(probe, request.headers.get("accept-language") if request else None)
+        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
+        out = {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view), ctx.linked_view: page.view}
         message = note_text(page.ignored, lang)
-        out = {tabs: gr.Tabs(selected=page.view), note: gr.Markdown(message, visible=bool(message)),
-               ctx.linked_view: page.view}
         wiring = views.get(page.view)
         if wiring is not None and page.form is not None:
-            out.update(wiring.link_updates(ctx.workspace(request), page.form, lang))
+            workspace = ctx.workspace(request)
+            try:
+                out.update(wiring.opening_updates(workspace, page.form, lang))
+            except Exception as error:         # the tab opens with the link's controls, saying why it has no views
+                out.update(wiring.link_updates(workspace, page.form, lang))
+                message = "\n\n".join(filter(None, (message, str(as_gradio_error(error, lang).message))))
         if page.present:
             out.update({w.components["controls"]: gr.Accordion(open=False)
                         for w in views.values() if "controls" in w.components})
+        out[note] = gr.Markdown(message, visible=bool(message))
         return out
 
     # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
     # component that has ever shown an event's progress, on each status change of any event, so an
     # event whose progress covered all these targets would slow every later event of the page.
-    ctx.started = loaded.then(apply_link, {query, ctx.language}, targets, **CHECK, **PRIVATE,
-                              show_progress_on=[note])
+    ctx.started = demo.load(guarded(open_page), [ctx.language, query], targets, js=READ_PAGE_JS, **LIGHT,
+                            show_progress_on=[note], **PRIVATE)
     for view, wiring in views.items():
         wiring.link.change(None, [wiring.link], None, js=address_js(view, check_shown=True), **PRIVATE)
         tab_components[view].select(None, [wiring.link], None, js=address_js(view, check_shown=False), **PRIVATE)

@@ -93,7 +93,8 @@ def _language(signature: inspect.Signature, args, kwargs) -> str:
         return "en"
 
 
-def _as_gradio_error(error: Exception, lang: str) -> gr.Error:
+def as_gradio_error(error: Exception, lang: str) -> gr.Error:
+    """What the page shows for `error`: its message for a bad input, else that the app failed (logged)."""
     if isinstance(error, gr.Error):
         return error
     if isinstance(error, (ValueError, TypeError, KeyError, ArithmeticError)):     # bad input, or a diverged model
@@ -120,7 +121,7 @@ def _guard(fn, mode, threads):
                     except StopIteration:
                         return
                     except Exception as error:
-                        raise _as_gradio_error(error, _language(signature, args, kwargs)) from error
+                        raise as_gradio_error(error, _language(signature, args, kwargs)) from error
                     yield value
             finally:
                 steps.close()
@@ -133,7 +134,7 @@ def _guard(fn, mode, threads):
             with mode():
                 return fn(*args, **kwargs)
         except Exception as error:
-            raise _as_gradio_error(error, _language(signature, args, kwargs)) from error
+            raise as_gradio_error(error, _language(signature, args, kwargs)) from error
     return wrapper
 
 

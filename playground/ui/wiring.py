@@ -96,6 +96,16 @@ def value_of(update) -> tuple[bool, Any]:
     return True, update
 
 
+def with_value(update, value):
+    """`update` (a drawing's update of a component) also setting `value` (a form field's value) when
+    it sets none itself: a gr.Dropdown(choices=...) then keeps the value the form names."""
+    if isinstance(value, gr.components.Component) or not isinstance(update, gr.components.Component):
+        return update
+    if "value" in update.constructor_args:
+        return update
+    return type(update)(**{**update.constructor_args, "value": value})
+
+
 class TabWiring:
     """One tab's components by name, its form, its link box, and the events between them."""
 
@@ -174,18 +184,7 @@ class TabWiring:
             @guard
             def run(values: tuple, lang: str, request: gr.Request | None):
                 form = self.read(values, lang)
-                workspace = ctx.workspace(request)
-                key = self.shared_key(handler, workspace, form, lang, link) if shared else None
-                if key is not None and (kept := SHARED_VIEWS.get(key)) is not None:
-                    return self.by_component(kept)
-                try:
-                    updates = dict(handler(workspace, form, lang))
-                except Refused as error:
-                    raise gr.Error(refusal_text(error, lang), print_exception=False) from error
-                named = self.outgoing(form, updates, lang, link)
-                if key is not None:
-                    SHARED_VIEWS.put(key, named)
-                return self.by_component(named)
+                return self.by_component(self.updates(handler, ctx.workspace(request), form, lang, link, shared))
 
             def event(request: gr.Request, *values):
                 return run(*self.split(values), request)
@@ -194,6 +193,22 @@ class TabWiring:
         event.__doc__ = handler.__doc__
         event.__signature__ = self.signature()
         return event
+
+    def updates(self, handler: Handler, workspace: Workspace, form: Form, lang: str, link: bool = True,
+                shared: bool = False) -> dict:
+        """`handler`'s updates by name as they are sent (see outgoing), from the view cache when
+        `shared` and the form names only shipped models; a refused input becomes a gr.Error in `lang`."""
+        key = self.shared_key(handler, workspace, form, lang, link) if shared else None
+        if key is not None and (kept := SHARED_VIEWS.get(key)) is not None:
+            return kept
+        try:
+            updates = dict(handler(workspace, form, lang))
+        except Refused as error:
+            raise gr.Error(refusal_text(error, lang), print_exception=False) from error
+        named = self.outgoing(form, updates, lang, link)
+        if key is not None:
+            SHARED_VIEWS.put(key, named)
+        return named
 
     def outgoing(self, form: Form, updates: Mapping[str, Any], lang: str, link: bool) -> dict:
         """A handler's updates by name as they are sent: figures with their export config, and the
@@ -279,9 +294,20 @@ class TabWiring:
 
     def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
                 shared: bool = False) -> None:
-        """Draw the tab with `handler` when it is first opened (or opened by a link) and when the
-        language changes after that (see AppContext.on_open)."""
+        """Draw the tab with `handler` when it is first opened, and again when the language changes
+        after that (see AppContext.on_open); the page's load draws it with opening_updates when the
+        page opens on this tab."""
         names = list(outputs)
-        targets = [self.components[name] for name in names] + [self.link]
-        self.ctx.on_open(self.function(handler, shared=shared), self.inputs, targets,
-                         self.components[progress_on or names[0]])
+        self.opening = (handler, shared)
+        self.opening_targets = [self.components[name] for name in names] + [self.link]
+        self.opened = self.ctx.on_open(self.function(handler, shared=shared), self.inputs, self.opening_targets,
+                                       self.components[progress_on or names[0]])
+
+    def opening_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
+        """Updates by component that put `form` on the page (link_updates) and draw the tab for it
+        as its first opening does, marking it opened: the page's load, when the page opens on this tab."""
+        handler, shared = self.opening
+        drawn = self.by_component(self.updates(handler, workspace, form, lang, shared=shared))
+        for component, update in self.link_updates(workspace, form, lang).items():
+            drawn[component] = with_value(drawn[component], update) if component in drawn else update
+        return {**drawn, self.opened: True}

@@ -1,0 +1,88 @@
+"""The page's load: one event sets the language, applies the link and draws the tab it opens on."""
+import json
+
+import gradio as gr
+import pytest
+
+from playground.ui import create_app
+from playground.ui.wiring import with_value
+
+
+@pytest.fixture(scope="module")
+def demo(pretrained_dir):
+    return create_app(pretrained_dir)
+
+
+def by_elem_id(demo) -> dict:
+    return {block.elem_id: block for block in demo.blocks.values() if getattr(block, "elem_id", None)}
+
+
+def page_load(demo):
+    """The page's load events and the function of the one that opens the page."""
+    loads = [fn for fn in demo.fns.values() if any(trigger == "load" for _, trigger in fn.targets)]
+    return loads, loads[0].fn
+
+
+def open_page(demo, query: str, session: str, accept_language: str = "en") -> dict:
+    """The page-load event's updates for an address, with what the page's js reads: the language
+    a link names (else none: the probe is still untranslated) and the query."""
+    _, fn = page_load(demo)
+    request = gr.Request(session_hash=session, headers={"accept-language": accept_language})
+    named = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if "=" in pair)
+    return fn(named.get("lang", ""), query, request)
+
+
+def test_the_page_opens_in_one_event(demo):
+    loads, _ = page_load(demo)
+    assert len(loads) == 1
+
+
+def test_a_link_draws_its_view_in_the_page_load(demo):
+    out = open_page(demo, "?view=attention&model=copy&text=abcd&kind=cross&layer=1&head=0&lang=en", "link-a")
+    blocks = by_elem_id(demo)
+    assert out[blocks["tabs"]].constructor_args["selected"] == "attention"
+    head = json.loads(out[blocks["attention-head-plot"]].plot)
+    assert "layer 1, head 0" in head["layout"]["title"]["text"]
+    assert json.loads(out[blocks["attention-grid"]].plot)["data"]
+    assert out[blocks["attention-text"]] == "abcd"
+    assert "view=attention" in out[blocks["attention-link"]]
+    opened = [value for block, value in out.items() if isinstance(block, gr.State) and value is True]
+    assert len(opened) == 1                          # the linked tab is marked drawn; no other tab is drawn
+    assert blocks["lesson-figure-0"] not in out                    # nor are the other tabs' figures
+
+
+def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
+    out = open_page(demo, "?view=lessons&lesson=positions&lang=zh-CN", "link-b")
+    blocks = by_elem_id(demo)
+    picker = out[blocks["lesson-picker"]]
+    assert picker.constructor_args["value"] == "positions"
+    assert out[blocks["language"]] == "zh-CN"
+    assert "第 3 课" in out[blocks["lesson-position"]]
+    figure = out[blocks["lesson-figure-0"]]
+    assert figure.constructor_args["visible"] and figure.constructor_args["value"].data
+
+
+def test_a_linked_view_that_cannot_be_drawn_opens_with_its_controls_and_says_why(demo):
+    out = open_page(demo, "?view=lessons&lesson=masks&lang=en", "link-d")     # its model is not in this registry
+    blocks = by_elem_id(demo)
+    assert out[blocks["tabs"]].constructor_args["selected"] == "lessons"
+    assert out[blocks["lesson-picker"]] == "masks"
+    note = out[blocks["link-note"]].constructor_args
+    assert note["visible"] and "LookupError" in note["value"]
+
+
+def test_without_a_link_the_first_tab_opens_drawn_in_the_browsers_language(demo):
+    out = open_page(demo, "", "link-c", accept_language="zh-CN,zh;q=0.9")
+    blocks = by_elem_id(demo)
+    assert out[blocks["tabs"]].constructor_args["selected"] == "lessons"
+    assert out[blocks["language"]] == "zh-CN"
+    assert "第 1 课" in out[blocks["lesson-position"]]
+
+
+def test_a_drawing_keeps_the_value_a_form_names():
+    kept = with_value(gr.Dropdown(choices=["a", "b"]), "b")
+    assert kept.constructor_args == {"choices": ["a", "b"], "value": "b"}
+    assert with_value(gr.Dropdown(choices=["a"], value="a"), "b").constructor_args["value"] == "a"
+    assert with_value("drawn", "linked") == "drawn"
+    radio = gr.Radio(choices=["x"])
+    assert with_value(radio, gr.Radio(choices=["y"])) is radio
