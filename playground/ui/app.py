@@ -21,6 +21,7 @@ from .registry import ModelRegistry
 from .runtime import configure_torch
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .validation import MAX_FILE_BYTES
+from .wiring import redraw_on_language
 from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 
 TABS = (("lessons", lessons), ("attention", attention), ("inside", inside), ("generate", generate), ("train", train),
@@ -93,6 +94,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         own_models.wire(ctx, upload, upload_status)
         links.wire_page(demo, ctx, tab_set, tuple(key for key, _ in TABS), note, query, copy, copied,
                         dict(zip((key for key, _ in TABS), tabs)))
+        redraw_on_language(ctx)
         for wire in ctx.deferred:
             wire()
 

@@ -123,17 +123,15 @@ class AppContext:
         return dropdown
 
     def on_open(self, fn, inputs: list, outputs: list, progress_on) -> gr.State:
-        """Draw the current tab with `fn` the first time a session opens it, and again when the
-        language changes after it was opened. Returns whether the session has opened it (a
-        gr.State): the page's load sets it for the tab the page opens with, drawn there.
+        """Draw the current tab with `fn` the first time a session opens it. Returns whether the
+        session has opened it (a gr.State): the page's load sets it for the tab the page opens
+        with, drawn there, and a language change redraws the tabs opened (see wiring.redraw_on_language).
 
         A page load then costs one tab's figures, not every tab's, which matters when a whole
         class opens the app at once.
         """
         opened = gr.State(False)
         self.tab.select(_first_opening, [opened, self.linked_view], [opened], **CHECK, **PRIVATE).success(
-            fn, inputs, outputs, **light(progress_on), **PRIVATE)
-        self.language.input(_already_open, [opened], None, **CHECK, **PRIVATE).success(
             fn, inputs, outputs, **light(progress_on), **PRIVATE)
         return opened
 
@@ -144,9 +142,3 @@ def _first_opening(opened: bool, linked_view: str) -> bool:
     if opened or not linked_view:
         raise gr.Error("already drawn", visible=False, print_exception=False)
     return True
-
-
-def _already_open(opened: bool) -> None:
-    """Let a language change redraw only tabs the session has opened."""
-    if not opened:
-        raise gr.Error("not opened yet", visible=False, print_exception=False)

@@ -207,7 +207,8 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, keys: tuple[str, ...], note: 
     targets = [ctx.language, query, tabs, note, ctx.linked_view]
     for wiring in views.values():
         targets += list(wiring.components.values())       # the form's fields and the controls that follow them
-        targets += [*wiring.opening_targets, wiring.opened]
+        if wiring.opened is not None:
+            targets += [*wiring.opening_targets, wiring.opened]
     targets = list(dict.fromkeys(targets))
 
     def open_page(probe: str, address_query: str, request: gr.Request):
@@ -216,11 +217,13 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, keys: tuple[str, ...], note: 
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
         out = {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view), ctx.linked_view: page.view}
         message = note_text(page.ignored, lang)
+        workspace = ctx.workspace(request)
+        workspace.switch_language(lang)
         wiring = views.get(page.view)
         if wiring is not None and page.form is not None:
-            workspace = ctx.workspace(request)
             try:
-                out.update(wiring.opening_updates(workspace, page.form, lang))
+                opening = wiring.opening_updates if wiring.opened is not None else wiring.link_updates
+                out.update(opening(workspace, page.form, lang))
             except Exception as error:         # the tab opens with the link's controls, saying why it has no views
                 out.update(wiring.link_updates(workspace, page.form, lang))
                 message = "\n\n".join(filter(None, (message, str(as_gradio_error(error, lang).message))))

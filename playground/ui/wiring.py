@@ -27,7 +27,7 @@ from gradio.components.plot import PlotData
 from .context import PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
-from .runtime import guarded, guarded_training
+from .runtime import as_gradio_error, guarded, guarded_training
 from .view_cache import SHARED_VIEWS
 from .workspace import Workspace
 
@@ -124,6 +124,7 @@ class TabWiring:
         self._names = {id(self.components[name]): name for name in form_type.params()}
         self.export_name = export_name or (lambda form, name: file_name(form_type.VIEW, name))
         self.controls = controls
+        self.opened: gr.State | None = None           # whether the session has opened the tab (see on_open)
         ctx.views[form_type.VIEW] = self
 
     @property
@@ -300,14 +301,52 @@ class TabWiring:
         names = list(outputs)
         self.opening = (handler, shared)
         self.opening_targets = [self.components[name] for name in names] + [self.link]
+        self.opening_progress = self.components[progress_on or names[0]]
         self.opened = self.ctx.on_open(self.function(handler, shared=shared), self.inputs, self.opening_targets,
-                                       self.components[progress_on or names[0]])
+                                       self.opening_progress)
+
+    def redraw_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
+        """Updates by component that draw the tab again for `form` in `lang` (as its first opening did)."""
+        handler, shared = self.opening
+        return self.by_component(self.updates(handler, workspace, form, lang, shared=shared))
 
     def opening_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
         """Updates by component that put `form` on the page (link_updates) and draw the tab for it
         as its first opening does, marking it opened: the page's load, when the page opens on this tab."""
-        handler, shared = self.opening
-        drawn = self.by_component(self.updates(handler, workspace, form, lang, shared=shared))
+        drawn = self.redraw_updates(workspace, form, lang)
         for component, update in self.link_updates(workspace, form, lang).items():
             drawn[component] = with_value(drawn[component], update) if component in drawn else update
         return {**drawn, self.opened: True}
+
+
+def redraw_on_language(ctx: AppContext) -> None:
+    """Declare one event for a language change: every tab the session has opened is drawn again in
+    the new language, each from its own controls. One event however many tabs the page has; the
+    page may report the language it opened with as a change, which draws nothing. A tab that cannot
+    be drawn keeps its figures and says why in a warning; the others are still drawn."""
+    views = [wiring for wiring in ctx.views.values() if wiring.opened is not None]
+    inputs, outputs = [], []
+    for wiring in views:
+        inputs += [wiring.opened, *(wiring.components[name] for name in wiring.form_type.params())]
+        outputs += wiring.opening_targets
+
+    @guarded
+    def redraw(request: gr.Request, lang: str, *values):
+        lang = _language(lang)
+        workspace = ctx.workspace(request)
+        if not workspace.switch_language(lang):
+            return {}
+        updates, position = {}, 0
+        for wiring in views:
+            opened, fields = values[position], values[position + 1:position + 1 + len(wiring.form_type.params())]
+            position += 1 + len(fields)
+            if not opened:
+                continue
+            try:
+                updates.update(wiring.redraw_updates(workspace, wiring.read(fields, lang), lang))
+            except Exception as error:
+                gr.Warning(str(as_gradio_error(error, lang).message))
+        return updates
+
+    ctx.language.input(redraw, [ctx.language, *inputs], outputs, **light(*(w.opening_progress for w in views)),
+                       **PRIVATE)

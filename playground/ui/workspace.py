@@ -34,6 +34,7 @@ class Workspace:
         self.labs: Any = None
         self.lock = threading.RLock()
         self._added_drawn: dict[str, ModelEntry] = {}     # view -> the added model it last drew
+        self._language: str | None = None                  # the language the session's page was last drawn in
 
     def close(self) -> None:
         """Stop the session's training and lab, if any (the session is being forgotten)."""
@@ -51,6 +52,13 @@ class Workspace:
     def newest_model(self) -> ModelEntry | None:
         """The model this session added last (uploaded, or published again by a training), None before any."""
         return next(reversed(self.models.values()), None)
+
+    def switch_language(self, lang: str) -> bool:
+        """Record that the session's page is now drawn in `lang`; False when it already was (the
+        page may report the language it opened with as a change)."""
+        with self.lock:
+            changed, self._language = self._language != lang, lang
+            return changed
 
     def first_drawing(self, view: str, entry: ModelEntry) -> bool:
         """True the first time `view` is asked to draw `entry` as the model the session added, False

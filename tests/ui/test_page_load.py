@@ -5,7 +5,7 @@ import gradio as gr
 import pytest
 
 from playground.ui import create_app
-from playground.ui.wiring import with_value
+from playground.ui.wiring import TabWiring, with_value
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +62,12 @@ def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
     assert figure.constructor_args["visible"] and figure.constructor_args["value"].data
 
 
-def test_a_linked_view_that_cannot_be_drawn_opens_with_its_controls_and_says_why(demo):
-    out = open_page(demo, "?view=lessons&lesson=masks&lang=en", "link-d")     # its model is not in this registry
+def test_a_linked_view_that_cannot_be_drawn_opens_with_its_controls_and_says_why(demo, monkeypatch):
+    def fails(self, workspace, form, lang):
+        raise LookupError("the lesson's model 'reverse' is not shipped")
+
+    monkeypatch.setattr(TabWiring, "redraw_updates", fails)
+    out = open_page(demo, "?view=lessons&lesson=masks&lang=en", "link-d")
     blocks = by_elem_id(demo)
     assert out[blocks["tabs"]].constructor_args["selected"] == "lessons"
     assert out[blocks["lesson-picker"]] == "masks"
@@ -86,3 +90,65 @@ def test_a_drawing_keeps_the_value_a_form_names():
     assert with_value("drawn", "linked") == "drawn"
     radio = gr.Radio(choices=["x"])
     assert with_value(radio, gr.Radio(choices=["y"])) is radio
+
+
+def language_redraw(demo):
+    redraws = [fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "redraw"]
+    assert len(redraws) == 1
+    return redraws[0]
+
+
+def is_opened_flag(block) -> bool:
+    return isinstance(block, gr.State) and block.value is False
+
+
+def redraw_values(redraw, opened_view: str, lang: str) -> list:
+    """The event's values: the language, then each tab's opened flag (a State starting False; only
+    `opened_view`'s set) and its controls as the page starts with them."""
+    values = [lang]
+    for index, block in enumerate(redraw.inputs[1:], start=1):
+        if is_opened_flag(block):
+            following = redraw.inputs[index + 1] if index + 1 < len(redraw.inputs) else None
+            values.append(bool(following is not None and (following.elem_id or "").startswith(opened_view + "-")))
+        else:
+            values.append(block.value)
+    return values
+
+
+def test_a_language_change_redraws_the_opened_tabs_in_one_event(demo):
+    redraw = language_redraw(demo)
+    blocks = by_elem_id(demo)
+    out = redraw.fn(gr.Request(session_hash="lang-a"), *redraw_values(redraw, "attention", "zh-CN"))
+    title = json.loads(out[blocks["attention-grid"]].plot)["layout"]["title"]["text"]
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in title)
+    assert blocks["lesson-figure-0"] not in out                       # the Lessons tab was not opened
+    flags = [value for block, value in zip(redraw.inputs, redraw_values(redraw, "attention", "en")) if is_opened_flag(block)]
+    assert len(flags) == 9 and flags.count(True) == 1                   # one flag per tab, the attention tab's set
+
+
+def test_a_tab_that_cannot_be_redrawn_warns_and_the_others_are_redrawn(demo, monkeypatch):
+    redraw = language_redraw(demo)
+    blocks = by_elem_id(demo)
+    original = TabWiring.redraw_updates
+
+    def lessons_fail(self, workspace, form, lang):
+        if form.VIEW == "lessons":
+            raise LookupError("a lesson's model is missing")
+        return original(self, workspace, form, lang)
+
+    monkeypatch.setattr(TabWiring, "redraw_updates", lessons_fail)
+    values = redraw_values(redraw, "attention", "en")
+    values = [True if is_opened_flag(block) and (redraw.inputs[i + 1].elem_id or "").startswith("lesson")
+              else value for i, (block, value) in enumerate(zip(redraw.inputs, values))]
+    with pytest.warns(UserWarning, match="LookupError"):
+        out = redraw.fn(gr.Request(session_hash="lang-b"), *values)
+    assert blocks["attention-grid"] in out and blocks["lesson-figure-0"] not in out
+
+
+def test_the_language_the_page_opened_with_is_not_drawn_again(demo):
+    redraw = language_redraw(demo)
+    open_page(demo, "?view=attention&model=copy&lang=zh-CN", "lang-c")
+    values = redraw_values(redraw, "attention", "zh-CN")
+    assert redraw.fn(gr.Request(session_hash="lang-c"), *values) == {}        # reported on load: no change
+    values[0] = "en"
+    assert by_elem_id(demo)["attention-grid"] in redraw.fn(gr.Request(session_hash="lang-c"), *values)
