@@ -6,6 +6,8 @@ from pathlib import Path
 
 import gradio as gr
 
+from starlette.middleware import Middleware
+
 from . import links, own_models, session_costs
 from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
@@ -19,6 +21,7 @@ from .language import (
 )
 from .registry import ModelRegistry
 from .runtime import configure_torch
+from .static_cache import HashedFilesKept
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .validation import MAX_FILE_BYTES
 from .wiring import redraw_on_language
@@ -124,7 +127,8 @@ def launch_kwargs() -> dict:
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
     is rendered the same way everywhere, the way the browser tests see it. A file larger than any
-    upload limit is refused by Gradio while it arrives, before it is written to disk.
+    upload limit is refused by Gradio while it arrives, before it is written to disk. Gradio's
+    hashed scripts and styles are kept by the browser (see static_cache).
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -134,4 +138,5 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
+        "app_kwargs": {"middleware": [Middleware(HashedFilesKept)]},
     }
