@@ -24,7 +24,7 @@ from _plotly_utils.basevalidators import is_homogeneous_array
 from _plotly_utils.utils import is_skipped_key, to_typed_array_spec
 from gradio.components.plot import PlotData
 
-from .context import PRIVATE, AppContext, light
+from .context import CHECK, PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
 from .runtime import as_gradio_error, guarded, guarded_training
@@ -321,8 +321,8 @@ class TabWiring:
 
 def redraw_on_language(ctx: AppContext) -> None:
     """Declare one event for a language change: every tab the session has opened is drawn again in
-    the new language, each from its own controls. One event however many tabs the page has; the
-    page may report the language it opened with as a change, which draws nothing. A tab that cannot
+    the new language, each from its own controls: one check and one drawing however many tabs the
+    page has. The page may report the language it opened with as a change, which draws nothing. A tab that cannot
     be drawn keeps its figures and says why in a warning; the others are still drawn."""
     views = [wiring for wiring in ctx.views.values() if wiring.opened is not None]
     inputs, outputs = [], []
@@ -330,12 +330,17 @@ def redraw_on_language(ctx: AppContext) -> None:
         inputs += [wiring.opened, *(wiring.components[name] for name in wiring.form_type.params())]
         outputs += wiring.opening_targets
 
+    def language_changed(request: gr.Request, lang: str, *opened: bool) -> None:
+        """Let the redrawing run only for a change of the language of a page that has drawn a tab.
+        Checked before the tabs' controls are sent: on load, before the page shows what the load
+        event drew, a control may still hold a value the server no longer offers."""
+        if not any(opened) or not ctx.workspace(request).switch_language(_language(lang)):
+            raise gr.Error("nothing to redraw", visible=False, print_exception=False)
+
     @guarded
     def redraw(request: gr.Request, lang: str, *values):
         lang = _language(lang)
         workspace = ctx.workspace(request)
-        if not workspace.switch_language(lang):
-            return {}
         updates, position = {}, 0
         for wiring in views:
             opened, fields = values[position], values[position + 1:position + 1 + len(wiring.form_type.params())]
@@ -348,5 +353,5 @@ def redraw_on_language(ctx: AppContext) -> None:
                 gr.Warning(str(as_gradio_error(error, lang).message))
         return updates
 
-    ctx.language.input(redraw, [ctx.language, *inputs], outputs, **light(*(w.opening_progress for w in views)),
-                       **PRIVATE)
+    ctx.language.input(language_changed, [ctx.language, *(w.opened for w in views)], None, **CHECK, **PRIVATE).success(
+        redraw, [ctx.language, *inputs], outputs, **light(*(w.opening_progress for w in views)), **PRIVATE)

@@ -149,6 +149,13 @@ def toast_title(page) -> str:
     return page.eval_on_selector(".toast-body.error .toast-title", SHOWN_TITLE_JS)
 
 
+def no_error_toast(page, settle_ms: int = 1500) -> None:
+    """Assert that no error toast shows once the page's pending events have had `settle_ms` to end."""
+    page.wait_for_timeout(settle_ms)
+    shown = [text.strip() for text in page.locator(".toast-body.error").all_inner_texts()]
+    assert not shown, f"the page showed an error: {shown}"
+
+
 def error_toast(page) -> str:
     """The text of the error toast that appears next, which is then closed."""
     page.wait_for_selector(".toast-body.error", state="visible")

@@ -4,7 +4,7 @@ parameters opens with a note naming them, and presenter mode puts the main figur
 The presenter screenshot goes to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
-from .pages import CJK, choose_model, drawn, figure, markdown, open_page, type_into, wait_until
+from .pages import CJK, choose_model, drawn, figure, markdown, no_error_toast, open_page, type_into, wait_until
 
 GPT = "untrained-gpt"                       # every installation has it: 2 layers x 4 heads
 TEXT = "abcabcab"
@@ -38,6 +38,7 @@ def test_a_link_draws_what_the_clicks_draw(app, browser, locale, lang, head_titl
     by_link = drawn_for(linked, head_title)
     assert not linked.is_visible("#link-note")
     assert "head=2" in linked.url and f"lang={lang}" in linked.url
+    no_error_toast(linked)
     linked.context.close()
 
     page = open_page(browser, app.url, locale)

@@ -145,10 +145,23 @@ def test_a_tab_that_cannot_be_redrawn_warns_and_the_others_are_redrawn(demo, mon
     assert blocks["attention-grid"] in out and blocks["lesson-figure-0"] not in out
 
 
+def language_check(demo):
+    checks = [fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "language_changed"]
+    assert len(checks) == 1
+    return checks[0]
+
+
 def test_the_language_the_page_opened_with_is_not_drawn_again(demo):
-    redraw = language_redraw(demo)
+    check = language_check(demo)
     open_page(demo, "?view=attention&model=copy&lang=zh-CN", "lang-c")
-    values = redraw_values(redraw, "attention", "zh-CN")
-    assert redraw.fn(gr.Request(session_hash="lang-c"), *values) == {}        # reported on load: no change
-    values[0] = "en"
-    assert by_elem_id(demo)["attention-grid"] in redraw.fn(gr.Request(session_hash="lang-c"), *values)
+    opened = [block.value for block in check.inputs[1:]]          # as on load: every flag False but the tab drawn
+    opened[0] = True
+    with pytest.raises(gr.Error):
+        check.fn(gr.Request(session_hash="lang-c"), "zh-CN", *opened)      # reported on load: no change
+    assert check.fn(gr.Request(session_hash="lang-c"), "en", *opened) is None
+
+
+def test_a_page_that_has_drawn_no_tab_yet_redraws_nothing(demo):
+    check = language_check(demo)
+    with pytest.raises(gr.Error):
+        check.fn(gr.Request(session_hash="lang-d"), "zh-CN", *(False for _ in check.inputs[1:]))
