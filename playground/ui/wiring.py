@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import itertools
 from typing import Any, Callable, Iterable, Mapping
 
 import gradio as gr
@@ -322,8 +323,8 @@ class TabWiring:
 def redraw_on_language(ctx: AppContext) -> None:
     """Declare one event for a language change: every tab the session has opened is drawn again in
     the new language, each from its own controls: one check and one drawing however many tabs the
-    page has. The page may report the language it opened with as a change, which draws nothing. A tab that cannot
-    be drawn keeps its figures and says why in a warning; the others are still drawn."""
+    page has. The page may report the language it opened with as a change, which draws nothing. A
+    tab that cannot be drawn keeps its figures and says why in a warning; the others are drawn."""
     views = [wiring for wiring in ctx.views.values() if wiring.opened is not None]
     inputs, outputs = [], []
     for wiring in views:
@@ -341,10 +342,10 @@ def redraw_on_language(ctx: AppContext) -> None:
     def redraw(request: gr.Request, lang: str, *values):
         lang = _language(lang)
         workspace = ctx.workspace(request)
-        updates, position = {}, 0
+        updates, given = {}, iter(values)                  # each tab's opened flag, then its form's fields
         for wiring in views:
-            opened, fields = values[position], values[position + 1:position + 1 + len(wiring.form_type.params())]
-            position += 1 + len(fields)
+            opened = next(given)
+            fields = tuple(itertools.islice(given, len(wiring.form_type.params())))
             if not opened:
                 continue
             try:
