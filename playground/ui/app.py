@@ -21,6 +21,7 @@ from .language import (
 )
 from .registry import ModelRegistry
 from .runtime import configure_torch
+from .session_state import lean_sessions
 from .static_cache import HashedFilesKept
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .validation import MAX_FILE_BYTES
@@ -39,6 +40,10 @@ ANALYTICS_EVENTS = 1000
 # few milliseconds more before an event starts is not felt.
 QUEUE_POLL_SECONDS = 0.005
 PROGRESS_POLL_SECONDS = 0.05
+# By default Gradio sends every waiting event its place in the queue each time an event starts: with
+# a class's events waiting, that is a message per waiting event per event started, more work the
+# longer the queue. Places are sent once a second instead.
+QUEUE_STATUS_SECONDS = 1.0
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
@@ -109,7 +114,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
     for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
         os.environ.setdefault(setting, str(ANALYTICS_EVENTS))         # read when the queue is made
-    demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE)
+    demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE, status_update_rate=QUEUE_STATUS_SECONDS)
     demo._queue.sleep_when_free = QUEUE_POLL_SECONDS
     demo._queue.progress_update_sleep_when_free = PROGRESS_POLL_SECONDS
     return demo
@@ -128,7 +133,8 @@ def launch_kwargs() -> dict:
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
     is rendered the same way everywhere, the way the browser tests see it. A file larger than any
     upload limit is refused by Gradio while it arrives, before it is written to disk. Gradio's
-    hashed scripts and styles are kept by the browser (see static_cache).
+    hashed scripts and styles are kept by the browser (see static_cache), and sessions start
+    without a copy of every component's config (see session_state).
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -138,5 +144,5 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(HashedFilesKept)]},
+        "app_kwargs": {"middleware": [Middleware(HashedFilesKept)], "lifespan": lean_sessions},
     }
