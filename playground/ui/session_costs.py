@@ -1,14 +1,17 @@
-"""Gradio's cost of a new session, made smaller without changing what it computes.
+"""Gradio's cost of serving a page and an event, made smaller without changing what it computes.
 
-The first event of every session makes Gradio build that session's state: it asks each of the
-app's ~500 blocks for its config, on the server's event loop, so a class opening the app at once
-queues behind it (~50-90 ms a session). Two parts of that work repeat what cannot have changed:
+Every page load makes Gradio ask each of the app's ~500 blocks for its config, and every event that
+updates a component's properties builds that component anew, on the server's event loop. Parts of
+that work repeat what cannot have changed, and one part repeats on every event:
 
 - each block reads its class's __init__ signature (inspect.signature) and its class's source file
   (inspect.getfile), rebuilt every time; gradio.blocks reads both through caches here, keyed
   weakly by the function or class (anything else is read as before);
-- each plot tries `import bokeh`, and a failed import searches the whole path again every time;
-  where bokeh is not installed, the process records that once, so the import fails at once.
+- each plot tries `import bokeh`, and each event `import matplotlib` (twice), and a failed import
+  searches the whole path again every time; where a library is not installed, the process records
+  that once, so its import fails at once.
+
+(A session's own state is made lean by playground.ui.session_state.)
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ import weakref
 
 import gradio.blocks
 
+ABSENT_LIBRARIES_LOOKED_FOR = ("bokeh", "matplotlib")   # tried by Gradio's plots and by every event
 _known: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # (function or class) -> what was read
 _lock = threading.Lock()
 
@@ -63,5 +67,6 @@ def install() -> None:
     """Apply both, once per process."""
     if not isinstance(gradio.blocks.inspect, _CachingInspect):
         gradio.blocks.inspect = _CachingInspect("inspect")
-    if "bokeh" not in sys.modules and importlib.util.find_spec("bokeh") is None:
-        sys.modules["bokeh"] = None            # Python's own record of a module that cannot be imported
+    for library in ABSENT_LIBRARIES_LOOKED_FOR:
+        if library not in sys.modules and importlib.util.find_spec(library) is None:
+            sys.modules[library] = None        # Python's own record of a module that cannot be imported

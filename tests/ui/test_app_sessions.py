@@ -193,6 +193,12 @@ def test_gradio_queue_looks_for_new_events_every_few_milliseconds_not_every_one(
     assert app._queue.sleep_when_free >= 0.005 and app._queue.progress_update_sleep_when_free >= 0.05
 
 
+def test_waiting_events_get_their_place_on_a_timer_not_each_time_an_event_starts(app):
+    """Gradio's default sends every waiting event its place each time any event starts: with a
+    class's events waiting, a message per waiting event per event started."""
+    assert app._queue.live_updates is False and 0.5 <= app._queue.update_intervals <= 2
+
+
 def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(server):
     client = session(server)
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]

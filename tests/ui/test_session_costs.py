@@ -1,5 +1,5 @@
 """Gradio's per-session work, cached in the app where it cannot change: the same session state,
-with signatures and class files read once, and a missing bokeh looked for once."""
+with signatures and class files read once, and a missing bokeh or matplotlib looked for once."""
 import functools
 import gc
 import importlib.util
@@ -68,11 +68,12 @@ def test_a_class_file_is_read_once_and_a_builtin_class_still_refused():
         session_costs.cached_getfile(int)
 
 
-def test_a_missing_bokeh_is_looked_for_once(pretrained_dir, monkeypatch):
-    if importlib.util.find_spec("bokeh") is not None:
-        pytest.skip("bokeh is installed here: the app leaves its import alone")
-    monkeypatch.delitem(sys.modules, "bokeh", raising=False)
+@pytest.mark.parametrize("library", session_costs.ABSENT_LIBRARIES_LOOKED_FOR)
+def test_a_missing_library_is_looked_for_once(library, monkeypatch):
+    if importlib.util.find_spec(library) is not None:
+        pytest.skip(f"{library} is installed here: the app leaves its import alone")
+    monkeypatch.delitem(sys.modules, library, raising=False)
     session_costs.install()
-    assert sys.modules["bokeh"] is None
+    assert sys.modules[library] is None
     with pytest.raises(ImportError):
-        import bokeh  # noqa: F401
+        importlib.import_module(library)
