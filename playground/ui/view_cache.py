@@ -23,7 +23,14 @@ def update_bytes(value: Any) -> int:
         return len(value.plot)
     if isinstance(value, str):
         return len(value.encode("utf-8"))
+    if isinstance(value, dict):                       # gr.update(value=figure, visible=...)
+        return OTHER_UPDATE_BYTES + update_bytes(value.get("value"))
     return OTHER_UPDATE_BYTES
+
+
+def _copied(updates: dict) -> dict:
+    """`updates` with each update dict copied: Gradio takes a sent update dict apart in place."""
+    return {name: dict(update) if isinstance(update, dict) else update for name, update in updates.items()}
 
 
 class ViewCache:
@@ -46,7 +53,7 @@ class ViewCache:
                 return None
             self._entries.move_to_end(key)
             self.hits += 1
-            return dict(entry[0])
+            return _copied(entry[0])
 
     def put(self, key: Hashable, updates: dict) -> None:
         """Keep `updates` under `key`; one larger than the whole cache is not kept."""
@@ -57,7 +64,7 @@ class ViewCache:
             previous = self._entries.pop(key, None)
             if previous is not None:
                 self.bytes -= previous[1]
-            self._entries[key] = (dict(updates), size)
+            self._entries[key] = (_copied(updates), size)
             self.bytes += size
             while self.bytes > self.max_bytes:
                 _, (_, dropped) = self._entries.popitem(last=False)

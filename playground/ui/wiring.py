@@ -262,6 +262,10 @@ class TabWiring:
     def _outgoing(self, form: Form, name: str, update):
         if isinstance(update, go.Figure):
             return with_export(update, self.export_name(form, name))
+        if isinstance(update, gr.Plot) and isinstance(update.constructor_args.get("value"), go.Figure):
+            # a figure sent with other properties (its visibility): with its export config as well
+            args = update.constructor_args
+            return gr.update(**{**args, "value": with_export(args["value"], self.export_name(form, name))})
         return update
 
     def on(self, trigger, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,

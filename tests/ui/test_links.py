@@ -2,6 +2,7 @@
 import json
 import random
 from dataclasses import replace
+from types import SimpleNamespace
 
 import gradio as gr
 import numpy as np
@@ -12,6 +13,8 @@ from playground.ui.links import PRIVATE_LINK, copy_message, link_query, note_tex
 from playground.ui.registry import ModelEntry
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.form import MAX_HEAD, MAX_LAYER
+from playground.ui.tabs.generate import GenerateForm, handlers as generate
+from playground.ui.tabs.generate import export_name as generate_export_name
 from playground.ui.widgets import FormRadio
 from playground.ui.wiring import TabWiring, export_config, file_name, once_per_addition, value_of, with_export
 from playground.ui.workspace import Workspace
@@ -129,6 +132,19 @@ def test_figures_are_exported_at_twice_the_resolution_under_a_telling_name(regis
     views = handlers.show(Workspace("s", registry), AttentionForm(model="copy", text="abc"), "en")
     sent = json.loads(with_export(views["grid"], "copy-attention-grid").plot)
     assert sent["config"]["toImageButtonOptions"] == {"format": "png", "filename": "copy-attention-grid", "scale": 2}
+
+
+def test_a_figure_sent_with_its_visibility_is_exported_under_its_name_too(registry):
+    tab = TabWiring(SimpleNamespace(views={}), GenerateForm, {name: gr.Textbox() for name in GenerateForm.params()},
+                    export_name=generate_export_name)
+    form = GenerateForm(model="tiny-gpt", prompt="abc")
+    drawn = generate.step(Workspace("s", registry), form, "en")
+    assert isinstance(drawn["candidates"], gr.Plot)                 # a figure and its visibility
+    sent = tab.outgoing(form, drawn, "en", link=False)["candidates"]
+    assert sent["__type__"] == "update" and sent["visible"] is True
+    config = json.loads(sent["value"].plot)["config"]["toImageButtonOptions"]
+    assert config == {"format": "png", "filename": generate_export_name(tab.after(form, drawn), "candidates"), "scale": 2}
+    assert config["filename"].startswith("tiny-gpt-generate-") and "step1" in config["filename"]
 
 
 def test_a_sent_figure_is_plotlys_own_json_of_it(registry):

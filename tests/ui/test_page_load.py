@@ -59,7 +59,9 @@ def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
     assert out[blocks["language"]] == "zh-CN"
     assert "第 3 课" in out[blocks["lesson-position"]]
     figure = out[blocks["lesson-figure-0"]]
-    assert figure.constructor_args["visible"] and figure.constructor_args["value"].data
+    assert figure["visible"] and json.loads(figure["value"].plot)["data"]
+    assert json.loads(figure["value"].plot)["config"]["toImageButtonOptions"]["filename"] == \
+        "lessons-figure_0-positions"
 
 
 def test_a_linked_view_that_cannot_be_drawn_opens_with_its_controls_and_says_why(demo, monkeypatch):

@@ -35,6 +35,17 @@ def test_the_cache_keeps_at_most_its_bytes_and_drops_the_least_recently_used():
         ViewCache(max_bytes=0)
 
 
+def test_an_update_dict_in_the_cache_is_not_taken_apart_by_those_it_is_sent_to():
+    """Gradio pops the value out of an update dict it sends: the cache's own stays whole."""
+    cache = ViewCache(max_bytes=1000)
+    sent = {"plot": gr.update(value=plot(300), visible=True)}
+    cache.put("a", sent)
+    assert cache.bytes == 300 + view_cache.OTHER_UPDATE_BYTES
+    sent["plot"].pop("value")
+    cache.get("a")["plot"].pop("value")
+    assert cache.get("a")["plot"]["value"].plot == "x" * 300
+
+
 @dataclass
 class Context:
     registry: object
