@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 VIEWPORT = {"width": 1280, "height": 720}
 WAIT_SECONDS = 30
+FIGURES_REDRAW_MS = 600        # Plotly redraws the figures after the window is resized
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # The figure as Plotly drew it (_fullData / _fullLayout): visible traces with their arrays and
@@ -171,8 +172,18 @@ def markdown(page, elem_id: str) -> str:
 
 
 def screenshot(page, directory: Path, name: str) -> Path:
-    """The whole page (1280 px wide) as directory/name.png."""
+    """The whole page (1280 px wide) as directory/name.png.
+
+    The window is made as tall as the page first, and the figures given time to redraw at that size:
+    a full-page capture resizes the window while it captures, and Plotly's figures, which follow the
+    window, are caught half redrawn (axes without their data).
+    """
     page.mouse.move(0, 0)
     path = directory / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    window = page.viewport_size
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": window["width"], "height": max(height, window["height"])})
+    page.wait_for_timeout(FIGURES_REDRAW_MS)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(window)
     return path

@@ -156,6 +156,9 @@ def test_generate_steps_back_and_shows_candidates(english, screenshots):
     assert all(not v for i, row in enumerate(rows) for v in row[i + 1:])   # causal: nothing above the diagonal
     page.click("#generate-back")
     wait_until(lambda: markdown(page, "generate-status").startswith("Step 1:"), "back to step 1")
+    drawn(page, "generate-candidates", lambda fig: fig["title"].startswith("Step 1:"))
+    drawn(page, "generate-filling", lambda fig: len(fig["traces"][0]["y"]) == len(filling["traces"][0]["y"]))
+    drawn(page, "generate-token-attention")
     screenshot(page, screenshots, "en-generate")
 
 
