@@ -1,12 +1,13 @@
 """The Lessons tab in a real browser at 1280x720, in Chinese: walk every lesson with Next, see its
 figures drawn, make a prediction (Run waits for it), run the experiment (a live run: until its first
-curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson with its answers; a link opens a lesson and a
+curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson with its answers, and
+so does the tab's first opening on a page opened elsewhere; a link opens a lesson and a
 bad one opens lesson 1 with a note. Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
 from playground.ui.lessons import LESSONS
 
-from .pages import CJK, figure, markdown, open_page, screenshot, wait_until
+from .pages import CJK, figure, markdown, open_page, open_tab, screenshot, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +74,16 @@ def test_a_reload_resumes_the_last_lesson_with_its_answer(page):
     wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the kept answer's feedback")
     page.click("#lesson-previous")
     wait_until(lambda: markdown(page, "lesson-title") == LESSONS[-2].title.zh, "the lesson before it")
+
+
+def test_a_page_opened_on_another_tab_resumes_the_lesson_when_its_tab_opens(page, app):
+    page.goto(app.url + "?view=positional&lang=zh-CN")
+    wait_until(lambda: figure(page, "pos-heatmap"), "the linked tab drawn")
+    open_tab(page, "lessons")
+    wait_until(lambda: markdown(page, "lesson-title") == LESSONS[-2].title.zh, "the lesson the browser was on")
+    drawn_somehow(page, "lesson-figure-0")
+    page.click("#lesson-next")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the kept answer of the last lesson")
 
 
 def test_a_link_opens_a_lesson_and_a_bad_one_opens_lesson_one_with_a_note(page, app):

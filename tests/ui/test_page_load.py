@@ -167,3 +167,16 @@ def test_a_page_that_has_drawn_no_tab_yet_redraws_nothing(demo):
     check = language_check(demo)
     with pytest.raises(gr.Error):
         check.fn(gr.Request(session_hash="lang-d"), "zh-CN", *(False for _ in check.inputs[1:]))
+
+
+def test_the_resumed_lesson_is_drawn_only_where_the_lessons_tab_is_on_screen(demo):
+    """A link to another tab does not wait behind a lesson's figures: the Lessons tab's first opening
+    draws the lesson its picker holds."""
+    gate = next(fn.fn for fn in demo.fns.values() if fn.name == "lesson_on_screen")
+    no_link = gr.Request(session_hash="s", query_params={})
+    lesson_link = gr.Request(session_hash="s", query_params={"view": "lessons", "lesson": "positions"})
+    attention_link = gr.Request(session_hash="s", query_params={"view": "attention"})
+    assert gate(True, no_link) is None                              # opened on Lessons: draw the kept lesson
+    for opened, request in ((False, no_link), (False, attention_link), (True, lesson_link)):
+        with pytest.raises(gr.Error):                               # elsewhere, or the link's lesson is drawn
+            gate(opened, request)

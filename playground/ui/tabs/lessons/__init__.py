@@ -30,6 +30,14 @@ def resume(progress, request: gr.Request):
     return handlers.resumed_lesson(progress, dict(getattr(request, "query_params", None) or {}))
 
 
+def lesson_on_screen(opened: bool, request: gr.Request) -> None:
+    """Let the resumed lesson be drawn only where the page opened on the Lessons tab and its link
+    names no lesson; elsewhere the tab's first opening draws the lesson the picker holds, so a link
+    to another tab does not wait behind a lesson's figures. A silent error stops the drawing."""
+    if not opened or "lesson" in dict(getattr(request, "query_params", None) or {}):
+        raise gr.Error("not on screen", visible=False, print_exception=False)
+
+
 def build(ctx) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c = layout()
@@ -37,9 +45,10 @@ def build(ctx) -> None:
     lesson, progress, lang = c["lesson"], c["progress"], ctx.language
     answers = [c["prediction"], c["answer"], c["run"], c["run_live"], c["feedback"]]
 
-    def opened(dependency):
-        """After a lesson opens: its kept answers back on screen, and the place remembered."""
-        dependency.then(handlers.restored, [lesson, progress, lang], answers, **QUIET, **PRIVATE).then(
+    def opened(trigger):
+        """After a lesson opens (`trigger`, e.g. its drawing's .then): its kept answers back on
+        screen, and the place remembered."""
+        trigger(handlers.restored, [lesson, progress, lang], answers, **QUIET, **PRIVATE).then(
             lambda lesson_id, kept: handlers.remember(kept, lesson_id, *handlers.kept_answers(kept, lesson_id)),
             [lesson, progress], [progress], **QUIET, **PRIVATE)
 
@@ -68,10 +77,10 @@ def build(ctx) -> None:
 
     tab.on_open(handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True)
     opened(tab.on(lesson.input, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True,
-                  api_name="lesson", **leave))
+                  api_name="lesson", **leave).then)
     for button, step in ((c["previous"], -1), (c["next"], 1)):
         moved = button.click(partial(handlers.neighbour, step=step), [lesson], [lesson], **QUIET, **PRIVATE, **leave)
-        opened(tab.on(moved.then, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True))
+        opened(tab.on(moved.then, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True).then)
     c["prediction"].input(lambda lesson_id, picked, language: tuple(
         handlers.run_buttons(lesson_id, picked, language).values()), [lesson, c["prediction"], lang],
         [c["run"], c["run_live"]], **QUIET, **PRIVATE).then(
@@ -83,7 +92,13 @@ def build(ctx) -> None:
                       **PRIVATE).then(
         lambda kept, lesson_id, prediction, answer: handlers.remember(kept, lesson_id, prediction, answer),
         [progress, lesson, c["prediction"], c["answer"]], [progress], **QUIET, **PRIVATE)
-    # The resumed lesson is drawn without writing the address: a link may have opened another tab.
-    ctx.after_tabs(lambda: opened(tab.on(ctx.started.then(resume, [progress], [lesson], **QUIET, **PRIVATE).then,
-                                         handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True,
-                                         link=False)))
+    # The page's load resumes the lesson the browser was on; it is drawn (without writing the address:
+    # a link may name another tab) only where the Lessons tab is on screen, and its answers restored.
+    def resumed():
+        shown = ctx.started.then(resume, [progress], [lesson], **QUIET, **PRIVATE).then(
+            lesson_on_screen, [tab.opened], None, **CHECK, **PRIVATE)
+        opened(tab.on(shown.success, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True,
+                      link=False).then)
+        opened(shown.failure)
+
+    ctx.after_tabs(resumed)
