@@ -26,7 +26,7 @@ class LeanSessionState(SessionState):
     def __init__(self, blocks):
         self.blocks_config = copy(blocks.default_config)
         self.page_blocks = blocks.blocks                  # the page's own components (not ones rendered later)
-        self.added: set[int] = set()                      # blocks the session set that the page lacks
+        self.added: set[int] = set()                      # blocks the session set (SessionState built their configs)
         self.values: dict[int, Any] = {}                  # component id -> the value an event last wrote
         self.state_data: dict[int, Any] = {}
         self._state_ttl: dict = {}

@@ -25,16 +25,21 @@ def export_name(form: LessonsForm, figure: str) -> str:
     return file_name(form.VIEW, figure, form.lesson)
 
 
+def _query(request: gr.Request) -> dict:
+    """The page address's query parameters."""
+    return dict(getattr(request, "query_params", None) or {})
+
+
 def resume(progress, request: gr.Request):
     """The lesson the browser was on, unless the address names one."""
-    return handlers.resumed_lesson(progress, dict(getattr(request, "query_params", None) or {}))
+    return handlers.resumed_lesson(progress, _query(request))
 
 
 def lesson_on_screen(opened: bool, request: gr.Request) -> None:
     """Let the resumed lesson be drawn only where the page opened on the Lessons tab and its link
     names no lesson; elsewhere the tab's first opening draws the lesson the picker holds, so a link
     to another tab does not wait behind a lesson's figures. A silent error stops the drawing."""
-    if not opened or "lesson" in dict(getattr(request, "query_params", None) or {}):
+    if not opened or "lesson" in _query(request):
         raise gr.Error("not on screen", visible=False, print_exception=False)
 
 
