@@ -144,12 +144,42 @@ def placeholder(message: str, height: int = 300) -> go.Figure:
         font=dict(size=FONT_SIZE, color="#555555"))]))
 
 
+class SpecFigure(go.Figure):
+    """A go.Figure kept as the plain trace and layout dicts it was made from until something reads it.
+
+    Building Plotly's property tree (even unvalidated) costs more than everything else in a view: a
+    4 x 4 attention grid takes ~5 ms to build and nothing to keep as dicts. A view the app only sends
+    to the page is written straight from the dicts (see `spec`); the first read of any of the
+    figure's properties or methods builds the tree, after which it is an ordinary go.Figure.
+    """
+
+    def __init__(self, traces: list[dict], layout: dict):     # Plotly's __init__ runs on first use
+        object.__setattr__(self, "_spec", (traces, layout))
+
+    def __getattr__(self, name: str):
+        # reached only for an attribute the instance lacks: all of Plotly's own until the tree is built
+        spec = self.__dict__.pop("_spec", None)
+        if spec is None:
+            raise AttributeError(name)
+        go.Figure.__init__(self, data=spec[0], layout=spec[1], _validate=False)
+        return getattr(self, name)
+
+    def __reduce__(self):
+        """A copy or a pickle is an ordinary go.Figure of the same content."""
+        return go.Figure, (self.to_dict(),)
+
+    @property
+    def spec(self) -> tuple[list[dict], dict] | None:
+        """(traces, layout) as given, while the property tree is unbuilt; None once it is built."""
+        return self.__dict__.get("_spec")
+
+
 def figure(traces: list[dict], layout: dict) -> go.Figure:
     """A Figure from plain trace dicts (each with its "type") and a layout dict.
 
     Plotly's per-property validation is skipped: it costs 5-10x the time of the figure itself
     (a 4 x 4 attention grid: ~25 ms validated, ~8 ms without), which a classroom of students
-    stepping at once cannot afford. tests/viz rebuild every figure with validation to keep the
-    property names honest.
+    stepping at once cannot afford; and the property tree is built only when read (SpecFigure).
+    tests/viz rebuild every figure with validation to keep the property names honest.
     """
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return SpecFigure(traces, layout)

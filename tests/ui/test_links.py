@@ -18,6 +18,7 @@ from playground.ui.tabs.generate import export_name as generate_export_name
 from playground.ui.widgets import FormRadio
 from playground.ui.wiring import TabWiring, export_config, file_name, once_per_addition, value_of, with_export
 from playground.ui.workspace import Workspace
+from tests.viz.test_theme import FIGURES as THEME_FIGURES
 
 TABS = ("attention", "generate")
 FORMS = {"attention": AttentionForm}
@@ -148,14 +149,25 @@ def test_a_figure_sent_with_its_visibility_is_exported_under_its_name_too(regist
 
 
 def test_a_sent_figure_is_plotlys_own_json_of_it(registry):
-    """with_export writes the figure's JSON itself (no deep copy): the same numbers, typed arrays and
-    layout as figure.to_json()."""
+    """with_export writes the figure's JSON itself, from the dicts it was made of while nothing has
+    read it, else from its property tree: either way the same numbers, typed arrays and layout as
+    figure.to_json()."""
     views = handlers.show(Workspace("s", registry), AttentionForm(model="copy", text="abcdefg", kind="cross"), "en")
     for name in ("grid", "head_plot", "scores_plot", "shapes"):
+        assert views[name].spec is not None, name                     # not built yet
+        unbuilt = json.loads(with_export(views[name], "x").plot)
         expected = json.loads(views[name].to_json())
-        sent = json.loads(with_export(views[name], "x").plot)
-        assert sent.pop("config") == export_config("x")
-        assert sent == expected, name
+        built = json.loads(with_export(views[name], "x").plot)
+        assert unbuilt.pop("config") == built.pop("config") == export_config("x")
+        assert unbuilt == built == expected, name
+
+
+@pytest.mark.parametrize("name", sorted(THEME_FIGURES))
+def test_every_kind_of_figure_is_sent_as_its_own_json(name):
+    figure = THEME_FIGURES[name]()
+    sent = json.loads(with_export(figure, "x").plot)             # before anything reads it
+    sent.pop("config")
+    assert sent == json.loads(figure.to_json())
 
 
 def test_an_update_says_which_value_it_sets():

@@ -1,4 +1,5 @@
 """Figures skip Plotly's validation when built; these checks validate every one of them."""
+import copy
 import json
 
 import numpy as np
@@ -6,7 +7,7 @@ import plotly.graph_objects as go
 import pytest
 
 from playground import viz
-from playground.viz.theme import display_width, placeholder, wrap
+from playground.viz.theme import SpecFigure, display_width, placeholder, wrap
 from tests.viz.sample_data import sinusoidal, softmax_weights
 
 T = list("a cat")
@@ -40,6 +41,28 @@ def test_every_figure_is_valid_plotly_and_unchanged_by_validation(name):
     fig = FIGURES[name]()
     validated = go.Figure(fig.to_dict())   # raises on an unknown property or a bad value
     assert json.loads(validated.to_json()) == json.loads(fig.to_json())
+
+
+def test_a_figure_keeps_its_dicts_until_read_then_is_an_ordinary_figure():
+    fig = viz.attention_grid(softmax_weights((2, 2, 5, 5)), T, T)
+    assert isinstance(fig, go.Figure) and fig.spec is not None
+    traces, layout = fig.spec
+    assert len(traces) == 4 and layout["title"]["text"].startswith("Attention")
+    assert len(fig.data) == 4 and fig.spec is None                  # the first read built the tree
+    assert fig.data[0].z.tolist() == traces[0]["z"].tolist()
+    fig.update_layout(height=123)
+    assert fig.layout.height == 123 and json.loads(fig.to_json())["layout"]["height"] == 123
+
+
+@pytest.mark.parametrize("read", [lambda f: f.update_layout(height=321), lambda f: f.to_dict(), repr, copy.deepcopy,
+                                  lambda f: f == go.Figure()])
+def test_any_use_of_an_unbuilt_figure_builds_it_first(read):
+    fig = viz.attention_head(softmax_weights((5, 5)), T, T)
+    read(fig)
+    assert fig.spec is None and isinstance(fig.layout, go.Layout) and len(fig.data) == 1
+    traces, layout = [dict(type="bar", y=[1, 2])], dict(title=dict(text="t"))
+    copied = copy.deepcopy(SpecFigure(traces, layout))
+    assert type(copied) is go.Figure and copied.to_dict() == go.Figure(traces, layout).to_dict()
 
 
 def test_wrap_breaks_at_spaces_or_beside_wide_characters_within_the_width():
