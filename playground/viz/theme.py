@@ -1,4 +1,5 @@
 """One look for every figure: fonts, sizes and colour scales readable on a projector at 1280x720."""
+import threading
 import unicodedata
 
 import plotly.graph_objects as go
@@ -144,6 +145,9 @@ def placeholder(message: str, height: int = 300) -> go.Figure:
         font=dict(size=FONT_SIZE, color="#555555"))]))
 
 
+_building = threading.RLock()        # re-entrant: building reads the figure's own attributes
+
+
 class SpecFigure(go.Figure):
     """A go.Figure kept as the plain trace and layout dicts it was made from until something reads it.
 
@@ -158,11 +162,11 @@ class SpecFigure(go.Figure):
 
     def __getattr__(self, name: str):
         # reached only for an attribute the instance lacks: all of Plotly's own until the tree is built
-        spec = self.__dict__.pop("_spec", None)
-        if spec is None:
-            raise AttributeError(name)
-        go.Figure.__init__(self, data=spec[0], layout=spec[1], _validate=False)
-        return getattr(self, name)
+        with _building:                  # one thread builds; another that asked meanwhile then reads
+            spec = self.__dict__.pop("_spec", None)
+            if spec is not None:
+                go.Figure.__init__(self, data=spec[0], layout=spec[1], _validate=False)
+        return object.__getattribute__(self, name)
 
     def __reduce__(self):
         """A copy or a pickle is an ordinary go.Figure of the same content."""

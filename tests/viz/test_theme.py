@@ -1,6 +1,9 @@
 """Figures skip Plotly's validation when built; these checks validate every one of them."""
 import copy
 import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import plotly.graph_objects as go
@@ -63,6 +66,29 @@ def test_any_use_of_an_unbuilt_figure_builds_it_first(read):
     traces, layout = [dict(type="bar", y=[1, 2])], dict(title=dict(text="t"))
     copied = copy.deepcopy(SpecFigure(traces, layout))
     assert type(copied) is go.Figure and copied.to_dict() == go.Figure(traces, layout).to_dict()
+
+
+def test_a_thread_that_reads_a_figure_another_thread_is_building_waits_for_the_whole_figure(monkeypatch):
+    fig = viz.attention_grid(softmax_weights((2, 2, 5, 5)), T, T)
+    building, second_reads = threading.Event(), threading.Event()
+    build = go.Figure.__init__
+
+    def slow_build(self, *args, **kwargs):
+        building.set()
+        second_reads.wait(timeout=5)
+        time.sleep(0.05)                    # the other thread's read runs into the half-built figure
+        build(self, *args, **kwargs)
+
+    def second_read():
+        second_reads.set()
+        return len(fig.data)
+
+    monkeypatch.setattr(go.Figure, "__init__", slow_build)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(lambda: len(fig.data))
+        assert building.wait(timeout=5)
+        second = pool.submit(second_read)
+        assert first.result() == second.result() == 4
 
 
 def test_wrap_breaks_at_spaces_or_beside_wide_characters_within_the_width():
