@@ -48,9 +48,9 @@ def with_export(figure: go.Figure, file_name: str) -> PlotData:
     """The figure as gr.Plot sends it, with export_config (gr.Plot passes the JSON's "config" to Plotly).
 
     The JSON is what figure.to_json() writes (numbers arrays as Plotly's typed arrays), written by
-    orjson straight from the dicts the figure was made of while nothing has read it
+    orjson in one pass straight from the dicts the figure was made of while nothing has read it
     (viz.theme.SpecFigure), else from its property tree. to_json deep-copies the whole figure and
-    walks it twice in Python first: a 4 x 4-head grid of 32 tokens costs ~8 ms that way, ~1 ms this way.
+    walks it twice in Python; a 4 x 4-head grid of 32 tokens costs ~0.3 ms this way.
     """
     traces, layout = getattr(figure, "spec", None) or (figure._data, figure._layout)
     spec = {"data": traces, "layout": layout, "config": export_config(file_name)}
