@@ -102,6 +102,8 @@ def test_a_page_opened_on_another_tab_resumes_the_lesson_when_its_tab_opens(page
     open_tab(page, "lessons")
     wait_until(lambda: markdown(page, "lesson-title") == masks.title.zh, "the lesson the browser was on")
     drawn_somehow(page, "lesson-figure-0")
+    page.click("#lesson-next")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the kept answer of the next lesson")
 
 
 def test_a_link_opens_a_lesson_and_a_bad_one_opens_lesson_one_with_a_note(page, app):
