@@ -63,6 +63,9 @@ def test_any_use_of_an_unbuilt_figure_builds_it_first(read):
     fig = viz.attention_head(softmax_weights((5, 5)), T, T)
     read(fig)
     assert fig.spec is None and isinstance(fig.layout, go.Layout) and len(fig.data) == 1
+
+
+def test_a_copy_of_an_unbuilt_figure_is_an_ordinary_figure_of_the_same_content():
     traces, layout = [dict(type="bar", y=[1, 2])], dict(title=dict(text="t"))
     copied = copy.deepcopy(SpecFigure(traces, layout))
     assert type(copied) is go.Figure and copied.to_dict() == go.Figure(traces, layout).to_dict()
