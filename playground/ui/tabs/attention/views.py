@@ -29,6 +29,7 @@ from ...induction import induction_text
 from ...registry import ModelEntry, ModelRegistry
 from ...shapes import shape_rows
 from ...validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from .passes import SHARED_PASSES, RecordedPass
 
 GREEDY_TARGETS_KEPT = 256      # per model: the greedy outputs of its latest sources
 # A target the model writes itself ends at eos, or at this many tokens per source token plus
@@ -112,7 +113,8 @@ def _greedy_target(entry: ModelEntry, source_ids: list[int]) -> list[int]:
 
 
 def forward_pass(entry: ModelEntry, value, target, lang: str) -> AttentionPass:
-    """Validate the input (and target), run the model once, recording every tensor.
+    """Validate the input (and target), and run the model once on it, recording every tensor; an
+    input the model has already run on is read from the shared passes (SHARED_PASSES).
 
     A model with an encoder reads the input as its source; a model with a decoder reads it as its
     target when it has no encoder, else the target typed (or, when none is, its own greedy output)
@@ -120,24 +122,34 @@ def forward_pass(entry: ModelEntry, value, target, lang: str) -> AttentionPass:
     """
     value = check_text(value, lang, MAX_INPUT_CHARS)
     model, config = entry.model, entry.config
-    trace = Trace(("*",))
     ids = _encode_checked(entry, value, lang, "input", config.max_len)
+    typed = None                                  # the target's ids, when the model reads a typed one
+    if model.has_encoder and model.has_decoder and isinstance(target, str) and target.strip():
+        target = check_text(target, lang, MAX_INPUT_CHARS, what="target")
+        typed = tuple(_encode_checked(entry, target, lang, "target", config.max_len - 1))
+    key = (tuple(ids), typed)
+    recorded = SHARED_PASSES.get(model, key)
+    if recorded is None:
+        recorded = _record(entry, ids, typed)
+        SHARED_PASSES.put(model, key, recorded)
+    return AttentionPass(entry, recorded.trace, list(recorded.source_ids), list(recorded.target_ids),
+                         recorded.generated)
+
+
+def _record(entry: ModelEntry, ids: list[int], typed: tuple[int, ...] | None) -> RecordedPass:
+    """The model's pass over validated ids (and a typed target's ids, or None)."""
+    model = entry.model
+    trace = Trace(("*",))
     if not model.has_encoder:
         model.decode(torch.tensor([ids]), None, None, trace)
-        return AttentionPass(entry, trace, [], ids, False)
+        return RecordedPass(trace, (), tuple(ids), False)
     memory = model.encode(torch.tensor([ids]), trace)
     if not model.has_decoder:
         model.decode(torch.tensor([ids]), memory, None, trace)
-        return AttentionPass(entry, trace, ids, [], False)
-    generated = not (isinstance(target, str) and target.strip())
-    if generated:
-        target_ids = _greedy_target(entry, ids)
-    else:
-        target = check_text(target, lang, MAX_INPUT_CHARS, what="target")
-        target_ids = _encode_checked(entry, target, lang, "target", config.max_len - 1)
-    decoder_ids = [BOS_ID, *target_ids]
+        return RecordedPass(trace, tuple(ids), (), False)
+    decoder_ids = (BOS_ID, *(_greedy_target(entry, ids) if typed is None else typed))
     model.decode(torch.tensor([decoder_ids]), memory, None, trace)
-    return AttentionPass(entry, trace, ids, decoder_ids, generated)
+    return RecordedPass(trace, tuple(ids), decoder_ids, typed is None)
 
 
 def weights_of(attention: AttentionPass, kind: str) -> tuple[np.ndarray, list[str], list[str], list[int]]:
