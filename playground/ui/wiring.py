@@ -12,7 +12,6 @@ the screen resolution, named after what it shows.
 """
 from __future__ import annotations
 
-import base64
 import dataclasses
 import functools
 import inspect
@@ -20,11 +19,10 @@ import itertools
 from typing import Any, Callable, Iterable, Mapping
 
 import gradio as gr
-import numpy as np
-import orjson
 import plotly.graph_objects as go
-from _plotly_utils.utils import plotlyjsShortTypes, to_typed_array_spec
 from gradio.components.plot import PlotData
+
+from playground.viz.figure_json import figure_json
 
 from .context import CHECK, PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
@@ -45,42 +43,9 @@ def export_config(file_name: str) -> dict:
 
 
 def with_export(figure: go.Figure, file_name: str) -> PlotData:
-    """The figure as gr.Plot sends it, with export_config (gr.Plot passes the JSON's "config" to Plotly).
-
-    The JSON is what figure.to_json() writes (numbers arrays as Plotly's typed arrays), written by
-    orjson in one pass straight from the dicts the figure was made of while nothing has read it
-    (viz.theme.SpecFigure), else from its property tree. to_json deep-copies the whole figure and
-    walks it twice in Python; a 4 x 4-head grid of 32 tokens costs ~0.3 ms this way.
-    """
-    traces, layout = getattr(figure, "spec", None) or (figure._data, figure._layout)
-    spec = {"data": traces, "layout": layout, "config": export_config(file_name)}
-    return PlotData(type="plotly", plot=orjson.dumps(spec, default=_json_value).decode("utf-8"))
-
-
-def _json_value(value):
-    """A value orjson cannot write itself, as Plotly's JSON has it: a numbers array as a typed array
-    (other arrays as lists), a numpy scalar as a number, a Plotly object (the template) as its dict."""
-    if isinstance(value, np.ndarray):
-        if value.size and value.dtype.isnative and str(value.dtype) in plotlyjsShortTypes:
-            return _typed_array(value)
-        typed = to_typed_array_spec(value)          # Plotly's own conversions (e.g. int64 to int32)
-        return typed if isinstance(typed, dict) else value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if hasattr(value, "to_plotly_json"):
-        return value.to_plotly_json()
-    raise TypeError(f"a figure cannot hold a {type(value).__name__}")
-
-
-def _typed_array(array: np.ndarray) -> dict:
-    """Plotly's typed-array spec of a numeric array whose dtype plotly.js reads as it is: what
-    to_typed_array_spec writes, without its copy through narwhals (~0.07 ms an array, 16 of them
-    for a 4 x 4-head grid)."""
-    typed = {"dtype": plotlyjsShortTypes[str(array.dtype)],
-             "bdata": base64.b64encode(np.ascontiguousarray(array)).decode("ascii")}
-    if array.ndim > 1:
-        typed["shape"] = str(array.shape)[1:-1]
-    return typed
+    """The figure as gr.Plot sends it, with export_config (gr.Plot passes the JSON's "config" to
+    Plotly), written in one pass (viz.figure_json)."""
+    return PlotData(type="plotly", plot=figure_json(figure, export_config(file_name)))
 
 
 def once_per_addition(handler: Handler) -> Handler:

@@ -5,6 +5,8 @@ import unicodedata
 import plotly.graph_objects as go
 from plotly.colors import sequential
 
+from playground.viz.figure_json import spec_json
+
 FONT_FAMILY = "Inter, Noto Sans CJK SC, Microsoft YaHei, sans-serif"
 FONT_SIZE = 15
 TITLE_SIZE = 20
@@ -167,6 +169,14 @@ class SpecFigure(go.Figure):
             if spec is not None:
                 go.Figure.__init__(self, data=spec[0], layout=spec[1], _validate=False)
         return object.__getattribute__(self, name)
+
+    def to_json(self, *args, **kwargs) -> str:
+        """Plotly's JSON of the figure; written straight from the dicts while the tree is unbuilt
+        (gr.Plot calls this for every figure it is given)."""
+        spec = self.spec
+        if spec is None or args or kwargs:
+            return super().to_json(*args, **kwargs)
+        return spec_json(*spec)
 
     def __reduce__(self):
         """A copy or a pickle is an ordinary go.Figure of the same content."""

@@ -46,6 +46,25 @@ def test_every_figure_is_valid_plotly_and_unchanged_by_validation(name):
     assert json.loads(validated.to_json()) == json.loads(fig.to_json())
 
 
+# every figure but those drawn with Plotly's subplots, which are built from the start
+KEPT_AS_DICTS = sorted(name for name, make in FIGURES.items() if isinstance(make(), SpecFigure))
+
+
+@pytest.mark.parametrize("name", KEPT_AS_DICTS)
+def test_an_unbuilt_figure_writes_plotlys_own_json_without_building_its_tree(name):
+    fig = FIGURES[name]()
+    written = json.loads(fig.to_json())
+    assert fig.spec is not None                                     # still unbuilt
+    assert written == json.loads(go.Figure.to_json(fig))            # Plotly's writer, which builds the tree
+    assert fig.spec is None and json.loads(fig.to_json()) == written
+
+
+def test_an_unbuilt_figure_asked_for_plotlys_options_is_written_by_plotly():
+    fig = viz.attention_head(softmax_weights((3, 3)), T[:3], T[:3])
+    pretty = fig.to_json(pretty=True)
+    assert "\n" in pretty and fig.spec is None
+
+
 def test_a_figure_keeps_its_dicts_until_read_then_is_an_ordinary_figure():
     fig = viz.attention_grid(softmax_weights((2, 2, 5, 5)), T, T)
     assert isinstance(fig, go.Figure) and fig.spec is not None
