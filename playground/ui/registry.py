@@ -21,6 +21,7 @@ import re
 import string
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import torch
@@ -66,9 +67,9 @@ class ModelEntry:
         """Whether the model writes text token by token (it has a decoder)."""
         return self.model.has_decoder
 
-    @property
+    @cached_property
     def n_parameters(self) -> int:
-        """Trainable parameters, a tied weight counted once."""
+        """Trainable parameters, a tied weight counted once (counted once per entry: its model never changes)."""
         return sum(p.numel() for p in self.model.parameters())
 
 

@@ -1,6 +1,7 @@
 """The shape walk-through's rows in the session's language: (stage, tensor, shape, note)."""
 from __future__ import annotations
 
+import functools
 import re
 
 from playground.analysis import ShapeRow
@@ -44,6 +45,11 @@ def _note(name: str, part: str, config: ModelConfig, lang: str) -> str:
 
 def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tuple[str, str, tuple, str]]:
     """Rows for viz.shape_table: the stage and note in `lang`, the shape in symbols before the note."""
+    return list(_translated(tuple(rows), config, lang))
+
+
+@functools.lru_cache(maxsize=256)         # every view of a model on inputs of one length has the same rows
+def _translated(rows: tuple[ShapeRow, ...], config: ModelConfig, lang: str) -> tuple[tuple[str, str, tuple, str], ...]:
     out = []
     for row in rows:
         if row.name == "logits":
@@ -56,4 +62,4 @@ def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tup
             stage = _stage(row.name, match["stack"], match["layer"], match["part"], lang)
             note = _note(row.name, match["part"], config, lang)
         out.append((stage, row.name, row.shape, f"{row.symbols} {note}"))
-    return out
+    return tuple(out)

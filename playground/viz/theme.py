@@ -1,4 +1,5 @@
 """One look for every figure: fonts, sizes and colour scales readable on a projector at 1280x720."""
+import functools
 import threading
 import unicodedata
 
@@ -68,10 +69,15 @@ def display_width(text: str) -> int:
 def wrap(text: str, max_cells: int) -> list[str]:
     """`text` in lines of at most `max_cells` character cells, broken at spaces or next to a wide
     (CJK) character; a single word longer than a line stays whole."""
+    return list(_wrapped(text, max_cells))
+
+
+@functools.lru_cache(maxsize=4096)           # tables wrap the same stage names and notes in every view
+def _wrapped(text: str, max_cells: int) -> tuple[str, ...]:
     if display_width(text) <= max_cells:
-        return [text]
+        return (text,)
     if text.isascii():
-        return _wrap_words(text, max_cells)
+        return tuple(_wrap_words(text, max_cells))
     lines, line, width, cut = [], "", 0, 0    # cut: where `line` may be broken (0: nowhere yet)
     for ch in text:
         cells = 2 if _wide(ch) else 1
@@ -93,7 +99,7 @@ def wrap(text: str, max_cells: int) -> list[str]:
         if ch == " " or cells == 2:
             cut = len(line)
     lines.append(line)
-    return lines
+    return tuple(lines)
 
 
 def _wrap_words(text: str, max_cells: int) -> list[str]:
