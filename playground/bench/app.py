@@ -6,19 +6,26 @@ first HTTP 200 of the page; the median of a few starts.
 deep_link_view_s: a link to an attention view opened in a fresh browser until the view is drawn
 (playground.bench.deep_link).
 
+Two kinds of students are measured. On the shipped examples, a student clicks an example the page
+offers and changes the view's controls (model, kind, layer, head, score, decoding settings): what a
+class does when the teacher says "open the reverse example, look at layer 1". With edited inputs,
+a student also cuts each example to a random piece of itself, so almost no input repeats; those
+lines carry the suffix _edited_inputs and show what the shared caches cannot save.
+
 CPU per call, measured in the same run: echo_event_cpu_ms_p50 (the app's echo event, which does no
 work: what Gradio itself costs per event), light_call_cpu_ms_p50 (attention views and generation
-steps of the shipped examples) and their ratio light_call_cpu_ratio_to_echo. Calls are made one
-after another in batches; each value is a batch's server CPU divided by its calls.
+steps of the shipped examples; light_call_cpu_ms_p50_edited_inputs beside it) and the ratio
+light_call_cpu_ratio_to_echo. Calls are made one after another in batches; each value is a batch's
+server CPU divided by its calls.
 
 The class: for N = 1, 10, 30 and 100 students at once, for a minute (15 s with --quick), every 2 s a
-student asks for an attention view or a generation step, with inputs varied the way students vary
-them. The students are sessions of one asyncio process that speaks Gradio's queue API directly
-(playground.bench.load) at the lowest CPU priority, so the load generator takes little from the
-server it measures; its own cores are reported next to the server's. Measured per N:
-p95_ms_N_sessions (every call's wall time as the client sees it, with the server's own time per
-event beside it) and errors_N_sessions; then p95_ms_30_sessions_2_trainings, the class of 30 while
-two sessions train; and load_generator_cores at 100 students.
+student asks for an attention view or a generation step. The students are sessions of one asyncio
+process that speaks Gradio's queue API directly (playground.bench.load) at the lowest CPU priority,
+so the load generator takes little from the server it measures; its own cores are reported next
+to the server's. Measured per N on the shipped examples: p95_ms_N_sessions (every call's wall time
+as the client sees it, with the server's own time per event beside it) and errors_N_sessions; then
+p95_ms_30_sessions_2_trainings, the class of 30 while two sessions train; the classes of 30 and
+100 again with edited inputs; and load_generator_cores at 100 students.
 
 The app serves its own models: the repository's pretrained/ checkpoints when there are any, and
 its untrained ones; students pick among those through the examples the page offers. Only
@@ -49,6 +56,8 @@ from playground.ui.i18n import text
 SUITE = "app"
 REPO = Path(__file__).resolve().parents[2]
 SESSION_COUNTS = (1, 10, 30, 100)
+EDITED_SESSION_COUNTS = (30, 100)
+EDITED = "_edited_inputs"          # the suffix of lines measured with edited inputs
 CLASS_WITH_TRAININGS = 30
 TRAINING_SLOTS = "2"              # two sessions may train at once (the 2-trainings class)
 PERIOD_S = 2.0                    # a student acts every 2 seconds
@@ -163,12 +172,13 @@ def _cut(rng: random.Random, value: str) -> str:
 
 
 class ClassStudent(load.Student):
-    """A student of the class: an attention view and a generation step by turns, with inputs varied
-    the way students vary them (an example cut shorter, another model, layer, head, settings; a
-    fresh prompt once a generation has finished)."""
+    """A student of the class: an attention view and a generation step by turns, on the page's
+    examples with the controls varied (another model, kind, layer, head, score, decoding settings;
+    a fresh prompt once a generation has finished); with `edits`, each example is also cut to a
+    random piece of itself."""
 
-    def __init__(self, choices: PageChoices, lang: str, rng: random.Random):
-        self.choices, self.lang = choices, lang
+    def __init__(self, choices: PageChoices, lang: str, rng: random.Random, edits: bool = False):
+        self.choices, self.lang, self.edits = choices, lang, edits
         self.turn = rng.random() < 0.5                 # which comes first is the student's choice
         self.prompt: tuple[str, str] | None = None     # (model, prompt) of the generation under way
         self.finished: tuple[str, str] | None = None   # (model, prompt) whose generation has finished
@@ -182,7 +192,7 @@ class ClassStudent(load.Student):
         """An attention view with a kind and score the page offers (the app shows a model's own
         when it lacks the ones asked)."""
         model, value = example or rng.choice(self.choices.attention_examples)
-        if example is None:
+        if example is None and self.edits:
             value = _cut(rng, value)
         return "attention", dict(model=model, text=value, target="", kind=rng.choice(self.choices.kinds),
                                  layer=rng.randint(0, 1), head=rng.randint(0, 1), mean=rng.random() < 0.2,
@@ -204,10 +214,11 @@ class ClassStudent(load.Student):
             self.finished, self.prompt = self.prompt, None      # the student types a new prompt
 
     def _new_prompt(self, rng: random.Random) -> tuple[str, str]:
-        """An example prompt, cut; never the one whose generation just finished (a step there is refused)."""
+        """An example prompt (cut, with edits); never the one whose generation just finished (a step
+        there is refused)."""
         for _ in range(20):
             model, value = rng.choice(self.choices.generate_examples)
-            prompt = (model, _cut(rng, value))
+            prompt = (model, _cut(rng, value) if self.edits else value)
             if prompt != self.finished:
                 return prompt
         raise RuntimeError(f"the page offers no generation example besides {self.finished}")
@@ -280,12 +291,16 @@ def cpu_lines(app: AppProcess, choices: PageChoices, quick: bool) -> list[dict]:
     """Gradio's own cost of an event (echo) and the app's light calls, measured in the same run."""
     echo = cpu_per_call_ms(app, EchoStudent(), quick)
     light = cpu_per_call_ms(app, ClassStudent(choices, "en", random.Random(1)), quick)
-    if not echo or not light:
+    edited = cpu_per_call_ms(app, ClassStudent(choices, "en", random.Random(1), edits=True), quick)
+    if not echo or not light or not edited:
         return []
     echo_p50, light_p50 = statistics.median(echo), statistics.median(light)
     context = dict(batches=len(echo), calls_per_batch=CPU_BATCH_CALLS, load_avg_1m=round(os.getloadavg()[0], 2))
     return [result(SUITE, "echo_event_cpu_ms_p50", echo_p50, "ms", None, "lower", per_batch=_rounded(echo), **context),
             result(SUITE, "light_call_cpu_ms_p50", light_p50, "ms", None, "lower", per_batch=_rounded(light),
+                   **context),
+            result(SUITE, f"light_call_cpu_ms_p50{EDITED}", statistics.median(edited), "ms", None, "lower",
+                   per_batch=_rounded(edited), ratio_to_echo=round(statistics.median(edited) / echo_p50, 2),
                    **context),
             result(SUITE, "light_call_cpu_ratio_to_echo", light_p50 / echo_p50, "x", LIGHT_CPU_RATIO_GOAL, "lower",
                    **context)]
@@ -296,13 +311,15 @@ def _rounded(values: list[float]) -> list[float]:
 
 
 def class_lines(app: AppProcess, choices: PageChoices, n_students: int, duration_s: float,
-                suffix: str = "", **extra_context) -> list[dict]:
+                suffix: str = "", edits: bool = False, **extra_context) -> list[dict]:
     """One class size: the p95 of every light call, the errors, and where the CPU went (the server's
-    CPU per call and in cores, the load generator's in cores)."""
+    CPU per call and in cores, the load generator's in cores); with `edits`, students edit the
+    examples (and the lines' names end in EDITED)."""
     load_avg, server_before = os.getloadavg()[0], app.cpu_seconds()
+    suffix += EDITED if edits else ""
 
     def behaviour(rng: random.Random, index: int) -> ClassStudent:
-        return ClassStudent(choices, "zh-CN" if index % 3 == 2 else "en", rng)
+        return ClassStudent(choices, "zh-CN" if index % 3 == 2 else "en", rng, edits)
 
     run = load.run_class(app.url, behaviour, n_students, duration_s, PERIOD_S, seed=n_students)
     server_after = app.cpu_seconds()
@@ -409,6 +426,8 @@ def run(quick: bool) -> list[dict]:
         for n_students in SESSION_COUNTS:
             lines += class_lines(app, choices, n_students, DURATION_S[quick])
         lines += class_during_trainings(app, choices, DURATION_S[quick])
+        for n_students in EDITED_SESSION_COUNTS:
+            lines += class_lines(app, choices, n_students, DURATION_S[quick], edits=True)
     finally:
         app.stop()
     return lines + app_training.run(quick)

@@ -3,6 +3,7 @@ measure what they say. Runs use tiny settings (monkeypatched sizes, fake measure
 cheap; `python -m playground.bench SUITE --quick` measures at full size."""
 import dataclasses
 import inspect
+import random
 from types import SimpleNamespace
 
 import numpy as np
@@ -170,3 +171,18 @@ def test_lessons_suite_reports_its_three_metrics_and_counts_an_untranslated_text
     untranslated = dataclasses.replace(LESSONS[0], title=Text("Tokens and merges", "Tokens and merges"))
     monkeypatch.setattr(lessons, "LESSONS", (untranslated, *LESSONS[1:]))
     assert lessons.missing_translations() == 1
+
+
+def test_a_class_student_clicks_the_page_examples_as_offered_unless_it_edits_them():
+    from playground.bench.app import MIN_CUT, ClassStudent, PageChoices
+    choices = PageChoices([("reverse", "abcdefghij")], [("shakespeare-char", "ROMEO: To be")], ["cross"],
+                          ["diagonal"], ("done",))
+    rng = random.Random(0)
+    clicking, editing = ClassStudent(choices, "en", rng), ClassStudent(choices, "en", rng, edits=True)
+    as_offered = [clicking.attention(rng)[1]["text"] for _ in range(20)]
+    prompts = {clicking.generate_step(rng)[1]["prompt"] for _ in range(20)}
+    assert set(as_offered) == {"abcdefghij"} and prompts == {"ROMEO: To be"}
+    edited = [editing.attention(rng)[1]["text"] for _ in range(50)]
+    assert all(MIN_CUT <= len(t) and t in "abcdefghij" for t in edited) and len(set(edited)) > 10
+    step = editing.generate_step(rng)[1]
+    assert step["prompt"] in "ROMEO: To be" and len(step["prompt"]) >= MIN_CUT
