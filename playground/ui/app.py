@@ -78,7 +78,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
 
         language.input(None, [language], None, js=SET_LOCALE_JS)
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
-        ctx = AppContext(registry, store, language, linked_view)
+        ctx = AppContext(registry, store, language, linked_view, query)
         upload, upload_status = own_models.build(ctx)
         # Not a State: a State's change fires before the page shows the run's last outputs. Not a
         # gr.Number: Gradio 6.31's page fired a Number's change again after each event it triggered,

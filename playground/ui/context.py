@@ -63,6 +63,9 @@ class AppContext:
     language: the radio holding the session's language ("en" / "zh-CN"); every handler takes it
         as an input and makes its text in that language.
     linked_view: the tab the page opens with (the link's `view`, else the first tab), set on load.
+    address: the query of the address the page was opened with ("?view=...", "" without one), set
+        on load. Events after the load read the page's link here: the address bar itself, which
+        Gradio's page sends with every event, has by then been rewritten to describe the view.
     started: the page-load event, which sets the language, applies the link and draws the tab the
         page opens with (set once every tab exists, see links.wire_page).
     views: the tabs that have a form (and so a link), by view name.
@@ -76,6 +79,7 @@ class AppContext:
     store: WorkspaceStore
     language: gr.Radio
     linked_view: gr.State
+    address: gr.Textbox
     started: Dependency | None = None
     pickers: list[tuple[gr.Dropdown, bool]] = field(default_factory=list)   # (dropdown, generative only)
     tab: gr.Tab | None = None           # the tab being declared

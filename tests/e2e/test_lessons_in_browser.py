@@ -2,7 +2,7 @@
 figures drawn, make a prediction (Run waits for it), run the experiment (a live run: until its first
 curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson with its answers, and
 so does the tab's first opening on a page opened elsewhere; a link opens a lesson and a
-bad one opens lesson 1 with a note. Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+bad one opens lesson 1 with a note; the plain address resumes the browser's lesson. Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
 from playground.ui.lessons import LESSONS
@@ -104,6 +104,21 @@ def test_a_page_opened_on_another_tab_resumes_the_lesson_when_its_tab_opens(page
     drawn_somehow(page, "lesson-figure-0")
     page.click("#lesson-next")
     wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the kept answer of the next lesson")
+
+
+def test_the_plain_address_resumes_the_lesson_the_browser_was_on_with_its_answer(page, app):
+    """Opened without a link, the page resumes the browser's lesson, not lesson 1 (the page has
+    rewritten its address by the time the lesson is resumed; the address it opened with counts)."""
+    positions = next(lesson for lesson in LESSONS if lesson.id == "positions")
+    page.context.add_init_script(RECORD_STORAGE_WRITES)
+    page.goto(app.url + "?view=lessons&lesson=positions&lang=zh-CN")
+    wait_until(lambda: markdown(page, "lesson-title") == positions.title.zh, "the linked lesson")
+    kept = "([key, title]) => window.storageWrites.some(([k, t]) => k === key && t.includes(title))"
+    wait_until(lambda: page.evaluate(kept, [STORAGE_KEY, positions.title.zh]), "the browser keeping the lesson")
+    page.goto(app.url + "?lang=zh-CN")
+    wait_until(lambda: markdown(page, "lesson-title") == positions.title.zh, "the lesson the browser was on")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "its kept answer")
+    assert "lesson=positions" in page.url                                   # the address describes it
 
 
 def test_a_link_opens_a_lesson_and_a_bad_one_opens_lesson_one_with_a_note(page, app):

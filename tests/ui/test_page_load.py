@@ -173,10 +173,19 @@ def test_the_resumed_lesson_is_drawn_only_where_the_lessons_tab_is_on_screen(dem
     """A link to another tab does not wait behind a lesson's figures: the Lessons tab's first opening
     draws the lesson its picker holds."""
     gate = next(fn.fn for fn in demo.fns.values() if fn.name == "lesson_on_screen")
-    no_link = gr.Request(session_hash="s", query_params={})
-    lesson_link = gr.Request(session_hash="s", query_params={"view": "lessons", "lesson": "positions"})
-    attention_link = gr.Request(session_hash="s", query_params={"view": "attention"})
-    assert gate(True, no_link) is None                              # opened on Lessons: draw the kept lesson
-    for opened, request in ((False, no_link), (False, attention_link), (True, lesson_link)):
+    assert gate(True, "") is None                                   # opened on Lessons: draw the kept lesson
+    assert gate(True, "?lang=zh-CN") is None
+    for opened, address in ((False, ""), (False, "?view=attention"), (True, "?view=lessons&lesson=positions")):
         with pytest.raises(gr.Error):                               # elsewhere, or the link's lesson is drawn
-            gate(opened, request)
+            gate(opened, address)
+
+
+def test_the_lesson_to_resume_is_read_from_the_address_the_page_opened_with(demo):
+    """The page rewrites its address bar to describe the view once it has opened (lesson=tokens on
+    the plain address), and sends that address with every later event; the lesson to resume
+    comes from the address the page opened with, which the load event keeps."""
+    resume = next(fn for fn in demo.fns.values() if fn.name == "resume")
+    load = next(fn for fn in demo.fns.values() if fn.name == "open_page")
+    assert resume.inputs[1] is load.outputs[1]                          # the query the load event read
+    assert resume.fn({"lesson": "masks", "answers": {}}, "?lang=zh-CN") == "masks"
+    assert isinstance(resume.fn({"lesson": "masks", "answers": {}}, "?view=lessons&lesson=tokens"), gr.Dropdown)

@@ -7,6 +7,7 @@ event does, views.py the live views by the keys the syllabus names."""
 from __future__ import annotations
 
 from functools import partial
+from urllib.parse import parse_qsl
 
 import gradio as gr
 
@@ -25,21 +26,21 @@ def export_name(form: LessonsForm, figure: str) -> str:
     return file_name(form.VIEW, figure, form.lesson)
 
 
-def _query(request: gr.Request) -> dict:
-    """The page address's query parameters."""
-    return dict(getattr(request, "query_params", None) or {})
+def _query(address) -> dict:
+    """The parameters of the query the page was opened with (ctx.address)."""
+    return dict(parse_qsl((address or "").lstrip("?")))
 
 
-def resume(progress, request: gr.Request):
-    """The lesson the browser was on, unless the address names one."""
-    return handlers.resumed_lesson(progress, _query(request))
+def resume(progress, address: str):
+    """The lesson the browser was on, unless the page's link names one."""
+    return handlers.resumed_lesson(progress, _query(address))
 
 
-def lesson_on_screen(opened: bool, request: gr.Request) -> None:
+def lesson_on_screen(opened: bool, address: str) -> None:
     """Let the resumed lesson be drawn only where the page opened on the Lessons tab and its link
     names no lesson; elsewhere the tab's first opening draws the lesson the picker holds, so a link
     to another tab does not wait behind a lesson's figures. A silent error stops the drawing."""
-    if not opened or "lesson" in _query(request):
+    if not opened or "lesson" in _query(address):
         raise gr.Error("not on screen", visible=False, print_exception=False)
 
 
@@ -97,13 +98,12 @@ def build(ctx) -> None:
                       **PRIVATE).then(
         lambda kept, lesson_id, prediction, answer: handlers.remember(kept, lesson_id, prediction, answer),
         [progress, lesson, c["prediction"], c["answer"]], [progress], **QUIET, **PRIVATE)
-    # The page's load resumes the lesson the browser was on; it is drawn (without writing the address:
-    # a link may name another tab) only where the Lessons tab is on screen, and its answers restored.
+    # The page's load resumes the lesson the browser was on; it is drawn only where the Lessons tab
+    # is on screen (and then the address names it), and its answers restored.
     def resumed():
-        shown = ctx.started.then(resume, [progress], [lesson], **QUIET, **PRIVATE).then(
-            lesson_on_screen, [tab.opened], None, **CHECK, **PRIVATE)
-        opened(tab.on(shown.success, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True,
-                      link=False).then)
+        shown = ctx.started.then(resume, [progress, ctx.address], [lesson], **QUIET, **PRIVATE).then(
+            lesson_on_screen, [tab.opened, ctx.address], None, **CHECK, **PRIVATE)
+        opened(tab.on(shown.success, handlers.open_lesson, handlers.SCREEN, progress_on="title", shared=True).then)
         opened(shown.failure)
 
     ctx.after_tabs(resumed)
