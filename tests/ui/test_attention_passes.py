@@ -12,7 +12,7 @@ import torch
 from playground.model import Trace
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.passes import PassCache, RecordedPass
-from playground.ui.tabs.attention.views import forward_pass, weights_of
+from playground.ui.tabs.attention.views import forward_pass, scores_of, weights_of
 from playground.ui.workspace import Workspace
 
 
@@ -75,6 +75,21 @@ def test_a_typed_target_and_the_written_one_are_different_passes(registry):
     assert forward_pass(entry, "abcd", "dcba", "zh-CN").trace is typed.trace
     weights, _, keys, _ = weights_of(typed, "cross")
     assert weights.shape[2] == 5 and keys == list("abcd")                     # bos + 4 typed queries
+
+
+def test_what_views_compute_from_a_pass_is_computed_once_and_cannot_be_changed(registry):
+    entry = registry.get("copy")
+    first, again = forward_pass(entry, "abcdef", "", "en"), forward_pass(entry, "abcdef", "", "zh-CN")
+    weights, queries, _, _ = weights_of(first, "cross")
+    assert weights_of(again, "cross")[0] is weights                           # computed once for the pass
+    with pytest.raises(ValueError, match="read-only"):
+        weights[0, 0, 0, 0] = 1.0
+    queries.append("mine")                                                    # a caller's lists are its own
+    assert weights_of(again, "cross")[1] == queries[:-1]
+    scores = scores_of(first, "cross")
+    assert scores_of(again, "cross")["diagonal"] is scores["diagonal"]
+    with pytest.raises(ValueError, match="read-only"):
+        scores["diagonal"][0, 0] = 0.0
 
 
 def test_bad_input_is_refused_before_any_pass_is_looked_up(registry):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Hashable
 
 import torch.nn as nn
@@ -29,6 +29,7 @@ class RecordedPass:
     source_ids: tuple[int, ...]
     target_ids: tuple[int, ...]
     generated: bool
+    derived: dict = field(default_factory=dict, compare=False)    # what views compute from it, by key
 
     @property
     def bytes(self) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import gradio as gr
@@ -47,7 +47,8 @@ class AttentionPass:
 
     source_ids: what the encoder read (empty for decoder-only); target_ids: what the decoder read
     (the text for decoder-only; bos + target for encoder-decoder); generated: whether the model
-    wrote the target itself (greedily).
+    wrote the target itself (greedily); derived: what views computed from the pass, shared with
+    every view of the same pass (see _derived).
     """
 
     entry: ModelEntry
@@ -55,6 +56,16 @@ class AttentionPass:
     source_ids: list[int]
     target_ids: list[int]
     generated: bool
+    derived: dict = field(default_factory=dict, compare=False)
+
+
+def _derived(attention: AttentionPass, key: tuple, compute):
+    """compute(), once per pass and key: the result is shared by every later view of the pass, so
+    nothing may change it in place."""
+    value = attention.derived.get(key)
+    if value is None:
+        value = attention.derived[key] = compute()
+    return value
 
 
 def kinds_of(entry: ModelEntry) -> tuple[str, ...]:
@@ -133,7 +144,7 @@ def forward_pass(entry: ModelEntry, value, target, lang: str) -> AttentionPass:
         recorded = _record(entry, ids, typed)
         SHARED_PASSES.put(model, key, recorded)
     return AttentionPass(entry, recorded.trace, list(recorded.source_ids), list(recorded.target_ids),
-                         recorded.generated)
+                         recorded.generated, recorded.derived)
 
 
 def _record(entry: ModelEntry, ids: list[int], typed: tuple[int, ...] | None) -> RecordedPass:
@@ -154,12 +165,17 @@ def _record(entry: ModelEntry, ids: list[int], typed: tuple[int, ...] | None) ->
 
 def weights_of(attention: AttentionPass, kind: str) -> tuple[np.ndarray, list[str], list[str], list[int]]:
     """(weights [L, H, Tq, Tk], query tokens, key tokens, key ids) of one attention kind."""
-    site = AttentionSite.parse(kind)
-    weights = attention.trace.attention(site)[:, 0].float().numpy()                        # [L, H, Tq, Tk]
-    piece = attention.entry.tokenizer.id_to_piece
-    sides = {"source": attention.source_ids, "target": attention.target_ids}
-    queries, keys = sides[site.query_side], sides[site.key_side]
-    return weights, [piece(i) for i in queries], [piece(i) for i in keys], keys
+    def compute():
+        site = AttentionSite.parse(kind)
+        weights = attention.trace.attention(site)[:, 0].float().numpy()                    # [L, H, Tq, Tk]
+        weights.flags.writeable = False                                  # shared by every view of the pass
+        piece = attention.entry.tokenizer.id_to_piece
+        sides = {"source": attention.source_ids, "target": attention.target_ids}
+        queries, keys = sides[site.query_side], sides[site.key_side]
+        return weights, tuple(piece(i) for i in queries), tuple(piece(i) for i in keys), tuple(keys)
+
+    weights, queries, keys, key_ids = _derived(attention, ("weights", kind), compute)
+    return weights, list(queries), list(keys), list(key_ids)
 
 
 def score_names(kind: str) -> tuple[str, ...]:
@@ -168,11 +184,16 @@ def score_names(kind: str) -> tuple[str, ...]:
 
 def scores_of(attention: AttentionPass, kind: str) -> dict[str, np.ndarray]:
     """Every head score of one kind: name -> [L, H] in [0, 1]."""
-    weights, _, _, key_ids = weights_of(attention, kind)
-    site = AttentionSite.parse(kind)
-    if site.is_cross:
-        return head_scores(weights, "cross")
-    return head_scores(weights, "self", ids=key_ids, causal=site.causal)
+    def compute():
+        weights, _, _, key_ids = weights_of(attention, kind)
+        site = AttentionSite.parse(kind)
+        scores = head_scores(weights, "cross") if site.is_cross else head_scores(weights, "self", ids=key_ids,
+                                                                                   causal=site.causal)
+        for values in scores.values():
+            values.flags.writeable = False                               # shared by every view of the pass
+        return scores
+
+    return dict(_derived(attention, ("scores", kind), compute))
 
 
 def best_heads_text(scores: dict[str, np.ndarray], lang: str) -> str:
@@ -297,7 +318,8 @@ def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, s
     if score not in score_names(kind):
         score = score_names(kind)[0]
     scores_figure, best = scores_view(attention, kind, score, lang)
-    shapes = viz.shape_table(shape_rows(shape_walkthrough(attention.trace, entry.config), entry.config, lang),
+    walk = _derived(attention, ("shapes",), lambda: shape_walkthrough(attention.trace, entry.config))
+    shapes = viz.shape_table(shape_rows(walk, entry.config, lang),
                              title=t("fig_shapes"), headers=(t("w_stage"), t("w_tensor"), t("w_shape"), t("w_note")))
     return AttentionViews(grid, head_view(attention, kind, layer, head, bool(mean), lang), scores_figure, best, shapes,
                           summary_text(attention, lang, at_step), n_layers, n_heads)
