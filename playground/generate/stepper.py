@@ -13,6 +13,7 @@ and head, and yields the distribution the next step chooses from.
 """
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -83,6 +84,10 @@ class _Window:
     cache: KVCache
     rows: dict[AttentionSite, list[np.ndarray]] = field(default_factory=dict)  # site -> one [L, H, Tk] row a position
 
+    def copy(self) -> "_Window":
+        """An independent copy (the rows themselves are never changed, only added and removed)."""
+        return _Window(self.start, self.cache.copy(), {site: list(rows) for site, rows in self.rows.items()})
+
 
 @dataclass
 class _Undo:
@@ -90,6 +95,18 @@ class _Undo:
 
     next_logits: np.ndarray
     window: _Window | None        # the window before the step, when the step slid it
+
+
+def _stepping(settings: SamplingConfig | None) -> SamplingConfig:
+    """Settings a Stepper can decode with (the defaults for None); beam search is refused."""
+    settings = SamplingConfig() if settings is None else settings
+    if not isinstance(settings, SamplingConfig):
+        raise TypeError(f"settings must be a SamplingConfig, got {type(settings).__name__}")
+    if settings.strategy == "beam":
+        raise ValueError("beam search keeps several hypotheses at once; call "
+                         "beam_search(model, tokenizer, prompt, beam_width, max_new_tokens) for its tree, "
+                         "or choose strategy 'greedy' or 'sample' to step")
+    return settings
 
 
 class Stepper:
@@ -103,13 +120,7 @@ class Stepper:
 
     def __init__(self, model: nn.Module, tokenizer: Tokenizer, prompt: str,
                  settings: SamplingConfig | None = None, *, trace_attention: bool = True):
-        settings = SamplingConfig() if settings is None else settings
-        if not isinstance(settings, SamplingConfig):
-            raise TypeError(f"settings must be a SamplingConfig, got {type(settings).__name__}")
-        if settings.strategy == "beam":
-            raise ValueError("beam search keeps several hypotheses at once; call "
-                             "beam_search(model, tokenizer, prompt, beam_width, max_new_tokens) for its tree, "
-                             "or choose strategy 'greedy' or 'sample' to step")
+        settings = _stepping(settings)
         self.config = check_model_and_tokenizer(model, tokenizer)
         self.model = model.eval()
         self.tokenizer = tokenizer
@@ -132,6 +143,20 @@ class Stepper:
                 self._encoder_attention = trace.attention(ENCODER_SELF)[:, 0].cpu().numpy()   # [L, H, S, S]
             self._window, self._next_logits = self._read(encoded.window_start)
         self._reason = "context" if self._context_full() else None
+
+    def fork(self, settings: SamplingConfig | None = None) -> "Stepper":
+        """An independent Stepper at this point, decoding with `settings` (these when None): stepping
+        or going back in either leaves the other as it was. The model, the tokenizer and the
+        encoder's output are shared (nothing changes them); the KV cache is copied, so a prompt read
+        once can be continued many times without reading it again."""
+        twin = copy.copy(self)
+        twin.settings = self.settings if settings is None else _stepping(settings)
+        twin.ids, twin.steps = list(self.ids), list(self.steps)
+        twin.unknown_chars, twin.notices = list(self.unknown_chars), list(self.notices)
+        twin._window = self._window.copy()
+        twin._undo = [_Undo(undo.next_logits, None if undo.window is None else undo.window.copy())
+                      for undo in self._undo]
+        return twin
 
     # ----------------------------------------------------------------- model calls
 

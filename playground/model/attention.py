@@ -99,6 +99,14 @@ class LayerCache:
         if self._k is not None:
             self._k, self._v = self._k.index_select(0, batch_index), self._v.index_select(0, batch_index)
 
+    def copy(self) -> "LayerCache":
+        """An independent copy: appending to either leaves the other as it was."""
+        twin = LayerCache()
+        if self._k is not None:
+            twin._k, twin._v = self._k.clone(), self._v.clone()
+        twin.length = self.length
+        return twin
+
 
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention over H heads of size Dh = D / H.

@@ -74,6 +74,13 @@ class KVCache:
         for layer in self.self_attn + self.cross_attn:
             layer.reorder(batch_index)
 
+    def copy(self) -> "KVCache":
+        """An independent copy of every layer's keys and values."""
+        twin = KVCache(0)
+        twin.self_attn = [layer.copy() for layer in self.self_attn]
+        twin.cross_attn = [layer.copy() for layer in self.cross_attn]
+        return twin
+
 
 class EncoderStack(nn.Module):
     """Embedding, N bidirectional blocks, and a final LayerNorm for pre-norm stacks."""

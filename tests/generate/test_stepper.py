@@ -226,3 +226,48 @@ def test_non_finite_logits_are_reported():
 def test_bad_arguments_raise_clear_errors(make, message, error):
     with pytest.raises(error, match=message):
         make()
+
+
+def _same_steps(a: list, b: list) -> None:
+    assert [s.token_id for s in a] == [s.token_id for s in b]
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x.raw_probs, y.raw_probs)
+        assert x.attention.keys() == y.attention.keys()
+        for site in x.attention:
+            np.testing.assert_array_equal(x.attention[site], y.attention[site])
+
+
+@pytest.mark.parametrize("arch", ["decoder_only", "encoder_decoder"])
+def test_a_fork_steps_as_a_fresh_stepper_and_leaves_its_original_as_it_was(arch):
+    net = model(arch)
+    settings = SamplingConfig(strategy="sample", seed=5, max_new_tokens=8)
+    original = Stepper(net, TOKENIZER, "abc fed", SamplingConfig())
+    fork = original.fork(settings)
+    _same_steps(list(fork.run()), list(Stepper(net, TOKENIZER, "abc fed", settings).run()))
+    assert original.steps == [] and original.cache_length == len(original.ids)         # untouched by the fork
+    greedy = list(original.run(4))
+    _same_steps(greedy, list(Stepper(net, TOKENIZER, "abc fed", SamplingConfig()).run(4)))
+    again = original.fork()                                        # a fork after steps: the same steps so far
+    again.back()
+    assert len(original.steps) == 4 and len(again.steps) == 3
+    _same_steps([again.step()], greedy[3:])
+    np.testing.assert_array_equal(again.attention_matrix(), original.attention_matrix())
+
+
+def test_a_fork_across_a_slide_keeps_its_own_windows():
+    net = model(positional="learned", max_len=8)
+    original = Stepper(net, TOKENIZER, "abcdefgh", GREEDY)
+    before = original.attention_matrix()
+    slid = original.step()
+    fork = original.fork()
+    fork.back()                                                     # the fork goes back across the slide
+    assert fork.window_start == 0 and original.window_start == 9 - window_after_slide(8)
+    np.testing.assert_array_equal(fork.attention_matrix(), before)
+    _same_steps([fork.step()], [slid])
+    original.back()
+    np.testing.assert_array_equal(original.attention_matrix(), before)
+
+
+def test_a_fork_refuses_beam_search():
+    with pytest.raises(ValueError, match="beam_search"):
+        Stepper(model(), TOKENIZER, "ab", GREEDY).fork(SamplingConfig(strategy="beam"))
