@@ -32,6 +32,7 @@ from ...validation import (
     fail,
 )
 from ...workspace import Workspace
+from .prompts import started
 
 STRATEGIES = ("greedy", "sample", "beam")
 TOP_CANDIDATES = 10
@@ -108,7 +109,8 @@ class Generation:
 
     @classmethod
     def start(cls, entry: ModelEntry, prompt: str, settings: Settings) -> "Generation":
-        return cls(entry, prompt, settings, Stepper(entry.model, entry.tokenizer, prompt, settings.sampling()))
+        """A new generation: a shipped model's prompt is read once, and forked for each (see prompts)."""
+        return cls(entry, prompt, settings, started(entry, prompt, settings.sampling()))
 
     @property
     def last_step(self) -> Step | None:
