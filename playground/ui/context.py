@@ -25,6 +25,10 @@ QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: 
 # Checks that only decide whether a drawing follows (no model, no figure): never queued behind drawings.
 CHECK = {"concurrency_id": "checks", "concurrency_limit": None, "show_progress": "hidden"}
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
+# Events whose inputs a tab's form checks (every value, in the session's language; see forms.Param):
+# Gradio's own check of each input (the choices a radio shows, a slider's bounds) would run again,
+# each in a thread of its own (~0.2 ms of the server's event loop per input, 15 inputs an event).
+FORM_INPUTS = {"preprocess": False}
 LOCAL_SESSION = "local"
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
 
@@ -127,7 +131,7 @@ class AppContext:
         return dropdown
 
     def on_open(self, fn, inputs: list, outputs: list, progress_on) -> gr.State:
-        """Draw the current tab with `fn` the first time a session opens it. Returns whether the
+        """Draw the current tab with `fn` (a form's event, see FORM_INPUTS) the first time a session opens it. Returns whether the
         session has opened it (a gr.State): the page's load sets it for the tab the page opens
         with, drawn there, and a language change redraws the tabs opened (see wiring.redraw_on_language).
 
@@ -136,7 +140,7 @@ class AppContext:
         """
         opened = gr.State(False)
         self.tab.select(_first_opening, [opened, self.linked_view], [opened], **CHECK, **PRIVATE).success(
-            fn, inputs, outputs, **light(progress_on), **PRIVATE)
+            fn, inputs, outputs, **light(progress_on), **FORM_INPUTS, **PRIVATE)
         return opened
 
 

@@ -24,7 +24,7 @@ from gradio.components.plot import PlotData
 
 from playground.viz.figure_json import figure_json
 
-from .context import CHECK, PRIVATE, AppContext, light
+from .context import CHECK, FORM_INPUTS, PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
 from .runtime import as_gradio_error, guarded, guarded_training
@@ -265,14 +265,14 @@ class TabWiring:
         names = list(outputs)
         targets = [self.components[name] for name in names] + ([self.link] if link else [])
         shows_progress = self.components[progress_on or names[0]]
-        options = {**light(shows_progress), **kwargs}
+        options = {**light(shows_progress), **FORM_INPUTS, **kwargs}
         if "api_name" not in options:
             options.update(PRIVATE)
         dependency = trigger(self.function(handler, link, shared, stream, trains), self.inputs, targets, **options)
         if refused is not None:
             refused_targets = [self.components[name] for name in names]
             dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
-                               show_progress="hidden", show_progress_on=[shows_progress], **PRIVATE)
+                               show_progress="hidden", show_progress_on=[shows_progress], **FORM_INPUTS, **PRIVATE)
         return dependency
 
     def on_model_added(self, handler: Handler, outputs: Iterable[str], **kwargs) -> None:
@@ -342,4 +342,5 @@ def redraw_on_language(ctx: AppContext) -> None:
         return updates
 
     ctx.language.input(language_changed, [ctx.language, *(w.opened for w in views)], None, **CHECK, **PRIVATE).success(
-        redraw, [ctx.language, *inputs], outputs, **light(*(w.opening_progress for w in views)), **PRIVATE)
+        redraw, [ctx.language, *inputs], outputs, **light(*(w.opening_progress for w in views)), **FORM_INPUTS,
+        **PRIVATE)
