@@ -130,3 +130,14 @@ def test_the_browser_record_resumes_the_place_and_the_answers():
     assert isinstance(handlers.resumed_lesson(kept, {"lesson": "tokens"}), gr.Dropdown)     # the link wins
     assert isinstance(handlers.resumed_lesson({"lesson": "gone"}, {}), gr.Dropdown)         # unknown: no change
     assert handlers.kept_answers({"answers": {"masks": {"prediction": 7, "answer": "x"}}}, "masks") == (None, None)
+
+
+def test_a_lesson_restores_its_kept_answers_but_keeps_a_pick_made_since_it_opened():
+    kept = handlers.remember({}, "masks", 1, 2)
+    prediction, answer, run, _, feedback = handlers.restored("masks", kept, "en")
+    assert (prediction.value, answer.value) == (1, 2) and run.interactive and feedback
+    prediction, answer, run, _, _ = handlers.restored("masks", kept, "en", 0, None)    # picked before the restore
+    assert (prediction.value, answer.value) == (0, 2) and run.interactive
+    prediction, answer, run, _, feedback = handlers.restored("tokens", kept, "en", None, None)
+    assert (prediction.value, answer.value) == (None, None) and not run.interactive and feedback == ""
+    assert handlers.restored("tokens", kept, "en", 0, None)[2].interactive               # nothing kept, a pick

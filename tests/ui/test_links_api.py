@@ -26,3 +26,15 @@ def test_integer_controls_take_integers_and_say_so(server):
     assert "copy" in summary
     with pytest.raises(AppError, match="Head must be a whole number, got 0.5"):
         client.predict(*ARGS[:5], 0.5, *ARGS[6:], api_name="/attention")
+
+
+def test_a_value_outside_a_controls_range_is_refused_by_the_form_in_the_sessions_language(server):
+    """The tab's form checks every value (Gradio's own check of each input is off for its events):
+    a layer beyond any model's is refused by name, in the language of the call, not in Gradio's
+    English."""
+    client = Client(server, verbose=False)
+    with pytest.raises(AppError) as refused:
+        client.predict(*ARGS[:4], 99, *ARGS[5:8], "zh-CN", api_name="/attention")
+    message = str(refused.value)
+    assert "99" in message and any("\u4e00" <= ch <= "\u9fff" for ch in message)
+    assert "maximum" not in message

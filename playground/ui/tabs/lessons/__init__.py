@@ -53,10 +53,11 @@ def build(ctx) -> None:
 
     def opened(trigger):
         """After a lesson opens (`trigger`, e.g. its drawing's .then): its kept answers back on
-        screen, and the place remembered."""
-        trigger(handlers.restored, [lesson, progress, lang], answers, **QUIET, **PRIVATE).then(
-            lambda lesson_id, kept: handlers.remember(kept, lesson_id, *handlers.kept_answers(kept, lesson_id)),
-            [lesson, progress], [progress], **QUIET, **PRIVATE)
+        screen (a pick made since it opened stays), and the place and the answers on screen remembered."""
+        trigger(handlers.restored, [lesson, progress, lang, c["prediction"], c["answer"]], answers, **QUIET,
+                **PRIVATE).then(
+            lambda lesson_id, kept, prediction, answer: handlers.remember(kept, lesson_id, prediction, answer),
+            [lesson, progress, c["prediction"], c["answer"]], [progress], **QUIET, **PRIVATE)
 
     # A lesson's live run: checked first (a second run of the session is refused, never queued), then
     # queued for one of the app's training slots with its place shown; Stop ends it between two steps;

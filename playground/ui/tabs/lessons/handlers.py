@@ -194,10 +194,16 @@ def kept_answers(progress, lesson_id: str) -> tuple:
     return _picked(lesson.experiment.predict, answers.get("prediction")), _picked(lesson.check, answers.get("answer"))
 
 
-def restored(lesson_id: str, progress, lang: str) -> tuple:
+def restored(lesson_id: str, progress, lang: str, shown_prediction=None, shown_answer=None) -> tuple:
     """The kept prediction and answer put back on a lesson's screen: (prediction, answer, run, run_live,
-    feedback)."""
-    prediction, answer = kept_answers(progress, lesson_id)
+    feedback). A pick on screen stays: the lesson opens with none, so one there was made since, and
+    it is newer than what the browser kept (the restore comes after the lesson is drawn)."""
+    kept_prediction, kept_answer = kept_answers(progress, lesson_id)
+    lesson = BY_ID.get(lesson_id)
+    shown_prediction = _picked(lesson.experiment.predict, shown_prediction) if lesson else None
+    shown_answer = _picked(lesson.check, shown_answer) if lesson else None
+    prediction = kept_prediction if shown_prediction is None else shown_prediction
+    answer = kept_answer if shown_answer is None else shown_answer
     buttons = run_buttons(lesson_id, prediction, lang)
     return (gr.Radio(value=prediction), gr.Radio(value=answer), buttons["run"], buttons["run_live"],
             check_feedback(lesson_id, answer, lang))
