@@ -7,11 +7,11 @@ is one LRU, bounded in bytes, for the whole process.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any, Hashable
 
 from gradio.components.plot import PlotData
+
+from .bytes_lru import BytesLRU
 
 DEFAULT_MAX_BYTES = 64 * 2**20
 OTHER_UPDATE_BYTES = 512          # a control update, counted at a typical serialised size
@@ -33,45 +33,26 @@ def _copied(updates: dict) -> dict:
     return {name: dict(update) if isinstance(update, dict) else update for name, update in updates.items()}
 
 
-class ViewCache:
-    """Key -> updates, least recently used first out once `max_bytes` is exceeded."""
+class ViewCache(BytesLRU):
+    """Key -> updates, least recently used first out once `max_bytes` is exceeded; each caller gets
+    its own copy of the update dicts."""
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES):
-        if max_bytes <= 0:
-            raise ValueError(f"a view cache needs max_bytes > 0, got {max_bytes}")
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self._entries: OrderedDict[Hashable, tuple[dict, int]] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(max_bytes, "view cache")
         self.hits = self.misses = 0
 
     def get(self, key: Hashable) -> dict | None:
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
+        with self.lock:
+            updates = super().get(key)
+            if updates is None:
                 self.misses += 1
                 return None
-            self._entries.move_to_end(key)
             self.hits += 1
-            return _copied(entry[0])
+            return _copied(updates)
 
     def put(self, key: Hashable, updates: dict) -> None:
         """Keep `updates` under `key`; one larger than the whole cache is not kept."""
-        size = sum(update_bytes(value) for value in updates.values())
-        if size > self.max_bytes:
-            return
-        with self._lock:
-            previous = self._entries.pop(key, None)
-            if previous is not None:
-                self.bytes -= previous[1]
-            self._entries[key] = (_copied(updates), size)
-            self.bytes += size
-            while self.bytes > self.max_bytes:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self.bytes -= dropped
-
-    def __len__(self) -> int:
-        return len(self._entries)
+        super().put(key, _copied(updates), sum(update_bytes(value) for value in updates.values()))
 
 
 SHARED_VIEWS = ViewCache()
