@@ -131,9 +131,10 @@ class AppContext:
         return dropdown
 
     def on_open(self, fn, inputs: list, outputs: list, progress_on) -> gr.State:
-        """Draw the current tab with `fn` (a form's event, see FORM_INPUTS) the first time a session opens it. Returns whether the
-        session has opened it (a gr.State): the page's load sets it for the tab the page opens
-        with, drawn there, and a language change redraws the tabs opened (see wiring.redraw_on_language).
+        """Draw the current tab with `fn` (a form's event, see FORM_INPUTS) the first time a session
+        opens it. Returns whether the session has opened it (a gr.State): the page's load sets it for
+        the tab the page opens with, drawn there, and a language change redraws the tabs opened (see
+        wiring.redraw_on_language).
 
         A page load then costs one tab's figures, not every tab's, which matters when a whole
         class opens the app at once.

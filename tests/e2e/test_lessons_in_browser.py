@@ -1,8 +1,9 @@
 """The Lessons tab in a real browser at 1280x720, in Chinese: walk every lesson with Next, see its
 figures drawn, make a prediction (Run waits for it), run the experiment (a live run: until its first
-curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson with its answers, and
-so does the tab's first opening on a page opened elsewhere; a link opens a lesson and a
-bad one opens lesson 1 with a note; the plain address resumes the browser's lesson. Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson
+with its answers, and so does the tab's first opening on a page opened elsewhere; a link opens a
+lesson and a bad one opens lesson 1 with a note; the plain address resumes the browser's lesson.
+Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
 from playground.ui.lessons import LESSONS
