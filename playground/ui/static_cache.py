@@ -1,34 +1,113 @@
-"""Gradio's scripts and styles, whose file names carry a hash of their content, are kept by the
-browser for a year: a student who reloads the page fetches the page again, not its ~100 files
-(~6.8 MB, ~0.5 s of the server's CPU per page load on a 2-core machine).
+"""Gradio's scripts and styles, whose file names carry a hash of their content, are compressed
+once per process and kept by the browser for a year.
 
 Gradio serves them with an ETag and no Cache-Control, so a browser asks again for each one on a
-reload. A file of another content has another name, so a kept file is never stale.
+reload; and its compression middleware compresses every response again, in the server's event
+loop: ~6.8 MB for one fresh page, ~0.5 s of the server's CPU on a 2-core machine, during which
+the page's other requests wait. Here the first request for a file compresses it in a worker
+thread and keeps the result (bounded in bytes); every later page load of every student is sent
+those bytes. A response that already says its encoding is passed on as it is by Gradio's
+middleware. A file of another content has another name, so a kept file is never stale.
 """
 from __future__ import annotations
 
+import gzip
 import re
 
+import anyio.to_thread
+import brotli
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .bytes_lru import BytesLRU
 
 HASHED_FILE = re.compile(r"/assets/[^/]+-[A-Za-z0-9_-]{8,}\.(?:js|css)$")
 KEPT_FOR_A_YEAR = (b"cache-control", b"public, max-age=31536000, immutable")
+KEPT_BYTES = 32 * 2**20              # Gradio's frontend compresses to ~8 MB in all
+BROTLI_QUALITY = 5                   # Gradio's middleware uses 4 on every request; once, a little more
+
+
+def accepted_encoding(accept_encoding: str) -> str | None:
+    """"br" or "gzip" (in that order of preference) when the request accepts it, else None."""
+    offered = {part.split(";")[0].strip().lower() for part in accept_encoding.split(",")}
+    return next((encoding for encoding in ("br", "gzip") if encoding in offered), None)
+
+
+def compressed(body: bytes, encoding: str) -> bytes:
+    """`body` compressed as `encoding` ("br" or "gzip")."""
+    if encoding == "br":
+        return brotli.compress(body, mode=brotli.MODE_TEXT, quality=BROTLI_QUALITY)
+    return gzip.compress(body, compresslevel=6)
 
 
 class HashedFilesKept:
-    """ASGI middleware: a successful response for a hashed file says the browser may keep it."""
+    """ASGI middleware: a successful response for a hashed file is compressed once, kept, and
+    says the browser may keep it."""
 
-    def __init__(self, app: ASGIApp):
+    def __init__(self, app: ASGIApp, max_bytes: int = KEPT_BYTES):
         self.app = app
+        self.kept = BytesLRU(max_bytes, "compressed file cache")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not HASHED_FILE.search(scope.get("path", "")):
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if not HASHED_FILE.search(path):
             await self.app(scope, receive, send)
             return
+        headers = Headers(scope=scope)
+        encoding = accepted_encoding(headers.get("accept-encoding", ""))
+        if encoding is None or "range" in headers or scope.get("method") not in ("GET", "HEAD"):
+            await self.app(scope, receive, self.kept_for_a_year(send))
+            return
+        key = (scope.get("root_path", ""), path, encoding)
+        kept = self.kept.get(key)
+        if kept is None:
+            kept = await self.compress_response(scope, receive, send, encoding)
+            if kept is None:
+                return                                  # not a 200: already sent as it came
+            self.kept.put(key, kept, len(kept[1]))
+        await self.send_kept(kept, scope.get("method") == "HEAD", send)
 
+    @staticmethod
+    def kept_for_a_year(send: Send) -> Send:
+        """`send` adding the one-year Cache-Control to a 200 response."""
         async def send_kept(message: Message) -> None:
             if message["type"] == "http.response.start" and message.get("status") == 200:
                 message = {**message, "headers": [*message.get("headers", []), KEPT_FOR_A_YEAR]}
             await send(message)
+        return send_kept
 
-        await self.app(scope, receive, send_kept)
+    async def compress_response(self, scope: Scope, receive: Receive, send: Send,
+                                encoding: str) -> tuple[list, bytes] | None:
+        """(headers, compressed body) of the app's 200 response for the file, or None after passing
+        any other response (a 404, a 304) on to `send` untouched."""
+        start: Message | None = None
+        chunks: list[bytes] = []
+        passed_on = False
+
+        async def capture(message: Message) -> None:
+            nonlocal start, passed_on
+            if message["type"] == "http.response.start":
+                start = message
+                passed_on = message.get("status") != 200
+                if passed_on:
+                    await send(message)
+            elif passed_on:
+                await send(message)
+            else:
+                chunks.append(message.get("body", b""))
+
+        await self.app({**scope, "method": "GET"}, receive, capture)
+        if passed_on or start is None:
+            return None
+        body = await anyio.to_thread.run_sync(compressed, b"".join(chunks), encoding)
+        dropped = {b"content-length", b"content-encoding", b"vary", b"cache-control"}
+        headers = [(name, value) for name, value in start.get("headers", []) if name.lower() not in dropped]
+        headers += [(b"content-encoding", encoding.encode()), (b"vary", b"Accept-Encoding"), KEPT_FOR_A_YEAR]
+        return headers, body
+
+    @staticmethod
+    async def send_kept(kept: tuple[list, bytes], head_only: bool, send: Send) -> None:
+        headers, body = kept
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": b"" if head_only else body})

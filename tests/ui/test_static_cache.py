@@ -1,11 +1,16 @@
-"""Gradio's hashed scripts and styles are kept by the browser; the page and other files are not."""
+"""Gradio's hashed scripts and styles are compressed once and kept by the browser; the page and
+other files are not."""
+import gzip
+import random
 import re
 
+import anyio
+import brotli
 import httpx
 import pytest
 
 from playground.ui import create_app
-from playground.ui.static_cache import HASHED_FILE
+from playground.ui.static_cache import HASHED_FILE, HashedFilesKept, accepted_encoding
 
 from .serving import serve
 
@@ -15,10 +20,14 @@ def server(pretrained_dir):
     yield from serve(create_app(pretrained_dir))
 
 
-def test_the_pages_hashed_files_are_kept_for_a_year(server):
+def page_files(server) -> list[str]:
     page = httpx.get(server, timeout=30)
     assert "cache-control" not in page.headers                            # the page itself is asked for each time
-    names = re.findall(r'(?:src|href)="\./(assets/[^"]+\.(?:js|css))"', page.text)
+    return re.findall(r'(?:src|href)="\./(assets/[^"]+\.(?:js|css))"', page.text)
+
+
+def test_the_pages_hashed_files_are_kept_for_a_year(server):
+    names = page_files(server)
     assert names and all(HASHED_FILE.search("/" + name) for name in names)
     for name in names:
         response = httpx.get(server + name, timeout=30)
@@ -26,8 +35,68 @@ def test_the_pages_hashed_files_are_kept_for_a_year(server):
         assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
 
 
+@pytest.mark.parametrize("encoding, decode", [("br", brotli.decompress), ("gzip", gzip.decompress)])
+def test_a_hashed_file_is_sent_compressed_the_same_each_time(server, encoding, decode):
+    name = max(page_files(server), key=len)
+    with httpx.Client(timeout=30, headers={"accept-encoding": "identity"}) as plain_client:
+        plain = plain_client.get(server + name)
+    assert plain.status_code == 200 and "content-encoding" not in plain.headers
+    with httpx.Client(timeout=30, headers={"accept-encoding": encoding}) as client:
+        first, again = (client.stream("GET", server + name) for _ in range(2))
+        sent = []
+        for stream in (first, again):
+            with stream as response:
+                assert response.status_code == 200
+                assert response.headers["content-encoding"] == encoding
+                assert response.headers["vary"] == "Accept-Encoding"
+                assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+                assert response.headers["content-type"] == plain.headers["content-type"]
+                raw = b"".join(response.iter_raw())
+                assert int(response.headers["content-length"]) == len(raw)
+                sent.append(raw)
+    assert sent[0] == sent[1]                                            # the kept bytes, sent again
+    assert decode(sent[0]) == plain.content
+    assert len(sent[0]) < len(plain.content)
+
+
 def test_a_missing_or_unhashed_file_is_not_kept(server):
-    missing = httpx.get(server + "assets/nothing-ABCDEFGH.js", timeout=30)
-    assert missing.status_code == 404 and "cache-control" not in missing.headers
+    for encoding in ("br", "identity"):
+        missing = httpx.get(server + "assets/nothing-ABCDEFGH.js", headers={"accept-encoding": encoding}, timeout=30)
+        assert missing.status_code == 404 and "cache-control" not in missing.headers
     assert not HASHED_FILE.search("/assets/theme.css")
     assert not HASHED_FILE.search("/static/fonts/Montserrat-Regular.woff2")
+
+
+def test_the_encoding_follows_what_the_browser_accepts():
+    assert accepted_encoding("gzip, deflate, br, zstd") == "br"
+    assert accepted_encoding("gzip;q=1.0, deflate") == "gzip"
+    assert accepted_encoding("identity") is None
+    assert accepted_encoding("") is None
+
+
+def test_kept_files_stay_within_their_byte_budget():
+    anyio.run(files_kept_within_budget)
+
+
+async def files_kept_within_budget():
+    body = random.Random(0).randbytes(100_000)                           # 100 KB that does not compress
+
+    async def file_app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/javascript")]})
+        await send({"type": "http.response.body", "body": body})
+
+    middleware = HashedFilesKept(file_app, max_bytes=250_000)
+    for number in range(5):
+        scope = {"type": "http", "method": "GET", "path": f"/assets/chunk{number}-ABCDEFGH.js",
+                 "headers": [(b"accept-encoding", b"br")]}
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        async def receive():
+            return {"type": "http.request"}
+
+        await middleware(scope, receive, send)
+        assert brotli.decompress(sent[1]["body"]) == body
+    assert len(middleware.kept) == 2 and middleware.kept.bytes <= 250_000
