@@ -19,6 +19,7 @@ from .language import (
     SET_LOCALE_JS,
     toast_title_css,
 )
+from .page_blocks import PageBlocks
 from .registry import ModelRegistry
 from .runtime import configure_torch
 from .session_state import lean_sessions
@@ -67,7 +68,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
     session_costs.install()
     registry = ModelRegistry(pretrained_dir)
     store = WorkspaceStore(max_sessions, idle_seconds, registry=registry)
-    with gr.Blocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
+    with PageBlocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
