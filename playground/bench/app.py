@@ -3,8 +3,9 @@
 cold_start_s: seconds from starting `python app.py` (a subprocess on a free localhost port) to the
 first HTTP 200 of the page; the median of a few starts.
 
-deep_link_view_s: a link to an attention view opened in a fresh browser until the view is drawn
-(playground.bench.deep_link).
+deep_link_view_s: a link to an attention view opened in a fresh browser until the view is drawn,
+next to the same clock for a one-figure Gradio page (deep_link_floor_s), and the server's CPU per
+page opened (page_open_server_cpu_s); see playground.bench.deep_link.
 
 Two kinds of students are measured. On the shipped examples, a student clicks an example the page
 offers and changes the view's controls (model, kind, layer, head, score, decoding settings): what a
@@ -421,7 +422,7 @@ def run(quick: bool) -> list[dict]:
              *view_lines(quick)]
     try:
         choices = teacher_opens(app.url)
-        lines += deep_link.deep_link_lines(app.url, quick)
+        lines += deep_link.deep_link_lines(app.url, quick, app.cpu_seconds)
         lines += cpu_lines(app, choices, quick)
         for n_students in SESSION_COUNTS:
             lines += class_lines(app, choices, n_students, DURATION_S[quick])
