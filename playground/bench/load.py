@@ -1,5 +1,5 @@
 """A fair load generator: a whole class of students in one asyncio process, speaking Gradio's HTTP
-queue API with httpx.
+queue API with httpx (on asyncio's own streams: asyncio_transport).
 
 Each student is one session (its own session hash). To call an event it joins the queue
 (POST {api}/queue/join) and reads its session's event stream (GET {api}/queue/data) until that
@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import httpx
+
+from playground.bench.asyncio_transport import AsyncioTransport
 
 CALL_LIMIT_S = 60.0               # a call that takes longer counts as an error
 CONNECT_LIMIT_S = 30.0
@@ -204,7 +206,7 @@ async def _class(url: str, behaviour: Behaviour, n_students: int, duration_s: fl
                  seed: int) -> list[CallResult]:
     limits = httpx.Limits(max_connections=4 * n_students + 8, max_keepalive_connections=2 * n_students + 8)
     timeout = httpx.Timeout(CALL_LIMIT_S, connect=CONNECT_LIMIT_S)
-    async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
+    async with httpx.AsyncClient(transport=AsyncioTransport(limits), timeout=timeout) as client:
         app = await connect(client, url)
         start = time.perf_counter() + 0.2
         end = start + duration_s
@@ -232,7 +234,8 @@ async def _class(url: str, behaviour: Behaviour, n_students: int, duration_s: fl
 
 async def _in_turn(url: str, student: "Student", rng: random.Random, n_calls: int,
                    meter: Callable[[], float | None] | None = None) -> tuple[list[CallResult], float | None]:
-    async with httpx.AsyncClient(timeout=httpx.Timeout(CALL_LIMIT_S, connect=CONNECT_LIMIT_S)) as client:
+    timeout = httpx.Timeout(CALL_LIMIT_S, connect=CONNECT_LIMIT_S)
+    async with httpx.AsyncClient(transport=AsyncioTransport(), timeout=timeout) as client:
         session = Session(client, await connect(client, url))
         if meter is not None:                                              # the session's own start, unmetered
             student.heard(await session.call(*student.next_call(rng)))
