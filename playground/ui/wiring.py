@@ -9,9 +9,15 @@ plain function
 Every event of the tab also rewrites the tab's link (the form after the handler's updates, as a
 query string; see links.py) and gives every figure a camera button that saves a PNG at twice
 the screen resolution, named after what it shows.
+
+An event whose outputs are all of POSTPROCESSED_IN_HANDLER is declared with postprocess=False and
+sends its updates already postprocessed (see postprocessed): Gradio would otherwise postprocess
+each output in a thread hop of its own, ~0.3 ms of the server's event loop per output (6 to 8 an
+attention view or generation step).
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import inspect
@@ -21,6 +27,7 @@ from typing import Any, Callable, Iterable, Mapping
 import gradio as gr
 import plotly.graph_objects as go
 from gradio.components.plot import PlotData
+from gradio.data_classes import GradioModel, GradioRootModel
 
 from playground.viz.figure_json import figure_json
 
@@ -34,6 +41,32 @@ from .workspace import Workspace
 Handler = Callable[[Workspace, Form, str], Mapping[str, Any]]
 EXPORT_SCALE = 2                  # PNG pixels per screen pixel
 LINK = "link"                     # the name of every tab's (hidden) link box among its updates
+# Outputs whose postprocessing reads none of the properties an update may change (only its value,
+# and properties set once in the layout), so the handler can postprocess them with the layout's
+# component; a State is not postprocessed.
+POSTPROCESSED_IN_HANDLER = (gr.Plot, gr.Markdown, gr.Textbox, gr.HighlightedText, gr.Radio, gr.Checkbox, gr.Button,
+                            gr.State)
+
+
+def postprocessed(component: gr.components.Component, update):
+    """`update` (a value, gr.X(...) or gr.update(...)) of `component` as Gradio sends it once
+    postprocessed: what an event declared with postprocess=False returns for it."""
+    if isinstance(component, gr.State):
+        return update
+    if isinstance(update, gr.components.Component):
+        if "value" not in update.constructor_args:
+            return update
+        sent = copy.copy(update)       # the update keeps its own arguments: it may be kept in the view cache
+        sent._constructor_args = [{**update.constructor_args,
+                                   "value": _serialised(component.postprocess(update.constructor_args["value"]))}]
+        return sent
+    if isinstance(update, dict) and update.get("__type__") == "update":
+        return {**update, "value": _serialised(component.postprocess(update["value"]))} if "value" in update else update
+    return _serialised(component.postprocess(update))
+
+
+def _serialised(value):
+    return value.model_dump() if isinstance(value, (GradioModel, GradioRootModel)) else value
 
 
 def export_config(file_name: str) -> dict:
@@ -141,7 +174,7 @@ class TabWiring:
             raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
     def function(self, handler: Handler, link: bool = True, shared: bool = False, stream: bool = False,
-                 trains: bool = False) -> Callable:
+                 trains: bool = False, postprocesses: bool = False) -> Callable:
         """The Gradio function of `handler`: the form's values and the language in, updates by
         component out (and the tab's link, when `link`).
 
@@ -149,9 +182,11 @@ class TabWiring:
         updates for a form that names only shipped models are kept in the process's view cache and
         served to every session that asks for the same view.
         stream: `handler` is a generator of updates (a run that redraws as it goes); each is sent.
-        trains: it builds or trains models (autograd on, the training threads; see runtime)."""
+        trains: it builds or trains models (autograd on, the training threads; see runtime).
+        postprocesses: the updates are sent postprocessed (for an event declared with postprocess=False)."""
         ctx = self.ctx
         guard = guarded_training if trains else guarded
+        sent = self.postprocessed if postprocesses else self.by_component
 
         if stream:
             @guard
@@ -159,7 +194,7 @@ class TabWiring:
                 form = self.read(values, lang)
                 try:
                     for updates in handler(ctx.workspace(request), form, lang):
-                        yield self.by_component(self.outgoing(form, dict(updates), lang, link))
+                        yield sent(self.outgoing(form, dict(updates), lang, link))
                 except Refused as error:
                     raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
@@ -169,7 +204,7 @@ class TabWiring:
             @guard
             def run(values: tuple, lang: str, request: gr.Request | None):
                 form = self.read(values, lang)
-                return self.by_component(self.updates(handler, ctx.workspace(request), form, lang, link, shared))
+                return sent(self.updates(handler, ctx.workspace(request), form, lang, link, shared))
 
             def event(request: gr.Request, *values):
                 return run(*self.split(values), request)
@@ -207,6 +242,10 @@ class TabWiring:
     def by_component(self, named: Mapping[str, Any]) -> dict:
         """Updates by component name (LINK for the tab's link) -> updates by component."""
         return {self.link if name == LINK else self.components[name]: value for name, value in named.items()}
+
+    def postprocessed(self, named: Mapping[str, Any]) -> dict:
+        """by_component, each update postprocessed (see postprocessed)."""
+        return {component: postprocessed(component, update) for component, update in self.by_component(named).items()}
 
     def shared_key(self, handler: Handler, workspace: Workspace, form: Form, lang: str, link: bool):
         """The view cache's key of `handler` on `form`, or None when the form names a model that is
@@ -265,14 +304,18 @@ class TabWiring:
         names = list(outputs)
         targets = [self.components[name] for name in names] + ([self.link] if link else [])
         shows_progress = self.components[progress_on or names[0]]
-        options = {**light(shows_progress), **FORM_INPUTS, **kwargs}
+        postprocesses = all(isinstance(target, POSTPROCESSED_IN_HANDLER) for target in [*targets, self.link])
+        options = {**light(shows_progress), **FORM_INPUTS, "postprocess": not postprocesses, **kwargs}
         if "api_name" not in options:
             options.update(PRIVATE)
-        dependency = trigger(self.function(handler, link, shared, stream, trains), self.inputs, targets, **options)
+        dependency = trigger(self.function(handler, link, shared, stream, trains, postprocesses), self.inputs, targets,
+                             **options)
         if refused is not None:
             refused_targets = [self.components[name] for name in names]
-            dependency.failure(self.function(refused), self.inputs, refused_targets + [self.link],
-                               show_progress="hidden", show_progress_on=[shows_progress], **FORM_INPUTS, **PRIVATE)
+            dependency.failure(self.function(refused, postprocesses=postprocesses), self.inputs,
+                               refused_targets + [self.link], show_progress="hidden",
+                               show_progress_on=[shows_progress], postprocess=not postprocesses, **FORM_INPUTS,
+                               **PRIVATE)
         return dependency
 
     def on_model_added(self, handler: Handler, outputs: Iterable[str], **kwargs) -> None:
