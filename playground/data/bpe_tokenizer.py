@@ -53,6 +53,7 @@ class BPETokenizer(Tokenizer):
         self._hf = hf_tokenizer
         model = json.loads(hf_tokenizer.to_str())["model"]
         self._merges: list[tuple[str, str]] = [(a, b) for a, b in model["merges"]]
+        self._pieces: dict[int, str] = {}         # id -> display piece, filled as ids are shown
 
     @classmethod
     def train(
@@ -122,10 +123,12 @@ class BPETokenizer(Tokenizer):
         ]
 
     def id_to_piece(self, id: int) -> str:
-        (id,) = self._check_ids([id])
-        if id < NUM_SPECIAL:
-            return SPECIAL_TOKENS[id]
-        return symbols_to_display(self._hf.id_to_token(id))
+        piece = self._pieces.get(id)
+        if piece is None:
+            (id,) = self._check_ids([id])
+            piece = SPECIAL_TOKENS[id] if id < NUM_SPECIAL else symbols_to_display(self._hf.id_to_token(id))
+            self._pieces[id] = piece
+        return piece
 
     def unknown_chars(self, text: str) -> list[str]:
         return []

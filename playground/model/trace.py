@@ -23,6 +23,7 @@ attention runs on the fused kernel.
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Iterable
 
 import torch
@@ -38,7 +39,7 @@ class Trace:
         self.cache: dict[str, torch.Tensor] = {}
 
     def wants(self, name: str) -> bool:
-        return any(fnmatchcase(name, pattern) for pattern in self.patterns)
+        return _matches(self.patterns, name)
 
     def record(self, name: str, tensor: torch.Tensor) -> None:
         if self.wants(name):
@@ -61,6 +62,12 @@ class Trace:
         if not layers:
             raise KeyError(f"no {site.name} {part} were recorded; recorded: {self.names()[:8]}...")
         return torch.stack(layers)
+
+
+@lru_cache(maxsize=8192)
+def _matches(patterns: tuple[str, ...], name: str) -> bool:
+    """Whether `name` matches any of the glob `patterns` (names and patterns repeat every forward pass)."""
+    return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
 def record(trace: Trace | None, name: str, tensor: torch.Tensor) -> None:
