@@ -23,7 +23,7 @@ from .page_blocks import PageBlocks
 from .registry import ModelRegistry
 from .runtime import configure_torch
 from .session_state import lean_sessions
-from .static_cache import HashedFilesKept
+from .static_cache import KeptResponses
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .validation import MAX_FILE_BYTES
 from .wiring import redraw_on_language
@@ -133,9 +133,10 @@ def launch_kwargs() -> dict:
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
     is rendered the same way everywhere, the way the browser tests see it. A file larger than any
-    upload limit is refused by Gradio while it arrives, before it is written to disk. Gradio's
-    hashed scripts and styles are kept by the browser (see static_cache), and sessions start
-    without a copy of every component's config (see session_state).
+    upload limit is refused by Gradio while it arrives, before it is written to disk. The page and
+    Gradio's hashed scripts and styles are compressed once per process, the scripts and styles kept
+    by the browser (see static_cache), and sessions start without a copy of every component's
+    config (see session_state).
     """
     return {
         "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
@@ -145,5 +146,5 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(HashedFilesKept)], "lifespan": lean_sessions},
+        "app_kwargs": {"middleware": [Middleware(KeptResponses)], "lifespan": lean_sessions},
     }

@@ -1,18 +1,25 @@
-"""Gradio's scripts and styles, whose file names carry a hash of their content, are compressed
-once per process and kept by the browser for a year.
+"""What every student's browser asks for alike is built and compressed once per process.
 
-Gradio serves them with an ETag and no Cache-Control, so a browser asks again for each one on a
-reload; and its compression middleware compresses every response again, in the server's event
-loop: ~6.8 MB for one fresh page, ~0.5 s of the server's CPU on a 2-core machine, during which
-the page's other requests wait. Here the first request for a file compresses it in a worker
-thread and keeps the result (bounded in bytes); every later page load of every student is sent
-those bytes. A response that already says its encoding is passed on as it is by Gradio's
-middleware. A file of another content has another name, so a kept file is never stale.
+Gradio's scripts and styles, whose file names carry a hash of their content, come with an ETag
+and no Cache-Control, so a browser asks again for each one on a reload; and Gradio's compression
+middleware compresses every response again, in the server's event loop: ~6.8 MB for one fresh
+page, ~0.5 s of the server's CPU on a 2-core machine, during which the page's other requests
+wait. The page itself (~1 MB, most of it the configuration of ~500 blocks) is rebuilt for every
+request as well, the same each time for the same address.
+
+Here the first request for a hashed file, or for the page at one address, is answered by Gradio,
+compressed in a worker thread and kept (bounded in bytes); every later page load of every
+student is sent those bytes. A hashed file is also kept by the browser for a year: a file of
+another content has another name, so it is never stale. The page is still asked for each time
+(the app never changes its blocks once launched, and has no login, so the page depends only on
+the address it is asked at). Gradio's middleware passes on a response that already says its
+encoding as it is.
 """
 from __future__ import annotations
 
 import gzip
 import re
+from urllib.parse import parse_qs
 
 import anyio.to_thread
 import brotli
@@ -22,6 +29,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .bytes_lru import BytesLRU
 
 HASHED_FILE = re.compile(r"/assets/[^/]+-[A-Za-z0-9_-]{8,}\.(?:js|css)$")
+PAGE = "/"
+# what Gradio's page depends on besides its path: the address it is asked at (see
+# gradio.route_utils.get_request_origin) and query parameters Gradio reads on the server
+ADDRESS_HEADERS = ("host", "x-forwarded-host", "x-forwarded-proto", "x-gradio-server")
+SERVER_READ_QUERY = {"page", "deep_link", "all_endpoints"}
 KEPT_FOR_A_YEAR = (b"cache-control", b"public, max-age=31536000, immutable")
 KEPT_BYTES = 32 * 2**20              # Gradio's frontend compresses to ~8 MB in all
 BROTLI_QUALITY = 5                   # Gradio's middleware uses 4 on every request; once, a little more
@@ -40,31 +52,47 @@ def compressed(body: bytes, encoding: str) -> bytes:
     return gzip.compress(body, compresslevel=6)
 
 
-class HashedFilesKept:
-    """ASGI middleware: a successful response for a hashed file is compressed once, kept, and
-    says the browser may keep it."""
+def kept_for(scope: Scope) -> str | None:
+    """What a request asks for that is kept ("file" for a hashed file, "page" for the page), or None."""
+    path = scope.get("path", "")
+    if HASHED_FILE.search(path):
+        return "file"
+    if path == PAGE and not SERVER_READ_QUERY & set(parse_qs(scope.get("query_string", b"").decode("latin-1"))):
+        return "page"
+    return None
+
+
+class KeptResponses:
+    """ASGI middleware: a successful response for a hashed file or for the page is compressed once
+    and kept; a hashed file also says the browser may keep it."""
 
     def __init__(self, app: ASGIApp, max_bytes: int = KEPT_BYTES):
         self.app = app
         self.kept = BytesLRU(max_bytes, "compressed file cache")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "") if scope["type"] == "http" else ""
-        if not HASHED_FILE.search(path):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
+        kind = kept_for(scope)
+        if kind is None:
+            await self.app(scope, receive, send)
+            return
         encoding = accepted_encoding(headers.get("accept-encoding", ""))
         if encoding is None or "range" in headers or scope.get("method") not in ("GET", "HEAD"):
-            await self.app(scope, receive, self.kept_for_a_year(send))
+            await self.app(scope, receive, self.kept_for_a_year(send) if kind == "file" else send)
             return
-        key = (scope.get("root_path", ""), path, encoding)
+        key = (kind, scope.get("root_path", ""), scope.get("path", ""), encoding)
+        if kind == "page":
+            key += (scope.get("scheme"), *(headers.get(name) for name in ADDRESS_HEADERS))
         kept = self.kept.get(key)
         if kept is None:
-            kept = await self.compress_response(scope, receive, send, encoding)
+            kept = await self.compress_response(scope, receive, send, encoding, kind == "file")
             if kept is None:
                 return                                  # not a 200: already sent as it came
-            self.kept.put(key, kept, len(kept[1]))
+            if not any(name.lower() == b"set-cookie" for name, _ in kept[0]):    # nothing of one browser's own
+                self.kept.put(key, kept, len(kept[1]))
         await self.send_kept(kept, scope.get("method") == "HEAD", send)
 
     @staticmethod
@@ -76,10 +104,10 @@ class HashedFilesKept:
             await send(message)
         return send_kept
 
-    async def compress_response(self, scope: Scope, receive: Receive, send: Send,
-                                encoding: str) -> tuple[list, bytes] | None:
-        """(headers, compressed body) of the app's 200 response for the file, or None after passing
-        any other response (a 404, a 304) on to `send` untouched."""
+    async def compress_response(self, scope: Scope, receive: Receive, send: Send, encoding: str,
+                                browser_keeps: bool) -> tuple[list, bytes] | None:
+        """(headers, compressed body) of the app's 200 response (with the one-year Cache-Control when
+        `browser_keeps`), or None after passing any other response (a 404, a 304) on to `send`."""
         start: Message | None = None
         chunks: list[bytes] = []
         passed_on = False
@@ -102,8 +130,8 @@ class HashedFilesKept:
         body = await anyio.to_thread.run_sync(compressed, b"".join(chunks), encoding)
         dropped = {b"content-length", b"content-encoding", b"vary", b"cache-control"}
         headers = [(name, value) for name, value in start.get("headers", []) if name.lower() not in dropped]
-        headers += [(b"content-encoding", encoding.encode()), (b"vary", b"Accept-Encoding"), KEPT_FOR_A_YEAR]
-        return headers, body
+        headers += [(b"content-encoding", encoding.encode()), (b"vary", b"Accept-Encoding")]
+        return headers + [KEPT_FOR_A_YEAR] if browser_keeps else headers, body
 
     @staticmethod
     async def send_kept(kept: tuple[list, bytes], head_only: bool, send: Send) -> None:

@@ -1,5 +1,5 @@
-"""Gradio's hashed scripts and styles are compressed once and kept by the browser; the page and
-other files are not."""
+"""Gradio's hashed scripts and styles, and the page at each address, are compressed once and
+kept; the scripts and styles are also kept by the browser, the page is not."""
 import gzip
 import random
 import re
@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from playground.ui import create_app
-from playground.ui.static_cache import HASHED_FILE, HashedFilesKept, accepted_encoding
+from playground.ui.static_cache import HASHED_FILE, KeptResponses, accepted_encoding, kept_for
 
 from .serving import serve
 
@@ -85,7 +85,7 @@ async def files_kept_within_budget():
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/javascript")]})
         await send({"type": "http.response.body", "body": body})
 
-    middleware = HashedFilesKept(file_app, max_bytes=250_000)
+    middleware = KeptResponses(file_app, max_bytes=250_000)
     for number in range(5):
         scope = {"type": "http", "method": "GET", "path": f"/assets/chunk{number}-ABCDEFGH.js",
                  "headers": [(b"accept-encoding", b"br")]}
@@ -100,3 +100,72 @@ async def files_kept_within_budget():
         await middleware(scope, receive, send)
         assert brotli.decompress(sent[1]["body"]) == body
     assert len(middleware.kept) == 2 and middleware.kept.bytes <= 250_000
+
+
+def test_the_page_is_kept_per_address_and_asked_for_each_time(server):
+    with httpx.Client(timeout=30, headers={"accept-encoding": "identity"}) as plain_client:
+        plain = plain_client.get(server + "?view=attention&layer=1")
+    with httpx.Client(timeout=30, headers={"accept-encoding": "br"}) as client:
+        sent = []
+        for query in ("", "?view=attention&layer=1"):
+            with client.stream("GET", server + query) as response:
+                assert response.status_code == 200 and response.headers["content-encoding"] == "br"
+                assert "cache-control" not in response.headers                    # the browser asks again
+                sent.append(b"".join(response.iter_raw()))
+        with client.stream("GET", server, headers={"x-forwarded-host": "class.example.org"}) as response:
+            elsewhere = brotli.decompress(b"".join(response.iter_raw())).decode()
+    assert sent[0] == sent[1]                                   # the view's parameters are read by the page
+    page = brotli.decompress(sent[0]).decode()
+    assert page == plain.text and "window.gradio_config" in page
+    assert "class.example.org" in elsewhere and "class.example.org" not in page
+
+
+def test_what_is_kept():
+    assert kept_for({"path": "/assets/index-DphvyggB.js", "query_string": b""}) == "file"
+    assert kept_for({"path": "/", "query_string": b"view=attention&lang=zh-CN"}) == "page"
+    for query in (b"page=x", b"deep_link=abc", b"all_endpoints=True"):      # read by Gradio on the server
+        assert kept_for({"path": "/", "query_string": query}) is None
+    assert kept_for({"path": "/gradio_api/info", "query_string": b""}) is None
+
+
+def test_the_page_is_built_once_per_address():
+    anyio.run(pages_built_once)
+
+
+async def pages_built_once():
+    built = []
+
+    async def page_app(scope, receive, send):
+        headers = dict(scope["headers"])
+        built.append(scope["path"])
+        body = f"<html>{headers.get(b'host', b'').decode()} {headers.get(b'x-forwarded-host', b'').decode()}</html>"
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
+        await send({"type": "http.response.body", "body": body.encode() * 50})
+
+    middleware = KeptResponses(page_app)
+
+    async def get(query=b"", **headers):
+        scope = {"type": "http", "method": "GET", "path": "/", "query_string": query,
+                 "headers": [(b"accept-encoding", b"br"), (b"host", b"127.0.0.1:7860"),
+                             *((k.replace("_", "-").encode(), v.encode()) for k, v in headers.items())]}
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        async def receive():
+            return {"type": "http.request"}
+
+        await middleware(scope, receive, send)
+        compressed = (b"content-encoding", b"br") in sent[0]["headers"]
+        return (brotli.decompress(sent[1]["body"]) if compressed else sent[1]["body"]).decode()
+
+    first = await get(b"view=attention")
+    assert await get(b"view=generate&steps=3") == first and len(built) == 1
+    proxied = await get(x_forwarded_host="class.example.org")
+    assert "class.example.org" in proxied and len(built) == 2
+    await get(x_forwarded_host="class.example.org")
+    assert len(built) == 2
+    await get(b"page=other")
+    await get(b"page=other")
+    assert len(built) == 4                                    # a query Gradio reads is never answered from the cache
