@@ -13,6 +13,7 @@ import torch
 
 from playground import viz
 from playground.bench import app_training, common, generate, gpt2, labs, model, train
+from playground.bench import app as bench_app
 from playground.bench import viz as bench_viz
 from playground.data import bundled_text
 from playground.model import ModelConfig
@@ -186,3 +187,9 @@ def test_a_class_student_clicks_the_page_examples_as_offered_unless_it_edits_the
     assert all(MIN_CUT <= len(t) and t in "abcdefghij" for t in edited) and len(set(edited)) > 10
     step = editing.generate_step(rng)[1]
     assert step["prompt"] in "ROMEO: To be" and len(step["prompt"]) >= MIN_CUT
+
+
+def test_the_view_lines_read_the_apps_own_attention_event():
+    lines = {line["name"]: line for line in bench_app.view_lines(quick=True)}
+    assert set(lines) == {"repeat_view_handler_ms_p50", "attention_grid_kb"}
+    assert lines["repeat_view_handler_ms_p50"]["value"] > 0 and lines["attention_grid_kb"]["value"] > 1
