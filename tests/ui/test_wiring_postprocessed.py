@@ -26,11 +26,12 @@ def layout():
 UPDATES = [                      # made afresh for each event: Gradio takes the value out of a gr.update dict
     lambda: {"plot": with_export(FIGURE, "figure"), "markdown": "  **bold**\n  line", "textbox": 12,
      "spans": [("ab", "x"), ("c", "x"), ("d", None)], "radio": "b", "checkbox": 1, "button": "Stop"},
-    lambda: {"plot": gr.Plot(with_export(FIGURE, "figure"), visible=False), "markdown": gr.Markdown("  hi", visible=True),
-     "textbox": gr.update(value=3.5, label="three"), "spans": gr.HighlightedText(visible=False),
+    lambda: {"plot": gr.Plot(with_export(FIGURE, "figure"), visible=False),
+     "markdown": gr.Markdown("  hi", visible=True), "textbox": gr.update(value=3.5, label="three"),
+     "spans": gr.HighlightedText(visible=False),
      "radio": gr.Radio(choices=["a", "c"], value="c"), "checkbox": gr.update(visible=False),
      "button": gr.Button(interactive=False)},
-    lambda: {"plot": None, "markdown": None, "textbox": None, "spans": None, "radio": None, "checkbox": None, "button": None},
+    lambda: dict.fromkeys(["plot", "markdown", "textbox", "spans", "radio", "checkbox", "button"]),
 ]
 
 
