@@ -87,19 +87,25 @@ async def files_kept_within_budget():
 
     middleware = KeptResponses(file_app, max_bytes=250_000)
     for number in range(5):
-        scope = {"type": "http", "method": "GET", "path": f"/assets/chunk{number}-ABCDEFGH.js",
-                 "headers": [(b"accept-encoding", b"br")]}
-        sent = []
-
-        async def send(message):
-            sent.append(message)
-
-        async def receive():
-            return {"type": "http.request"}
-
-        await middleware(scope, receive, send)
-        assert brotli.decompress(sent[1]["body"]) == body
+        assert await asked(middleware, f"/assets/chunk{number}-ABCDEFGH.js") == body
     assert len(middleware.kept) == 2 and middleware.kept.bytes <= 250_000
+
+
+async def asked(middleware, path: str, query: bytes = b"", headers: tuple = ()) -> bytes:
+    """The body `middleware` sends for a GET of `path` that accepts brotli, decompressed."""
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": query,
+             "headers": [(b"accept-encoding", b"br"), *headers]}
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    await middleware(scope, receive, send)
+    compressed = (b"content-encoding", b"br") in sent[0]["headers"]
+    return brotli.decompress(sent[1]["body"]) if compressed else sent[1]["body"]
 
 
 def test_the_page_is_kept_per_address_and_asked_for_each_time(server):
@@ -145,20 +151,9 @@ async def pages_built_once():
     middleware = KeptResponses(page_app)
 
     async def get(query=b"", **headers):
-        scope = {"type": "http", "method": "GET", "path": "/", "query_string": query,
-                 "headers": [(b"accept-encoding", b"br"), (b"host", b"127.0.0.1:7860"),
-                             *((k.replace("_", "-").encode(), v.encode()) for k, v in headers.items())]}
-        sent = []
-
-        async def send(message):
-            sent.append(message)
-
-        async def receive():
-            return {"type": "http.request"}
-
-        await middleware(scope, receive, send)
-        compressed = (b"content-encoding", b"br") in sent[0]["headers"]
-        return (brotli.decompress(sent[1]["body"]) if compressed else sent[1]["body"]).decode()
+        sent_headers = ((b"host", b"127.0.0.1:7860"),
+                        *((k.replace("_", "-").encode(), v.encode()) for k, v in headers.items()))
+        return (await asked(middleware, "/", query, sent_headers)).decode()
 
     first = await get(b"view=attention")
     assert await get(b"view=generate&steps=3") == first and len(built) == 1
