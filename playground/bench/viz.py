@@ -2,7 +2,8 @@
 
 The attention grid is measured at 4 layers x 4 heads x 64 tokens against its goals
 (<= 300 KB, <= 50 ms); every figure is also measured at classroom size (128 tokens, 6 layers x
-8 heads) with no goal. Size is len(fig.to_json()) / 1024; time is the median build time of the
+8 heads), where only the attention grid's size has a goal (<= 250 KB: the grid shows no more cells
+than a screen can, see viz.attention.MIN_CELL_PX). Size is len(fig.to_json()) / 1024; time is the median build time of the
 figure function, with the median to_json time alongside as context.
 """
 import statistics
@@ -14,6 +15,7 @@ from playground import viz
 
 SUITE = "viz"
 CLASS_LAYERS, CLASS_HEADS, CLASS_TOKENS, CLASS_D_MODEL = 6, 8, 128, 256
+CLASSROOM_KB_GOALS = {"attention_grid_classroom": 250}
 TEXT = ("First Citizen: Before we proceed any further, hear me speak. All: Speak, speak. "
         "First Citizen: You are all resolved rather to die than to famish? 你好，世界。")
 
@@ -195,6 +197,6 @@ def run(quick: bool) -> list[dict]:
     classroom = f"{CLASS_TOKENS} tokens, {CLASS_LAYERS} layers x {CLASS_HEADS} heads, d_model {CLASS_D_MODEL}"
     for name, build in _classroom_cases(rng).items():
         kb, ms, json_ms = _measure(build, max(3, repeats // 3))
-        lines.append(_line(f"{name}_kb", kb, "KB", None, size=classroom))
+        lines.append(_line(f"{name}_kb", kb, "KB", CLASSROOM_KB_GOALS.get(name), size=classroom))
         lines.append(_line(f"{name}_ms", ms, "ms", None, size=classroom, to_json_ms=round(json_ms, 3)))
     return lines

@@ -331,6 +331,7 @@ EN: dict[str, str] = {
     "w_query": "query",
     "w_key": "key",
     "w_weight": "weight",
+    "w_block": "the largest of {block} × {block}",
     "w_layer": "layer",
     "w_head": "head",
     "w_stage": "stage",

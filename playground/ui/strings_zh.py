@@ -297,6 +297,7 @@ ZH: dict[str, str] = {
     "w_query": "查询",
     "w_key": "键",
     "w_weight": "权重",
+    "w_block": "{block} × {block} 中的最大值",
     "w_layer": "层",
     "w_head": "头",
     "w_stage": "阶段",

@@ -185,7 +185,8 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
                               title=t("fig_train_probe", kind=t(f"kind_{SHORT_KIND[kind]}"), step=snapshot.step),
                               layer_label=t("w_layer"), head_label=t("w_head"), query_label=t("w_query"),
-                              key_label=t("w_key"), weight_label=t("w_weight"), height=420)
+                              key_label=t("w_key"), weight_label=t("w_weight"), block_label=t("w_block"),
+                              height=420)
 
 
 INDUCTION_KEY = "decoder.self_attn.induction"

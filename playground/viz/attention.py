@@ -5,6 +5,7 @@ All functions take plain arrays of softmax weights (rows sum to 1) and the token
 and key positions. For encoder self-attention and decoder self-attention both token lists are the
 same sequence; for cross-attention the queries are decoder tokens and the keys encoder tokens.
 """
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,11 +21,45 @@ GRID_SCALE = 100
 GRID_PRECISION = 0.005
 TINY_FONT_SIZE = 10         # tick labels of a long input (every token keeps its label)
 ROW_GAP_PX = 3              # between two tick labels of a heatmap axis
+# A grid is drawn ~GRID_WIDTH_PX wide; a cell smaller than MIN_CELL_PX on screen cannot be told
+# from its neighbours, so such a grid shows blocks of f x f token pairs, each the largest of its
+# weights (a one-token pattern such as the diagonal stays as bright as it is): a 6 x 8-head grid of
+# 128 tokens sends 43 x 43 cells per head instead of 128 x 128, while a 4 x 4-head grid keeps a
+# cell per token pair up to 80 tokens. Enlarging a head shows every token.
+GRID_WIDTH_PX = 1200
+MIN_CELL_PX = 1.5
+GRID_MARGIN = dict(l=30, r=30, t=80, b=20)
 
 
 def quantise_grid(weights: np.ndarray) -> np.ndarray:
     """Weights in [0, 1] -> whole percents as uint8, the representation stored in the grid."""
     return np.rint(np.clip(weights, 0.0, 1.0) * GRID_SCALE).astype(np.uint8)
+
+
+def grid_block(n_query: int, n_key: int, head_width_px: float, head_height_px: float) -> int:
+    """f: the side of the blocks of token pairs one grid cell shows (1: every pair), so that no
+    cell of a head drawn head_width_px x head_height_px is smaller than MIN_CELL_PX."""
+    return max(1, math.ceil(n_query * MIN_CELL_PX / max(1.0, head_height_px)),
+               math.ceil(n_key * MIN_CELL_PX / max(1.0, head_width_px)))
+
+
+def block_max(stored: np.ndarray, block: int) -> np.ndarray:
+    """[..., Tq, Tk] -> [..., ceil(Tq / block), ceil(Tk / block)]: the largest value of each block."""
+    if block == 1:
+        return stored
+    *lead, n_query, n_key = stored.shape
+    rows, cols = -(-n_query // block), -(-n_key // block)
+    padded = np.zeros((*lead, rows * block, cols * block), dtype=stored.dtype)
+    padded[..., :n_query, :n_key] = stored
+    return padded.reshape(*lead, rows, block, cols, block).max(axis=(-3, -1))
+
+
+def block_categories(categories: list[str], block: int) -> list[str]:
+    """Axis categories of blocks of `block` tokens: "first … last" of each block's own categories."""
+    if block == 1:
+        return categories
+    spans = (categories[start:start + block] for start in range(0, len(categories), block))
+    return [span[0] if len(span) == 1 else f"{span[0]} … {span[-1]}" for span in spans]
 
 
 def tick_font_size(n_tokens: int) -> int:
@@ -84,27 +119,35 @@ def attention_grid(
     key_label: str = "key",
     weight_label: str = "weight",
     height: int | None = None,
+    block_label: str = "the largest of {block} × {block}",
 ) -> go.Figure:
     """Every layer x head as a grid of small heatmaps (rows: layers, columns: heads).
 
     weights: [L, H, Tq, Tk] softmax weights; query_tokens: Tq texts; key_tokens: Tk texts.
     Values are stored as whole percents (see GRID_SCALE / GRID_PRECISION) with one shared colour
     axis fixed at 0..100 % so heads are comparable; the hover names layer, head, the (query, key)
-    token pair and the rounded weight.
+    token pair and the rounded weight. A head too small on screen for a cell per token pair shows
+    blocks of pairs (see MIN_CELL_PX); its hover then names the blocks' first and last tokens, and
+    says `block_label` (formatted with the block's side) of the weight.
     """
     w = as_float32(weights, "weights", 4)  # [L, H, Tq, Tk]
     check_weights(w, "weights")
     n_layers, n_heads, n_query, n_key = w.shape
     check_tokens(query_tokens, n_query, "query_tokens", "query")
     check_tokens(key_tokens, n_key, "key_tokens", "key")
-    query_cats, _ = axis_categories(query_tokens)
-    key_cats, _ = axis_categories(key_tokens)
-    stored = quantise_grid(w)  # [L, H, Tq, Tk] uint8
-
     gap = 0.012
     left = 0.05
     width = (1.0 - left - gap * (n_heads - 1)) / n_heads
     cell_height = (1.0 - 0.04 - gap * (n_layers - 1)) / n_layers
+    cell_px = 130 if n_layers <= 4 else 100
+    height = height if height is not None else 110 + n_layers * cell_px
+    plot_width = GRID_WIDTH_PX - GRID_MARGIN["l"] - GRID_MARGIN["r"]
+    plot_height = height - GRID_MARGIN["t"] - GRID_MARGIN["b"]
+    block = grid_block(n_query, n_key, width * plot_width, cell_height * plot_height)
+    query_cats = block_categories(axis_categories(query_tokens)[0], block)
+    key_cats = block_categories(axis_categories(key_tokens)[0], block)
+    stored = block_max(quantise_grid(w), block)  # [L, H, Tq / block, Tk / block] uint8
+    shown_weight = weight_label if block == 1 else f"{weight_label} ({block_label.format(block=block)})"
     traces, layout_axes, annotations = [], {}, []
     for layer in range(n_layers):
         top = 0.96 - layer * (cell_height + gap)
@@ -114,7 +157,7 @@ def attention_grid(
             x0 = left + head * (width + gap)
             hover = (
                 f"{layer_label} {layer} · {head_label} {head}<br>{query_label}: %{{y}}<br>"
-                f"{key_label}: %{{x}}<br>{weight_label} ≈ %{{z}}% (±0.5)<extra></extra>"
+                f"{key_label}: %{{x}}<br>{shown_weight} ≈ %{{z}}% (±0.5)<extra></extra>"
             )
             traces.append(
                 dict(
@@ -137,16 +180,15 @@ def attention_grid(
             text=f"{head_label} {head}", x=left + head * (width + gap) + width / 2, y=0.965, xref="paper",
             yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
         ))
-    cell_px = 130 if n_layers <= 4 else 100
     layout = theme.base_layout(
         title,
-        height=height if height is not None else 110 + n_layers * cell_px,
+        height=height,
         coloraxis=dict(
             colorscale=theme.ATTENTION_COLORSCALE, cmin=0, cmax=GRID_SCALE,
             colorbar=dict(ticksuffix="%", thickness=14),
         ),
         annotations=annotations,
-        margin=dict(l=30, r=30, t=80, b=20),
+        margin=GRID_MARGIN,
         **layout_axes,
     )
     return theme.figure(traces, layout)

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from playground.viz import attention_filling, attention_grid, attention_head, attention_mean, attention_snapshots
-from playground.viz.attention import GRID_PRECISION, GRID_SCALE
+from playground.viz.attention import GRID_PRECISION, GRID_SCALE, block_max
 from tests.viz.sample_data import figure_json_array, softmax_weights
 
 TOKENS = list("a cat a")  # duplicate "a" and " " tokens must stay separate rows
@@ -25,6 +25,35 @@ def test_grid_builds_at_classroom_size_with_every_subplot_inside_the_figure():
     assert len(fig.data) == 48
     domains = [fig.layout[f"yaxis{k if k > 1 else ''}"].domain for k in range(1, 49)]
     assert all(0.0 <= lo < hi <= 1.0 for lo, hi in domains)
+
+
+def test_a_grid_too_small_on_screen_for_each_token_shows_the_largest_weight_of_each_block():
+    tokens = [f"t{i}" for i in range(128)]
+    weights = softmax_weights((6, 8, 128, 128), causal=True)
+    weights[2, 5] = np.eye(128)                              # a diagonal head: one bright pair per row
+    fig = attention_grid(weights, tokens, tokens, weight_label="权重", block_label="{block} × {block} 中的最大值")
+    stored = figure_json_array(fig, 2 * 8 + 5, "z")
+    assert stored.shape == (43, 43)                          # 128 tokens in blocks of 3 (the last of 2)
+    np.testing.assert_array_equal(np.diag(stored), np.full(43, GRID_SCALE))      # the diagonal stays bright
+    assert stored[1, 0] == 0
+    exact = np.rint(weights[0, 0] * GRID_SCALE)
+    np.testing.assert_array_equal(figure_json_array(fig, 0, "z")[4, :3], [exact[12:15, 3 * k:3 * k + 3].max()
+                                                                         for k in range(3)])
+    trace = fig.data[0]
+    assert trace.y[0] == "0: t0 … 2: t2" and trace.y[-1] == "126: t126 … 127: t127" and len(set(trace.y)) == 43
+    assert "权重 (3 × 3 中的最大值)" in trace.hovertemplate
+
+
+def test_a_grid_with_room_for_every_token_keeps_them_all():
+    tokens = [str(i) for i in range(80)]
+    fig = attention_grid(softmax_weights((4, 4, 80, 80)), tokens, tokens)
+    assert figure_json_array(fig, 0, "z").shape == (80, 80) and "largest" not in fig.data[0].hovertemplate
+
+
+def test_block_max_pads_the_last_block():
+    values = np.arange(20, dtype=np.uint8).reshape(4, 5)
+    np.testing.assert_array_equal(block_max(values, 2), [[6, 8, 9], [16, 18, 19]])
+    assert block_max(values, 1) is values
 
 
 def test_grid_axes_are_the_tokens_and_hover_names_layer_and_head():

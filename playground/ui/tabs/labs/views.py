@@ -131,7 +131,7 @@ def attention_figure(variant: VariantResult | None, kind: str, stage: str, lang:
     queries, keys = snapshot.tokens[kind]
     figure = viz.attention_grid(snapshot.attention[kind], queries, keys, title=title, layer_label=t("w_layer"),
                                 head_label=t("w_head"), query_label=t("w_query"), key_label=t("w_key"),
-                                weight_label=t("w_weight"), height=GRID_HEIGHT)
+                                weight_label=t("w_weight"), block_label=t("w_block"), height=GRID_HEIGHT)
     return figure.update_layout(margin_t=TITLE_LINES_MARGIN, title_y=1 - TITLE_TOP_PX / GRID_HEIGHT,
                                 title_yanchor="top")
 
