@@ -74,11 +74,11 @@ class KeptResponses:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
         kind = kept_for(scope)
         if kind is None:
             await self.app(scope, receive, send)
             return
+        headers = Headers(scope=scope)
         encoding = accepted_encoding(headers.get("accept-encoding", ""))
         if encoding is None or "range" in headers or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, self.kept_for_a_year(send) if kind == "file" else send)
