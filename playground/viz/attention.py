@@ -188,7 +188,7 @@ def attention_grid(
             colorbar=dict(ticksuffix="%", thickness=14),
         ),
         annotations=annotations,
-        margin=GRID_MARGIN,
+        margin=dict(GRID_MARGIN),
         **layout_axes,
     )
     return theme.figure(traces, layout)
