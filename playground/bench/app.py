@@ -4,8 +4,9 @@ cold_start_s: seconds from starting `python app.py` (a subprocess on a free loca
 first HTTP 200 of the page; the median of a few starts.
 
 deep_link_view_s: a link to an attention view opened in a fresh browser until the view is drawn,
-next to the same clock for a one-figure Gradio page (deep_link_floor_s), and the server's CPU per
-page opened (page_open_server_cpu_s); see playground.bench.deep_link.
+next to the same clock for a one-figure Gradio page (deep_link_floor_s) and for a Gradio page of
+the app's size that draws one figure (deep_link_size_floor_s), and the server's CPU per page
+opened (page_open_server_cpu_s); see playground.bench.deep_link.
 
 Two kinds of students are measured. On the shipped examples, a student clicks an example the page
 offers and changes the view's controls (model, kind, layer, head, score, decoding settings): what a

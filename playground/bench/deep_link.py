@@ -10,14 +10,22 @@ Measured in the same run:
   load event (one gr.Plot, one heatmap, served by this process): what Gradio's page and Plotly
   cost by themselves in this browser on this machine; deep_link_ratio_to_floor sets the two side
   by side.
+- deep_link_size_floor_s: the same clock for a Gradio page of the app's size that draws one figure:
+  as many blocks and events (chained ones among them) as the app's page, the figure in the first
+  tab and every other block in a second one. What Gradio's page costs at this size, before the app
+  draws anything: Gradio's page code builds its tree of blocks twice and, for each block, looks
+  through every event.
 - page_open_server_cpu_s: the app's CPU per fresh page opened on the link (the page, its ~100
   files, the load event and the view), median.
 """
 from __future__ import annotations
 
+import json
 import socket
 import statistics
 import time
+import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -33,6 +41,14 @@ HEAD_PLOT_ID = "attention-head-plot"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 LIMIT_MS = 120_000
+
+
+@dataclass(frozen=True)
+class PageSize:
+    """How big a Gradio page is for its own page code: its blocks and its events."""
+    blocks: int       # components and layout blocks
+    events: int       # dependencies, the page's load among them
+    chained: int      # of which run after another event (then, success, failure)
 
 _HEAD_TITLE_JS = """
 () => {
@@ -55,12 +71,9 @@ def deep_link_lines(url: str, quick: bool, server_cpu: Callable[[], float | None
             link = url.rstrip("/") + "/" + LINK
             opened(browser, link, WARM_UPS, None)
             times, cpu = opened(browser, link, REPEATS[quick], server_cpu)
-            floor = floor_app()
-            try:
-                opened(browser, floor.local_url, WARM_UPS, None)
-                floor_times, _ = opened(browser, floor.local_url, REPEATS[quick], None)
-            finally:
-                floor.close()
+            floor_times = floor_opened(browser, floor_app(), quick)
+            size = page_size(url)
+            size_floor_times = floor_opened(browser, floor_app(size), quick)
         finally:
             browser.close()
     view, floor_s = statistics.median(times), statistics.median(floor_times)
@@ -69,7 +82,11 @@ def deep_link_lines(url: str, quick: bool, server_cpu: Callable[[], float | None
              result(SUITE, "deep_link_floor_s", floor_s, "s", None, "lower",
                     times_s=[round(t, 2) for t in floor_times],
                     page="one gr.Plot drawn by the page's load event: Gradio's page and Plotly alone"),
-             result(SUITE, "deep_link_ratio_to_floor", view / floor_s, "x", None, "lower")]
+             result(SUITE, "deep_link_ratio_to_floor", view / floor_s, "x", None, "lower"),
+             result(SUITE, "deep_link_size_floor_s", statistics.median(size_floor_times), "s", None, "lower",
+                    times_s=[round(t, 2) for t in size_floor_times], blocks=size.blocks, events=size.events,
+                    chained_events=size.chained,
+                    page="a page of the app's size drawing one gr.Plot from its load event: Gradio's page alone")]
     if cpu:
         lines.append(result(SUITE, "page_open_server_cpu_s", statistics.median(cpu), "s", None, "lower",
                             cpu_s=[round(c, 2) for c in cpu]))
@@ -96,9 +113,37 @@ def opened(browser, address: str, repeats: int,
     return times, cpu
 
 
-def floor_app():
-    """The smallest Gradio page that draws a figure from its load event, launched on a free
-    localhost port: one gr.Plot (the head plot's element id) whose heatmap has the linked title."""
+def floor_opened(browser, floor, quick: bool) -> list[float]:
+    """opened() on a floor page (after its warm-up), which is closed afterwards."""
+    try:
+        opened(browser, floor.local_url, WARM_UPS, None)
+        return opened(browser, floor.local_url, REPEATS[quick], None)[0]
+    finally:
+        floor.close()
+
+
+def page_size(url: str) -> PageSize:
+    """The size of the Gradio page served at `url`, read from its config."""
+    with urllib.request.urlopen(url.rstrip("/") + "/config", timeout=30) as response:
+        return size_of(json.loads(response.read()))
+
+
+def floor_app(size: PageSize | None = None):
+    """floor_blocks(size), launched on a free localhost port."""
+    demo = floor_blocks(size)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True,
+                        ssr_mode=False)
+    return demo
+
+
+def floor_blocks(size: PageSize | None = None):
+    """A Gradio page that draws a figure from its load event: one gr.Plot (the head plot's element
+    id) whose heatmap has the linked title. Given `size`, the page has that many blocks and events:
+    the figure in a first tab, rows of buttons in a second one, each event a click of one of them
+    (or chained after one) that does nothing."""
     import gradio as gr
     import plotly.graph_objects as go
 
@@ -106,12 +151,33 @@ def floor_app():
         figure = go.Figure(go.Heatmap(z=[[(row * 7 + column * 3) % 10 for column in range(10)] for row in range(10)]))
         return figure.update_layout(title=DRAWN_TITLE)
 
+    def nothing() -> None:
+        return None
+
     with gr.Blocks() as demo:
-        plot = gr.Plot(elem_id=HEAD_PLOT_ID)
+        if size is None:
+            plot = gr.Plot(elem_id=HEAD_PLOT_ID)
+        else:
+            with gr.Tabs():
+                with gr.Tab("figure"):
+                    plot = gr.Plot(elem_id=HEAD_PLOT_ID)
+                with gr.Tab("blocks"):
+                    buttons, left = [], size.blocks - 4        # the tabs, their two tabs and the plot
+                    while left >= 2:
+                        with gr.Row():
+                            buttons.append(gr.Button("button"))
+                        left -= 2
+                    buttons += [gr.Button("button") for _ in range(left)]
+            triggered = size.events - size.chained - 1          # the page's load is the last event
+            events = [buttons[index % len(buttons)].click(nothing) for index in range(triggered)]
+            for index in range(size.chained):
+                events[index % triggered] = events[index % triggered].then(nothing)
         demo.load(drawn, None, plot)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True,
-                        ssr_mode=False)
     return demo
+
+
+def size_of(config: dict) -> PageSize:
+    """The size of a Gradio page with this config (as Gradio serves it)."""
+    events = config["dependencies"]
+    return PageSize(len(config["components"]), len(events),
+                    sum(1 for event in events if event.get("trigger_after") is not None))

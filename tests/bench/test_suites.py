@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from playground import viz
-from playground.bench import app_training, common, generate, gpt2, labs, model, train
+from playground.bench import app_training, common, deep_link, generate, gpt2, labs, model, train
 from playground.bench import app as bench_app
 from playground.bench import viz as bench_viz
 from playground.data import bundled_text
@@ -193,3 +193,17 @@ def test_the_view_lines_read_the_apps_own_attention_event():
     lines = {line["name"]: line for line in bench_app.view_lines(quick=True)}
     assert set(lines) == {"repeat_view_handler_ms_p50", "attention_grid_kb"}
     assert lines["repeat_view_handler_ms_p50"]["value"] > 0 and lines["attention_grid_kb"]["value"] > 1
+
+
+@pytest.mark.parametrize("size", [deep_link.PageSize(blocks=41, events=12, chained=5),
+                                  deep_link.PageSize(blocks=40, events=9, chained=0)])
+def test_the_size_floor_page_has_the_blocks_and_events_it_is_given(size):
+    assert deep_link.size_of(deep_link.floor_blocks(size).get_config_file()) == size
+
+
+def test_the_size_floor_is_sized_from_the_apps_own_page():
+    from playground.ui import create_app
+
+    size = deep_link.size_of(create_app().get_config_file())
+    assert size.blocks > 300 and size.events > 100 and 0 < size.chained < size.events
+    assert deep_link.size_of(deep_link.floor_blocks(size).get_config_file()) == size
