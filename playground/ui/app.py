@@ -93,10 +93,10 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
                     ctx.tab, ctx.tab_key = tab, key
                     module.build(ctx)
-                # Figures drawn while their tab was hidden (a language change) took Plotly's default
-                # 700 px; a resize once the tab shows makes them fill its width.
-                tab.select(None, None, None, js=RESIZE_FIGURES_JS, **PRIVATE)
                 tabs.append(tab)
+        # Figures drawn while their tab was hidden (a language change) took Plotly's default 700 px;
+        # a resize once the tab shows makes them fill its width.
+        gr.on([tab.select for tab in tabs], None, None, None, js=RESIZE_FIGURES_JS, **PRIVATE)
         # Gradio translates a tab's label again only once that tab has been opened: resend them all.
         language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,
                        show_progress="hidden", **PRIVATE)

@@ -6,7 +6,7 @@ handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
 from ...context import AppContext
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import ArchitectureForm
 from .layout import layout
@@ -26,8 +26,7 @@ def build(ctx: AppContext) -> None:
     c = layout(ctx)
     tab = TabWiring(ctx, ArchitectureForm, c, export_name=export_name)
     tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
-    tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="architecture", progress_on="treemap",
-           refused=handlers.refused, shared=True)
-    tab.on(c["context"].submit, handlers.draw, handlers.VIEWS, progress_on="treemap", refused=handlers.refused)
+    tab.on(any_of(c["run"].click, c["context"].submit), handlers.draw, handlers.VIEWS, api_name="architecture",
+           progress_on="treemap", refused=handlers.refused, shared=True)
     tab.on(c["preset"].input, handlers.choose_preset, (*FIELDS, "context", *handlers.VIEWS), progress_on="treemap",
            refused=handlers.refused, shared=True)

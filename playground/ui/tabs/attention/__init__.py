@@ -7,8 +7,7 @@ handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
 from ...context import PRIVATE, QUIET, AppContext
-from ...widgets import on_slide
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name, on_slides
 from . import handlers
 from .form import AttentionForm
 from .layout import layout
@@ -52,12 +51,11 @@ def build(ctx: AppContext) -> None:
     tab.on_model_added(handlers.show_added, ["model", "text", "target", "step", *everything], progress_on="grid",
                        refused=handlers.refused)
     chosen = c["step_picker"].input(lambda step: step, [c["step_picker"]], [c["step"]], **QUIET, **PRIVATE)
-    for trigger in (chosen.then, c["text"].submit, c["target"].submit, c["kind"].input,
+    for trigger in (chosen.then, any_of(c["text"].submit, c["target"].submit, c["kind"].input),
                     examples.load_input_event.then):
         tab.on(trigger, handlers.draw, everything, refused=handlers.refused, shared=True)
-    for slider in (c["layer"], c["head"]):
-        trigger, options = on_slide(slider)
-        tab.on(trigger, handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
+    trigger, options = on_slides(c["layer"], c["head"])
+    tab.on(trigger, handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
     tab.on(c["mean"].input, handlers.redraw_head, ["head_plot"], shared=True, **QUIET)
     tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], shared=True, **QUIET)
     tab.on(c["ho_run"].click, handlers.heads_off, handlers.HEADS_OFF, api_name="attention_heads_off",

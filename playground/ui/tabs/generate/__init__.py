@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from ...context import PRIVATE, QUIET, AppContext, heavy
 from ...interventions_panels import HEADS_OFF, LENS
-from ...widgets import on_slide
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name, on_slides
 from . import handlers
 from .form import GenerateForm
 from .layout import layout
@@ -60,13 +59,11 @@ def build(ctx: AppContext) -> None:
     tab.on(examples.load_input_event.then, handlers.load_example, ["xb_target", *everything, *controls],
            refused=refused)
     tab.on(c["strategy"].input, handlers.draw, everything, refused=refused)
-    for slider in (c["layer"], c["head"]):
-        trigger, options = on_slide(slider)
-        tab.on(trigger, handlers.redraw_filling, ["filling"], **QUIET, **options)
+    trigger, options = on_slides(c["layer"], c["head"])
+    tab.on(trigger, handlers.redraw_filling, ["filling"], **QUIET, **options)
     tab.on(c["ho_run"].click, handlers.heads_off, HEADS_OFF, api_name="generate_heads_off",
            refused=handlers.heads_off_refused, shared=True)
     tab.on(c["lens_run"].click, handlers.lens, LENS, api_name="generate_logit_lens", refused=handlers.lens_refused,
            shared=True)
-    tab.on(c["xb_run"].click, handlers.exposure, handlers.EXPOSURE, api_name="generate_exposure",
-           refused=handlers.exposure_refused, shared=True)
-    tab.on(c["xb_target"].submit, handlers.exposure, handlers.EXPOSURE, refused=handlers.exposure_refused, shared=True)
+    tab.on(any_of(c["xb_run"].click, c["xb_target"].submit), handlers.exposure, handlers.EXPOSURE,
+           api_name="generate_exposure", refused=handlers.exposure_refused, shared=True)

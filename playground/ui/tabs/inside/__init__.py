@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...context import AppContext
 from ...widgets import on_slide
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name, on_slides
 from . import handlers
 from .form import InsideForm
 from .layout import layout
@@ -36,19 +36,14 @@ def build(ctx: AppContext) -> None:
                 ("mask", h.masks, h.MASKS, h.masks_refused, ("mask_first", "mask_second")),
                 ("norm", h.norms, h.NORMS, h.norms_refused, ("norm_text",)),
                 ("fill", h.fill, h.FILL, h.fill_refused, ("fill_text",)))
+    also = {"emb": (c["emb_model"].input,)}           # a new model redraws the embeddings as Run does
     for section, handler, outputs, refused, boxes in sections:
-        tab.on(c[f"{section}_run"].click, handler, outputs, api_name=f"inside_{section}", refused=refused,
-               shared=True)
-        for box in boxes:
-            tab.on(c[box].submit, handler, outputs, refused=refused, shared=True)
-    tab.on(c["emb_model"].input, h.embeddings, h.EMBEDDINGS, refused=h.embeddings_refused, shared=True)
-    tab.on(c["worked_model"].input, h.change_worked_model, (*h.WORKED_CONTROLS, *h.WORKED), progress_on="worked_vectors",
-           refused=h.worked_refused, shared=True)
-    tab.on(c["worked_site"].input, h.change_worked_model, (*h.WORKED_CONTROLS, *h.WORKED), refused=h.worked_refused,
-           shared=True)
-    for slider in (c["worked_layer"], c["worked_head"]):
-        trigger, options = on_slide(slider)
-        tab.on(trigger, h.worked, h.WORKED, refused=h.worked_refused, shared=True, **options)
+        triggers = (c[f"{section}_run"].click, *(c[box].submit for box in boxes), *also.get(section, ()))
+        tab.on(any_of(*triggers), handler, outputs, api_name=f"inside_{section}", refused=refused, shared=True)
+    tab.on(any_of(c["worked_model"].input, c["worked_site"].input), h.change_worked_model,
+           (*h.WORKED_CONTROLS, *h.WORKED), progress_on="worked_vectors", refused=h.worked_refused, shared=True)
+    trigger, options = on_slides(c["worked_layer"], c["worked_head"])
+    tab.on(trigger, h.worked, h.WORKED, refused=h.worked_refused, shared=True, **options)
     tab.on(c["mask_model"].input, h.change_mask_model, ("mask_first", "mask_second", *h.MASKS), refused=h.masks_refused, shared=True)
     tab.on(c["norm_model"].input, h.change_norm_model, ("norm_layer", *h.NORMS), progress_on="norm_vector",
            refused=h.norms_refused, shared=True)

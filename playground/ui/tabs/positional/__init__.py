@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...context import AppContext
 from ...widgets import on_slide
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import PositionalForm
 from .layout import layout
@@ -34,19 +34,17 @@ def build(ctx: AppContext) -> None:
     h = handlers
     tab.on_open(h.draw, ("dims", "rope_pairs", *h.EVERYTHING), shared=True)
     trigger, options = on_slide(c["length"])
-    tab.on(trigger, h.sinusoidal, h.SINUSOIDAL, api_name="positional_sinusoidal", refused=h.sinusoidal_refused,
-           shared=True, **options)
-    tab.on(c["dims"].input, h.sinusoidal, h.SINUSOIDAL, refused=h.sinusoidal_refused)
+    tab.on(any_of(trigger, c["dims"].input), h.sinusoidal, h.SINUSOIDAL, api_name="positional_sinusoidal",
+           refused=h.sinusoidal_refused, shared=True, **options)
     trigger, options = on_slide(c["d_model"])
     tab.on(trigger, h.change_d_model, ("dims", *h.SINUSOIDAL), progress_on="heatmap", refused=h.sinusoidal_refused,
            **options)
     tab.on(c["model"].input, h.model_positions, h.MODEL, api_name="positional_model", shared=True)
     trigger, options = on_slide(c["rope_positions"])
-    tab.on(trigger, h.rope, h.ROPE, api_name="positional_rope", refused=h.rope_refused, shared=True, **options)
-    tab.on(c["rope_pairs"].input, h.rope, h.ROPE, refused=h.rope_refused)
+    tab.on(any_of(trigger, c["rope_pairs"].input), h.rope, h.ROPE, api_name="positional_rope", refused=h.rope_refused,
+           shared=True, **options)
     trigger, options = on_slide(c["rope_dim"])
     tab.on(trigger, h.change_rope_dim, ("rope_pairs", *h.ROPE), progress_on="rope_plot", refused=h.rope_refused,
            **options)
-    tab.on(c["shuffle_run"].click, h.shuffle, h.SHUFFLE, api_name="positional_shuffle", refused=h.shuffle_refused,
-           shared=True)
-    tab.on(c["shuffle_text"].submit, h.shuffle, h.SHUFFLE, refused=h.shuffle_refused)
+    tab.on(any_of(c["shuffle_run"].click, c["shuffle_text"].submit), h.shuffle, h.SHUFFLE,
+           api_name="positional_shuffle", refused=h.shuffle_refused, shared=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...context import AppContext
 from ...widgets import on_slide
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import TokenizerForm
 from .layout import layout
@@ -26,8 +26,8 @@ def build(ctx: AppContext) -> None:
     c, examples = layout()
     tab = TabWiring(ctx, TokenizerForm, c, export_name=export_name)
     tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
-    tab.on(c["run"].click, handlers.draw, handlers.VIEWS, api_name="tokenize", refused=handlers.refused, shared=True)
+    tab.on(any_of(c["run"].click, c["text"].submit, c["corpus"].input), handlers.draw, handlers.VIEWS,
+           api_name="tokenize", refused=handlers.refused, shared=True)
     trigger, options = on_slide(c["vocab_size"])
     tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True, **options)
-    for trigger in (c["text"].submit, c["corpus"].input, examples.load_input_event.then):
-        tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True)
+    tab.on(examples.load_input_event.then, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True)

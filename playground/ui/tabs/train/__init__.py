@@ -7,14 +7,14 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event does."""
 from __future__ import annotations
 
-from functools import partial, update_wrapper
+from functools import update_wrapper
 from itertools import count
 
 import gradio as gr
 
 from ...context import PRIVATE, QUIET, AppContext, training
 from ...runtime import guarded
-from ...wiring import TabWiring, file_name
+from ...wiring import TabWiring, any_of, file_name
 from ...workspace import Workspace
 from . import handlers
 from .form import SETTINGS, TrainForm
@@ -86,7 +86,7 @@ def build(ctx: AppContext) -> None:
     tab.on(c["task"].input, handlers.on_task, (*SETTINGS, *SHOWN, *ESTIMATE, "probe_kind", "score"), **quiet)
     tab.on(c["data"].input, handlers.on_data, (*SHOWN, "block_size", *ESTIMATE), **quiet)
     changes = [c["pasted"].blur, *(c[name].input for name in CHANGES), *(c[name].release for name in SLIDERS)]
-    tab.on(partial(gr.on, changes), handlers.on_estimate, ESTIMATE, api_name="train_estimate",
+    tab.on(any_of(*changes), handlers.on_estimate, ESTIMATE, api_name="train_estimate",
            trigger_mode="always_last", **quiet)
 
     @guarded

@@ -1,0 +1,50 @@
+"""The page's events: the controls that draw a view the same way share one event."""
+from functools import partial
+
+import pytest
+
+from playground.ui import create_app
+
+
+@pytest.fixture(scope="module")
+def demo(pretrained_dir):
+    return create_app(pretrained_dir)
+
+
+def name(function) -> str:
+    """A handler's name ("js" for an event without one); a partial's with the arguments it fixes."""
+    if isinstance(function, partial):
+        return f"{name(function.func)}{function.args}{sorted(function.keywords.items())}"
+    return getattr(function, "__name__", "js")
+
+
+def alike(demo) -> dict:
+    """The events that are not chained after another one, by what they do: handler, inputs, outputs,
+    trigger mode, queue and the handlers chained after them. Each with the triggers it answers."""
+    events = demo.get_config_file()["dependencies"]
+    followers = {}
+    for event in events:
+        if event["trigger_after"] is not None:
+            function = demo.fns[event["id"]].fn
+            followers.setdefault(event["trigger_after"], []).append(name(function))
+    doing = {}
+    for event in events:
+        block_function = demo.fns[event["id"]]
+        if block_function.fn is None or event["trigger_after"] is not None:
+            continue
+        key = (name(block_function.fn), tuple(event["inputs"]), tuple(event["outputs"]), event["trigger_mode"],
+               block_function.concurrency_id, tuple(sorted(followers.get(event["id"], []))))
+        doing.setdefault(key, []).append([tuple(target) for target in event["targets"]])
+    return doing
+
+
+def test_no_two_events_do_the_same_thing(demo):
+    repeated = {key[0]: triggers for key, triggers in alike(demo).items() if len(triggers) > 1}
+    assert not repeated, f"one event each could answer these triggers: {repeated}"
+
+
+def test_enter_in_either_text_box_and_a_new_kind_are_one_attention_event(demo):
+    ids = {block.elem_id: block._id for block in demo.blocks.values() if getattr(block, "elem_id", None)}
+    answering = [triggers for triggers in alike(demo).values() if (ids["attention-text"], "submit") in triggers[0]]
+    assert len(answering) == 1
+    assert {(ids["attention-target"], "submit"), (ids["attention-kind"], "input")} <= set(answering[0][0])
