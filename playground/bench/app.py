@@ -17,8 +17,9 @@ lines carry the suffix _edited_inputs and show what the shared caches cannot sav
 CPU per call, measured in the same run: echo_event_cpu_ms_p50 (the app's echo event, which does no
 work: what Gradio itself costs per event), light_call_cpu_ms_p50 (attention views and generation
 steps of the shipped examples; light_call_cpu_ms_p50_edited_inputs beside it) and the ratio
-light_call_cpu_ratio_to_echo. Calls are made one after another in batches; each value is a batch's
-server CPU divided by its calls.
+light_call_cpu_ratio_to_echo. Calls are made one after another in batches, the three kinds' batches
+taking turns; each value is a batch's server CPU (its threads' run time, to the nanosecond) divided
+by its calls.
 
 The class: for N = 1, 10, 30 and 100 students at once, for a minute (15 s with --quick), every 2 s a
 student asks for an attention view or a generation step. The students are sessions of one asyncio
@@ -43,6 +44,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -103,6 +105,7 @@ class AppProcess:
             self.stop()
             raise
         self.started_s = time.perf_counter() - start
+        self.cpu = ProcessCPU(self.process.pid)
 
     def _wait_for_page(self, start: float) -> None:
         while True:
@@ -119,12 +122,8 @@ class AppProcess:
             time.sleep(0.05)
 
     def cpu_seconds(self) -> float | None:
-        """CPU time the server process has used so far (user + system; None off Linux)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """CPU seconds the server process has used, as a counter to take differences of; None off Linux."""
+        return self.cpu.seconds()
 
     def stop(self) -> None:
         self.process.terminate()
@@ -133,6 +132,49 @@ class AppProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+class ProcessCPU:
+    """A process's CPU seconds, to the nanosecond: the run time of each of its threads
+    (/proc/PID/task/TID/schedstat), added up from one reading to the next, so a thread that ended
+    since the last reading takes only its CPU since then with it. The kernel's per-process counters
+    tick every 10 ms, too coarse for a batch of calls of a few milliseconds each; they are the
+    fallback where schedstat is missing."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.precise = Path(f"/proc/{pid}/schedstat").exists()
+        self._lock = threading.Lock()
+        self._thread_ns: dict[str, int] = {}
+        self._total_ns = 0
+
+    def seconds(self) -> float | None:
+        """CPU seconds so far (the first reading counts the threads alive then); None once the
+        process is gone, or off Linux."""
+        if not self.precise:
+            return self._ticked_seconds()
+        try:
+            threads = set(os.listdir(f"/proc/{self.pid}/task"))
+        except OSError:
+            return None
+        with self._lock:
+            for thread in threads:
+                try:
+                    ns = int(Path(f"/proc/{self.pid}/task/{thread}/schedstat").read_text().split()[0])
+                except (OSError, ValueError, IndexError):
+                    continue                          # the thread ended while being read
+                self._total_ns += ns - self._thread_ns.get(thread, 0)
+                self._thread_ns[thread] = ns
+            self._thread_ns = {thread: ns for thread, ns in self._thread_ns.items() if thread in threads}
+            return self._total_ns / 1e9
+
+    def _ticked_seconds(self) -> float | None:
+        """User + system CPU seconds from /proc/PID/stat (10 ms ticks)."""
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True)
@@ -269,33 +311,36 @@ class _Script(load.Student):
         return next(self.calls)
 
 
-def cpu_per_call_ms(app: AppProcess, student: load.Student, quick: bool) -> list[float]:
-    """The server's CPU milliseconds per call, one value per batch of calls made one after another.
+def cpu_per_call_ms(app: AppProcess, students: dict[str, load.Student], quick: bool) -> dict[str, list[float]]:
+    """The server's CPU milliseconds per call of each student, one value per batch of calls made one
+    after another; the students' batches take turns, so a drift of the machine's speed reaches all
+    of them alike. Empty where the server's CPU cannot be read.
 
-    The kernel counts a process's CPU in 10 ms ticks, so single calls of about 10 ms cannot be
-    measured one by one: each value is a batch's CPU divided by its calls. A batch is one session's
-    calls after its first; its start (the page's config, the API description, the session's state)
-    is a cost per student, not per call, and is left out.
+    Each value is a batch's CPU (ProcessCPU) divided by its calls. A batch is one session's calls
+    after its first; its start (the page's config, the API description, the session's state) is a
+    cost per student, not per call, and is left out.
     """
-    values = []
+    values: dict[str, list[float]] = {name: [] for name in students}
     for batch in range(CPU_BATCHES[quick]):
-        results, used = load.metered_calls(app.url, student, CPU_BATCH_CALLS, app.cpu_seconds, seed=batch)
-        if used is None:
-            return []
-        failed = [r.error for r in results if not r.ok]
-        if failed:
-            raise RuntimeError(f"calls failed while measuring CPU per call: {failed[:3]}")
-        values.append(1000 * used / len(results))
+        for name, student in students.items():
+            results, used = load.metered_calls(app.url, student, CPU_BATCH_CALLS, app.cpu_seconds, seed=batch)
+            if used is None:
+                return {}
+            failed = [r.error for r in results if not r.ok]
+            if failed:
+                raise RuntimeError(f"calls failed while measuring CPU per call: {failed[:3]}")
+            values[name].append(1000 * used / len(results))
     return values
 
 
 def cpu_lines(app: AppProcess, choices: PageChoices, quick: bool) -> list[dict]:
     """Gradio's own cost of an event (echo) and the app's light calls, measured in the same run."""
-    echo = cpu_per_call_ms(app, EchoStudent(), quick)
-    light = cpu_per_call_ms(app, ClassStudent(choices, "en", random.Random(1)), quick)
-    edited = cpu_per_call_ms(app, ClassStudent(choices, "en", random.Random(1), edits=True), quick)
-    if not echo or not light or not edited:
+    students = {"echo": EchoStudent(), "light": ClassStudent(choices, "en", random.Random(1)),
+                "edited": ClassStudent(choices, "en", random.Random(1), edits=True)}
+    per_call = cpu_per_call_ms(app, students, quick)
+    if not per_call:
         return []
+    echo, light, edited = per_call["echo"], per_call["light"], per_call["edited"]
     echo_p50, light_p50 = statistics.median(echo), statistics.median(light)
     context = dict(batches=len(echo), calls_per_batch=CPU_BATCH_CALLS, load_avg_1m=round(os.getloadavg()[0], 2))
     return [result(SUITE, "echo_event_cpu_ms_p50", echo_p50, "ms", None, "lower", per_batch=_rounded(echo), **context),

@@ -4,6 +4,7 @@ cheap; `python -m playground.bench SUITE --quick` measures at full size."""
 import dataclasses
 import inspect
 import random
+import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -207,3 +208,28 @@ def test_the_size_floor_is_sized_from_the_apps_own_page():
     size = deep_link.size_of(create_app().get_config_file())
     assert size.blocks > 300 and size.events > 100 and 0 < size.chained < size.events
     assert deep_link.size_of(deep_link.floor_blocks(size).get_config_file()) == size
+
+
+def test_the_servers_cpu_counter_reads_a_25_ms_burst_to_the_millisecond():
+    import subprocess
+    import sys
+
+    busy = ("import threading, time\n"
+            "def spin(seconds):\n"
+            "    end = time.thread_time() + seconds\n"
+            "    while time.thread_time() < end: pass\n"
+            "worker = threading.Thread(target=spin, args=(0.3,)); worker.start(); worker.join()\n"
+            "input(); spin(0.025); input()\n")
+    process = subprocess.Popen([sys.executable, "-c", busy], stdin=subprocess.PIPE, text=True)
+    try:
+        cpu = bench_app.ProcessCPU(process.pid)
+        time.sleep(1.0)                                   # the 0.3 s thread has ended by now
+        before = cpu.seconds()
+        process.stdin.write("\n")
+        process.stdin.flush()
+        time.sleep(1.0)
+        used = cpu.seconds() - before
+        assert 0.023 < used < 0.029      # 10 ms ticks would read 0.02 or 0.03; the ended thread's 0.3 s is not counted
+    finally:
+        process.kill()
+        process.wait()
