@@ -50,6 +50,7 @@ class PageSize:
     events: int       # dependencies, the page's load among them
     chained: int      # of which run after another event (then, success, failure)
 
+
 _HEAD_TITLE_JS = """
 () => {
   const g = document.querySelector('#%s .js-plotly-plot');
