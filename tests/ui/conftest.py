@@ -5,6 +5,7 @@ import torch
 from playground.checkpoint import save
 from playground.data import CharTokenizer, tasks
 from playground.model import ModelConfig, build_model
+from playground.ui import create_app
 from playground.ui.registry import ModelRegistry
 
 LETTERS = CharTokenizer("abcdefghij ")
@@ -36,6 +37,12 @@ def pretrained_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def registry(pretrained_dir):
     return ModelRegistry(pretrained_dir)
+
+
+@pytest.fixture(scope="module")
+def demo(pretrained_dir):
+    """The whole app on the test checkpoints."""
+    return create_app(pretrained_dir)
 
 
 @pytest.fixture(scope="module")

@@ -1,14 +1,7 @@
 """The page's events: the controls that draw a view the same way share one event."""
 from functools import partial
 
-import pytest
-
-from playground.ui import create_app
-
-
-@pytest.fixture(scope="module")
-def demo(pretrained_dir):
-    return create_app(pretrained_dir)
+from .test_page_load import by_elem_id
 
 
 def name(function) -> str:
@@ -44,7 +37,7 @@ def test_no_two_events_do_the_same_thing(demo):
 
 
 def test_enter_in_either_text_box_and_a_new_kind_are_one_attention_event(demo):
-    ids = {block.elem_id: block._id for block in demo.blocks.values() if getattr(block, "elem_id", None)}
+    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
     answering = [triggers for triggers in alike(demo).values() if (ids["attention-text"], "submit") in triggers[0]]
     assert len(answering) == 1
     assert {(ids["attention-target"], "submit"), (ids["attention-kind"], "input")} <= set(answering[0][0])

@@ -4,13 +4,7 @@ import json
 import gradio as gr
 import pytest
 
-from playground.ui import create_app
 from playground.ui.wiring import TabWiring, with_value
-
-
-@pytest.fixture(scope="module")
-def demo(pretrained_dir):
-    return create_app(pretrained_dir)
 
 
 def by_elem_id(demo) -> dict:

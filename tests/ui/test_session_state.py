@@ -9,7 +9,6 @@ from gradio.blocks import BlocksConfig
 from gradio.state_holder import SessionState
 from gradio_client import Client
 
-from playground.ui import create_app
 from playground.ui.session_state import LeanSessionState, LeanStateHolder
 
 from .serving import serve
@@ -22,11 +21,6 @@ EVENTS = [
     ("attention", dict(model="tiny-bert", text="hij", kind="encoder", layer=0, head=1, lang="zh-CN")),
     ("generate_step", dict(model="tiny-gpt", prompt="abc", lang="zh-CN")),
 ]
-
-
-@pytest.fixture(scope="module")
-def demo(pretrained_dir):
-    return create_app(pretrained_dir)
 
 
 @pytest.fixture(scope="module")

@@ -67,9 +67,7 @@ def test_a_kept_update_is_not_changed_by_postprocessing_it():
     assert update.constructor_args["value"] == "  hi" and sent_update.constructor_args["value"] == "hi"
 
 
-def test_the_light_events_are_postprocessed_by_their_handlers(pretrained_dir):
-    from playground.ui import create_app
-    demo = create_app(pretrained_dir)
+def test_the_light_events_are_postprocessed_by_their_handlers(demo):
     events = {fn.api_name: fn for fn in demo.fns.values() if fn.api_name}
     for name in ("attention", "generate_step", "generate_back"):
         assert not events[name].postprocess
