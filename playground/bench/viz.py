@@ -3,8 +3,8 @@
 The attention grid is measured at 4 layers x 4 heads x 64 tokens against its goals
 (<= 300 KB, <= 50 ms); every figure is also measured at classroom size (128 tokens, 6 layers x
 8 heads), where only the attention grid's size has a goal (<= 250 KB: the grid shows no more cells
-than a screen can, see viz.attention.MIN_CELL_PX). Size is len(fig.to_json()) / 1024; time is the median build time of the
-figure function, with the median to_json time alongside as context.
+than a screen can, see viz.attention.MIN_CELL_PX). Size is len(fig.to_json()) / 1024; time is the
+median build time of the figure function, with the median to_json time alongside as context.
 """
 import statistics
 import time
