@@ -55,7 +55,7 @@ from gradio_client import Client
 
 from playground.bench import deep_link, load
 from playground.bench.common import result
-from playground.ui.i18n import text
+from playground.ui.text.i18n import text
 
 SUITE = "app"
 REPO = Path(__file__).resolve().parents[2]
@@ -431,7 +431,7 @@ def view_lines(quick: bool) -> list[dict]:
 
 def class_during_trainings(app: AppProcess, choices: PageChoices, duration_s: float) -> list[dict]:
     """A class of 30 while two sessions train the copy preset in the same app."""
-    from playground.bench.app_training import Training       # it builds on this module
+    from playground.bench.app_training import Training  # it builds on this module
     trainings = [Training(app.url) for _ in range(2)]
     for training in trainings:
         training.start()
@@ -455,7 +455,7 @@ def class_during_trainings(app: AppProcess, choices: PageChoices, duration_s: fl
 
 
 def run(quick: bool) -> list[dict]:
-    from playground.bench import app_training      # live training in the app; it builds on this module
+    from playground.bench import app_training  # live training in the app; it builds on this module
     starts = []
     with app_training.environment(PLAYGROUND_TRAINING_SLOTS=TRAINING_SLOTS):
         for _ in range(COLD_STARTS[quick]):

@@ -17,7 +17,7 @@ from playground.hub import load_gpt2
 from playground.hub.gpt2 import DEFAULTS, Gpt2Config, model_config
 from playground.hub.tokenizer import IdMap
 from playground.model import DECODER_SELF, Trace
-from playground.ui.registry import ModelEntry, ascii_tokenizer, seeded_model
+from playground.ui.session.registry import ModelEntry, ascii_tokenizer, seeded_model
 from playground.ui.tabs.attention.views import attention_views
 
 from .common import result, seconds

@@ -14,20 +14,20 @@ import time
 
 import numpy as np
 
-from playground.ui.i18n import text
-from playground.ui.lessons import LESSONS, Text
-from playground.ui.registry import ModelRegistry
-from playground.ui.runtime import configure_torch, warm_up
+from playground.ui.lessons import LESSONS, Bilingual
+from playground.ui.page.runtime import configure_torch, warm_up
+from playground.ui.session.registry import ModelRegistry
 from playground.ui.tabs.lessons.views import VIEWS
+from playground.ui.text.i18n import text
 
 SUITE = "lessons"
 LETTERS = re.compile(r"[a-z]{3,}")      # an English word (not a symbol such as NaN or BLEU)
 LESSON_KEYS = ("tab_lessons", "lesson_look_for", "lesson_experiment", "lesson_check", "btn_previous", "btn_next")
 
 
-def texts_of(value) -> list[Text]:
-    """Every Text inside a lesson (its questions and choices included)."""
-    if isinstance(value, Text):
+def texts_of(value) -> list[Bilingual]:
+    """Every Bilingual inside a lesson (its questions and choices included)."""
+    if isinstance(value, Bilingual):
         return [value]
     if dataclasses.is_dataclass(value):
         return [t for f in dataclasses.fields(value) for t in texts_of(getattr(value, f.name))]

@@ -40,13 +40,13 @@ from playground.data import CharTokenizer, LMData, rhyme_text, tasks, tiny_shake
 from playground.device import default_device
 from playground.generate import Stepper
 from playground.model import ModelConfig
-from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
+from playground.train import Snapshot, TrainConfig, Trainer, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
-from playground.train.presets import rhyme_preset
 from playground.train.objectives import LanguageModelObjective
-from playground.ui.registry import pretrained_dir
-from playground.ui.training import build_trainer, check_spec, form_defaults
-from playground.ui.training_views import INDUCTION_KEY
+from playground.train.presets import rhyme_preset
+from playground.ui.session.registry import pretrained_dir
+from playground.ui.session.training import build_trainer, check_spec, form_defaults
+from playground.ui.views.training import INDUCTION_KEY
 
 from .common import result, seconds
 

@@ -5,26 +5,37 @@ report the values of the run at hand.
 """
 from __future__ import annotations
 
+from playground.bilingual import Bilingual
+
 from . import checks
 from .bug_labs import REFERENCE
 from .lab import Lab, Variant
 from .presets import (
-    BPE_TEXT, CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, HIGH_LR_TRAIN, OVERFIT_MODEL, OVERFIT_TRAIN,
-    SEQ2SEQ_MODEL, SEQ2SEQ_TRAIN, TINY_TEXT, sequence_task,
+    BPE_TEXT,
+    CHAR_LM_MODEL,
+    CHAR_LM_TRAIN,
+    CHARACTERS,
+    DEEP_LM_MODEL,
+    HIGH_LR_TRAIN,
+    OVERFIT_MODEL,
+    OVERFIT_TRAIN,
+    SEQ2SEQ_MODEL,
+    SEQ2SEQ_TRAIN,
+    TINY_TEXT,
+    sequence_task,
 )
-from .text import Text
 
-NO_POSITIONS = Variant("no_positions", Text("no positional encoding", "没有位置编码"),
+NO_POSITIONS = Variant("no_positions", Bilingual("no positional encoding", "没有位置编码"),
                        model_changes=dict(positional="none"))
 
 
-def _no_positions_lab(task: str, title: Text, question: Text) -> Lab:
+def _no_positions_lab(task: str, title: Bilingual, question: Bilingual) -> Lab:
     return Lab(
         id=f"no-positions-{task}",
         kind="ablation",
         title=title,
         question=question,
-        explanation=Text(
+        explanation=Bilingual(
             "Without positions, self-attention cannot tell one order from another: shuffle the source and the "
             "encoder's outputs come out shuffled in exactly the same way (the check measures a difference of 0, "
             "against a large one for the reference). The decoder reads them through cross-attention, a weighted "
@@ -48,24 +59,24 @@ def _no_positions_lab(task: str, title: Text, question: Text) -> Lab:
 
 
 NO_POSITIONS_COPY = _no_positions_lab(
-    "copy", Text("Copy without positional encoding", "没有位置编码的复制"),
-    Text("Can a Transformer copy a sequence if it is given no positional information at all?",
+    "copy", Bilingual("Copy without positional encoding", "没有位置编码的复制"),
+    Bilingual("Can a Transformer copy a sequence if it is given no positional information at all?",
          "如果完全不给位置信息，Transformer 还能复制一个序列吗？"))
 
 NO_POSITIONS_REVERSE = _no_positions_lab(
-    "reverse", Text("Reverse without positional encoding", "没有位置编码的反转"),
-    Text("Can a Transformer write a sequence backwards if it is given no positional information at all?",
+    "reverse", Bilingual("Reverse without positional encoding", "没有位置编码的反转"),
+    Bilingual("Can a Transformer write a sequence backwards if it is given no positional information at all?",
          "如果完全不给位置信息，Transformer 还能把序列倒着写出来吗？"))
 
 WEIGHT_TYING = Lab(
     id="weight-tying",
     kind="ablation",
-    title=Text("Weight tying on and off", "权重共享：开与关"),
-    question=Text(
+    title=Bilingual("Weight tying on and off", "权重共享：开与关"),
+    question=Bilingual(
         "What does sharing one matrix between the token embedding and the output layer change: the number of "
         "parameters, and the training curve?",
         "让词嵌入和输出层共用一个矩阵，会改变什么：参数量，以及训练曲线？"),
-    explanation=Text(
+    explanation=Bilingual(
         "Tying removes the output layer's own V × D matrix: here 70 × 64 = 4,480 parameters, about 4% of this "
         "small model (in GPT-2 small it is 38.6 million of 124 million). The curve changes too. At initialisation "
         "the residual stream is mostly the embedding of the character just read, and a tied head scores every "
@@ -81,8 +92,8 @@ WEIGHT_TYING = Lab(
     data=CHARACTERS,
     model_config=CHAR_LM_MODEL,
     train_config=CHAR_LM_TRAIN,
-    variants=(Variant("untied", Text("untied (separate output layer)", "不共享（独立输出层）")),
-              Variant("tied", Text("tied", "共享"), model_changes=dict(tie_weights=True))),
+    variants=(Variant("untied", Bilingual("untied (separate output layer)", "不共享（独立输出层）")),
+              Variant("tied", Bilingual("tied", "共享"), model_changes=dict(tie_weights=True))),
     varies=("tie_weights",),
     checks=(checks.parameter_count(),),
 )
@@ -90,10 +101,10 @@ WEIGHT_TYING = Lab(
 
 def _norm_variants() -> tuple[Variant, ...]:
     return (
-        Variant("pre_warmup", Text("pre-norm, warm-up", "pre-norm，有预热")),
-        Variant("pre_no_warmup", Text("pre-norm, no warm-up", "pre-norm，无预热"), train_changes=dict(warmup_steps=0)),
-        Variant("post_warmup", Text("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
-        Variant("post_no_warmup", Text("post-norm, no warm-up", "post-norm，无预热"),
+        Variant("pre_warmup", Bilingual("pre-norm, warm-up", "pre-norm，有预热")),
+        Variant("pre_no_warmup", Bilingual("pre-norm, no warm-up", "pre-norm，无预热"), train_changes=dict(warmup_steps=0)),
+        Variant("post_warmup", Bilingual("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
+        Variant("post_no_warmup", Bilingual("post-norm, no warm-up", "post-norm，无预热"),
                 model_changes=dict(norm="post"), train_changes=dict(warmup_steps=0)),
     )
 
@@ -101,12 +112,12 @@ def _norm_variants() -> tuple[Variant, ...]:
 NORM_SHALLOW = Lab(
     id="norm-depth-2",
     kind="ablation",
-    title=Text("Pre-norm vs post-norm at depth 2", "2 层时的 pre-norm 与 post-norm"),
-    question=Text(
+    title=Bilingual("Pre-norm vs post-norm at depth 2", "2 层时的 pre-norm 与 post-norm"),
+    question=Bilingual(
         "In a 2-layer model at a high learning rate, does it matter where LayerNorm goes, or whether the "
         "learning rate is warmed up?",
         "在高学习率下的 2 层模型里，LayerNorm 放在哪里、学习率有没有预热，重要吗？"),
-    explanation=Text(
+    explanation=Bilingual(
         "At depth 2 all four runs train, at the same high learning rate (0.03) that makes an 8-layer post-norm "
         "model collapse (compare the depth-8 lab). Their curves stay close together: skipping warm-up mostly "
         "makes the first steps faster, and post-norm ends only slightly behind pre-norm. With only two blocks "
@@ -125,11 +136,11 @@ NORM_SHALLOW = Lab(
 NORM_DEEP = Lab(
     id="norm-depth-8",
     kind="ablation",
-    title=Text("Pre-norm vs post-norm at depth 8", "8 层时的 pre-norm 与 post-norm"),
-    question=Text(
+    title=Bilingual("Pre-norm vs post-norm at depth 8", "8 层时的 pre-norm 与 post-norm"),
+    question=Bilingual(
         "The same four choices in an 8-layer model: which of them still train at a high learning rate?",
         "同样四种组合放到 8 层模型里：高学习率下哪些还能训练？"),
-    explanation=Text(
+    explanation=Bilingual(
         "At depth 8 and learning rate 0.03 the picture splits by normalisation, not by warm-up: both pre-norm "
         "runs train normally (a little behind the shallower model), while both post-norm runs collapse early to "
         "predicting letter frequencies (a flat loss near 3.3–3.5) and stay there. Pre-norm keeps an identity path "
@@ -153,12 +164,12 @@ NORM_DEEP = Lab(
 DECODER_ONLY_VS_ENCODER_DECODER = Lab(
     id="decoder-only-vs-encoder-decoder",
     kind="ablation",
-    title=Text("Decoder-only vs encoder-decoder on copy", "复制任务：只有解码器 vs 编码器-解码器"),
-    question=Text(
+    title=Bilingual("Decoder-only vs encoder-decoder on copy", "复制任务：只有解码器 vs 编码器-解码器"),
+    question=Bilingual(
         "For copying, which is easier to train: an encoder-decoder (2 + 2 layers) or a decoder-only model "
         "(4 layers) that reads source and target as one sequence?",
         "对于复制任务，哪个更容易训练：编码器-解码器（2 + 2 层），还是把源和目标当作一条序列读入的纯解码器模型（4 层）？"),
-    explanation=Text(
+    explanation=Bilingual(
         "The decoder-only model reads 'source <bos> target <eos>' as one sequence and is trained only on the "
         "target part; to copy, each target position has to find the source letter a fixed distance back with "
         "causal self-attention. The encoder-decoder gets that alignment from cross-attention, target position i "
@@ -173,8 +184,8 @@ DECODER_ONLY_VS_ENCODER_DECODER = Lab(
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
     variants=(
-        Variant("encoder_decoder", Text("encoder-decoder (2 + 2 layers)", "编码器-解码器（2 + 2 层）")),
-        Variant("decoder_only", Text("decoder-only (4 layers)", "纯解码器（4 层）"),
+        Variant("encoder_decoder", Bilingual("encoder-decoder (2 + 2 layers)", "编码器-解码器（2 + 2 层）")),
+        Variant("decoder_only", Bilingual("decoder-only (4 layers)", "纯解码器（4 层）"),
                 model_changes=dict(arch="decoder_only", n_encoder_layers=0, n_decoder_layers=4)),
     ),
     varies=("arch", "n_encoder_layers", "n_decoder_layers"),
@@ -184,11 +195,11 @@ DECODER_ONLY_VS_ENCODER_DECODER = Lab(
 POSITIONAL_ENCODINGS = Lab(
     id="positional-encodings",
     kind="ablation",
-    title=Text("Sinusoidal vs learned vs RoPE", "正弦 vs 可学习 vs RoPE 位置编码"),
-    question=Text(
+    title=Bilingual("Sinusoidal vs learned vs RoPE", "正弦 vs 可学习 vs RoPE 位置编码"),
+    question=Bilingual(
         "Does the kind of positional encoding matter when an encoder-decoder learns to reverse letters?",
         "编码器-解码器学习反转字母时，位置编码的种类重要吗？"),
-    explanation=Text(
+    explanation=Bilingual(
         "Reversing needs absolute positions: target letter i comes from source position S-1-i. The sinusoidal "
         "table gives every position a fixed, distinct code from the first step, and that model solves reverse "
         "within the run. Learned positions start as random vectors (a max_len × D table per stack, so more "
@@ -206,9 +217,9 @@ POSITIONAL_ENCODINGS = Lab(
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN.replace(max_steps=180),        # three variants: fewer steps each
     variants=(
-        Variant("sinusoidal", Text("sinusoidal", "正弦")),
-        Variant("learned", Text("learned", "可学习"), model_changes=dict(positional="learned")),
-        Variant("rope", Text("RoPE", "RoPE"), model_changes=dict(positional="rope")),
+        Variant("sinusoidal", Bilingual("sinusoidal", "正弦")),
+        Variant("learned", Bilingual("learned", "可学习"), model_changes=dict(positional="learned")),
+        Variant("rope", Bilingual("RoPE", "RoPE"), model_changes=dict(positional="rope")),
     ),
     varies=("positional",),
     checks=(checks.parameter_count(),),
@@ -217,12 +228,12 @@ POSITIONAL_ENCODINGS = Lab(
 OVERFITTING = Lab(
     id="overfitting",
     kind="ablation",
-    title=Text("Overfitting a tiny text, and dropout", "在小文本上过拟合，以及 dropout"),
-    question=Text(
+    title=Bilingual("Overfitting a tiny text, and dropout", "在小文本上过拟合，以及 dropout"),
+    question=Bilingual(
         "A character model reads the same 10,000 characters again and again. Where do its training and validation "
         "losses part, and does dropout 0.2 keep them together?",
         "一个字符模型一遍又一遍地读同样的一万个字符。它的训练损失和验证损失从哪里开始分开？dropout 0.2 能让它们靠得更近吗？"),
-    explanation=Text(
+    explanation=Bilingual(
         "The validation text is the last tenth of the bundled text, never trained on. At first both losses fall "
         "together: what the model learns (spelling, common words) carries over. Then it starts to learn the "
         "training text itself: the training loss keeps falling faster than the validation loss, and the curves "
@@ -241,7 +252,7 @@ OVERFITTING = Lab(
     data=TINY_TEXT,
     model_config=OVERFIT_MODEL,
     train_config=OVERFIT_TRAIN,
-    variants=(REFERENCE, Variant("dropout", Text("dropout 0.2", "dropout 0.2"), model_changes=dict(dropout=0.2))),
+    variants=(REFERENCE, Variant("dropout", Bilingual("dropout 0.2", "dropout 0.2"), model_changes=dict(dropout=0.2))),
     varies=("dropout",),
     checks=(checks.generalisation_gap("end"),),
 )
@@ -249,13 +260,13 @@ OVERFITTING = Lab(
 CHARACTERS_VS_BPE = Lab(
     id="characters-vs-bpe",
     kind="ablation",
-    title=Text("Characters vs BPE on the same text", "同一文本：字符与 BPE"),
-    question=Text(
+    title=Bilingual("Characters vs BPE on the same text", "同一文本：字符与 BPE"),
+    question=Bilingual(
         "The same model reads the same text as single characters or as byte-level BPE tokens (512 of them). Its "
         "loss per token is not comparable between the two: which one predicts the text better per character?",
         "同一个模型读同一段文本，一次按单个字符，一次按字节级 BPE 词元（共 512 个）。两者每个词元的损失不能直接比较："
         "按每个字符算，哪一个把文本预测得更好？"),
-    explanation=Text(
+    explanation=Bilingual(
         "A BPE token spells several characters (the first check counts them), so predicting one token is a harder "
         "choice than predicting one character, among 512 options instead of about 65, and the BPE model's loss per "
         "token is much higher. That does not make it worse. Summing the loss over the held-out tokens and dividing "
@@ -274,7 +285,7 @@ CHARACTERS_VS_BPE = Lab(
     data=CHARACTERS,
     model_config=CHAR_LM_MODEL,
     train_config=CHAR_LM_TRAIN,
-    variants=(REFERENCE, Variant("bpe", Text("BPE, 512 tokens", "BPE，512 个词元"), data=BPE_TEXT)),
+    variants=(REFERENCE, Variant("bpe", Bilingual("BPE, 512 tokens", "BPE，512 个词元"), data=BPE_TEXT)),
     varies=("tokenizer", "vocab_size"),
     checks=(checks.characters_per_token(), checks.loss_per_character("end")),
 )

@@ -5,29 +5,42 @@ numbers in them are tendencies, and a lab's own checks report the values of each
 """
 from __future__ import annotations
 
+from playground.bilingual import Bilingual
+
 from . import checks
 from .bugs import (
-    drop_residuals, forget_embedding_scale, forget_score_scale, mask_with_floats, merge_heads_via_contiguous,
-    see_the_future, split_heads_wrongly,
+    drop_residuals,
+    forget_embedding_scale,
+    forget_score_scale,
+    mask_with_floats,
+    merge_heads_via_contiguous,
+    see_the_future,
+    split_heads_wrongly,
 )
 from .lab import Lab, Variant
 from .presets import (
-    CHAR_LM_MODEL, CHAR_LM_TRAIN, CHARACTERS, DEEP_LM_MODEL, DEEP_LM_TRAIN, HIGH_LR_TRAIN, SEQ2SEQ_MODEL,
-    SEQ2SEQ_TRAIN, sequence_task,
+    CHAR_LM_MODEL,
+    CHAR_LM_TRAIN,
+    CHARACTERS,
+    DEEP_LM_MODEL,
+    DEEP_LM_TRAIN,
+    HIGH_LR_TRAIN,
+    SEQ2SEQ_MODEL,
+    SEQ2SEQ_TRAIN,
+    sequence_task,
 )
-from .text import Text
 
-REFERENCE = Variant("reference", Text("reference (correct)", "参考（正确）"))
+REFERENCE = Variant("reference", Bilingual("reference (correct)", "参考（正确）"))
 
 CAUSAL_MASK = Lab(
     id="causal-mask",
     kind="bug",
-    title=Text("Causal mask built upper-triangular", "因果掩码写成了上三角"),
-    question=Text(
+    title=Bilingual("Causal mask built upper-triangular", "因果掩码写成了上三角"),
+    question=Bilingual(
         "What happens when the causal mask is built with torch.triu instead of torch.tril, so that each "
         "position may look at the characters after it?",
         "如果用 torch.triu 而不是 torch.tril 构造因果掩码，让每个位置都能看到它后面的字符，会发生什么？"),
-    explanation=Text(
+    explanation=Bilingual(
         "With the upper-triangular mask, position i attends to positions i, i+1, …, so during training it can "
         "read the very character it has to predict. Its training and validation losses fall far below the "
         "correct model's, because both are measured with the same leaky mask: a loss that is too good to be true. "
@@ -45,7 +58,7 @@ CAUSAL_MASK = Lab(
     data=CHARACTERS,
     model_config=CHAR_LM_MODEL,
     train_config=CHAR_LM_TRAIN,
-    variants=(REFERENCE, Variant("upper_triangular", Text("upper-triangular mask", "上三角掩码"),
+    variants=(REFERENCE, Variant("upper_triangular", Bilingual("upper-triangular mask", "上三角掩码"),
                                  bug=see_the_future)),
     varies=("mask_builder",),
     checks=(checks.future_leak("start"), checks.future_leak("end"), checks.loss_with_causal_mask()),
@@ -54,12 +67,12 @@ CAUSAL_MASK = Lab(
 ATTENTION_SCALE = Lab(
     id="attention-scale",
     kind="bug",
-    title=Text("Missing 1/√d_k in the attention scores", "注意力分数缺少 1/√d_k"),
-    question=Text(
+    title=Bilingual("Missing 1/√d_k in the attention scores", "注意力分数缺少 1/√d_k"),
+    question=Bilingual(
         "What does the 1/√d_k in softmax(QKᵀ/√d_k) do? A one-head model with d_k = 64 learns to reverse "
         "letters, with and without it.",
         "softmax(QKᵀ/√d_k) 中的 1/√d_k 有什么用？让一个单头、d_k = 64 的模型分别在有和没有它的情况下学习反转字母。"),
-    explanation=Text(
+    explanation=Bilingual(
         "A dot product of two d_k-dimensional vectors spreads like √d_k, so without the division the scores are "
         "8 times larger here. This model's weights start small (standard deviation 0.02), so at initialisation the "
         "unscaled attention is only slightly sharper: its entropy is a little below the reference's, not yet "
@@ -77,7 +90,7 @@ ATTENTION_SCALE = Lab(
     data=sequence_task("reverse"),
     model_config=SEQ2SEQ_MODEL.replace(n_heads=1),
     train_config=SEQ2SEQ_TRAIN,
-    variants=(REFERENCE, Variant("unscaled", Text("no 1/√d_k", "没有 1/√d_k"), bug=forget_score_scale)),
+    variants=(REFERENCE, Variant("unscaled", Bilingual("no 1/√d_k", "没有 1/√d_k"), bug=forget_score_scale)),
     varies=("score_fn",),
     checks=(checks.attention_entropy("start"), checks.attention_entropy("end")),
 )
@@ -85,12 +98,12 @@ ATTENTION_SCALE = Lab(
 EMBEDDING_SCALE = Lab(
     id="embedding-scale",
     kind="bug",
-    title=Text("Missing √d_model embedding scale", "词嵌入缺少 √d_model 缩放"),
-    question=Text(
+    title=Bilingual("Missing √d_model embedding scale", "词嵌入缺少 √d_model 缩放"),
+    question=Bilingual(
         "Token embeddings are multiplied by √d_model before the positional encoding is added. What happens on "
         "the copy task if that factor is forgotten?",
         "词嵌入在加上位置编码之前要乘以 √d_model。如果忘了这个因子，复制任务会怎样？"),
-    explanation=Text(
+    explanation=Bilingual(
         "This model initialises token embeddings with standard deviation 1/√d_model, so that after the "
         "√d_model factor they are about as large as the sinusoidal encoding (values between -1 and 1). Without "
         "the factor the positional encoding is several times larger than the token embedding (the RMS ratio is "
@@ -106,7 +119,7 @@ EMBEDDING_SCALE = Lab(
     data=sequence_task("copy"),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
-    variants=(REFERENCE, Variant("unscaled_embedding", Text("no √d_model", "没有 √d_model"),
+    variants=(REFERENCE, Variant("unscaled_embedding", Bilingual("no √d_model", "没有 √d_model"),
                                  bug=forget_embedding_scale)),
     varies=("embed.scale",),
     checks=(checks.position_to_token_ratio("start"), checks.position_to_token_ratio("end")),
@@ -115,12 +128,12 @@ EMBEDDING_SCALE = Lab(
 HEAD_SPLIT = Lab(
     id="head-split",
     kind="bug",
-    title=Text("Heads split with view but no transpose", "分头时只用 view 没有 transpose"),
-    question=Text(
+    title=Bilingual("Heads split with view but no transpose", "分头时只用 view 没有 transpose"),
+    question=Bilingual(
         "Splitting into heads takes x.view(B, T, H, D/H).transpose(1, 2). What if the transpose is skipped and "
         "x.view(B, H, T, D/H) is used directly?",
         "分头的正确写法是 x.view(B, T, H, D/H).transpose(1, 2)。如果省掉 transpose，直接用 x.view(B, H, T, D/H) 呢？"),
-    explanation=Text(
+    explanation=Bilingual(
         "x.view(B, H, T, D/H) only reinterprets memory: 'head' h receives a block of about T/H consecutive "
         "positions cut into rows of D/H numbers, so attention mixes pieces of positions inside that block "
         "instead of whole positions across the sequence. Every shape is still right, so nothing crashes. With "
@@ -140,7 +153,7 @@ HEAD_SPLIT = Lab(
     data=sequence_task("reverse"),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
-    variants=(REFERENCE, Variant("no_transpose", Text("view without transpose", "只用 view 不转置"),
+    variants=(REFERENCE, Variant("no_transpose", Bilingual("view without transpose", "只用 view 不转置"),
                                  bug=split_heads_wrongly)),
     varies=("split", "merge"),
     checks=(checks.output_change_vs_reference("start"), checks.prefix_consistency("end")),
@@ -149,12 +162,12 @@ HEAD_SPLIT = Lab(
 MISSING_RESIDUAL = Lab(
     id="missing-residual",
     kind="bug",
-    title=Text("Residual connections missing in a deep stack", "深层网络缺少残差连接"),
-    question=Text(
+    title=Bilingual("Residual connections missing in a deep stack", "深层网络缺少残差连接"),
+    question=Bilingual(
         "What happens to an 8-layer model when each sub-layer replaces the stream, x = f(x), instead of adding "
         "to it, x = x + f(x)?",
         "如果 8 层模型的每个子层都替换掉信息流（x = f(x)），而不是加到上面（x = x + f(x)），会怎样？"),
-    explanation=Text(
+    explanation=Bilingual(
         "Without the residual path every token's vector has to pass through 16 freshly initialised sub-layers "
         "in a row, and attention averages over positions in every one of them. Already at initialisation the "
         "last block's outputs at different positions are almost the same vector (mean cosine close to 1, "
@@ -171,7 +184,7 @@ MISSING_RESIDUAL = Lab(
     data=CHARACTERS,
     model_config=DEEP_LM_MODEL,
     train_config=DEEP_LM_TRAIN,
-    variants=(REFERENCE, Variant("no_residual", Text("no residual", "没有残差"), bug=drop_residuals)),
+    variants=(REFERENCE, Variant("no_residual", Bilingual("no residual", "没有残差"), bug=drop_residuals)),
     varies=("residual",),
     checks=(checks.token_similarity("start"), checks.token_similarity("end")),
 )
@@ -179,12 +192,12 @@ MISSING_RESIDUAL = Lab(
 POST_NORM_NO_WARMUP = Lab(
     id="post-norm-no-warmup",
     kind="bug",
-    title=Text("Deep post-norm without warm-up", "深层 post-norm 且没有预热"),
-    question=Text(
+    title=Bilingual("Deep post-norm without warm-up", "深层 post-norm 且没有预热"),
+    question=Bilingual(
         "Can an 8-layer post-norm Transformer train at a high learning rate with no warm-up, and does adding "
         "warm-up fix it?",
         "8 层的 post-norm Transformer 能否在较高学习率、没有预热的情况下训练？加上预热能解决问题吗？"),
-    explanation=Text(
+    explanation=Bilingual(
         "Post-norm applies LayerNorm after each residual addition, x = norm(x + f(x)), so no untouched identity "
         "path runs through the stack; pre-norm, x = x + f(norm(x)), keeps one. At this peak learning rate (0.03) "
         "the post-norm model collapses within the first rounds to predicting letter frequencies (its loss "
@@ -203,9 +216,9 @@ POST_NORM_NO_WARMUP = Lab(
     train_config=HIGH_LR_TRAIN,
     variants=(
         REFERENCE,
-        Variant("post_no_warmup", Text("post-norm, no warm-up", "post-norm，无预热"),
+        Variant("post_no_warmup", Bilingual("post-norm, no warm-up", "post-norm，无预热"),
                 model_changes=dict(norm="post"), train_changes=dict(warmup_steps=0)),
-        Variant("post_warmup", Text("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
+        Variant("post_warmup", Bilingual("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
     ),
     varies=("norm", "warmup_steps"),
     checks=(checks.token_similarity("end"),),
@@ -214,13 +227,13 @@ POST_NORM_NO_WARMUP = Lab(
 MERGE_WITH_VIEW = Lab(
     id="merge-with-view",
     kind="bug",
-    title=Text("Heads merged with view on a non-contiguous tensor", "在非连续张量上用 view 合并多头"),
-    question=Text(
+    title=Bilingual("Heads merged with view on a non-contiguous tensor", "在非连续张量上用 view 合并多头"),
+    question=Bilingual(
         "After attention, the heads [B, H, T, Dh] are put back side by side with x.transpose(1, 2).view(B, T, D). "
         "Why does this line stop the model with a RuntimeError, and what fixes it?",
         "注意力之后，用 x.transpose(1, 2).view(B, T, D) 把各头 [B, H, T, Dh] 重新拼在一起。"
         "为什么这一行会让模型抛出 RuntimeError？怎样修复？"),
-    explanation=Text(
+    explanation=Bilingual(
         "transpose moves no numbers: it returns a view of the same memory with two strides swapped, so the result "
         "is no longer contiguous. view only reinterprets memory, and here it must join the head and feature "
         "dimensions into one of size D. After the transpose, one head's Dh numbers for a position are adjacent, "
@@ -243,7 +256,7 @@ MERGE_WITH_VIEW = Lab(
     data=sequence_task("copy"),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
-    variants=(REFERENCE, Variant("contiguous_view", Text("transpose + contiguous + view", "transpose + contiguous + view"),
+    variants=(REFERENCE, Variant("contiguous_view", Bilingual("transpose + contiguous + view", "transpose + contiguous + view"),
                                  bug=merge_heads_via_contiguous)),
     varies=("merge",),
     checks=(checks.merge_with_view(), checks.output_change_vs_reference("start")),
@@ -252,14 +265,14 @@ MERGE_WITH_VIEW = Lab(
 FLOAT_MASK = Lab(
     id="float-mask",
     kind="bug",
-    title=Text("A 0/1 float mask where a boolean mask is expected", "该用布尔掩码的地方用了 0/1 浮点掩码"),
-    question=Text(
+    title=Bilingual("A 0/1 float mask where a boolean mask is expected", "该用布尔掩码的地方用了 0/1 浮点掩码"),
+    question=Bilingual(
         "The causal mask is built as torch.tril(torch.ones(T, T)) and passed on as floats. The attention reads a "
         "float mask as torch's scaled_dot_product_attention does: numbers added to the scores. What does the model "
         "learn, and what happens to a query whose every key is masked?",
         "因果掩码用 torch.tril(torch.ones(T, T)) 构造，并以浮点数传下去。注意力像 torch 的 "
         "scaled_dot_product_attention 一样理解浮点掩码：把它加到分数上。模型会学到什么？所有键都被遮住的查询又会怎样？"),
-    explanation=Text(
+    explanation=Bilingual(
         "A boolean mask says which keys a query may see: False becomes -inf before the softmax, so those weights are "
         "exactly 0. A float mask is added to the scores instead, so the 0/1 mask adds 1 to the allowed keys and 0 to "
         "the future ones: nothing is hidden, and each position can read the character it has to predict. As in the "
@@ -282,7 +295,7 @@ FLOAT_MASK = Lab(
     data=CHARACTERS,
     model_config=CHAR_LM_MODEL,
     train_config=CHAR_LM_TRAIN,
-    variants=(REFERENCE, Variant("float_mask", Text("0/1 float mask", "0/1 浮点掩码"), bug=mask_with_floats)),
+    variants=(REFERENCE, Variant("float_mask", Bilingual("0/1 float mask", "0/1 浮点掩码"), bug=mask_with_floats)),
     varies=("mask_builder",),
     checks=(checks.future_leak("end"), checks.loss_with_causal_mask(), checks.fully_masked_row()),
 )

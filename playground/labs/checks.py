@@ -14,6 +14,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from playground.bilingual import Bilingual
 from playground.data import IGNORE_INDEX
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.device import model_device
@@ -22,8 +23,6 @@ from playground.model.attention import attend
 from playground.model.blocks import DecoderBlock, EncoderBlock
 from playground.model.models import DecoderStack
 from playground.train import Trainer
-
-from .text import Text
 
 Stage = Literal["start", "end"]
 STAGES = ("start", "end")
@@ -47,7 +46,7 @@ class Check:
 
     id: str
     stage: Stage
-    title: Text
+    title: Bilingual
     unit: str
     measure: Callable[[Mapping[str, Trainer]], Measurement]
 
@@ -85,7 +84,7 @@ def future_leak(stage: Stage) -> Check:
         after = _logits(trainer, (*inputs[:-1], changed))[:, :-1]
         return float((after - before).abs().max())
 
-    return Check("future_leak", stage, Text(
+    return Check("future_leak", stage, Bilingual(
         "Largest change of an earlier logit when only the last token changes",
         "只改最后一个词元时，前面位置 logit 的最大变化"), "", lambda trainers: _per_variant(trainers, leak))
 
@@ -102,7 +101,7 @@ def prefix_consistency(stage: Stage) -> Check:
                 for length in range(1, ids.size(1) + 1)]
         return float(torch.stack(gaps).max())
 
-    return Check("prefix_consistency", stage, Text(
+    return Check("prefix_consistency", stage, Bilingual(
         "Largest difference between a position's logits in the whole sequence and in its prefix alone",
         "同一位置在完整序列中与只给前缀时的 logit 最大差异"), "", lambda trainers: _per_variant(trainers, gap))
 
@@ -121,7 +120,7 @@ def loss_with_causal_mask() -> Check:
             for stack, builder in zip(stacks, builders):
                 stack.mask_builder = builder
 
-    return Check("loss_with_causal_mask", "end", Text(
+    return Check("loss_with_causal_mask", "end", Bilingual(
         "Held-out loss with the future hidden again (the correct causal mask)",
         "重新遮住未来（换回正确的因果掩码）后的验证损失"), "", lambda trainers: _per_variant(trainers, loss))
 
@@ -135,7 +134,7 @@ def attention_entropy(stage: Stage) -> Check:
         scores = [v for name, v in probe.head_scores.items() if name.endswith(".entropy")]
         return float(np.mean([s.mean() for s in scores]))
 
-    return Check("attention_entropy", stage, Text(
+    return Check("attention_entropy", stage, Bilingual(
         "Attention entropy, mean over layers and heads (1 = spread evenly, 0 = a single key)",
         "注意力熵，所有层和头的平均（1 = 均匀分布，0 = 只看一个键）"), "",
         lambda trainers: _per_variant(trainers, entropy))
@@ -158,7 +157,7 @@ def position_to_token_ratio(stage: Stage) -> Check:
             raise ValueError("position_to_token_ratio needs additive positions (sinusoidal or learned)")
         return float(np.mean(ratios))
 
-    return Check("position_to_token_ratio", stage, Text(
+    return Check("position_to_token_ratio", stage, Bilingual(
         "Size of the positional encoding relative to the token embedding (RMS ratio)",
         "位置编码相对于词嵌入的大小（均方根之比）"), "", lambda trainers: _per_variant(trainers, ratio))
 
@@ -177,7 +176,7 @@ def output_change_vs_reference(stage: Stage) -> Check:
         return Measurement({variant: float((_logits(trainer, inputs) - expected).abs().max())
                             for variant, trainer in trainers.items()})
 
-    return Check("output_change_vs_reference", stage, Text(
+    return Check("output_change_vs_reference", stage, Bilingual(
         "Largest difference from the reference's logits on the same input",
         "与参考模型在同一输入上的 logit 最大差异"), "", measure)
 
@@ -196,7 +195,7 @@ def token_similarity(stage: Stage) -> Check:
         length = cosine.size(1)
         return float(cosine[:, ~torch.eye(length, dtype=torch.bool)].mean()) if length > 1 else 1.0
 
-    return Check("token_similarity", stage, Text(
+    return Check("token_similarity", stage, Bilingual(
         "Similarity of the last block's outputs at different positions (mean cosine; 1 = all the same)",
         "最后一个块在不同位置的输出有多相似（平均余弦；1 = 完全一样）"), "",
         lambda trainers: _per_variant(trainers, similarity))
@@ -208,7 +207,7 @@ def parameter_count() -> Check:
     def count(trainer: Trainer) -> float:
         return sum(p.numel() for p in trainer.model.parameters())
 
-    return Check("parameter_count", "start", Text("Parameters", "参数量"), "params",
+    return Check("parameter_count", "start", Bilingual("Parameters", "参数量"), "params",
                  lambda trainers: _per_variant(trainers, count))
 
 
@@ -237,7 +236,7 @@ def shuffled_source() -> Check:
             values[variant] = _encoder_permutation_error(trainer, source, order)
         return Measurement(values, examples)
 
-    return Check("shuffled_source", "end", Text(
+    return Check("shuffled_source", "end", Bilingual(
         "Encoder outputs of a shuffled source versus the shuffled encoder outputs (largest difference)",
         "打乱输入后的编码器输出与打乱后的原编码器输出之差（最大值）"), "", measure)
 
@@ -278,7 +277,7 @@ def merge_with_view() -> Check:
                 values[variant], examples[variant] = 1.0, f"{call}: RuntimeError: {error}"
         return Measurement(values, examples)
 
-    return Check("merge_with_view", "start", Text(
+    return Check("merge_with_view", "start", Bilingual(
         "transpose(1, 2).view(...) on the heads' output raises a RuntimeError (1 = raised)",
         "对各头输出做 transpose(1, 2).view(...) 会抛出 RuntimeError（1 = 抛出）"), "", measure)
 
@@ -304,7 +303,7 @@ def fully_masked_row() -> Check:
             examples[variant] = f"mask row {mask[-1].tolist()} → weights {[round(float(w), 3) for w in row]}"
         return Measurement(values, examples)
 
-    return Check("fully_masked_row", "start", Text(
+    return Check("fully_masked_row", "start", Bilingual(
         "A query whose mask row hides every key: share of its attention weights that are NaN",
         "掩码整行都遮住的查询：其注意力权重中 NaN 的比例"), "", measure)
 
@@ -323,7 +322,7 @@ def generalisation_gap(stage: Stage) -> Check:
         train_loss = float(F.cross_entropy(logits.flatten(0, 1), targets.flatten()))
         return objective.evaluate(trainer.model).val_loss - train_loss
 
-    return Check("generalisation_gap", stage, Text(
+    return Check("generalisation_gap", stage, Bilingual(
         "Held-out loss minus training loss (both without dropout): how much the model has memorised",
         "验证损失减去训练损失（都不用 dropout）：模型死记硬背了多少"), "",
         lambda trainers: _per_variant(trainers, gap))
@@ -341,7 +340,7 @@ def loss_per_character(stage: Stage) -> Check:
                       for batch in batches for row in batch.targets)
         return objective.evaluate(trainer.model.eval()).val_loss * n_tokens / n_chars
 
-    return Check("loss_per_character", stage, Text(
+    return Check("loss_per_character", stage, Bilingual(
         "Held-out loss per character (nats): the same yardstick for both tokenizers",
         "每个字符的验证损失（nat）：两种分词器用同一把尺子"), "",
         lambda trainers: _per_variant(trainers, per_character))
@@ -354,6 +353,6 @@ def characters_per_token() -> Check:
         ids = trainer.objective.data.ids("val").tolist()
         return len(trainer.tokenizer.decode(ids)) / len(ids)
 
-    return Check("characters_per_token", "start", Text(
+    return Check("characters_per_token", "start", Bilingual(
         "Characters per token of the held-out text", "验证文本中每个词元平均包含的字符数"), "",
         lambda trainers: _per_variant(trainers, ratio))

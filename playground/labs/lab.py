@@ -8,13 +8,13 @@ from typing import Any, Callable, Mapping
 
 from torch import nn
 
+from playground.bilingual import Bilingual
 from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, LMData, load_corpus, tasks
 from playground.data.tasks import Task
 from playground.model import ModelConfig
 from playground.train import TrainConfig
 
 from .checks import Check
-from .text import Text
 
 KINDS = ("bug", "ablation")
 
@@ -85,7 +85,7 @@ class Variant:
     """
 
     id: str
-    name: Text
+    name: Bilingual
     model_changes: Mapping[str, Any] = field(default_factory=dict)
     train_changes: Mapping[str, Any] = field(default_factory=dict)
     bug: Callable[[nn.Module], None] | None = None
@@ -112,9 +112,9 @@ class Lab:
 
     id: str
     kind: str
-    title: Text
-    question: Text
-    explanation: Text
+    title: Bilingual
+    question: Bilingual
+    explanation: Bilingual
     data: DataSpec
     model_config: ModelConfig
     train_config: TrainConfig

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from playground.bilingual import Bilingual
 from playground.train import Snapshot
-
-from .text import Text
 
 HISTORY_COLUMNS = ("step", "loss", "val_loss", "accuracy", "exact_match", "lr", "grad_norm")
 
@@ -24,7 +23,7 @@ class CheckResult:
 
     id: str
     stage: str
-    title: Text
+    title: Bilingual
     unit: str
     values: dict[str, float]
     examples: dict[str, str] = field(default_factory=dict)
@@ -42,7 +41,7 @@ class VariantResult:
     """
 
     id: str
-    name: Text
+    name: Bilingual
     is_reference: bool
     model_config: dict[str, Any]
     train_config: dict[str, Any]
@@ -59,9 +58,9 @@ class LabResult:
 
     lab_id: str
     kind: str
-    title: Text
-    question: Text
-    explanation: Text
+    title: Bilingual
+    question: Bilingual
+    explanation: Bilingual
     data: str
     varies: tuple[str, ...]
     seed: int

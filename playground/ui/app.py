@@ -5,13 +5,11 @@ import os
 from pathlib import Path
 
 import gradio as gr
-
 from starlette.middleware import Middleware
 
-from . import links, own_models, session_costs
-from .context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
-from .i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
-from .language import (
+from .page import links, session_costs
+from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
+from .page.language import (
     FOLLOW_SETTINGS_JS,
     LANGUAGE_ID,
     MARK_PAGE_LANGUAGE_JS,
@@ -19,15 +17,17 @@ from .language import (
     SET_LOCALE_JS,
     toast_title_css,
 )
-from .page_blocks import PageBlocks
-from .registry import ModelRegistry
-from .runtime import configure_torch
-from .session_state import lean_sessions
-from .static_cache import KeptResponses
+from .page.page_blocks import PageBlocks
+from .page.runtime import configure_torch
+from .page.session_state import lean_sessions
+from .page.static_cache import KeptResponses
+from .page.validation import MAX_FILE_BYTES
+from .page.wiring import redraw_on_language
+from .session import own_models
+from .session.registry import ModelRegistry
+from .session.workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
-from .validation import MAX_FILE_BYTES
-from .wiring import redraw_on_language
-from .workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
+from .text.i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 
 TABS = (("lessons", lessons), ("attention", attention), ("inside", inside), ("generate", generate), ("train", train),
         ("labs", labs),

@@ -164,13 +164,13 @@ def test_the_viewer_metric_is_null_unless_both_trainings_kept_running():
 
 def test_lessons_suite_reports_its_three_metrics_and_counts_an_untranslated_text(monkeypatch):
     from playground.bench import lessons
-    from playground.ui.lessons import LESSONS, Text
+    from playground.ui.lessons import LESSONS, Bilingual
     monkeypatch.setattr(lessons, "open_times_ms", lambda registry: [10.0] * 19 + [900.0])
     lines = lessons.run(quick=True)
     assert _names(lines) == ["lessons_count", "lesson_open_ms_p95", "lessons_missing_translations"]
     assert lines[0]["value"] == len(LESSONS) and lines[2]["value"] == 0
     assert 10.0 < lines[1]["value"] < 900.0
-    untranslated = dataclasses.replace(LESSONS[0], title=Text("Tokens and merges", "Tokens and merges"))
+    untranslated = dataclasses.replace(LESSONS[0], title=Bilingual("Tokens and merges", "Tokens and merges"))
     monkeypatch.setattr(lessons, "LESSONS", (untranslated, *LESSONS[1:]))
     assert lessons.missing_translations() == 1
 

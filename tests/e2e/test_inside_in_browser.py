@@ -6,7 +6,7 @@ The link names the pretrained models when they are shipped; without them (the ti
 each section falls back to a model the app has, and the link's inputs are chosen to suit both."""
 import pytest
 
-from playground.ui.forms import encode_query
+from playground.ui.page.forms import encode_query
 
 from .pages import CJK, VIEWPORT, WAIT_SECONDS, drawn, markdown, screenshot, wait_until
 

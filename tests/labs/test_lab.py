@@ -4,7 +4,8 @@ import dataclasses
 import pytest
 
 from playground.data import CorpusUnavailable, LMData
-from playground.labs import DataSpec, Lab, Text, Variant, get_lab, lab as lab_module
+from playground.labs import Bilingual, DataSpec, Lab, Variant, get_lab
+from playground.labs import lab as lab_module
 
 
 def test_a_lab_needs_a_reference_first_and_distinct_variants():
@@ -24,7 +25,7 @@ def test_a_lab_needs_a_reference_first_and_distinct_variants():
 
 def test_a_variant_with_an_invalid_change_is_refused_when_the_lab_is_defined():
     lab = get_lab("positional-encodings")
-    wrong = Variant("alibi", Text("ALiBi", "ALiBi"), model_changes=dict(positional="alibi"))
+    wrong = Variant("alibi", Bilingual("ALiBi", "ALiBi"), model_changes=dict(positional="alibi"))
     with pytest.raises(ValueError, match="positional"):
         dataclasses.replace(lab, variants=(lab.reference, wrong))
 
@@ -41,9 +42,9 @@ def test_data_names_a_task_or_a_corpus_with_a_block_size():
 
 def test_text_in_an_unknown_language_or_empty_text_is_refused():
     with pytest.raises(ValueError, match="zh-CN"):
-        Text("question", "问题").get("de")
+        Bilingual("question", "问题").get("de")
     with pytest.raises(ValueError, match="empty"):
-        Text("question", " ")
+        Bilingual("question", " ")
 
 
 def test_without_tiny_shakespeare_a_corpus_lab_reads_the_bundled_text(monkeypatch):

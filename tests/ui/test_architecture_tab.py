@@ -2,10 +2,15 @@ import gradio as gr
 import pytest
 
 from playground.model import count_parameters, gpt2_small_config
-from playground.ui.forms import decode_query, encode_query
-from playground.ui.tabs.architecture import FIELDS, ArchitectureForm, architecture_views, nested_parameter_counts
-from playground.ui.tabs.architecture import handlers
-from playground.ui.workspace import Workspace
+from playground.ui.page.forms import decode_query, encode_query
+from playground.ui.session.workspace import Workspace
+from playground.ui.tabs.architecture import (
+    FIELDS,
+    ArchitectureForm,
+    architecture_views,
+    handlers,
+    nested_parameter_counts,
+)
 
 
 def form(config) -> dict:

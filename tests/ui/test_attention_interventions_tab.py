@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from playground.data import tasks
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm, handlers
-from playground.ui.workspace import Workspace
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ import pytest
 import torch
 
 from playground.model import Trace
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.passes import PassCache, RecordedPass
 from playground.ui.tabs.attention.views import forward_pass, scores_of, weights_of
-from playground.ui.workspace import Workspace
 
 
 def own_copy(registry, name: str, counts: dict[str, int]):

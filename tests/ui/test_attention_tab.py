@@ -11,9 +11,8 @@ import torch
 
 from playground.checkpoint import to_bytes
 from playground.generate import SamplingConfig, Stepper
-from playground.ui.own_models import load_own_model
-from playground.ui.registry import held_out_loss
-from playground.ui.tabs.attention import views as attention_tab
+from playground.ui.session.own_models import load_own_model
+from playground.ui.session.registry import held_out_loss
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,
     attention_views,
@@ -22,6 +21,7 @@ from playground.ui.tabs.attention import (
     scores_of,
     weights_of,
 )
+from playground.ui.tabs.attention import views as attention_tab
 
 
 def grid_values(figure) -> np.ndarray:

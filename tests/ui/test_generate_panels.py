@@ -7,11 +7,11 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from playground.ui.links import link_query, parse_link
+from playground.ui.page.links import link_query, parse_link
+from playground.ui.page.wiring import once_per_addition
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import forward_pass, scores_of
 from playground.ui.tabs.generate import GenerateForm, handlers
-from playground.ui.wiring import once_per_addition
-from playground.ui.workspace import Workspace
 
 TABS = ("attention", "generate")
 DIAGONAL_HEAD = 0.5          # a cross-attention head whose mean weight on the aligned source token is at least this

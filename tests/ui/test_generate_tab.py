@@ -7,9 +7,11 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from playground.ui.examples import GENERATE_EXAMPLES, examples_for
-from playground.ui.forms import Refused, decode_query, encode_query
-from playground.ui.links import link_query, parse_link
+from playground.ui.page.forms import Refused, decode_query, encode_query
+from playground.ui.page.links import link_query, parse_link
+from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K
+from playground.ui.session.examples import GENERATE_EXAMPLES, examples_for
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.generate import (
     DEFAULTS,
     GenerateForm,
@@ -19,12 +21,10 @@ from playground.ui.tabs.generate import (
     check_prompt,
     check_settings,
     current_generation,
+    handlers,
     stepper_views,
 )
-from playground.ui.tabs.generate import handlers
 from playground.ui.tabs.generate.views import STRATEGIES, Pieces
-from playground.ui.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K
-from playground.ui.workspace import Workspace
 
 VOCAB = 16
 

@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 from gradio.i18n import I18nData
 
-from playground.ui.i18n import STRINGS, label, language_from_accept, normalise_language, placeholders, text
-from playground.ui.language import detect_language
+from playground.ui.page.language import detect_language
+from playground.ui.text.i18n import STRINGS, label, language_from_accept, normalise_language, placeholders, text
 
 UI_SOURCE = Path(__file__).resolve().parents[2] / "playground" / "ui"
 

@@ -1,6 +1,6 @@
 """What the page says a model accepts, against the shipped models' own training data."""
 
-from playground.ui.inputs import input_note, trained_lengths
+from playground.ui.views.inputs import input_note, trained_lengths
 
 
 def test_the_copy_model_warns_about_inputs_of_another_length(shipped):

@@ -4,9 +4,9 @@ import gradio as gr
 import numpy as np
 import pytest
 
-from playground.ui.forms import decode_query, encode_query
+from playground.ui.page.forms import decode_query, encode_query
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.inside import InsideForm, handlers
-from playground.ui.workspace import Workspace
 
 LETTERS = "abcdefghij "
 

@@ -6,15 +6,18 @@ import numpy as np
 import pytest
 import torch
 
-from playground.checkpoint import load
 from playground.analysis import exact_match_change, generation_change, next_token_change
-from playground.checkpoint import load_metadata
+from playground.checkpoint import load, load_metadata
 from playground.data import tasks
 from playground.model import CROSS, DECODER_SELF, Head
-from playground.ui.interventions_views import (
-    MAX_VIEW_TOKENS, HeadsOffSettings, head_choices, heads_off_views, logit_lens_figure,
+from playground.ui.session.registry import DEFAULT_PRETRAINED_DIR, ModelEntry, _task
+from playground.ui.views.interventions import (
+    MAX_VIEW_TOKENS,
+    HeadsOffSettings,
+    head_choices,
+    heads_off_views,
+    logit_lens_figure,
 )
-from playground.ui.registry import DEFAULT_PRETRAINED_DIR, ModelEntry, _task
 
 
 def test_the_head_picker_lists_every_head_of_every_site_in_the_page_language(registry):

@@ -10,8 +10,9 @@ import pytest
 
 from playground.labs import LABS, get_lab
 from playground.ui import create_app
-from playground.ui.forms import decode_query, encode_query
-from playground.ui.links import note_text, parse_link
+from playground.ui.page.forms import decode_query, encode_query
+from playground.ui.page.links import note_text, parse_link
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.labs import LabsForm
 from playground.ui.tabs.labs import session as ui_labs
 from playground.ui.tabs.labs.handlers import (
@@ -27,7 +28,6 @@ from playground.ui.tabs.labs.handlers import (
     stop,
 )
 from playground.ui.tabs.labs.views import kind_choices, lab_choices, metric_choices, variant_choices
-from playground.ui.workspace import Workspace
 
 from ..labs.helpers import tiny
 from ..viz.sample_data import figure_json_array

@@ -10,12 +10,13 @@ import plotly.graph_objects as go
 import pytest
 
 from playground.labs import get_lab
-from playground.ui import create_app, training
-from playground.ui.context import training_slots
+from playground.ui import create_app
 from playground.ui.lessons import LESSONS
+from playground.ui.page.context import training_slots
+from playground.ui.session import training
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.labs import session as ui_labs
 from playground.ui.tabs.lessons import LessonsForm, handlers, live
-from playground.ui.workspace import Workspace
 
 from ..labs.helpers import tiny
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from playground.ui.lessons import LESSONS, Question, Text
+from playground.ui.lessons import LESSONS, Bilingual, Question
 from playground.ui.lessons.lesson import Choice, Experiment
 
 ORDER = ("tokens", "embeddings", "positions", "attention", "heads", "masks", "block", "architectures",
@@ -55,10 +55,10 @@ def test_the_lessons_that_train_run_live_and_every_other_experiment_shows_a_view
     live = {lesson.id: lesson.experiment.live for lesson in LESSONS if lesson.experiment.live}
     assert live == {"copy-training": "copy", "char-lm": "rhyme", "bugs": "float-mask", "heads-form": "induction"}
     with pytest.raises(ValueError, match="either a view or a live run"):
-        Experiment(LESSONS[0].experiment.predict, Text("run", "运行"), "tokens_compare", Text("r", "结果"), live="copy")
+        Experiment(LESSONS[0].experiment.predict, Bilingual("run", "运行"), "tokens_compare", Bilingual("r", "结果"), live="copy")
 
 
 def test_a_question_without_exactly_one_right_answer_is_refused():
-    answer = Choice(Text("a", "甲"), True, Text("why", "为什么"))
+    answer = Choice(Bilingual("a", "甲"), True, Bilingual("why", "为什么"))
     with pytest.raises(ValueError, match="exactly one right answer"):
-        Question(Text("q", "问"), (answer, answer))
+        Question(Bilingual("q", "问"), (answer, answer))

@@ -4,13 +4,13 @@ import gradio as gr
 import plotly.graph_objects as go
 import pytest
 
-from playground.ui.forms import decode_query
-from playground.ui.links import link_query, note_text, parse_link
 from playground.ui.lessons import LESSONS
-from playground.ui.registry import ModelRegistry
+from playground.ui.page.forms import decode_query
+from playground.ui.page.links import link_query, note_text, parse_link
+from playground.ui.session.registry import ModelRegistry
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.lessons import LessonsForm, handlers
 from playground.ui.tabs.lessons.views import VIEWS
-from playground.ui.workspace import Workspace
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 ENGLISH_WORD = re.compile(r"\b[a-z]{5,}\b")        # a lowercase English word in the Chinese page

@@ -9,16 +9,17 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from playground.ui.forms import Refused, decode_query, encode_query, refusal_text
-from playground.ui.links import PRIVATE_LINK, copy_message, link_query, note_text, parse_link
-from playground.ui.registry import ModelEntry
+from playground.ui.page.forms import Refused, decode_query, encode_query, refusal_text
+from playground.ui.page.links import PRIVATE_LINK, copy_message, link_query, note_text, parse_link
+from playground.ui.page.widgets import FormRadio
+from playground.ui.page.wiring import TabWiring, export_config, file_name, once_per_addition, value_of, with_export
+from playground.ui.session.registry import ModelEntry
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.form import MAX_HEAD, MAX_LAYER
-from playground.ui.tabs.generate import GenerateForm, handlers as generate
+from playground.ui.tabs.generate import GenerateForm
 from playground.ui.tabs.generate import export_name as generate_export_name
-from playground.ui.widgets import FormRadio
-from playground.ui.wiring import TabWiring, export_config, file_name, once_per_addition, value_of, with_export
-from playground.ui.workspace import Workspace
+from playground.ui.tabs.generate import handlers as generate
 from tests.viz.test_theme import FIGURES as THEME_FIGURES
 
 TABS = ("attention", "generate")

@@ -6,14 +6,14 @@ import pytest
 
 from playground.analysis.worked_attention import traced_run, work_through
 from playground.model import DECODER_SELF
-from playground.ui.embedding_views import embedding_view, find_token
-from playground.ui.examples import EXPOSURE_EXAMPLES, FILL_EXAMPLES, MASK_EXAMPLES
-from playground.ui.exposure_views import exposure_view
-from playground.ui.fill_views import MAX_BLANKS, fill_view
-from playground.ui.mask_views import mask_views
-from playground.ui.norm_views import batch_norm_view, layer_norm_view, residual_view
-from playground.ui.registry import ModelRegistry
-from playground.ui.worked_attention_views import worked_attention_view
+from playground.ui.session.examples import EXPOSURE_EXAMPLES, FILL_EXAMPLES, MASK_EXAMPLES
+from playground.ui.session.registry import ModelRegistry
+from playground.ui.views.embeddings import embedding_view, find_token
+from playground.ui.views.exposure import exposure_view
+from playground.ui.views.fill_blanks import MAX_BLANKS, fill_view
+from playground.ui.views.masks import mask_views
+from playground.ui.views.norms import batch_norm_view, layer_norm_view, residual_view
+from playground.ui.views.worked_attention import worked_attention_view
 
 
 def _error(call, *args) -> str:

@@ -4,8 +4,8 @@ import anyio
 import gradio as gr
 import pytest
 
-from playground.ui.page_blocks import PageBlocks, named_outputs
-from playground.ui.session_state import LeanSessionState
+from playground.ui.page.page_blocks import PageBlocks, named_outputs
+from playground.ui.page.session_state import LeanSessionState
 
 
 def build(blocks_type):

@@ -4,7 +4,7 @@ import json
 import gradio as gr
 import pytest
 
-from playground.ui.wiring import TabWiring, with_value
+from playground.ui.page.wiring import TabWiring, with_value
 
 
 def by_elem_id(demo) -> dict:

@@ -5,11 +5,16 @@ import numpy as np
 import pytest
 
 from playground.model import sinusoidal_table
-from playground.ui.forms import decode_query, encode_query
+from playground.ui.page.forms import decode_query, encode_query
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.positional import (
-    PositionalForm, handlers, model_position_views, rope_view, shuffle_demo, sinusoidal_views,
+    PositionalForm,
+    handlers,
+    model_position_views,
+    rope_view,
+    shuffle_demo,
+    sinusoidal_views,
 )
-from playground.ui.workspace import Workspace
 
 
 def test_the_heatmap_is_the_sinusoidal_table_and_curves_are_its_columns():

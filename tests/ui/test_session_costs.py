@@ -8,12 +8,12 @@ import json
 import sys
 import weakref
 
-import pytest
-
 import gradio.blocks
+import pytest
 from gradio.state_holder import SessionState
 
-from playground.ui import create_app, session_costs
+from playground.ui import create_app
+from playground.ui.page import session_costs
 
 
 def test_a_new_sessions_state_is_the_same_with_the_cache(pretrained_dir, monkeypatch):

@@ -2,10 +2,10 @@
 import numpy as np
 
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
+from playground.ui.session.training import TrainingSession, check_spec, form_defaults, takes_text, training_cost
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.train import all_views, step
-from playground.ui.training import TrainingSession, check_spec, form_defaults, takes_text, training_cost
-from playground.ui.training_views import INDUCTION_KEY, PREVIOUS_KEY, formation_figure
-from playground.ui.workspace import Workspace
+from playground.ui.views.training import INDUCTION_KEY, PREVIOUS_KEY, formation_figure
 
 
 def induction_spec(**changes):

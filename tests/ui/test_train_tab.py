@@ -11,7 +11,17 @@ import torch
 from playground.checkpoint import from_bytes
 from playground.data import CorpusUnavailable
 from playground.model import count_parameters
-from playground.ui import training
+from playground.ui.page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
+from playground.ui.session import training
+from playground.ui.session.training import (
+    STEP_SIZE,
+    build_trainer,
+    check_size,
+    check_spec,
+    read_text_file,
+    training_text,
+)
+from playground.ui.session.workspace import Workspace, WorkspaceStore
 from playground.ui.tabs.train import (
     all_views,
     check_can_train,
@@ -24,16 +34,6 @@ from playground.ui.tabs.train import (
     stop,
     untrained_view_choices,
 )
-from playground.ui.training import (
-    STEP_SIZE,
-    build_trainer,
-    check_size,
-    check_spec,
-    read_text_file,
-    training_text,
-)
-from playground.ui.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
-from playground.ui.workspace import Workspace, WorkspaceStore
 
 TINY = dict(layers=1, n_heads=2, d_model=16, d_ff=32, positional="sinusoidal", norm="pre", activation="gelu",
             dropout=0.0, tie_weights=False, lr=3e-3, warmup=5, batch_size=16, steps=30)
@@ -275,7 +275,7 @@ def test_missing_tiny_shakespeare_suggests_another_text(monkeypatch):
 
 
 def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
-    from playground.ui.runtime import guarded_training
+    from playground.ui.page.runtime import guarded_training
 
     closed = []
 
@@ -339,7 +339,7 @@ def test_the_seed_rhyme_trains_at_its_block_and_is_refused_at_64_with_the_block_
 
 def test_the_schedule_is_drawn_before_start():
     from playground.train import learning_rate
-    from playground.ui.training_views import schedule_figure
+    from playground.ui.views.training import schedule_figure
 
     spec = tiny_spec("char-lm", "rhyme", schedule="inverse_sqrt", warmup=5, steps=30)
     figure = schedule_figure(spec, "zh-CN")

@@ -4,8 +4,7 @@ import pytest
 from playground import generate
 from playground.data import CharTokenizer
 from playground.generate import SamplingConfig
-from playground.ui.tabs.generate.views import check_settings
-from playground.ui.validation import (
+from playground.ui.page.validation import (
     MAX_BEAM_WIDTH,
     MAX_INPUT_CHARS,
     MAX_NEW_TOKENS,
@@ -15,6 +14,7 @@ from playground.ui.validation import (
     check_text,
     fail,
 )
+from playground.ui.tabs.generate.views import check_settings
 
 
 def message(excinfo) -> str:

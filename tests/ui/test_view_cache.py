@@ -7,11 +7,11 @@ import plotly.graph_objects as go
 import pytest
 from gradio.components.plot import PlotData
 
-from playground.ui import view_cache
+from playground.ui.page import view_cache
+from playground.ui.page.view_cache import ViewCache
+from playground.ui.page.wiring import TabWiring
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm
-from playground.ui.view_cache import ViewCache
-from playground.ui.wiring import TabWiring
-from playground.ui.workspace import Workspace
 
 
 def plot(size: int) -> PlotData:
@@ -58,7 +58,7 @@ class Context:
 
 def test_a_repeated_view_of_a_shipped_model_is_served_without_drawing_again(registry, monkeypatch):
     monkeypatch.setattr(view_cache, "SHARED_VIEWS", ViewCache())
-    monkeypatch.setattr("playground.ui.wiring.SHARED_VIEWS", view_cache.SHARED_VIEWS)
+    monkeypatch.setattr("playground.ui.page.wiring.SHARED_VIEWS", view_cache.SHARED_VIEWS)
     components = {name: gr.Textbox() for name in (*AttentionForm.params(), "grid")}
     tab = TabWiring(Context(registry, {}, {}), AttentionForm, components)
     calls = []

@@ -6,10 +6,10 @@ import gradio as gr
 import pytest
 import torch
 
-from playground.ui.forms import Refused
+from playground.ui.page.forms import Refused
+from playground.ui.page.wiring import TabWiring
+from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.tokenizer import TokenizerForm
-from playground.ui.wiring import TabWiring
-from playground.ui.workspace import Workspace
 
 
 @dataclass

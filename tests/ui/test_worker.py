@@ -2,7 +2,7 @@
 known to it (on a ZeroGPU Space, the GPU quota charged is the student's)."""
 from gradio.context import LocalContext
 
-from playground.ui.worker import Worker
+from playground.ui.session.worker import Worker
 
 
 def test_the_job_sees_the_request_of_the_event_that_launched_it():

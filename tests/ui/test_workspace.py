@@ -1,7 +1,7 @@
 import pytest
 
-from playground.ui.registry import ModelEntry, untrained_entries
-from playground.ui.workspace import MAX_SESSION_MODELS, Workspace, WorkspaceStore
+from playground.ui.session.registry import ModelEntry, untrained_entries
+from playground.ui.session.workspace import MAX_SESSION_MODELS, Workspace, WorkspaceStore
 
 
 class Clock:

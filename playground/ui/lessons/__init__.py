@@ -1,5 +1,7 @@
 """The Lessons: the tutorials' syllabus as a path through live views."""
-from .lesson import Choice, Experiment, Lesson, Question, Text
+from playground.bilingual import Bilingual
+
+from .lesson import Choice, Experiment, Lesson, Question
 from .syllabus import LESSONS
 
-__all__ = ["LESSONS", "Choice", "Experiment", "Lesson", "Question", "Text"]
+__all__ = ["LESSONS", "Bilingual", "Choice", "Experiment", "Lesson", "Question"]

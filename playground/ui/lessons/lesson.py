@@ -4,34 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-LANGS = ("en", "zh-CN")
-
-
-@dataclass(frozen=True)
-class Text:
-    """One text in English and Simplified Chinese."""
-
-    en: str
-    zh: str
-
-    def __call__(self, lang: str) -> str:
-        return self.zh if lang == "zh-CN" else self.en
+from playground.bilingual import Bilingual
 
 
 @dataclass(frozen=True)
 class Choice:
     """An answer: whether it is right, and why (shown once it is picked)."""
 
-    text: Text
+    text: Bilingual
     correct: bool
-    feedback: Text
+    feedback: Bilingual
 
 
 @dataclass(frozen=True)
 class Question:
     """A multiple-choice question with exactly one right answer."""
 
-    prompt: Text
+    prompt: Bilingual
     choices: tuple[Choice, ...]
 
     def __post_init__(self) -> None:
@@ -50,9 +39,9 @@ class Experiment:
     that goes in the learner's session when Run is pressed; `reveal` explains it."""
 
     predict: Question
-    run: Text
+    run: Bilingual
     view: str
-    reveal: Text
+    reveal: Bilingual
     live: str = ""
 
     def __post_init__(self) -> None:
@@ -70,9 +59,9 @@ class Lesson:
     """
 
     id: str
-    title: Text
-    explanation: Text                 # markdown; $...$ and $$...$$ are math
-    look_for: Text
+    title: Bilingual
+    explanation: Bilingual                 # markdown; $...$ and $$...$$ are math
+    look_for: Bilingual
     experiment: Experiment
     check: Question
     views: tuple[str, ...]

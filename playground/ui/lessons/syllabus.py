@@ -5,9 +5,11 @@ code's own numbers in the tests), not against the tutorials.
 """
 from __future__ import annotations
 
-from .lesson import Choice, Experiment, Lesson, Question, Text
+from playground.bilingual import Bilingual
 
-T = Text
+from .lesson import Choice, Experiment, Lesson, Question
+
+T = Bilingual
 
 
 def right(en: str, zh: str, why_en: str, why_zh: str) -> Choice:

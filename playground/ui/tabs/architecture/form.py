@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 
 from playground.model import gpt2_small_config
 
-from ...forms import Choice, Flag, Form, Integer, Refused, Text, param
-from ...validation import CONFIG_LIMITS
-from ...widgets import CONFIG_CHOICES, CONFIG_FLAGS
+from ...page.forms import Choice, Flag, Form, Integer, Refused, String, param
+from ...page.validation import CONFIG_LIMITS
+from ...page.widgets import CONFIG_CHOICES, CONFIG_FLAGS
 from .views import FIELDS, GPT2_PRESET, presets
 
 LIMIT_OF = {"n_encoder_layers": "n_layers", "n_decoder_layers": "n_layers", "d_model": "d_model",
@@ -35,7 +35,7 @@ def _field_param(name: str):
 class ArchitectureForm(Form):
     VIEW = "architecture"
 
-    preset: str = param(Text(GPT2_PRESET, 100))
+    preset: str = param(String(GPT2_PRESET, 100))
     arch: str = _field_param("arch")
     n_encoder_layers: int = _field_param("n_encoder_layers")
     n_decoder_layers: int = _field_param("n_decoder_layers")

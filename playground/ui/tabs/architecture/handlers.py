@@ -1,12 +1,11 @@
 """The Architecture tab's handlers: (workspace, form, language) -> updates by component name."""
 from __future__ import annotations
 
-
 import gradio as gr
 
-from ...i18n import text
-from ...refusals import refusal_figures, refusal_reason
-from ...workspace import Workspace
+from ...page.refusals import refusal_figures, refusal_reason
+from ...session.workspace import Workspace
+from ...text.i18n import text
 from .form import ArchitectureForm
 from .views import FIELDS, architecture_views
 

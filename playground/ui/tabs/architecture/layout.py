@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...context import LATEX, AppContext
-from ...i18n import label
-from ...widgets import integer_number, model_config_controls
+from ...page.context import LATEX, AppContext
+from ...page.widgets import integer_number, model_config_controls
+from ...text.i18n import label
 from .form import DEFAULT_CONTEXT, GPT2
 from .views import FIELDS, GPT2_PRESET, presets
 

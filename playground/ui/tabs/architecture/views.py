@@ -8,7 +8,6 @@ from functools import partial
 import plotly.graph_objects as go
 
 from playground import viz
-from playground.viz.architecture import DIAGRAM_WORDS
 from playground.analysis import activation_memory_per_token, flops_per_token, kv_cache_per_token
 from playground.model import (
     ACTIVATIONS,
@@ -20,10 +19,11 @@ from playground.model import (
     gpt2_small_config,
     parameter_table,
 )
+from playground.viz.architecture import DIAGRAM_WORDS
 
-from ...i18n import text
-from ...registry import ModelRegistry
-from ...validation import CONFIG_LIMITS, check_choice, check_number, fail
+from ...page.validation import CONFIG_LIMITS, check_choice, check_number, fail
+from ...session.registry import ModelRegistry
+from ...text.i18n import text
 
 GPT2_PRESET = "gpt2-small"
 FIELDS = ("arch", "n_encoder_layers", "n_decoder_layers", "d_model", "n_heads", "d_ff", "vocab_size",

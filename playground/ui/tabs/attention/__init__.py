@@ -6,8 +6,8 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
-from ...context import PRIVATE, QUIET, AppContext
-from ...wiring import TabWiring, any_of, file_name, on_slides
+from ...page.context import PRIVATE, QUIET, AppContext
+from ...page.wiring import TabWiring, any_of, file_name, on_slides
 from . import handlers
 from .form import AttentionForm
 from .layout import layout

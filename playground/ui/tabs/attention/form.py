@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from playground.model import ABLATIONS
 from playground.model.sites import SITES
 
-from ...examples import ATTENTION_EXAMPLES, examples_for
-from ...forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, Text, param
-from ...interventions_panels import MAX_HEADS_OFF, fit_heads
-from ...validation import CONFIG_LIMITS, MAX_INPUT_CHARS
+from ...page.forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, String, param
+from ...page.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
+from ...session.examples import ATTENTION_EXAMPLES, examples_for
+from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from .views import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
@@ -30,8 +30,8 @@ class AttentionForm(Form):
     LATE = ("ho_heads", "ho_how")                                    # the Switch heads off panel's controls
 
     model: str = param(ModelName("copy"))
-    text: str = param(Text("", MAX_INPUT_CHARS))
-    target: str = param(Text("", MAX_INPUT_CHARS))
+    text: str = param(String("", MAX_INPUT_CHARS))
+    target: str = param(String("", MAX_INPUT_CHARS))
     kind: str = param(Choice("cross", tuple(site.id for site in SITES)))
     layer: int = param(Integer(0, 0, MAX_LAYER))
     head: int = param(Integer(0, 0, MAX_HEAD))

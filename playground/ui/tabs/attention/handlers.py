@@ -11,15 +11,15 @@ from dataclasses import dataclass, replace
 import gradio as gr
 import numpy as np
 
-from ...examples import ATTENTION_EXAMPLES, examples_for
-from ...i18n import text
-from ...inputs import input_note
-from ...interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
-from ...refusals import refusal_figures, refusal_handler, refusal_reason
-from ...registry import ModelEntry
-from ...validation import fail
-from ...widgets import layer_head_updates
-from ...workspace import Workspace
+from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
+from ...page.validation import fail
+from ...page.widgets import layer_head_updates
+from ...session.examples import ATTENTION_EXAMPLES, examples_for
+from ...session.registry import ModelEntry
+from ...session.workspace import Workspace
+from ...text.i18n import text
+from ...views.inputs import input_note
+from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
 from .form import AttentionForm
 from .views import (
     attention_views,

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...context import LATEX, AppContext
-from ...examples import attention_examples
-from ...i18n import label
-from ...interventions_panels import heads_off_panel, lens_panel
-from ...validation import MAX_INPUT_CHARS
-from ...widgets import FormRadio, layer_head_sliders
+from ...page.context import LATEX, AppContext
+from ...page.validation import MAX_INPUT_CHARS
+from ...page.widgets import FormRadio, layer_head_sliders
+from ...session.examples import attention_examples
+from ...text.i18n import label
+from ...views.interventions_panels import heads_off_panel, lens_panel
 from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
 
 

@@ -15,7 +15,7 @@ import torch.nn as nn
 
 from playground.model import Trace
 
-from ...bytes_lru import BytesLRU
+from ...page.bytes_lru import BytesLRU
 
 DEFAULT_MAX_BYTES = 48 * 2**20
 

@@ -20,15 +20,15 @@ import torch
 from playground import viz
 from playground.analysis import CROSS_SCORES, SELF_SCORES, head_scores, shape_walkthrough
 from playground.data import BOS_ID, EOS_ID
-from playground.model import AttentionSite, Trace
 from playground.generate.batch import bos, greedy
+from playground.model import AttentionSite, Trace
 from playground.train.metrics import perplexity
 
-from ...i18n import text
-from ...induction import induction_text
-from ...registry import ModelEntry, ModelRegistry
-from ...shapes import shape_rows
-from ...validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from ...session.registry import ModelEntry, ModelRegistry
+from ...text.i18n import text
+from ...views.induction import induction_text
+from ...views.shapes import shape_rows
 from .passes import SHARED_PASSES, RecordedPass
 
 GREEDY_TARGETS_KEPT = 256      # per model: the greedy outputs of its latest sources

@@ -8,16 +8,16 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
-from ...context import PRIVATE, QUIET, AppContext, heavy
-from ...interventions_panels import HEADS_OFF, LENS
-from ...wiring import TabWiring, any_of, file_name, on_slides
+from ...page.context import PRIVATE, QUIET, AppContext, heavy
+from ...page.wiring import TabWiring, any_of, file_name, on_slides
+from ...views.interventions_panels import HEADS_OFF, LENS
 from . import handlers
 from .form import GenerateForm
 from .layout import layout
 from .views import (
     DEFAULTS,
-    Generation,
     GenerateViews,
+    Generation,
     Settings,
     beam_views,
     check_prompt,

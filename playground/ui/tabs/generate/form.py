@@ -15,10 +15,8 @@ from dataclasses import dataclass, replace
 
 from playground.model import ABLATIONS
 
-from ...examples import GENERATE_EXAMPLES, examples_for, exposure_target
-from ...forms import Choice, Form, Integer, ModelName, NameList, Number, Refused, Text, param
-from ...interventions_panels import MAX_HEADS_OFF, fit_heads
-from ...validation import (
+from ...page.forms import Choice, Form, Integer, ModelName, NameList, Number, Refused, String, param
+from ...page.validation import (
     CONFIG_LIMITS,
     MAX_BEAM_WIDTH,
     MAX_INPUT_CHARS,
@@ -28,6 +26,8 @@ from ...validation import (
     TEMPERATURE_RANGE,
     TOP_P_RANGE,
 )
+from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target
+from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from .views import DEFAULTS, STRATEGIES
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
@@ -40,7 +40,7 @@ class GenerateForm(Form):
     LATE = ("ho_heads", "ho_how", "xb_target")     # the Switch heads off and Exposure bias panels' controls
 
     model: str = param(ModelName("copy", generative=True))
-    prompt: str = param(Text("", MAX_INPUT_CHARS))
+    prompt: str = param(String("", MAX_INPUT_CHARS))
     strategy: str = param(Choice(DEFAULTS["strategy"], STRATEGIES))
     temperature: float = param(Number(DEFAULTS["temperature"], *TEMPERATURE_RANGE))
     top_k: int = param(Integer(DEFAULTS["top_k"], 0, MAX_TOP_K))
@@ -53,7 +53,7 @@ class GenerateForm(Form):
     steps: int = param(Integer(0, 0, MAX_NEW_TOKENS))
     ho_heads: tuple[str, ...] = param(NameList((), MAX_HEADS_OFF))     # "SITE.LAYER.HEAD": heads switched off
     ho_how: str = param(Choice("zero", ABLATIONS))
-    xb_target: str = param(Text("", MAX_INPUT_CHARS))                  # the exposure-bias panel's target
+    xb_target: str = param(String("", MAX_INPUT_CHARS))                  # the exposure-bias panel's target
 
     def validated(self) -> "GenerateForm":
         """Beam search is run at once, never stepped: a beam form has no steps."""

@@ -17,16 +17,16 @@ import gradio as gr
 
 from playground.viz.notice import notice_figure
 
-from ...examples import GENERATE_EXAMPLES, exposure_target, suitable_input
-from ...exposure_views import exposure_view
-from ...i18n import text
-from ...inputs import input_note
-from ...interventions_panels import head_picker, heads_off_updates, lens_updates
-from ...refusals import refusal_handler
-from ...registry import ModelEntry
-from ...validation import fail
-from ...widgets import layer_head_updates
-from ...workspace import Workspace
+from ...page.refusals import refusal_handler
+from ...page.validation import fail
+from ...page.widgets import layer_head_updates
+from ...session.examples import GENERATE_EXAMPLES, exposure_target, suitable_input
+from ...session.registry import ModelEntry
+from ...session.workspace import Workspace
+from ...text.i18n import text
+from ...views.exposure import exposure_view
+from ...views.inputs import input_note
+from ...views.interventions_panels import head_picker, heads_off_updates, lens_updates
 from .form import GenerateForm
 from .views import (
     GenerateViews,

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...context import LATEX, AppContext
-from ...examples import exposure_target, generate_examples
-from ...i18n import label
-from ...interventions_panels import heads_off_panel, lens_panel
-from ...validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
-from ...widgets import integer_number, integer_slider, layer_head_sliders
+from ...page.context import LATEX, AppContext
+from ...page.validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
+from ...page.widgets import integer_number, integer_slider, layer_head_sliders
+from ...session.examples import exposure_target, generate_examples
+from ...text.i18n import label
+from ...views.interventions_panels import heads_off_panel, lens_panel
 from .views import DEFAULTS, STRATEGIES
 
 TOP_K_SLIDER_MAX = 100

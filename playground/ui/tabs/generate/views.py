@@ -14,10 +14,7 @@ from playground.generate import SamplingConfig, Step, Stepper, beam_search
 from playground.model import CROSS, DECODER_SELF, AttentionSite
 from playground.viz.labels import visible_token
 
-from ...i18n import text
-from ...markup import literal
-from ...registry import ModelEntry
-from ...validation import (
+from ...page.validation import (
     MAX_BEAM_WIDTH,
     MAX_INPUT_CHARS,
     MAX_NEW_TOKENS,
@@ -31,7 +28,10 @@ from ...validation import (
     check_text,
     fail,
 )
-from ...workspace import Workspace
+from ...session.registry import ModelEntry
+from ...session.workspace import Workspace
+from ...text.i18n import text
+from ...text.markup import literal
 from .prompts import started
 
 STRATEGIES = ("greedy", "sample", "beam")

@@ -6,9 +6,9 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event draws (the figures come from the ui's *_views modules)."""
 from __future__ import annotations
 
-from ...context import AppContext
-from ...widgets import on_slide
-from ...wiring import TabWiring, any_of, file_name, on_slides
+from ...page.context import AppContext
+from ...page.widgets import on_slide
+from ...page.wiring import TabWiring, any_of, file_name, on_slides
 from . import handlers
 from .form import InsideForm
 from .layout import layout

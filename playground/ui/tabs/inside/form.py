@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 
 from playground.model.sites import SITES
 
-from ...embedding_views import MAX_TOKEN_CHARS
-from ...forms import Choice, Form, Integer, ModelName, Refused, Text, param
-from ...validation import MAX_INPUT_CHARS
+from ...page.forms import Choice, Form, Integer, ModelName, Refused, String, param
+from ...page.validation import MAX_INPUT_CHARS
+from ...views.embeddings import MAX_TOKEN_CHARS
 from ..attention.form import MAX_HEAD, MAX_LAYER
 
 DEFAULT_TOKEN = "e"
@@ -39,21 +39,21 @@ class InsideForm(Form):
     VIEW = "inside"
 
     emb_model: str = param(ModelName("shakespeare-char"))
-    emb_token: str = param(Text(DEFAULT_TOKEN, MAX_TOKEN_CHARS))
+    emb_token: str = param(String(DEFAULT_TOKEN, MAX_TOKEN_CHARS))
     worked_model: str = param(ModelName("copy"))
-    worked_text: str = param(Text(DEFAULT_WORKED_TEXT, MAX_INPUT_CHARS))
+    worked_text: str = param(String(DEFAULT_WORKED_TEXT, MAX_INPUT_CHARS))
     worked_site: str = param(Choice("cross", tuple(site.id for site in SITES)))
     worked_layer: int = param(Integer(0, 0, MAX_LAYER))
     worked_head: int = param(Integer(0, 0, MAX_HEAD))
     mask_model: str = param(ModelName("copy"))
-    mask_first: str = param(Text(DEFAULT_MASK_INPUTS[0], MAX_INPUT_CHARS))
-    mask_second: str = param(Text(DEFAULT_MASK_INPUTS[1], MAX_INPUT_CHARS))
+    mask_first: str = param(String(DEFAULT_MASK_INPUTS[0], MAX_INPUT_CHARS))
+    mask_second: str = param(String(DEFAULT_MASK_INPUTS[1], MAX_INPUT_CHARS))
     norm_model: str = param(ModelName("shakespeare-char"))
-    norm_text: str = param(Text(DEFAULT_NORM_TEXT, MAX_INPUT_CHARS))
+    norm_text: str = param(String(DEFAULT_NORM_TEXT, MAX_INPUT_CHARS))
     norm_layer: int = param(Integer(0, 0, MAX_LAYER))
     norm_position: int = param(Integer(0, 0, MAX_INPUT_CHARS))
     fill_model: str = param(ModelName("masked-char"))
-    fill_text: str = param(Text(DEFAULT_FILL_TEXT, MAX_INPUT_CHARS))
+    fill_text: str = param(String(DEFAULT_FILL_TEXT, MAX_INPUT_CHARS))
 
     def fit(self, registry, given: set[str]) -> tuple["InsideForm", list[Refused]]:
         """An attention site, layer and head the worked model has, and a layer the LayerNorm model

@@ -10,18 +10,18 @@ from dataclasses import replace
 
 import gradio as gr
 
-from ...embedding_views import embedding_view
-from ...examples import FILL_EXAMPLES, MASK_EXAMPLES
-from ...fill_views import fill_view
-from ...i18n import text
-from ...mask_views import mask_views
-from ...norm_views import batch_norm_view, layer_norm_view, residual_view
-from ...refusals import refusal_figures, refusal_reason
-from ...registry import ModelEntry
-from ...validation import fail
-from ...widgets import layer_head_updates
-from ...workspace import Workspace
-from ...worked_attention_views import site_choices, worked_attention_view
+from ...page.refusals import refusal_figures, refusal_reason
+from ...page.validation import fail
+from ...page.widgets import layer_head_updates
+from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES
+from ...session.registry import ModelEntry
+from ...session.workspace import Workspace
+from ...text.i18n import text
+from ...views.embeddings import embedding_view
+from ...views.fill_blanks import fill_view
+from ...views.masks import mask_views
+from ...views.norms import batch_norm_view, layer_norm_view, residual_view
+from ...views.worked_attention import site_choices, worked_attention_view
 from .form import InsideForm, norm_stack_depth, site_depth
 
 EMBEDDINGS = ("emb_neighbours", "emb_map", "emb_note")       # each section's outputs, in order

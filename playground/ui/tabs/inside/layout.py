@@ -6,11 +6,11 @@ import gradio as gr
 
 from playground.model.sites import SITES
 
-from ...context import LATEX, AppContext
-from ...embedding_views import MAX_TOKEN_CHARS
-from ...i18n import label
-from ...validation import MAX_INPUT_CHARS
-from ...widgets import integer_number, integer_slider
+from ...page.context import LATEX, AppContext
+from ...page.validation import MAX_INPUT_CHARS
+from ...page.widgets import integer_number, integer_slider
+from ...text.i18n import label
+from ...views.embeddings import MAX_TOKEN_CHARS
 from .form import DEFAULT_FILL_TEXT, DEFAULT_MASK_INPUTS, DEFAULT_NORM_TEXT, DEFAULT_TOKEN, DEFAULT_WORKED_TEXT
 
 

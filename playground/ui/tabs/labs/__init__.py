@@ -10,10 +10,10 @@ from functools import partial
 
 import gradio as gr
 
-from ...context import QUIET, AppContext, light, training
-from ...runtime import guarded
-from ...training_views import SHORT_KIND
-from ...wiring import TabWiring, file_name, with_export
+from ...page.context import QUIET, AppContext, light, training
+from ...page.runtime import guarded
+from ...page.wiring import TabWiring, file_name, with_export
+from ...views.training import SHORT_KIND
 from . import handlers
 from .form import LabsForm
 from .layout import layout

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from playground.labs import LABS, list_labs
 
-from ...forms import Choice, Form, Refused, param
-from ...training_views import SHORT_KIND
+from ...page.forms import Choice, Form, Refused, param
+from ...views.training import SHORT_KIND
 from .views import METRICS, STAGES, kind_choices, metric_choices, variant_choices
 
 FIRST_LAB = list_labs()[0]

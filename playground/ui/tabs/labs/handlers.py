@@ -15,10 +15,10 @@ import gradio as gr
 
 from playground.labs import Lab, LabResult
 
-from ...i18n import text
-from ...refusals import refusal_figures, refusal_reason
-from ...validation import check_choice, fail
-from ...workspace import Workspace
+from ...page.refusals import refusal_figures, refusal_reason
+from ...page.validation import check_choice, fail
+from ...session.workspace import Workspace
+from ...text.i18n import text
 from .form import LabsForm
 from .session import LabSession, check_kept, check_lab
 from .views import (

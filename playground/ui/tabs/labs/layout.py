@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...context import AppContext
-from ...i18n import label
+from ...page.context import AppContext
+from ...text.i18n import label
 from .form import FIRST_LAB
 from .handlers import Choices
 from .session import LabSession

@@ -1,4 +1,4 @@
-"""A session's labs: one lab run at a time in a background worker (see playground.ui.worker), and
+"""A session's labs: one lab run at a time in a background worker (see playground.ui.session.worker), and
 the results the session keeps to compare one lab with the next.
 
 Nothing here draws: playground.ui.tabs.labs.views turns a LabSession into figures and text.
@@ -10,9 +10,9 @@ from typing import Iterator
 
 from playground.labs import LABS, Lab, LabProgress, LabResult, LabRun, get_lab
 
-from ...i18n import text
-from ...validation import check_choice, fail
-from ...worker import STOP_WAIT_SECONDS, Put, Worker
+from ...page.validation import check_choice, fail
+from ...session.worker import STOP_WAIT_SECONDS, Put, Worker
+from ...text.i18n import text
 
 KEPT_RESULTS = 6              # lab results a session keeps to compare (the oldest goes first)
 

@@ -9,13 +9,13 @@ from functools import partial
 import plotly.graph_objects as go
 
 from playground import viz
-from playground.labs.lab import corpus_text
 from playground.labs import Lab, LabProgress, LabResult, VariantResult, compare_results, list_labs, summarize
+from playground.labs.lab import corpus_text
 from playground.viz.theme import TITLE_LINE_PX
 
-from ...i18n import text
+from ...text.i18n import text
+from ...views.training import SERIES, SHORT_KIND, probe_kinds
 from .session import LabSession
-from ...training_views import SERIES, SHORT_KIND, probe_kinds
 
 METRICS = {"losses": ("loss", "val_loss"), "accuracy": ("accuracy",), "exact_match": ("exact_match",)}
 STAGES = ("end", "start")

@@ -11,9 +11,9 @@ from urllib.parse import parse_qsl
 
 import gradio as gr
 
-from ...context import CHECK, PRIVATE, QUIET, training
-from ...runtime import guarded
-from ...wiring import TabWiring, file_name
+from ...page.context import CHECK, PRIVATE, QUIET, training
+from ...page.runtime import guarded
+from ...page.wiring import TabWiring, file_name
 from . import handlers
 from .form import LessonsForm
 from .layout import layout

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...forms import Choice, Form, param
 from ...lessons import LESSONS
+from ...page.forms import Choice, Form, param
 
 LESSON_IDS = tuple(lesson.id for lesson in LESSONS)
 

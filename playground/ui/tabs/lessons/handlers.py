@@ -7,13 +7,13 @@ from typing import Iterator
 
 import gradio as gr
 
-from ...forms import encode_query
-from ...i18n import text
 from ...lessons import LESSONS, Lesson, Question
-from ...view_cache import SHARED_VIEWS
-from ...workspace import Workspace
-from .form import LESSON_IDS, LessonsForm
+from ...page.forms import encode_query
+from ...page.view_cache import SHARED_VIEWS
+from ...session.workspace import Workspace
+from ...text.i18n import text
 from . import live
+from .form import LESSON_IDS, LessonsForm
 from .layout import FIGURE_SLOTS, OUTCOME_SLOTS
 from .views import VIEWS
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...context import LATEX
-from ...i18n import label
 from ...lessons import LESSONS
+from ...page.context import LATEX
+from ...text.i18n import label
 from .form import LESSON_IDS
 
 FIGURE_SLOTS = 6        # figures a lesson shows at most (its views together)

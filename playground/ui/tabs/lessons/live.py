@@ -20,9 +20,10 @@ import plotly.graph_objects as go
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.labs import LabResult, summarize
 
-from ...i18n import text
-from ...training import DATA_BLOCK_SIZES, TrainingSession
-from ...training_views import (
+from ...session.training import DATA_BLOCK_SIZES, TrainingSession
+from ...session.workspace import Workspace
+from ...text.i18n import text
+from ...views.training import (
     DIAGONAL_KEY,
     INDUCTION_KEY,
     PREVIOUS_KEY,
@@ -31,7 +32,6 @@ from ...training_views import (
     sample_text,
     scores_figure,
 )
-from ...workspace import Workspace
 from ..labs import handlers as lab_handlers
 from ..labs import views as lab_views
 from ..labs.form import LabsForm

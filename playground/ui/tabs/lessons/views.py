@@ -12,12 +12,12 @@ import plotly.graph_objects as go
 
 from playground.viz.theme import figure, table
 
-from ...embedding_views import embedding_view
-from ...i18n import text
-from ...mask_views import mask_views
-from ...norm_views import batch_norm_view, layer_norm_view, residual_view
-from ...registry import ModelRegistry
-from ...worked_attention_views import worked_attention_view
+from ...session.registry import ModelRegistry
+from ...text.i18n import text
+from ...views.embeddings import embedding_view
+from ...views.masks import mask_views
+from ...views.norms import batch_norm_view, layer_norm_view, residual_view
+from ...views.worked_attention import worked_attention_view
 from ..architecture.views import FIELDS, GPT2_PRESET, architecture_views, presets
 from ..attention.views import attention_views, entry_at_step, forward_pass, scores_view
 from ..generate.views import Generation, beam_views, candidates_figure, check_settings

@@ -5,9 +5,9 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
-from ...context import AppContext
-from ...widgets import on_slide
-from ...wiring import TabWiring, any_of, file_name
+from ...page.context import AppContext
+from ...page.widgets import on_slide
+from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import PositionalForm
 from .layout import layout

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ...forms import Form, Integer, IntegerList, ModelName, Refused, Text, param
-from ...validation import MAX_INPUT_CHARS, MAX_SEED, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
+from ...page.forms import Form, Integer, IntegerList, ModelName, Refused, String, param
+from ...page.validation import MAX_INPUT_CHARS, MAX_SEED, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
 from .views import (
     DEFAULT_D_MODEL,
     DEFAULT_DIMS,
@@ -33,7 +33,7 @@ class PositionalForm(Form):
     rope_dim: int = param(Integer(DEFAULT_ROPE_DIM, 2, MAX_ROPE_DIM))
     rope_positions: int = param(Integer(DEFAULT_ROPE_POSITIONS, 2, MAX_ROPE_POSITIONS))
     rope_pairs: tuple[int, ...] = param(IntegerList(DEFAULT_ROPE_PAIRS, 0, MAX_ROPE_DIM // 2 - 1))
-    shuffle_text: str = param(Text(DEFAULT_SHUFFLE_TEXT, MAX_INPUT_CHARS))
+    shuffle_text: str = param(String(DEFAULT_SHUFFLE_TEXT, MAX_INPUT_CHARS))
     shuffle_seed: int = param(Integer(0, 0, MAX_SEED))
 
     def validated(self) -> "PositionalForm":

@@ -9,10 +9,10 @@ from dataclasses import replace
 
 import gradio as gr
 
-from ...i18n import text
-from ...refusals import refusal_figures, refusal_reason
-from ...validation import fail
-from ...workspace import Workspace
+from ...page.refusals import refusal_figures, refusal_reason
+from ...page.validation import fail
+from ...session.workspace import Workspace
+from ...text.i18n import text
 from .form import PositionalForm
 from .views import model_position_views, rope_view, shuffle_demo, sinusoidal_views
 

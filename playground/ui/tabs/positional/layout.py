@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...context import LATEX, AppContext
-from ...i18n import label
-from ...validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
-from ...widgets import integer_number, integer_slider
+from ...page.context import LATEX, AppContext
+from ...page.validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
+from ...page.widgets import integer_number, integer_slider
+from ...text.i18n import label
 from .views import (
     DEFAULT_D_MODEL,
     DEFAULT_DIMS,

@@ -13,9 +13,7 @@ import torch
 from playground import viz
 from playground.model import ModelConfig, Trace, sinusoidal_table
 
-from ...i18n import text
-from ...registry import ModelEntry, ascii_tokenizer, seeded_model
-from ...validation import (
+from ...page.validation import (
     MAX_INPUT_CHARS,
     MAX_SEED,
     POSITIONAL_D_MODEL_RANGE,
@@ -25,6 +23,8 @@ from ...validation import (
     check_text,
     fail,
 )
+from ...session.registry import ModelEntry, ascii_tokenizer, seeded_model
+from ...text.i18n import text
 
 DEFAULT_D_MODEL, DEFAULT_LENGTH = 64, 64
 DEFAULT_DIMS = (0, 1, 10, 11, 40, 41)

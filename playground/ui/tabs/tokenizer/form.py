@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...forms import Choice, Form, Integer, Text, param
-from ...validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
+from ...page.forms import Choice, Form, Integer, String, param
+from ...page.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
 from .views import CORPUS_CHOICES, DEFAULT_TEXT, DEFAULT_VOCAB
 
 
@@ -15,6 +15,6 @@ from .views import CORPUS_CHOICES, DEFAULT_TEXT, DEFAULT_VOCAB
 class TokenizerForm(Form):
     VIEW = "tokenizer"
 
-    text: str = param(Text(DEFAULT_TEXT, MAX_TOKENIZER_CHARS))
+    text: str = param(String(DEFAULT_TEXT, MAX_TOKENIZER_CHARS))
     corpus: str = param(Choice("bundled", CORPUS_CHOICES))
     vocab_size: int = param(Integer(DEFAULT_VOCAB, *BPE_VOCAB_RANGE))

@@ -1,11 +1,9 @@
 """The Tokenizer tab's handlers: (workspace, form, language) -> updates by component name."""
 from __future__ import annotations
 
-
-
-from ...i18n import text
-from ...refusals import refusal_figures, refusal_reason
-from ...workspace import Workspace
+from ...page.refusals import refusal_figures, refusal_reason
+from ...session.workspace import Workspace
+from ...text.i18n import text
 from .form import TokenizerForm
 from .views import tokenize_views
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...i18n import label
-from ...validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
-from ...widgets import integer_slider
+from ...page.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
+from ...page.widgets import integer_slider
+from ...text.i18n import label
 from .views import DEFAULT_TEXT, DEFAULT_VOCAB, EXAMPLES, available_corpora
 
 

@@ -10,8 +10,8 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, Tokenizer, load_corpus
 
-from ...i18n import text
-from ...validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
+from ...page.validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
+from ...text.i18n import text
 
 CORPUS_CHOICES = ("bundled", "tiny_shakespeare", "this_text")
 DEFAULT_VOCAB = 400

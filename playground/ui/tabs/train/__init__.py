@@ -12,10 +12,10 @@ from itertools import count
 
 import gradio as gr
 
-from ...context import PRIVATE, QUIET, AppContext, training
-from ...runtime import guarded
-from ...wiring import TabWiring, any_of, file_name
-from ...workspace import Workspace
+from ...page.context import PRIVATE, QUIET, AppContext, training
+from ...page.runtime import guarded
+from ...page.wiring import TabWiring, any_of, file_name
+from ...session.workspace import Workspace
 from . import handlers
 from .form import SETTINGS, TrainForm
 from .handlers import (

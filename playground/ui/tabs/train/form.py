@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS
 from playground.train.config import SCHEDULES
 
-from ...forms import Choice, Flag, Form, Integer, Number, Refused, Text, param
-from ...training import (
+from ...page.forms import Choice, Flag, Form, Integer, Number, Refused, String, param
+from ...page.validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
+from ...session.training import (
     DATA_SOURCES,
     STABILITY_FIELDS,
     TASK_PRESETS,
@@ -24,7 +25,6 @@ from ...training import (
     form_defaults,
     stability_defaults,
 )
-from ...validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
 
 FIRST_TASK = "copy"
 FIRST = form_defaults(FIRST_TASK)
@@ -47,7 +47,7 @@ class TrainForm(Form):
 
     task: str = param(Choice(FIRST_TASK, tuple(TASK_PRESETS)))
     data: str = param(Choice("bundled", DATA_SOURCES))
-    pasted: str = param(Text("", MAX_TRAIN_TEXT_CHARS))
+    pasted: str = param(String("", MAX_TRAIN_TEXT_CHARS))
     layers: int = _integer("layers", FIRST["layers"])
     n_heads: int = _integer("n_heads", FIRST["n_heads"])
     d_model: int = _integer("d_model", FIRST["d_model"])

@@ -15,8 +15,8 @@ import gradio as gr
 
 from playground.train import Snapshot, TrainEvent
 
-from ...i18n import text
-from ...training import (
+from ...page.validation import MAX_TRAIN_TEXT_CHARS, check_choice, check_text, fail
+from ...session.training import (
     BEGUN,
     DATA_BLOCK_SIZES,
     STEP_SIZE,
@@ -33,7 +33,9 @@ from ...training import (
     training_cost,
     training_text,
 )
-from ...training_views import (
+from ...session.workspace import Workspace
+from ...text.i18n import text
+from ...views.training import (
     curves_figure,
     default_view,
     estimate_text,
@@ -41,14 +43,12 @@ from ...training_views import (
     kinds_of,
     probe_figure,
     sample_text,
+    schedule_figure,
     score_choices,
     score_keys,
-    schedule_figure,
     scores_figure,
     status_text,
 )
-from ...validation import MAX_TRAIN_TEXT_CHARS, check_choice, check_text, fail
-from ...workspace import Workspace
 from .form import TrainForm
 
 VIEWS = ("status", "curves", "probe", "scores", "sample", "probe_kind", "score", "download")   # output order

@@ -5,12 +5,12 @@ import gradio as gr
 
 from playground.train.config import SCHEDULES
 
-from ...context import LATEX, AppContext
-from ...i18n import label
-from ...training import DATA_SOURCES, TASK_PRESETS, base_preset
-from ...training_views import SHORT_KIND, TASK_NAMES, default_view, kinds_of, score_choices
-from ...validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
-from ...widgets import integer_number, integer_slider, model_config_controls
+from ...page.context import LATEX, AppContext
+from ...page.validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
+from ...page.widgets import integer_number, integer_slider, model_config_controls
+from ...session.training import DATA_SOURCES, TASK_PRESETS, base_preset
+from ...text.i18n import label
+from ...views.training import SHORT_KIND, TASK_NAMES, default_view, kinds_of, score_choices
 from .form import FIRST_TASK, TrainForm
 
 BUTTON_WIDTH = 90

@@ -1,0 +1,1 @@
+"""Gradio machinery: events, forms, links, language, the page's caches."""

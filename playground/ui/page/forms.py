@@ -1,0 +1,295 @@
+"""A tab's controls as one value: a frozen dataclass whose fields declare their parameter.
+
+Each field of a `Form` names a `Param` (text, integer, number, choice, flag, model) that knows
+its default, how to check a value coming from a component or the API, and how to write and read
+it in a link's query string. The same check serves both ways in, so a limit is declared once.
+
+    @dataclass(frozen=True)
+    class AttentionForm(Form):
+        VIEW = "attention"
+        layer: int = param(Integer(0, 0, 47))
+
+A refused value raises `Refused(param, key, **fields)`: the parameter's name, the message key
+(in strings_en / strings_zh) and the message's fields, translated once by `refusal_text`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+from urllib.parse import parse_qsl, quote, urlencode
+
+from ..text.i18n import DEFAULT_LANGUAGE, text
+
+_INTEGER = re.compile(r"-?\d{1,12}")
+_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?", re.IGNORECASE)
+
+
+class Refused(ValueError):
+    """A value a form does not accept: `param` names the control, `key` the message, `fields` fill it in."""
+
+    def __init__(self, param: str, key: str, **fields):
+        self.param, self.key, self.fields = param, key, fields
+        super().__init__(text(DEFAULT_LANGUAGE, key, name=param, **fields))
+
+
+def refusal_text(error: Refused, lang: str) -> str:
+    """The refusal in `lang`, naming the parameter by its label."""
+    return text(lang, error.key, name=parameter_label(error.param, lang), **error.fields)
+
+
+def parameter_label(name: str, lang: str) -> str:
+    """A parameter's name as the page shows it ("layer" -> "the layer"), else the name itself."""
+    try:
+        return text(lang, f"param_{name}")
+    except KeyError:
+        return name
+
+
+@dataclass(frozen=True)
+class Param:
+    """One control's parameter: its default, its check, and its spelling in a query string."""
+
+    default: Any
+
+    def check(self, name: str, value):
+        """`value` from a component or the API, as the form keeps it; Refused otherwise."""
+        return value
+
+    def read(self, name: str, raw: str):
+        """`raw` from a query string, checked."""
+        return self.check(name, raw)
+
+    def write(self, value) -> str:
+        return str(value)
+
+
+@dataclass(frozen=True)
+class String(Param):
+    limit: int = 200
+
+    def check(self, name, value):
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise Refused(name, "err_form_not_text")
+        if len(value) > self.limit:
+            raise Refused(name, "err_form_too_long", length=len(value), limit=self.limit)
+        return value
+
+
+@dataclass(frozen=True)
+class Integer(Param):
+    """A whole number in [low, high]; `optional`: None (nothing chosen) is allowed too."""
+
+    low: int = 0
+    high: int = 0
+    optional: bool = False
+
+    def check(self, name, value):
+        if value is None and self.optional:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise Refused(name, "err_not_integer", value=_shown(value), low=self.low, high=self.high)
+        if value != int(value):
+            raise Refused(name, "err_not_integer", value=_shown(value), low=self.low, high=self.high)
+        if not self.low <= value <= self.high:
+            raise Refused(name, "err_out_of_range", value=int(value), low=self.low, high=self.high)
+        return int(value)
+
+    def read(self, name, raw):
+        if raw == "" and self.optional:
+            return None
+        if not _INTEGER.fullmatch(raw):
+            raise Refused(name, "err_not_integer", value=_shown(raw), low=self.low, high=self.high)
+        return self.check(name, int(raw))
+
+    def write(self, value) -> str:
+        return "" if value is None else str(int(value))
+
+
+@dataclass(frozen=True)
+class Number(Param):
+    """A finite number in [low, high]."""
+
+    low: float = 0.0
+    high: float = 1.0
+
+    def check(self, name, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise Refused(name, "err_not_number", value=_shown(value), low=self.low, high=self.high)
+        if not self.low <= value <= self.high:
+            raise Refused(name, "err_out_of_range", value=value, low=self.low, high=self.high)
+        return float(value)
+
+    def read(self, name, raw):
+        if not _NUMBER.fullmatch(raw):
+            raise Refused(name, "err_not_number", value=_shown(raw), low=self.low, high=self.high)
+        return self.check(name, float(raw))
+
+    def write(self, value) -> str:
+        return repr(float(value))
+
+
+@dataclass(frozen=True)
+class Choice(Param):
+    """One of `choices` (strings)."""
+
+    choices: tuple[str, ...] = ()
+
+    def check(self, name, value):
+        if value not in self.choices:
+            raise Refused(name, "err_bad_choice", value=str(value)[:40], choices=", ".join(self.choices))
+        return value
+
+
+@dataclass(frozen=True)
+class Flag(Param):
+    """On or off; "1" / "0" in a link."""
+
+    def check(self, name, value):
+        if not isinstance(value, bool):
+            raise Refused(name, "err_form_not_flag", value=_shown(value))
+        return value
+
+    def read(self, name, raw):
+        if raw not in ("0", "1"):
+            raise Refused(name, "err_form_not_flag", value=_shown(raw))
+        return raw == "1"
+
+    def write(self, value) -> str:
+        return "1" if value else "0"
+
+
+@dataclass(frozen=True)
+class IntegerList(Param):
+    """Distinct whole numbers in [low, high], sorted, at least one; "0,1,10" in a link."""
+
+    low: int = 0
+    high: int = 0
+
+    def check(self, name, value):
+        if not isinstance(value, (list, tuple)) or not value:
+            raise Refused(name, "err_form_not_integers", low=self.low, high=self.high)
+        return tuple(sorted({Integer(None, self.low, self.high).check(name, item) for item in value}))
+
+    def read(self, name, raw):
+        parts = raw.split(",") if raw else []
+        if not parts or not all(_INTEGER.fullmatch(part) for part in parts):
+            raise Refused(name, "err_form_not_integers", low=self.low, high=self.high)
+        return self.check(name, [int(part) for part in parts])
+
+    def write(self, value) -> str:
+        return ",".join(str(int(item)) for item in value)
+
+
+_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,40}")
+
+
+@dataclass(frozen=True)
+class NameList(Param):
+    """Distinct names (letters, digits, ".", "_", "-"), in the order given, at most `limit`, possibly
+    none; "cross.1.0,cross.1.1" in a link. Which names exist is for the form's fit and the handlers."""
+
+    limit: int = 64
+
+    def check(self, name, value):
+        if value is None:
+            return ()
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and _NAME.fullmatch(v) for v in value):
+            raise Refused(name, "err_form_not_names")
+        if len(value) > self.limit:
+            raise Refused(name, "err_form_too_many", n=len(value), limit=self.limit)
+        return tuple(dict.fromkeys(value))
+
+    def read(self, name, raw):
+        return self.check(name, raw.split(",") if raw else [])
+
+    def write(self, value) -> str:
+        return ",".join(value)
+
+
+@dataclass(frozen=True)
+class ModelName(String):
+    """A model's name. Any session model is a valid control value; a link may name only a
+    shipped model (links.py checks that against the registry). `generative`: only models that
+    write text."""
+
+    limit: int = 100
+    generative: bool = False
+
+
+def param(spec: Param):
+    """Declare a form field from its parameter."""
+    return dataclasses.field(default=spec.default, metadata={"param": spec})
+
+
+@dataclass(frozen=True)
+class Form:
+    """A tab's controls. Subclasses set VIEW (the tab's name in links) and declare fields with param()."""
+
+    VIEW: ClassVar[str] = ""
+    LATE: ClassVar[tuple[str, ...]] = ()   # fields added after the tab's API was published: an API call
+                                           # lists them after the language, so calls by position keep working
+
+    @classmethod
+    def params(cls) -> dict[str, Param]:
+        """Field name -> its parameter, in declaration order."""
+        return {f.name: f.metadata["param"] for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> "Form":
+        """The form of the controls' `values` (missing ones at their default); Refused names the
+        first value that is not accepted."""
+        checked = {name: spec.check(name, values.get(name, spec.default)) for name, spec in cls.params().items()}
+        return cls(**checked).validated()
+
+    def validated(self) -> "Form":
+        """Checks across fields (none by default); return the form, or raise Refused."""
+        return self
+
+    def fit(self, registry, given: set[str]) -> tuple["Form", list[Refused]]:
+        """The form a link opens, fitted to its model (layers it has, its own first example, ...);
+        `given`: the parameters the link named. Returns the fitted form and what was replaced."""
+        return self, []
+
+    def to_query(self) -> dict[str, str]:
+        """Every parameter as written in a link (all of them, so a link keeps its meaning when a
+        default changes)."""
+        return {name: spec.write(getattr(self, name)) for name, spec in self.params().items()}
+
+    @classmethod
+    def from_query(cls, query: Mapping[str, str]) -> tuple["Form", list[Refused]]:
+        """The form a link describes, and what was ignored: each parameter that is refused keeps
+        its default and is reported (unknown parameter names are the caller's to report)."""
+        values, ignored = {}, []
+        for name, spec in cls.params().items():
+            if name not in query:
+                continue
+            try:
+                values[name] = spec.read(name, query[name])
+            except Refused as error:
+                ignored.append(error)
+        form = cls(**{**{n: s.default for n, s in cls.params().items()}, **values})
+        try:
+            return form.validated(), ignored
+        except Refused as error:
+            fallback = dataclasses.replace(form, **{error.param: cls.params()[error.param].default})
+            return fallback, [*ignored, error]
+
+
+def encode_query(pairs: Mapping[str, str]) -> str:
+    """"a=1&b=x%20y": spaces and every reserved character percent-encoded."""
+    return urlencode(list(pairs.items()), quote_via=quote, safe="-_.~")
+
+
+def decode_query(query: str) -> list[tuple[str, str]]:
+    """The (name, value) pairs of "?a=1&b=x%20y" (a leading "?" is ignored), blanks kept."""
+    return parse_qsl(query.lstrip("?"), keep_blank_values=True)
+
+
+def _shown(value) -> str:
+    shown = repr(value) if isinstance(value, str) else str(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."

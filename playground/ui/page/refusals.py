@@ -1,0 +1,40 @@
+"""What a tab shows when its input is refused: the reason, in every figure the input would have drawn,
+so no figure keeps showing an earlier input."""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import gradio as gr
+import plotly.graph_objects as go
+
+from playground.viz.notice import notice_figure
+
+from ..text.i18n import text
+from .forms import Refused, refusal_text
+
+
+def refusal_reason(draw: Callable, workspace, form, lang: str) -> str:
+    """Why `draw(workspace, form, lang)` refuses the form, in `lang` (a general note when it does not)."""
+    try:
+        draw(workspace, form, lang)
+    except gr.Error as error:
+        return error.message
+    except Refused as error:
+        return refusal_text(error, lang)
+    return text(lang, "refused_other")
+
+
+def refusal_figures(names: Iterable[str], reason: str, lang: str) -> dict[str, go.Figure]:
+    """A figure saying `reason` for each figure name."""
+    return {name: notice_figure(text(lang, "refused_title"), reason) for name in names}
+
+
+def refusal_handler(part: Callable, figures: tuple[str, ...], note: str | None = None) -> Callable:
+    """A handler (workspace, form, lang) that shows why `part` refused the form: the reason in each
+    of `figures` and, when given, as the refusal summary in the markdown `note`."""
+    def refused(workspace, form, lang: str) -> dict:
+        reason = refusal_reason(part, workspace, form, lang)
+        shown = refusal_figures(figures, reason, lang)
+        return {**shown, note: text(lang, "refused_summary", reason=reason)} if note else shown
+    refused.__name__ = f"{part.__name__}_refused"
+    return refused

@@ -1,0 +1,72 @@
+"""Gradio's cost of serving a page and an event, made smaller without changing what it computes.
+
+Every page load makes Gradio ask each of the app's ~500 blocks for its config, and every event that
+updates a component's properties builds that component anew, on the server's event loop. Parts of
+that work repeat what cannot have changed, and one part repeats on every event:
+
+- each block reads its class's __init__ signature (inspect.signature) and its class's source file
+  (inspect.getfile), rebuilt every time; gradio.blocks reads both through caches here, keyed
+  weakly by the function or class (anything else is read as before);
+- each plot tries `import bokeh`, and each event `import matplotlib` (twice), and a failed import
+  searches the whole path again every time; where a library is not installed, the process records
+  that once, so its import fails at once.
+
+(A session's own state is made lean by playground.ui.page.session_state.)
+"""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+import threading
+import types
+import weakref
+
+import gradio.blocks
+
+ABSENT_LIBRARIES_LOOKED_FOR = ("bokeh", "matplotlib")   # tried by Gradio's plots and by every event
+_known: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # (function or class) -> what was read
+_lock = threading.Lock()
+
+
+def _remembered(kind: str, key, read):
+    with _lock:
+        found = _known.get(key, {}).get(kind)
+    if found is None:
+        found = read()
+        with _lock:
+            _known.setdefault(key, {})[kind] = found
+    return found
+
+
+def cached_signature(obj, *args, **kwargs) -> inspect.Signature:
+    """inspect.signature(obj, ...), remembered for a plain function asked without options."""
+    if args or kwargs or not isinstance(obj, types.FunctionType):
+        return inspect.signature(obj, *args, **kwargs)
+    return _remembered("signature", obj, lambda: inspect.signature(obj))
+
+
+def cached_getfile(obj) -> str:
+    """inspect.getfile(obj), remembered for a class (an error is raised each time, as before)."""
+    if not isinstance(obj, type):
+        return inspect.getfile(obj)
+    return _remembered("file", obj, lambda: inspect.getfile(obj))
+
+
+class _CachingInspect(types.ModuleType):
+    """The inspect module as gradio.blocks sees it: signature() and getfile() cached, the rest as is."""
+
+    signature = staticmethod(cached_signature)
+    getfile = staticmethod(cached_getfile)
+
+    def __getattr__(self, name: str):
+        return getattr(inspect, name)
+
+
+def install() -> None:
+    """Apply both, once per process."""
+    if not isinstance(gradio.blocks.inspect, _CachingInspect):
+        gradio.blocks.inspect = _CachingInspect("inspect")
+    for library in ABSENT_LIBRARIES_LOOKED_FOR:
+        if library not in sys.modules and importlib.util.find_spec(library) is None:
+            sys.modules[library] = None        # Python's own record of a module that cannot be imported

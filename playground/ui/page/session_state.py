@@ -1,0 +1,80 @@
+"""Gradio's per-session state without the copies of component configs it keeps up to date.
+
+Gradio's SessionState holds a config of every component of the page for its own deep-link button:
+it builds all of them when a session starts, and rebuilds a component's whenever an event reads or
+updates it. This app has about 500 components and links of its own (playground.ui.page.links), so that
+work cost every new session about 20 ms of server CPU and 0.75 MB of memory (kept for an hour after
+the page closed), and every event a few milliseconds more: a class opening the page at once queued
+behind it. LeanSessionState records what changed (the blocks an event replaced, the values it
+wrote) and builds the configs only when all of them are asked for, with the same result.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+from contextlib import asynccontextmanager
+from copy import copy
+from typing import Any, Iterator
+
+from gradio.components import State
+from gradio.state_holder import SessionState, StateHolder
+
+
+class LeanSessionState(SessionState):
+    """SessionState whose component configs are built on demand (`components`)."""
+
+    def __init__(self, blocks):
+        self.blocks_config = copy(blocks.default_config)
+        self.page_blocks = blocks.blocks                  # the page's own components (not ones rendered later)
+        self.added: set[int] = set()                      # blocks the session set (SessionState built their configs)
+        self.values: dict[int, Any] = {}                  # component id -> the value an event last wrote
+        self.state_data: dict[int, Any] = {}
+        self._state_ttl: dict = {}
+        self.is_closed = False
+        self.STATE_TTL_WHEN_CLOSED = 1 if os.getenv("GRADIO_IS_E2E_TEST", None) else 3600
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        block = self.blocks_config.blocks.get(key)
+        if isinstance(block, State):
+            self._state_ttl[key] = (block.time_to_live, datetime.datetime.now())
+            self.state_data[key] = value
+        else:
+            self.blocks_config.blocks[key] = value
+        if block:
+            self.added.add(key)
+
+    def _update_config(self, key: int) -> None:
+        """Nothing to rebuild: `components` reads each block as it is when asked."""
+
+    def _update_value_in_config(self, key: int, value: Any) -> None:
+        self.values[key] = value
+
+    @property
+    def components(self) -> Iterator[dict]:
+        """Every component's config with the values the session's events wrote, as SessionState gives it."""
+        for key, block in self.blocks_config.blocks.items():
+            if key not in self.page_blocks and key not in self.added and key not in self.values:
+                continue
+            config = self.blocks_config.config_for_block(key, [], block)
+            if key in self.values and "props" in config:
+                config["props"]["value"] = self.values[key]
+            if config:
+                yield config
+
+
+class LeanStateHolder(StateHolder):
+    """StateHolder that starts sessions as LeanSessionState."""
+
+    def __getitem__(self, session_id: str) -> SessionState:
+        if session_id not in self.session_data:
+            self.session_data[session_id] = LeanSessionState(self.blocks)
+        return super().__getitem__(session_id)
+
+
+@asynccontextmanager
+async def lean_sessions(app):
+    """A lifespan for Gradio's app (launch's app_kwargs): sessions start lean from the first request."""
+    holder = LeanStateHolder()
+    holder.set_blocks(app.blocks)
+    app.state_holder = holder
+    yield

@@ -1,0 +1,99 @@
+"""Input checks that run before any handler touches a model.
+
+Each check raises `gr.Error` with a message, in the session's language, that names the limit
+and says what to change. The limits are named constants so the messages, the sliders and the
+tests share one number.
+"""
+from __future__ import annotations
+
+import math
+
+import gradio as gr
+
+from playground.data import Tokenizer
+from playground.generate import settings as decoding
+from playground.model import FIELD_RANGES, SizeLimits
+
+from ..text.i18n import text
+
+MAX_INPUT_CHARS = 200            # attention / generation prompts
+MAX_TOKENIZER_CHARS = 2_000      # text shown as token spans
+MAX_CORPUS_CHARS = 200_000       # text a BPE is trained on live
+TEMPERATURE_RANGE = (0.05, 5.0)
+TOP_P_RANGE = (0.01, 1.0)        # 1 = off
+MAX_TOP_K = 1_000                # 0 = off
+# Decoding on the page stays below the library's limits (decoding.MAX_NEW_TOKENS and MAX_BEAM_WIDTH, which
+# admit long outputs and the wide beams that exhaustive checks of beam search need): Run to the end is one
+# event on a shared CPU, so it writes at most 200 tokens, and a beam tree wider than 6 hypotheses no longer
+# reads at 1280x720.
+MAX_NEW_TOKENS = min(200, decoding.MAX_NEW_TOKENS)
+MAX_BEAM_WIDTH = min(6, decoding.MAX_BEAM_WIDTH)
+MAX_SEED = 2**31 - 1
+POSITIONAL_D_MODEL_RANGE = (2, 512)
+POSITIONAL_LENGTH_RANGE = (2, 512)
+BPE_VOCAB_RANGE = (262, 4_000)   # 5 special tokens + 256 bytes + at least one merge
+MAX_UPLOAD_BYTES = 32 * 1024 * 1024
+CONFIG_LIMITS = {                # the Architecture tab's custom config: the library's own ranges
+    "n_layers": FIELD_RANGES["n_decoder_layers"], "n_heads": FIELD_RANGES["n_heads"],
+    "d_model": (2, FIELD_RANGES["d_model"][1]), "d_ff": FIELD_RANGES["d_ff"],
+    "vocab_size": FIELD_RANGES["vocab_size"], "max_len": FIELD_RANGES["max_len"],
+}
+TRAIN_LIMITS = {                 # the Train tab's form
+    "layers": (1, 6), "n_heads": (1, 8), "d_model": (8, 512), "d_ff": (8, 2048), "dropout": (0.0, 0.5),
+    "lr": (1e-5, 0.1), "warmup": (0, 1_000), "batch_size": (1, 256), "steps": (1, 5_000),
+    "block_size": (2, 256), "grad_clip": (0.01, 100.0), "decay_every": (1, 5_000), "decay_factor": (0.01, 1.0),
+}
+MAX_TRAIN_PARAMETERS = 2_000_000        # a larger model trains too slowly to watch on a shared CPU
+MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estimated: about 1 s on one core
+MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
+MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
+MAX_UPLOAD_CONTEXT = 1_024               # positions of an uploaded model (prompt and generation together stay below)
+UPLOAD_LIMITS = SizeLimits(              # an uploaded model: what the Train tab could have made, checked before building
+    largest={"n_encoder_layers": TRAIN_LIMITS["layers"][1], "n_decoder_layers": TRAIN_LIMITS["layers"][1],
+             "n_heads": TRAIN_LIMITS["n_heads"][1], "d_model": TRAIN_LIMITS["d_model"][1],
+             "d_ff": TRAIN_LIMITS["d_ff"][1], "max_len": MAX_UPLOAD_CONTEXT},
+    max_parameters=MAX_TRAIN_PARAMETERS)
+MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses a larger file while it arrives
+
+
+def fail(lang: str, key: str, **values) -> gr.Error:
+    """A gr.Error with the message `key` in `lang`, under a title in `lang` (Gradio's own says "Error")."""
+    return gr.Error(text(lang, key, **values), title=text(lang, "err_title"), print_exception=False)
+
+
+def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:
+    """A non-empty string of at most `limit` characters."""
+    if not isinstance(value, str):
+        raise fail(lang, "err_not_text", what=text(lang, f"what_{what}"))
+    if not value.strip():
+        raise fail(lang, "err_empty", what=text(lang, f"what_{what}"))
+    if len(value) > limit:
+        raise fail(lang, "err_too_long", what=text(lang, f"what_{what}"), length=len(value), limit=limit)
+    return value
+
+
+def check_known_chars(value: str, tokenizer: Tokenizer, model_name: str, lang: str) -> None:
+    """Every character is in the model's vocabulary (byte-level BPE knows them all)."""
+    unknown = tokenizer.unknown_chars(value)
+    if unknown:
+        shown = ", ".join(repr(ch) for ch in unknown[:12])
+        raise fail(lang, "err_unknown_chars", model=model_name, chars=shown, count=len(unknown))
+
+
+def check_number(value, lang: str, name: str, low: float, high: float, integer: bool = False) -> float | int:
+    """A finite number in [low, high]; an integer when `integer`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise fail(lang, "err_not_number", name=text(lang, f"param_{name}"), low=low, high=high)
+    if integer and value != int(value):
+        raise fail(lang, "err_not_integer", name=text(lang, f"param_{name}"), value=value)
+    if not low <= value <= high:
+        raise fail(lang, "err_out_of_range", name=text(lang, f"param_{name}"), value=value, low=low, high=high)
+    return int(value) if integer else float(value)
+
+
+def check_choice(value, choices, lang: str, name: str):
+    """One of `choices`."""
+    if value not in choices:
+        raise fail(lang, "err_bad_choice", name=text(lang, f"param_{name}"), value=value,
+                   choices=", ".join(str(c) for c in choices))
+    return value

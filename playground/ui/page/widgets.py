@@ -1,0 +1,107 @@
+"""Controls that more than one tab uses, declared once with the code that updates them."""
+from __future__ import annotations
+
+import gradio as gr
+
+from playground.model import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
+
+from ..text.i18n import label
+
+
+def integer_slider(*args, **kwargs) -> gr.Slider:
+    """A slider of whole numbers (step 1). The API lists it as an integer; a fraction sent to it
+    reaches the tab's form, which refuses it by name (precision=0 would round it silently).
+
+    The API type is set on the instance: a subclass of gr.Slider would be served as a custom
+    component, which the page has no code for."""
+    slider = gr.Slider(*args, step=1, **kwargs)
+    listed = slider.api_info
+    slider.api_info = lambda: {**listed(), "type": "integer"}
+    return slider
+
+
+class FormRadio(gr.Radio):
+    """A radio whose value the tab's form checks (against every value the field may hold), not
+    Gradio against the choices the radio shows at that moment.
+
+    Choosing a model narrows a radio's choices to that model's (its attention kinds, their scores)
+    while a second event of the same pick is already on its way with the previous model's value
+    (Gradio's dropdown sends `input` twice for one pick); gr.Radio would refuse that event with its
+    own English message before any handler runs. The handlers fit such a value to the model.
+    The page draws it with gr.Radio's own code (the block name), and Gradio rebuilds a session's
+    updated copy from this class, so the check stays off there too."""
+
+    def get_block_name(self) -> str:
+        return "radio"
+
+    def preprocess(self, payload):
+        return payload
+
+
+def integer_number(value: int, **kwargs) -> gr.Number:
+    """A number box of whole numbers, listed by the API as an integer; like integer_slider, a fraction
+    reaches the tab's form and is refused by name (precision=0 would round it silently)."""
+    box = gr.Number(value, step=1, **kwargs)
+    listed = box.api_info
+    box.api_info = lambda: {**listed(), "type": "integer"}
+    return box
+
+
+CONFIG_CHOICES = {"arch": ARCHITECTURES, "positional": POSITIONAL_ENCODINGS, "norm": NORM_PLACEMENTS,
+                  "activation": ACTIVATIONS}
+CONFIG_CHOICE_LABELS = {"arch": "arch_{}", "positional": "enc_{}", "norm": "norm_{}"}
+CONFIG_FLAGS = ("tie_weights", "bias", "scale_embedding")
+CONFIG_FRACTIONS = {"dropout": 0.05}         # fractions, by their box's step
+CONFIG_LABELS = {"arch": "lbl_arch", "positional": "lbl_positional", "norm": "lbl_norm", "activation": "lbl_activation",
+                 "tie_weights": "lbl_tie_weights", "bias": "lbl_bias", "scale_embedding": "lbl_scale_embedding",
+                 "dropout": "lbl_train_dropout"}
+
+
+def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ...]) -> dict[str, gr.components.Component]:
+    """Controls for the ModelConfig `fields`, named like the fields, set to `start` (ids PREFIX-FIELD):
+    choices as radios, flags as checkboxes, fractions (dropout) as number boxes, sizes as whole-number boxes. The Architecture and Train
+    tabs both build their model from these."""
+    controls: dict[str, gr.components.Component] = {}
+    for name in fields:
+        elem_id = f"{prefix}-{name.replace('_', '-')}"
+        value = getattr(start, name)
+        if name in CONFIG_CHOICES:
+            pattern = CONFIG_CHOICE_LABELS.get(name)
+            choices = [(label(pattern.format(c)), c) if pattern else c for c in CONFIG_CHOICES[name]]
+            kind = gr.Dropdown if name == "positional" else gr.Radio
+            controls[name] = kind(choices, value=value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
+        elif name in CONFIG_FLAGS:
+            controls[name] = gr.Checkbox(value, label=label(CONFIG_LABELS[name]), elem_id=elem_id)
+        elif name in CONFIG_FRACTIONS:
+            controls[name] = gr.Number(value, step=CONFIG_FRACTIONS[name], label=label(CONFIG_LABELS[name]),
+                                       elem_id=elem_id)
+        else:
+            controls[name] = integer_number(value, label=label(f"lbl_cfg_{name}"), elem_id=elem_id)
+    return controls
+
+
+def layer_head_sliders(prefix: str) -> tuple[gr.Slider, gr.Slider]:
+    """The layer and head sliders (ids PREFIX-layer, PREFIX-head), ranges set by layer_head_updates."""
+    layer = integer_slider(0, 1, value=0, label=label("lbl_layer"), elem_id=f"{prefix}-layer")
+    head = integer_slider(0, 1, value=0, label=label("lbl_head"), elem_id=f"{prefix}-head")
+    return layer, head
+
+
+def layer_head_updates(n_layers: int, n_heads: int, layer: int, head: int) -> dict[str, gr.Slider]:
+    """{"layer": ..., "head": ...}: each slider's range fitted to the stack, its value kept inside.
+
+    A one-layer (one-head) stack keeps a range of 0..1 and is not interactive (a slider of one
+    value draws no track)."""
+    return {
+        "layer": gr.Slider(maximum=max(n_layers - 1, 1), value=min(int(layer or 0), n_layers - 1),
+                           interactive=n_layers > 1),
+        "head": gr.Slider(maximum=max(n_heads - 1, 1), value=min(int(head or 0), n_heads - 1),
+                          interactive=n_heads > 1),
+    }
+
+
+def on_slide(slider: gr.Slider) -> tuple:
+    """The event after which to redraw for a slider, and its options: `input` fires for a drag, the
+    arrow keys and a number typed in its box (a release fires only for the pointer); "always_last"
+    keeps one redraw waiting while the handle moves, for its final value."""
+    return slider.input, {"trigger_mode": "always_last"}

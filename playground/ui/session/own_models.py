@@ -1,0 +1,80 @@
+"""A session's own models: a checkpoint uploaded as one .safetensors file joins the session's
+model pickers (for this session only)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import gradio as gr
+
+from playground.checkpoint import CheckpointError, CheckpointTooLarge, from_bytes
+
+from ..page.context import AppContext, uploading
+from ..page.runtime import guarded
+from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
+from ..text.i18n import label, text
+from . import hub_models
+from .registry import ModelEntry, freeze
+
+OWN_PREFIX = "mine-"
+
+
+def own_name(filename: str) -> str:
+    """"My Model (2).safetensors" -> "mine-My-Model-2": never the name of a shared model."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(filename).stem).strip("-.") or "model"
+    return OWN_PREFIX + stem[:40]
+
+
+def load_own_model(path: str | Path, lang: str) -> ModelEntry:
+    """Read an uploaded checkpoint file, checking its size and contents (never unpickling); a model
+    beyond UPLOAD_LIMITS is refused from its config, before any weight is allocated."""
+    path = Path(path)
+    if path.suffix.lower() != ".safetensors":
+        raise fail(lang, "err_upload_type", name=path.name)
+    size = path.stat().st_size
+    if size > MAX_UPLOAD_BYTES:
+        raise fail(lang, "err_upload_size", size=size // 2**20, limit=MAX_UPLOAD_BYTES // 2**20)
+    try:
+        model, tokenizer, config, card = from_bytes(path.read_bytes(), UPLOAD_LIMITS)
+    except CheckpointTooLarge as error:
+        field = text(lang, "upload_field_parameters") if error.field == "parameters" else f"`{error.field}`"
+        raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
+    except CheckpointError as error:
+        raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
+    return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
+
+
+def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown]:
+    """The upload panel and the Hub row (declared above the tabs; wired once every picker exists)."""
+    with gr.Accordion(label("lbl_own_model"), open=False, elem_id="own-model-panel"):
+        gr.Markdown(label("own_model_explanation"))
+        upload = gr.File(file_types=[".safetensors"], file_count="single", type="filepath",
+                         label=label("lbl_upload"), elem_id="model-upload")
+        status = gr.Markdown(elem_id="model-upload-status")
+        hub_models.build(ctx)
+    return upload, status
+
+
+def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown) -> None:
+    """Loading a file adds the model to this session and to every model picker, and selects it."""
+    pickers = ctx.pickers
+
+    @guarded
+    def on_upload(path, lang, request: gr.Request):
+        if not path:
+            return (gr.Markdown(), *(gr.Dropdown() for _ in pickers))
+        workspace = ctx.workspace(request)
+        entry = load_own_model(path, lang)
+        with workspace.lock:
+            workspace.add_model(entry)
+        updates = []
+        for _, generative_only in pickers:
+            usable = entry.generative or not generative_only
+            choices = workspace.model_names(ctx.registry, generative_only)
+            updates.append(gr.Dropdown(choices=choices, value=entry.name) if usable else gr.Dropdown(choices=choices))
+        message = text(lang, "upload_done", name=entry.name, arch=text(lang, f"arch_{entry.config.arch}"),
+                       params=f"{entry.n_parameters:,}")
+        return (message, *updates)
+
+    upload.upload(on_upload, [upload, ctx.language], [status, *(dropdown for dropdown, _ in pickers)],
+                  api_name="upload_model", **uploading(status))

@@ -1,0 +1,1 @@
+"""The app's text in English and Simplified Chinese."""

@@ -1,0 +1,1 @@
+"""Figures and panels shared by the tabs and the lessons."""

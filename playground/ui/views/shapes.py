@@ -1,0 +1,65 @@
+"""The shape walk-through's rows in the session's language: (stage, tensor, shape, note)."""
+from __future__ import annotations
+
+import functools
+import re
+
+from playground.analysis import ShapeRow
+from playground.model import AttentionSite, ModelConfig
+
+from ..text.i18n import text
+
+_NAME = re.compile(r"^(?P<stack>encoder|decoder)\.(?:(?P<layer>\d+)\.)?(?P<part>.+)$")
+_SUBLAYER_OF = {"resid_pre": "self_attn", "resid_mid": "self_attn", "resid_cross": "cross_attn",
+                "ffn.hidden": "ffn", "ffn.out": "ffn", "resid_post": "ffn"}
+
+
+def _stage(name: str, stack: str, layer: str | None, part: str, lang: str) -> str:
+    stack_name = text(lang, f"tm_{stack}")
+    if layer is None:
+        key = "shape_stage_embedding" if part in ("tok_embed", "pos_embed") else "shape_stage_final_norm"
+        return text(lang, key, stack=stack_name)
+    attention = AttentionSite.from_key(name)
+    sublayer = attention[0].sublayer if attention is not None else _SUBLAYER_OF[part]
+    return text(lang, "shape_stage_block", stack=stack_name, i=layer, sublayer=text(lang, f"shape_sublayer_{sublayer}"))
+
+
+def _note(name: str, part: str, config: ModelConfig, lang: str) -> str:
+    values = dict(d=config.d_model, h=config.n_heads, dh=config.head_dim, f=config.d_ff, act=config.activation,
+                  positional=config.positional, v=config.target_vocab_size)
+    attention = AttentionSite.from_key(name)
+    if attention is not None:
+        site, _, piece = attention
+        if piece in ("k", "v"):
+            values["source"] = text(lang, "shape_source_encoder" if site.is_cross else "shape_source_same")
+        if piece == "weights":
+            values["mask"] = text(lang, f"shape_mask_{site.id}")
+        return text(lang, f"shape_note_{piece}", **values)
+    if part == "tok_embed":
+        scaled = text(lang, "shape_scaled", d=config.d_model) if config.scale_embedding else ""
+        return text(lang, "shape_note_tok_embed", scaled=scaled, d=config.d_model)
+    if part == "final_norm":
+        return text(lang, f"shape_note_final_norm_{config.norm}")
+    return text(lang, f"shape_note_{part.replace('.', '_')}", **values)
+
+
+def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tuple[str, str, tuple, str]]:
+    """Rows for viz.shape_table: the stage and note in `lang`, the shape in symbols before the note."""
+    return list(_translated(tuple(rows), config, lang))
+
+
+@functools.lru_cache(maxsize=256)         # every view of a model on inputs of one length has the same rows
+def _translated(rows: tuple[ShapeRow, ...], config: ModelConfig, lang: str) -> tuple[tuple[str, str, tuple, str], ...]:
+    out = []
+    for row in rows:
+        if row.name == "logits":
+            stage = text(lang, "shape_stage_output")
+            note = text(lang, "shape_note_logits", v=config.target_vocab_size)
+        else:
+            match = _NAME.match(row.name)
+            if match is None:
+                raise ValueError(f"unknown trace name {row.name!r}")
+            stage = _stage(row.name, match["stack"], match["layer"], match["part"], lang)
+            note = _note(row.name, match["part"], config, lang)
+        out.append((stage, row.name, row.shape, f"{row.symbols} {note}"))
+    return tuple(out)
