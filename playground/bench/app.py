@@ -412,15 +412,15 @@ def view_lines(quick: bool) -> list[dict]:
     demo = create_app()
     event = next(f.fn for f in demo.fns.values() if f.api_name == "attention")
     form = AttentionForm(model=GRID_MODEL, text=GRID_TEXT, kind="decoder", layer=1, head=2)
-    names = list(inspect.signature(event).parameters)[1:]           # the API's order, after the request
+    names = list(inspect.signature(event).parameters)[2:]           # the API's order, after the request and event
     values = ["en" if name == "lang" else getattr(form, name) for name in names]
     started = time.perf_counter()
-    first = event(None, *values)
+    first = event(None, None, *values)
     first_ms = 1000 * (time.perf_counter() - started)
     repeats = []
     for _ in range(REPEAT_VIEWS[quick]):
         started = time.perf_counter()
-        event(None, *values)
+        event(None, None, *values)
         repeats.append(1000 * (time.perf_counter() - started))
     grid = next(value for component, value in first.items() if getattr(component, "elem_id", "") == "attention-grid")
     context = dict(model=GRID_MODEL, tokens=len(GRID_TEXT), first_view_ms=round(first_ms, 1), repeats=len(repeats))

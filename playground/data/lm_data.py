@@ -16,6 +16,21 @@ IGNORE_INDEX = -100  # label of positions that take no part in the loss (F.cross
 Split = Literal["train", "val"]
 
 
+class TextTooShort(ValueError):
+    """A text whose training or validation part is too short for windows of ``block_size`` tokens.
+
+    Its fields let a caller say which setting to change: ``largest`` is the longest block both parts
+    still hold (below 1 when none does)."""
+
+    def __init__(self, tokens: int, train: int, val: int, val_fraction: float, block_size: int, needed: int):
+        self.tokens, self.train, self.val, self.block_size, self.needed = tokens, train, val, block_size, needed
+        self.largest = min(train, val) - (needed - block_size)
+        smaller = f"a block_size of at most {self.largest}" if self.largest >= 1 else "a smaller block_size"
+        super().__init__(f"the text has {tokens} tokens: {train} for training and {val} for validation "
+                         f"(val_fraction={val_fraction}), but block_size={block_size} needs at least {needed} in "
+                         f"each; use a longer text or {smaller}")
+
+
 class _TokenSplits:
     """Token ids of a text split into train and validation, each at least ``min_tokens`` long."""
 
@@ -40,13 +55,7 @@ class _TokenSplits:
         self.val_ids = ids[len(ids) - n_val :]  # [N_val]
         shortest = min(len(self.train_ids), len(self.val_ids))
         if shortest < min_tokens:
-            largest = shortest - (min_tokens - block_size)        # the longest block both splits still hold
-            smaller = f"a block_size of at most {largest}" if largest >= 1 else "a smaller block_size"
-            raise ValueError(
-                f"the text has {len(ids)} tokens: {len(self.train_ids)} for training and {len(self.val_ids)} "
-                f"for validation (val_fraction={val_fraction}), but block_size={block_size} needs at least "
-                f"{min_tokens} in each; use a longer text or {smaller}"
-            )
+            raise TextTooShort(len(ids), len(self.train_ids), len(self.val_ids), val_fraction, block_size, min_tokens)
 
     @property
     def vocab_size(self) -> int:

@@ -7,22 +7,14 @@ from pathlib import Path
 import gradio as gr
 from starlette.middleware import Middleware
 
-from .page import links, session_costs
+from .page import links, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
-from .page.language import (
-    FOLLOW_SETTINGS_JS,
-    LANGUAGE_ID,
-    MARK_PAGE_LANGUAGE_JS,
-    PROBE_ID,
-    SET_LOCALE_JS,
-    toast_title_css,
-)
+from .page.language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
 from .page.runtime import configure_torch
 from .page.session_state import lean_sessions
 from .page.static_cache import KeptResponses
 from .page.validation import MAX_FILE_BYTES
-from .page.wiring import redraw_on_language
 from .session import own_models
 from .session.registry import ModelRegistry
 from .session.workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
@@ -48,13 +40,11 @@ QUEUE_STATUS_SECONDS = 1.0
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
-RESIZE_FIGURES_JS = "() => { requestAnimationFrame(() => window.dispatchEvent(new Event('resize'))); }"
 PRESENT_FONT_PX = 18         # presenter mode (?present=1): the smallest figure text, for a projector in a lit room
 CSS = f"""
 #header {{ align-items: center; }}
 .explanation {{ font-size: 1.02rem; }}
 .accepted {{ font-size: 0.9rem; }}
-#model-trained {{ display: none; }}
 body.present .js-plotly-plot text {{ font-size: {PRESENT_FONT_PX}px !important; }}
 body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}
 body.present .explanation {{ display: none; }}
@@ -63,7 +53,8 @@ body.present .explanation {{ display: none; }}
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
                idle_seconds: float = IDLE_SECONDS) -> gr.Blocks:
-    """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/)."""
+    """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/).
+    Its `workspaces` is the store of its sessions' workspaces."""
     configure_torch()
     session_costs.install()
     registry = ModelRegistry(pretrained_dir)
@@ -75,37 +66,21 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
             copy, copied = links.build_copy_button()
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
-        note, query, linked_view = links.build_link_note()
-
-        language.input(None, [language], None, js=SET_LOCALE_JS)
+        note, query = links.build_link_note()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
-        ctx = AppContext(registry, store, language, linked_view, query)
-        upload, upload_status = own_models.build(ctx)
-        # Not a State: a State's change fires before the page shows the run's last outputs. Not a
-        # gr.Number: Gradio 6.31's page fired a Number's change again after each event it triggered,
-        # without end. A Markdown hidden by CSS fires once per new value. Its change may still read a
-        # picker before it shows the new model: handlers take the model from the session.
-        ctx.trained = gr.Markdown("0", elem_id="model-trained")
-        ctx.models_added.extend([upload_status.change, ctx.trained.change])
-        tabs = []
+        ctx = AppContext(registry, store, language)
+        upload, upload_status, hub = own_models.build(ctx)
+        tab_components = {}
         with gr.Tabs(elem_id="tabs") as tab_set:
             for key, module in TABS:
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
-                    ctx.tab, ctx.tab_key = tab, key
+                    ctx.note = gr.Markdown(visible=False, elem_id=f"{key}-note", elem_classes="tab-note")
                     module.build(ctx)
-                tabs.append(tab)
-        # Figures drawn while their tab was hidden (a language change) took Plotly's default 700 px;
-        # a resize once the tab shows makes them fill its width.
-        gr.on([tab.select for tab in tabs], None, None, None, js=RESIZE_FIGURES_JS, **PRIVATE)
-        # Gradio translates a tab's label again only once that tab has been opened: resend them all.
-        language.input(lambda: [gr.Tab(label=label(f"tab_{key}")) for key, _ in TABS], None, tabs,
-                       show_progress="hidden", **PRIVATE)
-        own_models.wire(ctx, upload, upload_status)
-        links.wire_page(demo, ctx, tab_set, tuple(key for key, _ in TABS), note, query, copy, copied,
-                        dict(zip((key for key, _ in TABS), tabs)))
-        redraw_on_language(ctx)
-        for wire in ctx.deferred:
-            wire()
+                tab_components[key] = tab
+        targets = showing.page_targets(ctx)
+        showing.wire(ctx, tab_set, tab_components, targets)
+        own_models.wire(ctx, upload, upload_status, hub, targets)
+        links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, targets)
 
         def on_unload(request: gr.Request) -> None:
             if request is not None and request.session_hash:
@@ -113,6 +88,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
 
         demo.unload(on_unload)
         gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
+    demo.workspaces = store                  # the sessions' workspaces (read by the benches and tests)
     for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
         os.environ.setdefault(setting, str(ANALYTICS_EVENTS))         # read when the queue is made
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE, status_update_rate=QUEUE_STATUS_SECONDS)

@@ -134,3 +134,15 @@ def test_a_forgotten_models_passes_go_with_it():
 def test_a_cache_needs_room():
     with pytest.raises(ValueError, match="max_bytes"):
         PassCache(max_bytes=0)
+
+
+def test_what_views_compute_from_a_pass_counts_in_the_cache_and_can_push_passes_out():
+    model = torch.nn.Linear(1, 1)
+    cache = PassCache(max_bytes=3 * 400)
+    for key in "ab":
+        cache.put(model, key, recorded(100))                                  # 400 bytes each
+    kept = cache.get(model, "a")
+    kept.derived["weights"] = np.zeros(50, dtype=np.float32)                  # 200 bytes more
+    assert cache.bytes == 1000 and cache.get(model, "a") is kept
+    kept.derived["scores"] = np.zeros(100, dtype=np.float32)                  # 400 more: over the bound
+    assert cache.bytes <= 1200 and cache.get(model, "b") is None              # the least recently used went

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from playground.ui.page.links import link_query, parse_link
-from playground.ui.page.wiring import once_per_addition
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import forward_pass, scores_of
 from playground.ui.tabs.generate import GenerateForm, handlers
@@ -125,7 +124,8 @@ def test_the_controls_follow_the_model_and_say_what_it_accepts(workspace, regist
     picker = changed["ho_heads"].constructor_args
     assert {value.split(".")[0] for _, value in picker["choices"]} == {"encoder", "decoder", "cross"}
     assert picker["value"] == ["cross.1.1"]
-    assert changed["xb_target"] == changed["prompt"] == "abcdefghij"          # the copy model's own example
+    assert changed["xb_target"] == changed["prompt"].value == "abcdefghij"    # the copy model's own example
+    assert changed["prompt"].label.key == "lbl_prompt_source"                # a source an encoder reads
     assert "Accepts only these characters" in changed["accepted"]
     gpt = handlers.controls(workspace, GenerateForm(model="tiny-gpt", prompt="abc"), "zh-CN")
     assert [value for _, value in gpt["ho_heads"].constructor_args["choices"]] == \
@@ -143,24 +143,23 @@ def test_an_example_brings_its_exposure_target(workspace):
     assert loaded["xb_target"] == "abcdefghij" and loaded["steps"] == 0
 
 
-def test_a_model_the_session_adds_redraws_the_tab_for_it(workspace, registry):
+def test_a_model_the_session_adds_is_shown_when_the_tab_is_drawn_again(workspace, registry):
     form = GenerateForm(model="tiny-gpt", prompt="abc")
-    model_added = once_per_addition(handlers.model_added)                   # as the page's events run it
     handlers.reset(workspace, form, "en")
     handlers.step(workspace, form, "en")
-    # the picker stayed (the added model writes no text): the generation goes on
-    kept = model_added(workspace, replace(form, steps=1), "en")
-    assert kept["steps"] == 1 and "prompt" not in kept
+    # a model that writes no text: the tab keeps its model, and its generation goes on
+    workspace.add_model(replace(registry.get("tiny-bert"), name="mine-bert", source="session"))
+    kept, replaced = replace(form, steps=1).follow(workspace.catalog, workspace.current_model)
+    assert kept == replace(form, steps=1) and not replaced
+    assert handlers.open_tab(workspace, kept, "en")["steps"] == 1
+    # a model that writes: the tab follows it, with the prompt it can read, from the first token
     mine = replace(registry.get("copy"), name="mine-copy", source="uploaded")
     workspace.add_model(mine)
-    added = model_added(workspace, replace(form, model="mine-copy", steps=1), "en")
-    assert added["steps"] == 0 and added["prompt"] == "abc"                     # it reads the prompt: kept
-    assert "cross.0.0" in [value for _, value in added["ho_heads"].constructor_args["choices"]]
-    assert workspace.generation.entry is mine
-    # the page reports the same addition again: nothing is redrawn, what the user did since stays
-    assert model_added(workspace, replace(form, model="copy", prompt="xyz"), "en") == {}
-    # the event read the picker before the page showed the new model: the session's newest is drawn
-    again = replace(mine, name="mine-copy")                                       # uploaded once more
-    workspace.add_model(again)
-    stale = model_added(workspace, replace(form, steps=1), "en")
-    assert stale["model"] == "mine-copy" and workspace.generation.entry is again
+    followed, replaced = replace(form, steps=1).follow(workspace.catalog, workspace.current_model)
+    assert followed.model == "mine-copy" and followed.prompt == "abc" and followed.steps == 0 and not replaced
+    drawn = handlers.open_tab(workspace, followed, "en")
+    assert drawn["steps"] == 0 and workspace.generation.entry is mine
+    assert "cross.0.0" in [value for _, value in drawn["ho_heads"].constructor_args["choices"]]
+    # a prompt it cannot read: its own first example instead, and the caller is told
+    followed, replaced = replace(form, prompt="xyz!").follow(workspace.catalog, workspace.current_model)
+    assert replaced and followed.prompt != "xyz!" and not mine.tokenizer.unknown_chars(followed.prompt)

@@ -229,10 +229,10 @@ def test_a_refused_prompt_replaces_the_figures_with_the_reason(registry):
 def test_a_new_model_brings_its_own_first_example_when_it_cannot_read_the_prompt(registry):
     workspace = Workspace("s", registry)
     updates = handlers.change_model(workspace, GenerateForm(model="copy", prompt="zzz"), "en")
-    assert updates["prompt"] == examples_for(registry.get("copy"), GENERATE_EXAMPLES)[0]
+    assert updates["prompt"].value == examples_for(registry.get("copy"), GENERATE_EXAMPLES)[0]
     assert updates["steps"] == 0 and updates["filling"].constructor_args["visible"]
     kept = handlers.change_model(workspace, GenerateForm(model="tiny-gpt", prompt="abc"), "en")
-    assert kept["prompt"] == "abc"
+    assert kept["prompt"].value == "abc" and kept["prompt"].label.key == "lbl_prompt"     # a text it continues
 
 
 def test_beam_search_hides_step_and_back_and_runs_at_once(registry):

@@ -69,7 +69,8 @@ def test_lesson_9_trains_copy_live_and_stops_at_its_exact_match_goal(monkeypatch
     assert any("outcome_0" in update and "outcome_1" not in update for update in updates[2:])
     session = workspace.training
     assert session.state == "stopped" and session.trainer.step < 600      # it stopped at the goal, not the preset's end
-    assert "trained-copy" in workspace.models and handlers.published(workspace, "copy-training") is session.entry
+    assert "trained-copy" in workspace.models and workspace.model("trained-copy") is session.entry
+    assert workspace.current_model == "trained-copy"                # every tab shows it when next shown
 
 
 def test_lesson_10_memorises_the_rhyme_until_its_training_loss_goal(monkeypatch):
@@ -100,7 +101,7 @@ def test_lesson_13_runs_its_lab_in_the_session_and_keeps_the_result_for_the_labs
     assert len(shown(last)) == 3 and last["reveal"] == BY_ID["bugs"].experiment.reveal("zh-CN")
     result = workspace.labs.latest("float-mask")
     assert result is not None and result.steps_done == result.steps_planned
-    assert handlers.published(workspace, "bugs") is None
+    assert workspace.current_model is None                            # a lab publishes no model
 
 
 def test_a_second_run_of_the_session_is_refused_with_a_message_and_stop_stops(monkeypatch):

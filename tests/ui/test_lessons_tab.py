@@ -122,22 +122,30 @@ def test_explore_further_links_to_the_tab_view_in_the_same_page():
     assert "(?view=attention&model=reverse&kind=cross&lang=zh-CN)" in link and "注意力" in link
 
 
-def test_the_browser_record_resumes_the_place_and_the_answers():
+def test_the_browser_record_resumes_the_place_and_the_answers(registry):
     kept = handlers.remember({}, "masks", 1, 2)
     assert kept["lesson"] == "masks" and handlers.kept_answers(kept, "masks") == (1, 2)
     assert handlers.kept_answers(kept, "tokens") == (None, None)
-    assert handlers.resumed_lesson(kept, {}) == "masks"
-    assert isinstance(handlers.resumed_lesson(kept, {"lesson": "tokens"}), gr.Dropdown)     # the link wins
-    assert isinstance(handlers.resumed_lesson({"lesson": "gone"}, {}), gr.Dropdown)         # unknown: no change
+    workspace = Workspace("resume", registry)
+    handlers.keep_progress(workspace, kept)                            # what the browser kept, read on opening
+    assert handlers.initial_form(workspace) == LessonsForm(lesson="masks")
+    handlers.keep_progress(workspace, {"lesson": "gone"})               # unknown: the first lesson
+    assert handlers.initial_form(workspace) == LessonsForm(lesson=LESSONS[0].id)
+    handlers.keep_progress(workspace, "not a record")
+    assert workspace.lessons is None and handlers.initial_form(workspace) == LessonsForm(lesson=LESSONS[0].id)
     assert handlers.kept_answers({"answers": {"masks": {"prediction": 7, "answer": "x"}}}, "masks") == (None, None)
 
 
-def test_a_lesson_restores_its_kept_answers_but_keeps_a_pick_made_since_it_opened():
-    kept = handlers.remember({}, "masks", 1, 2)
-    prediction, answer, run, _, feedback = handlers.restored("masks", kept, "en")
-    assert (prediction.value, answer.value) == (1, 2) and run.interactive and feedback
-    prediction, answer, run, _, _ = handlers.restored("masks", kept, "en", 0, None)    # picked before the restore
-    assert (prediction.value, answer.value) == (0, 2) and run.interactive
-    prediction, answer, run, _, feedback = handlers.restored("tokens", kept, "en", None, None)
-    assert (prediction.value, answer.value) == (None, None) and not run.interactive and feedback == ""
-    assert handlers.restored("tokens", kept, "en", 0, None)[2].interactive               # nothing kept, a pick
+def test_a_lesson_opens_with_its_kept_answers_and_every_pick_is_kept(workspace):
+    handlers.keep_progress(workspace, handlers.remember({}, "masks", 1, 2))
+    screen = handlers.open_lesson(workspace, LessonsForm(lesson="masks"), "zh-CN")
+    assert (screen["prediction"].value, screen["answer"].value) == (1, 2)
+    assert screen["run"].interactive and screen["feedback"] and screen["progress"]["lesson"] == "masks"
+    fresh = handlers.open_lesson(workspace, LessonsForm(lesson="tokens"), "en")       # nothing kept for it
+    assert (fresh["prediction"].value, fresh["answer"].value) == (None, None) and fresh["feedback"] == ""
+    assert not fresh["run"].interactive and fresh["progress"]["lesson"] == "tokens"
+    buttons, record = handlers.predicted(workspace, "tokens", 0, "en")
+    assert buttons["run"].interactive and handlers.kept_answers(record, "tokens") == (0, None)
+    feedback, record = handlers.answered(workspace, "tokens", 1, "en")
+    assert feedback and handlers.kept_answers(record, "tokens") == (0, 1)
+    assert handlers.kept_answers(record, "masks") == (1, 2) and workspace.lessons is record

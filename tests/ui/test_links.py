@@ -12,7 +12,7 @@ import pytest
 from playground.ui.page.forms import Refused, decode_query, encode_query, refusal_text
 from playground.ui.page.links import PRIVATE_LINK, copy_message, link_query, note_text, parse_link
 from playground.ui.page.widgets import FormRadio
-from playground.ui.page.wiring import TabWiring, export_config, file_name, once_per_addition, value_of, with_export
+from playground.ui.page.wiring import TabWiring, export_config, file_name, value_of, with_export
 from playground.ui.session.registry import ModelEntry
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm, handlers
@@ -200,21 +200,23 @@ def test_switching_model_loads_its_own_first_example(registry):
     assert grid_z(updates["grid"]).shape[1:] == (9, 9)
 
 
-def test_a_model_the_session_added_is_shown_whatever_the_picker_still_says(registry):
+def test_a_model_the_session_added_is_shown_when_the_tab_is_drawn_again(registry):
     workspace = Workspace("s", registry)
-    show_added = once_per_addition(handlers.show_added)                     # as the page's events run it
-    stale = AttentionForm(model="tiny-gpt", text="abcab", kind="decoder", score="previous_token")
-    assert "**tiny-gpt**" in show_added(workspace, stale, "en")["summary"]     # nothing added: the form's
+    shown = AttentionForm(model="tiny-gpt", text="abcab", kind="decoder", score="previous_token")
+    assert shown.follow(workspace.catalog, workspace.current_model) == (shown, False)    # nothing added
     copy = registry.get("copy")
     workspace.add_model(replace(copy, name="trained-copy", source="session", held_out_loss=0.5))
-    updates = show_added(workspace, stale, "en")         # the event read the picker before it changed
-    assert updates["model"] == "trained-copy" and updates["summary"].startswith("**trained-copy**")
-    assert updates["text"] == "abcabcabc"                         # its own first example, not the form's text
+    followed, replaced = shown.follow(workspace.catalog, workspace.current_model)
+    assert followed.model == "trained-copy" and followed.text == "abcab" and not replaced   # it reads the text
+    fitted, _ = followed.fit(workspace.catalog, set())
+    updates = handlers.draw(workspace, fitted, "en")
+    assert updates["summary"].startswith("**trained-copy**")
     assert updates["kind"].value == "decoder" and "decoder self-attention" in updates["grid"].layout.title.text
     assert [value for _, value in updates["kind"].choices] == ["encoder", "decoder", "cross"]
     assert "perplexity e^loss = **1.649**" in updates["summary"]
-    typed = replace(stale, model="trained-copy", text="abc")                  # the user typed since
-    assert show_added(workspace, typed, "en") == {}                  # a repeated report redraws nothing
+    unreadable, replaced = replace(shown, text="xyz").follow(workspace.catalog, workspace.current_model)
+    assert replaced and unreadable.text == "abcabcabc"           # its own first example, not the form's text
+    assert followed.follow(workspace.catalog, workspace.current_model) == (followed, False)   # drawn: stays
 
 
 def test_a_kind_and_score_left_from_the_previous_model_reach_the_handlers_which_fit_them(registry):

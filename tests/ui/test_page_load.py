@@ -1,10 +1,13 @@
 """The page's load: one event sets the language, applies the link and draws the tab it opens on."""
+import dataclasses
 import json
 
 import gradio as gr
 import pytest
 
-from playground.ui.page.wiring import TabWiring, with_value
+from playground.ui import create_app
+
+from playground.ui.page.wiring import TabWiring, value_of, with_value
 
 
 def by_elem_id(demo) -> dict:
@@ -17,13 +20,18 @@ def page_load(demo):
     return loads, loads[0].fn
 
 
-def open_page(demo, query: str, session: str, accept_language: str = "en") -> dict:
+def open_page(demo, query: str, session: str, accept_language: str = "en", kept=None) -> dict:
     """The page-load event's updates for an address, with what the page's js reads: the language
-    a link names (else none: the probe is still untranslated) and the query."""
+    a link names (else none: the probe is still untranslated) and the query; then, given `kept` (the
+    lessons' record the browser kept), those of the event that reads it once the page has it."""
     _, fn = page_load(demo)
     request = gr.Request(session_hash=session, headers={"accept-language": accept_language})
     named = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if "=" in pair)
-    return fn(named.get("lang", ""), query, request)
+    opened = fn(named.get("lang", ""), query, request)
+    if kept is None:
+        return opened
+    lang = opened[by_elem_id(demo)["language"]]
+    return {**opened, **page_event(demo, "kept_read").fn(query, lang, request, kept)}
 
 
 def test_the_page_opens_in_one_event(demo):
@@ -40,9 +48,7 @@ def test_a_link_draws_its_view_in_the_page_load(demo):
     assert json.loads(out[blocks["attention-grid"]].plot)["data"]
     assert out[blocks["attention-text"]] == "abcd"
     assert "view=attention" in out[blocks["attention-link"]]
-    opened = [value for block, value in out.items() if isinstance(block, gr.State) and value is True]
-    assert len(opened) == 1                          # the linked tab is marked drawn; no other tab is drawn
-    assert blocks["lesson-figure-0"] not in out                    # nor are the other tabs' figures
+    assert blocks["lesson-figure-0"] not in out                    # no other tab is drawn
 
 
 def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
@@ -59,15 +65,15 @@ def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
 
 
 def test_a_linked_view_that_cannot_be_drawn_opens_with_its_controls_and_says_why(demo, monkeypatch):
-    def fails(self, workspace, form, lang):
+    def fails(self, handler, workspace, form, lang, link=True, shared=False):
         raise LookupError("the lesson's model 'reverse' is not shipped")
 
-    monkeypatch.setattr(TabWiring, "redraw_updates", fails)
+    monkeypatch.setattr(TabWiring, "updates", fails)
     out = open_page(demo, "?view=lessons&lesson=masks&lang=en", "link-d")
     blocks = by_elem_id(demo)
     assert out[blocks["tabs"]].constructor_args["selected"] == "lessons"
-    assert out[blocks["lesson-picker"]] == "masks"
-    note = out[blocks["link-note"]].constructor_args
+    assert value_of(out[blocks["lesson-picker"]]) == (True, "masks")
+    note = out[blocks["lessons-note"]].constructor_args
     assert note["visible"] and "LookupError" in note["value"]
 
 
@@ -88,98 +94,107 @@ def test_a_drawing_keeps_the_value_a_form_names():
     assert with_value(radio, gr.Radio(choices=["y"])) is radio
 
 
-def language_redraw(demo):
-    redraws = [fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "redraw"]
-    assert len(redraws) == 1
-    return redraws[0]
+def page_event(demo, name: str):
+    """The function of the page's event called `name` (on_select, on_language, ...)."""
+    found = [fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == name]
+    assert len(found) == 1, name
+    return found[0]
 
 
-def is_opened_flag(block) -> bool:
-    return isinstance(block, gr.State) and block.value is False
+class Picked:
+    """What Gradio passes a tab's select: the tab picked."""
+
+    def __init__(self, target):
+        self.target, self._data = target, {}
 
 
-def redraw_values(redraw, opened_view: str, lang: str) -> list:
-    """The event's values: the language, then each tab's opened flag (a State starting False; only
-    `opened_view`'s set) and its controls as the page starts with them."""
-    values = [lang]
-    for index, block in enumerate(redraw.inputs[1:], start=1):
-        if is_opened_flag(block):
-            following = redraw.inputs[index + 1] if index + 1 < len(redraw.inputs) else None
-            values.append(bool(following is not None and (following.elem_id or "").startswith(opened_view + "-")))
-        else:
-            values.append(block.value)
-    return values
+def pick(demo, view: str, session: str, lang: str = "en") -> dict:
+    """The updates of picking the tab `view` in `session`."""
+    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), Picked(by_elem_id(demo)[f"tab-{view}"]))
 
 
-def test_a_language_change_redraws_the_opened_tabs_in_one_event(demo):
-    redraw = language_redraw(demo)
+def title(update) -> str:
+    figure = update.plot if hasattr(update, "plot") else update["value"].plot
+    return json.loads(figure)["layout"]["title"]["text"]
+
+
+def test_a_tab_picked_is_drawn_from_the_session_once_and_again_only_when_something_changed(demo):
+    open_page(demo, "?view=lessons&lang=en", "pick-a")
     blocks = by_elem_id(demo)
-    out = redraw.fn(gr.Request(session_hash="lang-a"), *redraw_values(redraw, "attention", "zh-CN"))
-    title = json.loads(out[blocks["attention-grid"]].plot)["layout"]["title"]["text"]
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in title)
-    assert blocks["lesson-figure-0"] not in out                       # the Lessons tab was not opened
-    flags = [value for block, value in zip(redraw.inputs, redraw_values(redraw, "attention", "en")) if is_opened_flag(block)]
-    assert len(flags) == 9 and flags.count(True) == 1                   # one flag per tab, the attention tab's set
+    drawn = pick(demo, "attention", "pick-a")
+    assert json.loads(drawn[blocks["attention-grid"]].plot)["data"]
+    assert blocks["lesson-figure-0"] not in drawn and blocks["inside-emb-neighbours"] not in drawn
+    assert pick(demo, "attention", "pick-a") == {}                # the page shows that drawing already
+    in_chinese = pick(demo, "attention", "pick-a", "zh-CN")      # the same tab in another language: drawn again
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in title(in_chinese[blocks["attention-grid"]]))
 
 
-def test_a_tab_that_cannot_be_redrawn_warns_and_the_others_are_redrawn(demo, monkeypatch):
-    redraw = language_redraw(demo)
+def test_a_new_language_redraws_the_tab_on_screen_and_each_other_tab_when_it_is_picked(demo):
+    open_page(demo, "?view=attention&model=copy&text=abcd&lang=en", "lang-a")
     blocks = by_elem_id(demo)
-    original = TabWiring.redraw_updates
-
-    def lessons_fail(self, workspace, form, lang):
-        if form.VIEW == "lessons":
-            raise LookupError("a lesson's model is missing")
-        return original(self, workspace, form, lang)
-
-    monkeypatch.setattr(TabWiring, "redraw_updates", lessons_fail)
-    values = redraw_values(redraw, "attention", "en")
-    values = [True if is_opened_flag(block) and (redraw.inputs[i + 1].elem_id or "").startswith("lesson")
-              else value for i, (block, value) in enumerate(zip(redraw.inputs, values))]
-    with pytest.warns(UserWarning, match="LookupError"):
-        out = redraw.fn(gr.Request(session_hash="lang-b"), *values)
-    assert blocks["attention-grid"] in out and blocks["lesson-figure-0"] not in out
+    out = page_event(demo, "on_language").fn("zh-CN", gr.Request(session_hash="lang-a"))
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in title(out[blocks["attention-grid"]]))
+    assert blocks["lesson-figure-0"] not in out                    # a hidden tab is not drawn
+    assert out[blocks["tab-lessons"]].constructor_args["label"].key == "tab_lessons"     # every tab's name
+    lessons = pick(demo, "lessons", "lang-a", "zh-CN")
+    assert "第 1 课" in lessons[blocks["lesson-position"]]
 
 
-def language_check(demo):
-    checks = [fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "language_changed"]
-    assert len(checks) == 1
-    return checks[0]
+def test_a_model_the_session_adds_is_shown_by_every_tab_when_it_is_next_picked(demo, registry):
+    open_page(demo, "?view=attention&model=tiny-gpt&text=abc&lang=en", "added-a")
+    blocks = by_elem_id(demo)
+    pick(demo, "generate", "added-a")
+    workspace = demo_workspace(demo, "added-a")
+    copy = registry.get("copy")
+    workspace.add_model(dataclasses.replace(copy, name="trained-copy", source="session"))
+    attention = pick(demo, "attention", "added-a")
+    picker = attention[blocks["attention-model"]].constructor_args
+    assert picker["value"] == "trained-copy" and "trained-copy" in picker["choices"]
+    assert attention[blocks["attention-summary"]].startswith("**trained-copy**")
+    assert attention[blocks["attention-text"]] == "abc"                      # it reads the text: kept
+    note = attention[blocks["attention-note"]].constructor_args
+    assert note["visible"] and "trained-copy" in note["value"]
+    generate = pick(demo, "generate", "added-a")
+    assert generate[blocks["generate-model"]].constructor_args["value"] == "trained-copy"
+    inside = pick(demo, "inside", "added-a")
+    assert inside[blocks["inside-worked-model"]].constructor_args["value"] == "trained-copy"
+    assert inside[blocks["inside-fill-model"]].constructor_args["value"] != "trained-copy"  # it fills no blanks
 
 
-def test_the_language_the_page_opened_with_is_not_drawn_again(demo):
-    check = language_check(demo)
-    open_page(demo, "?view=attention&model=copy&lang=zh-CN", "lang-c")
-    opened = [block.value for block in check.inputs[1:]]          # as on load: every flag False but the tab drawn
-    opened[0] = True
-    with pytest.raises(gr.Error):
-        check.fn(gr.Request(session_hash="lang-c"), "zh-CN", *opened)      # reported on load: no change
-    assert check.fn(gr.Request(session_hash="lang-c"), "en", *opened) is None
+def test_a_model_that_cannot_read_a_tabs_input_shows_its_own_example_and_says_so(demo, registry):
+    open_page(demo, "?view=attention&model=tiny-gpt&text=hij%20hij&lang=zh-CN", "added-b")
+    blocks = by_elem_id(demo)
+    workspace = demo_workspace(demo, "added-b")
+    workspace.add_model(dataclasses.replace(registry.get("copy"), name="mine-copy", source="session"))
+    shown = pick(demo, "attention", "added-b", "zh-CN")
+    assert shown[blocks["attention-text"]] != "hij hij"                  # ' ' is not one of its characters
+    assert "mine-copy" in shown[blocks["attention-note"]].constructor_args["value"]
+    assert json.loads(shown[blocks["attention-grid"]].plot)["data"]     # drawn, no error
 
 
-def test_a_page_that_has_drawn_no_tab_yet_redraws_nothing(demo):
-    check = language_check(demo)
-    with pytest.raises(gr.Error):
-        check.fn(gr.Request(session_hash="lang-d"), "zh-CN", *(False for _ in check.inputs[1:]))
+def demo_workspace(demo, session: str):
+    """The workspace of `session` in the app `demo`."""
+    return demo.workspaces.get(session)
 
 
-def test_the_resumed_lesson_is_drawn_only_where_the_lessons_tab_is_on_screen(demo):
-    """A link to another tab does not wait behind a lesson's figures: the Lessons tab's first opening
-    draws the lesson its picker holds."""
-    gate = next(fn.fn for fn in demo.fns.values() if fn.name == "lesson_on_screen")
-    assert gate(True, "") is None                                   # opened on Lessons: draw the kept lesson
-    assert gate(True, "?lang=zh-CN") is None
-    for opened, address in ((False, ""), (False, "?view=attention"), (True, "?view=lessons&lesson=positions")):
-        with pytest.raises(gr.Error):                               # elsewhere, or the link's lesson is drawn
-            gate(opened, address)
+@pytest.fixture(scope="module")
+def shipped_demo(shipped):
+    """The app on the shipped models (the lessons draw them)."""
+    return create_app()
 
 
-def test_the_lesson_to_resume_is_read_from_the_address_the_page_opened_with(demo):
-    """The page rewrites its address bar to describe the view once it has opened (lesson=tokens on
-    the plain address), and sends that address with every later event; the lesson to resume
-    comes from the address the page opened with, which the load event keeps."""
-    resume = next(fn for fn in demo.fns.values() if fn.name == "resume")
-    load = next(fn for fn in demo.fns.values() if fn.name == "open_page")
-    assert resume.inputs[1] is load.outputs[1]                          # the query the load event read
-    assert resume.fn({"lesson": "masks", "answers": {}}, "?lang=zh-CN") == "masks"
-    assert isinstance(resume.fn({"lesson": "masks", "answers": {}}, "?view=lessons&lesson=tokens"), gr.Dropdown)
+def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_names_one(shipped_demo):
+    demo = shipped_demo
+    blocks = by_elem_id(demo)
+    kept = {"lesson": "masks", "answers": {"masks": {"prediction": 1, "answer": 0}}}
+    out = open_page(demo, "?lang=en", "kept-a", kept=kept)
+    assert out[blocks["lesson-picker"]].constructor_args["value"] == "masks"
+    assert out[blocks["lesson-prediction"]].constructor_args["value"] == 1
+    assert out[blocks["lesson-answer"]].constructor_args["value"] == 0
+    linked = open_page(demo, "?view=lessons&lesson=positions&lang=en", "kept-b", kept=kept)
+    assert linked[blocks["lesson-picker"]].constructor_args["value"] == "positions"
+    record = next(block for block in demo.blocks.values() if isinstance(block, gr.BrowserState))
+    assert record not in linked                          # the browser's record is left as it is
+    assert demo.workspaces.get("kept-b").lessons["answers"]["masks"] == {"prediction": 1, "answer": 0}
+    fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # before the record is read: not written
+    assert record not in fresh

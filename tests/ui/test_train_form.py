@@ -134,11 +134,13 @@ def test_a_run_through_the_form_streams_component_updates_and_publishes(registry
     updates = list(handlers.on_start(workspace, TINY, "en"))
     assert isinstance(updates[1]["probe_kind"], gr.Radio) and isinstance(updates[1]["score"], gr.Dropdown)
     final = updates[-1]
-    assert final["published"].name == "trained-copy" and workspace.training.trainer.step == 30
+    assert workspace.current_model == "trained-copy" and workspace.training.trainer.step == 30
+    assert "published" not in final                                # it has no component: the session has it
     assert final["download"].constructor_args["value"].endswith("trained-copy.safetensors")
     with pytest.raises(gr.Error, match="all 30 of its steps"):
         handlers.on_resume_queued(workspace, TINY, "en")
     stepped = list(handlers.on_step(workspace, TINY, "en"))              # a finished training starts afresh
-    assert workspace.training.trainer.step == 10 and stepped[-1]["published"].name == "trained-copy"
+    assert workspace.training.trainer.step == 10 and workspace.newest_model().name == "trained-copy"
+    assert workspace.newest_model() is workspace.training.entry
     cleared = handlers.on_reset(workspace, TINY, "en")
     assert cleared["download"].constructor_args["interactive"] is True and workspace.training.trainer is None

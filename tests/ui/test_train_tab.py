@@ -260,7 +260,7 @@ def test_text_files_are_checked_before_training(tmp_path):
 
 
 def test_a_text_too_short_for_the_windows_is_refused_with_what_to_change():
-    with pytest.raises(gr.Error, match="cannot start: the text has"):
+    with pytest.raises(gr.Error, match="The text is too short: it has"):
         drain(step(Workspace("s"), tiny_spec("char-lm", "pasted"), "too short", "en"))
 
 
@@ -325,7 +325,7 @@ def test_the_form_sets_block_size_schedule_and_clipping_of_the_run():
 
 
 def test_the_seed_rhyme_trains_at_its_block_and_is_refused_at_64_with_the_block_that_fits():
-    with pytest.raises(gr.Error, match="block_size of at most 40"):
+    with pytest.raises(gr.Error, match="set “Block size” to at most 40"):
         drain(step(Workspace("s"), tiny_spec("char-lm", "rhyme", block_size=64, batch_size=4), None, "en"))
     workspace = Workspace("t")
     drain(step(workspace, tiny_spec("char-lm", "rhyme", block_size=32, batch_size=4), None, "en"))

@@ -72,7 +72,7 @@ def test_a_repeated_view_of_a_shipped_model_is_served_without_drawing_again(regi
     early, late = ([getattr(form, name) for name in names] for names in tab.api_order)
 
     def call(fn, session, lang):                          # the API's order: fields, language, late fields
-        return fn(session, *early, lang, *late)
+        return fn(session, None, *early, lang, *late)
 
     first, second = call(event, "alice", "en"), call(event, "bob", "en")
     assert calls == ["alice"] and first[components["grid"]].plot == second[components["grid"]].plot

@@ -31,7 +31,7 @@ def test_each_update_of_a_stream_is_sent_with_the_link(registry):
 
     event = tab.function(count, stream=True)
     values = [getattr(TokenizerForm(text="abc"), name) for name in TokenizerForm.params()]
-    sent = list(event("s", *values, "en"))
+    sent = list(event("s", None, *values, "en"))
     assert [update[components["counts"]] for update in sent] == ["0 of abc", "1 of abc", "2 of abc"]
     assert all("view=tokenizer" in update[tab.link] and "text=abc" in update[tab.link] for update in sent)
 
@@ -39,7 +39,7 @@ def test_each_update_of_a_stream_is_sent_with_the_link(registry):
         yield {"counts": "first"}
         raise Refused("vocab_size", "err_out_of_range", value=1, low=262, high=4000)
 
-    stream = tab.function(refuses, stream=True)("s", *values, "zh-CN")
+    stream = tab.function(refuses, stream=True)("s", None, *values, "zh-CN")
     assert next(stream)[components["counts"]] == "first"
     with pytest.raises(gr.Error, match="262"):
         next(stream)
@@ -53,5 +53,5 @@ def test_a_training_stream_has_autograd_on(registry):
         yield {"counts": str(torch.is_grad_enabled() and not torch.is_inference_mode_enabled())}
 
     values = [getattr(TokenizerForm(), name) for name in TokenizerForm.params()]
-    assert next(tab.function(trains, stream=True, trains=True)("s", *values, "en"))[components["counts"]] == "True"
-    assert next(tab.function(trains, stream=True)("s", *values, "en"))[components["counts"]] == "False"
+    assert next(tab.function(trains, stream=True, trains=True)("s", None, *values, "en"))[components["counts"]] == "True"
+    assert next(tab.function(trains, stream=True)("s", None, *values, "en"))[components["counts"]] == "False"

@@ -6,6 +6,8 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
+SMALL_OBJECT_BYTES = 64       # what a Python object holds beyond its data, roughly
+
 
 class BytesLRU:
     """Key -> value, each with its size in bytes; the least recently used go once `max_bytes` is exceeded."""
@@ -41,6 +43,19 @@ class BytesLRU:
                 _, (_, dropped) = self._entries.popitem(last=False)
                 self.bytes -= dropped
 
+    def grow(self, key: Hashable, size: int) -> None:
+        """`size` more bytes held under `key` (its value grew in place); the least recently used go as
+        `put` lets them, the grown entry among them when it is larger than the whole map."""
+        with self.lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return
+            self._entries[key] = (entry[0], entry[1] + size)
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self.bytes -= dropped
+
     def drop(self, matches: Callable[[Hashable], bool]) -> None:
         """Forget every entry whose key `matches`."""
         with self.lock:
@@ -49,3 +64,22 @@ class BytesLRU:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def size_of(value: Any) -> int:
+    """An estimate of the bytes `value` holds: arrays and tensors by their data, containers by what
+    they hold, anything else as a small object."""
+    nbytes = getattr(value, "nbytes", None)
+    if isinstance(nbytes, int):                                    # numpy arrays
+        return nbytes
+    if hasattr(value, "numel") and hasattr(value, "element_size"):   # torch tensors
+        return value.numel() * value.element_size()
+    if isinstance(value, dict):
+        return SMALL_OBJECT_BYTES + sum(size_of(k) + size_of(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return SMALL_OBJECT_BYTES + sum(size_of(item) for item in value)
+    if isinstance(value, (str, bytes)):
+        return SMALL_OBJECT_BYTES + len(value)
+    if hasattr(value, "__dict__"):
+        return SMALL_OBJECT_BYTES + size_of(vars(value))
+    return SMALL_OBJECT_BYTES

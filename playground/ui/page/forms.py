@@ -255,6 +255,12 @@ class Form:
         `given`: the parameters the link named. Returns the fitted form and what was replaced."""
         return self, []
 
+    def follow(self, catalog, current: str | None) -> tuple["Form", bool]:
+        """The form showing `current`, the model the session works with now (None: none chosen yet),
+        where this tab can show it, with the model's own inputs where it cannot read the form's; and
+        whether an input was replaced. A tab that shows no model keeps its form."""
+        return self, False
+
     def to_query(self) -> dict[str, str]:
         """Every parameter as written in a link (all of them, so a link keeps its meaning when a
         default changes)."""

@@ -11,6 +11,7 @@ cannot be linked: its link is PRIVATE_LINK and "Copy link" says so.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -38,13 +39,15 @@ def link_query(registry, view: str, form: Form, lang: str) -> str:
 @dataclass
 class LinkedPage:
     """What a link asks for: the tab, the language (None: the browser's), presenter mode, the
-    tab's form (None: a tab without a form, or no view named) and every part that was ignored."""
+    tab's form (None: a tab without a form, or no view named), every part that was ignored and the
+    parameters it named."""
 
     view: str
     lang: str | None = None
     present: bool = False
     form: Form | None = None
     ignored: list[Refused] = field(default_factory=list)
+    named: set[str] = field(default_factory=set)      # the form's parameters the link named and kept
 
 
 def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]], registry) -> LinkedPage:
@@ -86,7 +89,7 @@ def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]
     ignored += unshipped
     named = {name for name in given if name in form_type.params()} - {e.param for e in ignored}
     form, unfit = form.fit(registry, named)
-    page.form, page.ignored = form, ignored + unfit
+    page.form, page.ignored, page.named = form, ignored + unfit, named - {e.param for e in unfit}
     return page
 
 
@@ -139,18 +142,41 @@ async (current, query) => {{
 """
 
 
-def address_js(view: str, check_shown: bool) -> str:
-    """Event js: write a view's link into the address bar (only while its tab shows, when `check_shown`)."""
-    check = (f"const panel = document.querySelector('#tab-{view}');"
-             " if (!panel || panel.offsetParent === null) return;") if check_shown else ""
-    return f"""
-(link) => {{
-  {check}
+# Event js, after any tab's link changes and after a tab is picked: write the link of the tab on screen
+# into the address bar (history.replaceState: no reload, no history entry). Plotly refers to a
+# figure's gradients and clip paths by url("<the address it was drawn at>#id") where the page has a
+# <base> element, and such a reference breaks once the address changes: every one is pointed at
+# the new address, so colour bars keep their gradient for the whole session.
+def write_address_js(views: tuple[str, ...]) -> str:
+    """Event js with every tab's link (in `views` order) as its inputs: write the link of the tab on
+    screen into the address bar."""
+    return WRITE_ADDRESS_JS.replace("VIEWS", json.dumps(list(views)))
+
+
+WRITE_ADDRESS_JS = r"""
+async (...links) => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const views = VIEWS;
+  const index = views.findIndex((view) => {
+    const panel = document.querySelector(`#tab-${view}`);
+    return panel && panel.offsetParent !== null;
+  });
+  const link = index >= 0 ? links[index] : '';
   if (!link) return;
-  const query = link.startsWith('#') ? 'view={view}' : link;
+  const query = link.startsWith('#') ? `view=${views[index]}` : link;
   const present = new URLSearchParams(location.search).get('present') === '1' ? '&present=1' : '';
   history.replaceState(history.state, '', '?' + query + present);
-}}
+  const base = location.href.split('#')[0];
+  for (const element of document.querySelectorAll('.js-plotly-plot [style*="url("], .js-plotly-plot [clip-path]')) {
+    for (const name of ['style', 'clip-path']) {
+      const value = element.getAttribute(name);
+      if (value && value.includes('url(')) {
+        element.setAttribute(name, value.replace(/url\((['"]?)[^#'")]*#/g, `url($1${base}#`));
+      }
+    }
+  }
+  window.dispatchEvent(new Event('resize'));     // figures drawn while their tab was hidden fill it now
+}
 """
 
 
@@ -189,43 +215,44 @@ def build_copy_button() -> tuple[gr.Button, gr.Markdown]:
     return copy, copied
 
 
-def build_link_note() -> tuple[gr.Markdown, gr.Textbox, gr.State]:
-    """The note about the parts of a link that were ignored, the address's query (read on load)
-    and the view the page opens with."""
+def build_link_note() -> tuple[gr.Markdown, gr.Textbox]:
+    """The note about the parts of a link that were ignored, and the address's query (read on load)."""
     note = gr.Markdown(visible=False, elem_id="link-note")
     query = gr.Textbox(visible="hidden", elem_id="page-query", show_label=False)
-    return note, query, gr.State("")
+    return note, query
 
 
-def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, keys: tuple[str, ...], note: gr.Markdown, query: gr.Textbox,
-              copy: gr.Button, copied: gr.Markdown, tab_components: Mapping[str, gr.Tab]):
-    """Open the page in one event once it has loaded (its language, the link applied, the tab it
-    opens with drawn), and keep the address bar in step with the views.
-
-    Sets ctx.started: that page-load event."""
+def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], note: gr.Markdown,
+              query: gr.Textbox, copy: gr.Button, copied: gr.Markdown, targets: list) -> None:
+    """Open the page in one event once it has loaded (its language, the link applied, the tab it opens
+    on drawn), then read what the browser keeps for the session (ctx.kept; the browser has it only
+    once the page has loaded), and keep the address bar in step with the tab on screen. `targets`:
+    what drawing any tab may update (see showing.page_targets)."""
     views = ctx.views
-    targets = [ctx.language, query, tabs, note, ctx.linked_view]
-    for wiring in views.values():
-        targets += list(wiring.components.values())       # the form's fields and the controls that follow them
-        if wiring.opened is not None:
-            targets += [*wiring.opening_targets, wiring.opened]
-    targets = list(dict.fromkeys(targets))
+    keys = tuple(tab_components)
+    kept = [state for state, _, _ in ctx.kept]
+    outputs = list(dict.fromkeys([ctx.language, query, tabs, note, *targets]))
 
     def open_page(probe: str, address_query: str, request: gr.Request):
         start_warm_up()
         lang = detect_language(probe, request.headers.get("accept-language") if request else None)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
-        out = {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view), ctx.linked_view: page.view}
-        message = note_text(page.ignored, lang)
         workspace = ctx.workspace(request)
-        workspace.switch_language(lang)
+        with workspace.lock:
+            workspace.language = lang
+            named_models = [name for name, spec in (page.form.params().items() if page.form is not None else ())
+                            if isinstance(spec, ModelName) and name in page.named]
+            if named_models:                       # the model the link shows first is the one to work with
+                workspace.choose_model(getattr(page.form, named_models[0]))
+        out = {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view)}
+        message = note_text(page.ignored, lang)
         wiring = views.get(page.view)
-        if wiring is not None and page.form is not None:
+        if wiring is not None:
             try:
-                opening = wiring.opening_updates if wiring.opened is not None else wiring.link_updates
-                out.update(opening(workspace, page.form, lang))
+                out.update(wiring.show(workspace, lang, page.form if page.named else None))
             except Exception as error:         # the tab opens with the link's controls, saying why it has no views
-                out.update(wiring.link_updates(workspace, page.form, lang))
+                if page.form is not None:
+                    out.update(wiring.link_updates(workspace, page.form, lang))
                 message = "\n\n".join(filter(None, (message, str(as_gradio_error(error, lang).message))))
         if page.present:
             out.update({w.components["controls"]: gr.Accordion(open=False)
@@ -233,14 +260,33 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, keys: tuple[str, ...], note: 
         out[note] = gr.Markdown(message, visible=bool(message))
         return out
 
+    def kept_read(address_query: str, lang: str, request: gr.Request, *kept_values):
+        """What the browser kept for the session (read once the page has loaded it) into the session's
+        workspace; a tab that shows what was kept starts from it where the link names nothing of that
+        tab's, and is drawn again for it when it is on screen."""
+        workspace = ctx.workspace(request)
+        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
+        redrawn = set()
+        for (_, keep, view), value in zip(ctx.kept, kept_values):
+            if keep(workspace, value) and not (view == page.view and page.named):
+                with workspace.lock:
+                    workspace.forms.pop(view, None)
+                    workspace.drawn.pop(view, None)
+                redrawn.add(view)
+        shown = workspace.shown_view
+        return views[shown].show(workspace, lang) if shown in redrawn else {}
+
     # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
     # component that has ever shown an event's progress, on each status change of any event, so an
     # event whose progress covered all these targets would slow every later event of the page.
-    ctx.started = demo.load(guarded(open_page), [ctx.language, query], targets, js=READ_PAGE_JS, **LIGHT,
-                            show_progress_on=[note], **PRIVATE)
-    for view, wiring in views.items():
-        wiring.link.change(None, [wiring.link], None, js=address_js(view, check_shown=True), **PRIVATE)
-        tab_components[view].select(None, [wiring.link], None, js=address_js(view, check_shown=False), **PRIVATE)
+    opened = demo.load(guarded(open_page), [ctx.language, query], outputs, js=READ_PAGE_JS, **LIGHT,
+                       show_progress_on=[note], **PRIVATE)
+    if ctx.kept:
+        opened.then(guarded(kept_read), [query, ctx.language, *kept], targets, **LIGHT, show_progress="hidden",
+                    **PRIVATE)
+    links = [wiring.link for wiring in views.values()]
+    gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values())], None, links, None,
+          js=write_address_js(tuple(views)), **PRIVATE)
 
     def on_copy(payload: str, lang: str) -> str:
         link, _, address = (payload or "").partition("\n")

@@ -40,6 +40,7 @@ class LeanSessionState(SessionState):
             self.state_data[key] = value
         else:
             self.blocks_config.blocks[key] = value
+            self.values.pop(key, None)          # Gradio rebuilds a replaced block's config without its value
         if block:
             self.added.add(key)
 

@@ -105,3 +105,12 @@ def on_slide(slider: gr.Slider) -> tuple:
     arrow keys and a number typed in its box (a release fires only for the pointer); "always_last"
     keeps one redraw waiting while the handle moves, for its final value."""
     return slider.input, {"trigger_mode": "always_last"}
+
+
+def examples_dataset(samples: list[list], components: list[gr.components.Component], labels: list[str],
+                     elem_id: str) -> gr.Dataset:
+    """Examples a teacher can click, all on one page (Gradio's "Pages:" is not translated). A click is
+    an event of the tab's own (its `select`, read by the tab's wiring through an adapter; see
+    page.wiring.example_adapter), so loading an example and drawing it are one event."""
+    return gr.Dataset(components=components, samples=samples, sample_labels=labels, label=label("lbl_examples"),
+                      elem_id=elem_id, samples_per_page=max(len(samples), 1), type="index")

@@ -6,6 +6,13 @@ plain function
 
     handler(workspace, form, lang) -> {"grid": figure, "layer": gr.Slider(maximum=3), ...}
 
+The session's Workspace is the one source of truth: every event leaves in it the form the tab
+shows afterwards, and `TabWiring.show` draws the tab from it when the tab is shown (a tab picked,
+the page opened, the language changed, a model added): the tab then follows the model the session
+works with now, keeps what it can of its inputs, and says in one line what it had to replace. A
+panel computed on request (heads switched off, the logit lens) is a `Derived` panel: it is
+redrawn, or cleared, when what it was computed from changes.
+
 Every event of the tab also rewrites the tab's link (the form after the handler's updates, as a
 query string; see links.py) and gives every figure a camera button that saves a PNG at twice
 the screen resolution, named after what it shows.
@@ -21,7 +28,7 @@ import copy
 import dataclasses
 import functools
 import inspect
-import itertools
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 import gradio as gr
@@ -32,7 +39,8 @@ from gradio.data_classes import GradioModel, GradioRootModel
 from playground.viz.figure_json import figure_json
 
 from ..session.workspace import Workspace
-from .context import CHECK, FORM_INPUTS, PRIVATE, AppContext, light
+from ..text.i18n import text
+from .context import FORM_INPUTS, PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
 from .runtime import as_gradio_error, guarded, guarded_training
@@ -40,13 +48,17 @@ from .view_cache import SHARED_VIEWS
 from .widgets import on_slide
 
 Handler = Callable[[Workspace, Form, str], Mapping[str, Any]]
+Adapter = Callable[[Form, Any], Form]
 EXPORT_SCALE = 2                  # PNG pixels per screen pixel
 LINK = "link"                     # the name of every tab's (hidden) link box among its updates
+NOTE = "note"                     # the name of every tab's one-line note among its updates
 # Outputs whose postprocessing reads none of the properties an update may change (only its value,
 # and properties set once in the layout), so the handler can postprocess them with the layout's
-# component; a State is not postprocessed.
+# component: a slider reads its minimum and precision (an update changes its maximum), a dropdown its
+# choices only to warn about a value outside them; a State is not postprocessed, a browser's state is
+# written as JSON, a group or an accordion has no value.
 POSTPROCESSED_IN_HANDLER = (gr.Plot, gr.Markdown, gr.Textbox, gr.HighlightedText, gr.Radio, gr.Checkbox, gr.Button,
-                            gr.State)
+                            gr.Slider, gr.Dropdown, gr.Group, gr.Accordion, gr.State, gr.BrowserState)
 
 
 def postprocessed(component: gr.components.Component, update):
@@ -82,24 +94,13 @@ def with_export(figure: go.Figure, file_name: str) -> PlotData:
     return PlotData(type="plotly", plot=figure_json(figure, export_config(file_name)))
 
 
-def once_per_addition(handler: Handler) -> Handler:
-    """`handler` for the events after which the session added a model, run once per addition in each
-    view: the page may report one addition more than once, and a repeat returns no update, so it
-    neither replaces what the user typed since nor takes the picker back to the added model."""
-    @functools.wraps(handler)
-    def drawn_once(workspace: Workspace, form: Form, lang: str):
-        added = workspace.newest_model()
-        if added is not None and not workspace.first_drawing(form.VIEW, added):
-            return {}
-        return handler(workspace, form, lang)
-    return drawn_once
-
-
 def any_of(*triggers):
     """One event for all of `triggers` (gr.on), for TabWiring.on. The page's code looks through every
-    event for each of its blocks when it opens, so one event with three triggers (and one refusal
-    handler) opens faster than three events with one each."""
-    return triggers[0] if len(triggers) == 1 else functools.partial(gr.on, list(triggers))
+    event for each of its blocks when it opens, so one event with three triggers opens faster than
+    three events with one each. A trigger may itself be one of several (any_of's own)."""
+    flat = [inner for trigger in triggers
+            for inner in (trigger.args[0] if isinstance(trigger, functools.partial) else [trigger])]
+    return flat[0] if len(flat) == 1 else functools.partial(gr.on, flat)
 
 
 def on_slides(*sliders) -> tuple:
@@ -138,13 +139,77 @@ def with_value(update, value):
     return type(update)(**{**update.constructor_args, "value": value})
 
 
+def selected(event: gr.EventData | None) -> dict:
+    """What a `select` event picked ({"index": ..., "value": ...}: a radio's choice, an example's row),
+    {} for other events."""
+    data = getattr(event, "_data", None)
+    return data if isinstance(data, dict) else {}
+
+
+def example_adapter(samples: list[list], fields: tuple[str, ...], **also) -> Adapter:
+    """The adapter of an examples dataset (widgets.examples_dataset) whose rows hold `fields`: the form
+    with the clicked row's values, and `also`."""
+    def adapted(form: Form, picked: dict) -> Form:
+        index = picked.get("index")
+        if not isinstance(index, int) or not 0 <= index < len(samples):
+            return form
+        return dataclasses.replace(form, **dict(zip(fields, samples[index])), **also)
+    return adapted
+
+
+def picked_value(field: str) -> Adapter:
+    """The adapter of a control whose `select` sets `field` to the value picked (a timeline step)."""
+    return lambda form, picked: dataclasses.replace(form, **{field: picked["value"]}) if "value" in picked else form
+
+
+def _with_given(given: Mapping[str, Any], updates: Mapping[str, Any]) -> dict:
+    """A handler's updates with the values an adapter gave the form's fields: where the handler updates
+    such a field without setting its value (new choices), the update sets the given value too."""
+    return {**given, **updates, **{name: with_value(updates[name], value) for name, value in given.items()
+                                   if name in updates}}
+
+
+def _event(event_data) -> gr.EventData | None:
+    """The event's data, None where Gradio had none to pass (a call made without an event)."""
+    return event_data if isinstance(event_data, gr.EventData) else None
+
+
+def _values(event_data, values: tuple) -> tuple:
+    """The event's input values: Gradio passes its EventData only when it has one, and the first value
+    then takes its place."""
+    return values if isinstance(event_data, gr.EventData) or event_data is None else (event_data, *values)
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A panel a button computes from the tab's form (heads switched off, the logit lens, ...).
+
+    Once drawn it stays tied to what it was computed from, the form's fields `depends_on`: when
+    the tab is drawn again for other values of those fields the panel is cleared, and when it is
+    drawn again in another language the panel is computed again in that language."""
+
+    name: str
+    handler: Handler
+    outputs: tuple[str, ...]
+    depends_on: tuple[str, ...]
+
+    def key(self, form: Form, lang: str) -> tuple:
+        return (lang, *(getattr(form, field) for field in self.depends_on))
+
+
 class TabWiring:
     """One tab's components by name, its form, its link box, and the events between them."""
 
     def __init__(self, ctx: AppContext, form_type: type[Form], components: Mapping[str, gr.components.Component],
-                 export_name: Callable[[Form, str], str] | None = None, controls: Handler | None = None):
+                 export_name: Callable[[Form, str], str] | None = None, controls: Handler | None = None,
+                 draw: Handler | None = None, refused: Handler | None = None, derived: Iterable[Derived] = (),
+                 shared: bool = False, initial: Callable[[Workspace], Form] | None = None):
         """export_name(form, component name): a figure's file name; controls(workspace, form, lang): the
-        updates that fit the controls to the form's model (choices, ranges), used when a link opens."""
+        updates that fit the controls to the form's model (choices, ranges), used when a link opens;
+        draw: the whole tab (what `show` draws), `refused` what it shows when draw refuses the form,
+        `shared` whether draw's updates may be kept in the view cache (see `function`); derived: the
+        tab's panels computed on request; initial(workspace): the form the tab shows first (default:
+        layout_form)."""
         missing = [name for name in form_type.params() if name not in components]
         if missing:
             raise ValueError(f"the {form_type.VIEW} form's fields {missing} have no component of the same name")
@@ -153,11 +218,27 @@ class TabWiring:
         self.components = dict(components)
         self.link = gr.Textbox(visible="hidden", elem_id=f"{form_type.VIEW}-link", elem_classes="view-link",
                                show_label=False)
-        self._names = {id(self.components[name]): name for name in form_type.params()}
+        self.note = getattr(ctx, "note", None)      # the tab's one-line note, declared at the top of the tab
+        self._names = {id(component): name for name, component in self.components.items()}
         self.export_name = export_name or (lambda form, name: file_name(form_type.VIEW, name))
         self.controls = controls
-        self.opened: gr.State | None = None           # whether the session has opened the tab (see on_open)
+        self.draw, self.refused, self.shared = draw, refused, shared
+        self.derived = {panel.name: panel for panel in derived}
+        self.initial = initial or self.layout_form
         ctx.views[form_type.VIEW] = self
+
+    @property
+    def view(self) -> str:
+        return self.form_type.VIEW
+
+    def layout_form(self, workspace: Workspace) -> Form:
+        """The form the layout's controls start with (the form's defaults where they do not fit it),
+        fitted to its model: what the tab shows first."""
+        try:
+            form = self.form_type.from_values({name: self.components[name].value for name in self.form_type.params()})
+        except Refused:
+            form = self.form_type()
+        return form.fit(workspace.catalog, set())[0]
 
     @property
     def api_order(self) -> tuple[list[str], list[str]]:
@@ -174,6 +255,11 @@ class TabWiring:
         early, late = self.api_order
         return [*(self.components[n] for n in early), self.ctx.language, *(self.components[n] for n in late)]
 
+    @property
+    def targets(self) -> list:
+        """Every component `show` may update: the tab's components, its link and its note."""
+        return [*self.components.values(), self.link, *([self.note] if self.note is not None else [])]
+
     def split(self, values: tuple) -> tuple[tuple, str]:
         """An event's values as (the form's values in field order, the language)."""
         early, late = self.api_order
@@ -189,7 +275,9 @@ class TabWiring:
             raise gr.Error(refusal_text(error, lang), print_exception=False) from error
 
     def function(self, handler: Handler, link: bool = True, shared: bool = False, stream: bool = False,
-                 trains: bool = False, postprocesses: bool = False) -> Callable:
+                 trains: bool = False, postprocesses: bool = False, by_trigger: Mapping[str, Handler] | None = None,
+                 adapt: Mapping[str, Adapter] | None = None, derived: str | None = None,
+                 refreshes: bool = False) -> Callable:
         """The Gradio function of `handler`: the form's values and the language in, updates by
         component out (and the tab's link, when `link`).
 
@@ -198,35 +286,85 @@ class TabWiring:
         served to every session that asks for the same view.
         stream: `handler` is a generator of updates (a run that redraws as it goes); each is sent.
         trains: it builds or trains models (autograd on, the training threads; see runtime).
-        postprocesses: the updates are sent postprocessed (for an event declared with postprocess=False)."""
+        postprocesses: the updates are sent postprocessed (for an event declared with postprocess=False).
+        by_trigger: the handler for the event's triggers by component name, where it is not `handler`.
+        adapt: for a trigger by component name, the form it asks for, from the form and the value it
+        picked (an example's row, a timeline step).
+        derived: the name of the Derived panel this event draws.
+        refreshes: the event draws the tab for a new form (a new model, input or setting): the Derived
+        panels follow it (see derived_updates) and the tab's note is cleared.
+
+        Every event leaves in the workspace the form the tab shows afterwards; a model picked in a
+        model picker becomes the model the session works with."""
         ctx = self.ctx
         guard = guarded_training if trains else guarded
         sent = self.postprocessed if postprocesses else self.by_component
+        by_trigger, adapt = dict(by_trigger or {}), dict(adapt or {})
+
+        def prepared(values: tuple, lang: str, request, event) -> tuple[Workspace, Form, Handler, dict]:
+            form = self.read(values, lang)
+            trigger = self._names.get(id(getattr(event, "target", None)))
+            workspace = ctx.workspace(request)
+            given = {}
+            if trigger in adapt:
+                adapted = adapt[trigger](form, selected(event))
+                given = {name: getattr(adapted, name) for name in self.form_type.params()
+                         if getattr(adapted, name) != getattr(form, name)}
+                form = adapted
+            params = self.form_type.params()
+            for name in {*given, trigger}:
+                if isinstance(params.get(name), ModelName):
+                    workspace.choose_model(getattr(form, name))
+            with workspace.lock:
+                workspace.shown_view = self.view
+            return workspace, form, by_trigger.get(trigger, handler), given
+
+        def drawn(workspace: Workspace, form: Form, updates: dict, lang: str) -> dict:
+            """The updates, with the Derived panels and the note that a new form leaves (see refreshes)."""
+            if not refreshes:
+                return updates
+            shown = self.after(form, updates)
+            updates = {**updates, **self.derived_updates(workspace, shown, lang)}
+            if self.note is not None:
+                updates[NOTE] = gr.Markdown("", visible=False)
+            return updates
 
         if stream:
             @guard
-            def run_stream(values: tuple, lang: str, request: gr.Request | None):
-                form = self.read(values, lang)
+            def run_stream(values: tuple, lang: str, request: gr.Request | None, event):
+                workspace, form, chosen, given = prepared(values, lang, request, event)
+                shown = form
                 try:
-                    for updates in handler(ctx.workspace(request), form, lang):
-                        yield sent(self.outgoing(form, dict(updates), lang, link))
+                    for updates in chosen(workspace, form, lang):
+                        named = drawn(workspace, form, self.outgoing(form, _with_given(given, updates), lang, link),
+                                      lang)
+                        given, shown = {}, self.after(shown, updates)
+                        yield sent(named)
                 except Refused as error:
                     raise gr.Error(refusal_text(error, lang), print_exception=False) from error
+                workspace.remember(self.view, shown, lang)
 
-            def event(request: gr.Request, *values):
-                yield from run_stream(*self.split(values), request)
+            def event(request: gr.Request, event_data: gr.EventData, *values):
+                yield from run_stream(*self.split(_values(event_data, values)), request, _event(event_data))
         else:
             @guard
-            def run(values: tuple, lang: str, request: gr.Request | None):
-                form = self.read(values, lang)
-                return sent(self.updates(handler, ctx.workspace(request), form, lang, link, shared))
+            def run(values: tuple, lang: str, request: gr.Request | None, event):
+                workspace, form, chosen, given = prepared(values, lang, request, event)
+                updates = drawn(workspace, form,
+                                _with_given(given, self.updates(chosen, workspace, form, lang, link, shared)), lang)
+                shown = self.after(form, updates)
+                if derived is not None:
+                    workspace.derived[(self.view, derived)] = self.derived[derived].key(shown, lang)
+                workspace.remember(self.view, shown, lang)
+                return sent(updates)
 
-            def event(request: gr.Request, *values):
-                return run(*self.split(values), request)
+            def event(request: gr.Request, event_data: gr.EventData, *values):
+                return run(*self.split(_values(event_data, values)), request, _event(event_data))
 
         event.__name__ = getattr(handler, "__name__", "event")
         event.__doc__ = handler.__doc__
         event.__signature__ = self.signature()
+        event.__annotations__ = {"request": gr.Request, "event_data": gr.EventData}
         return event
 
     def updates(self, handler: Handler, workspace: Workspace, form: Form, lang: str, link: bool = True,
@@ -255,8 +393,9 @@ class TabWiring:
         return named
 
     def by_component(self, named: Mapping[str, Any]) -> dict:
-        """Updates by component name (LINK for the tab's link) -> updates by component."""
-        return {self.link if name == LINK else self.components[name]: value for name, value in named.items()}
+        """Updates by component name (LINK for the tab's link, NOTE for its note) -> updates by component."""
+        special = {LINK: self.link, NOTE: self.note}
+        return {special[name] if name in special else self.components[name]: value for name, value in named.items()}
 
     def postprocessed(self, named: Mapping[str, Any]) -> dict:
         """by_component, each update postprocessed (see postprocessed)."""
@@ -273,15 +412,22 @@ class TabWiring:
         return (form.VIEW, handler.__module__, handler.__name__, link, form, lang)
 
     def signature(self) -> inspect.Signature:
-        """(request, FIELD..., lang, LATE FIELD...): the API lists an event's parameters by the form's field names."""
+        """(request, event_data, FIELD..., lang, LATE FIELD...): the API lists an event's parameters by
+        the form's field names."""
         named = inspect.Parameter.POSITIONAL_OR_KEYWORD
         early, late = self.api_order
         return inspect.Signature([inspect.Parameter("request", named, annotation=gr.Request),
+                                  inspect.Parameter("event_data", named, annotation=gr.EventData),
                                   *(inspect.Parameter(name, named) for name in [*early, "lang", *late])])
 
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
-        """Updates by component that put `form` on the page (when a link opens)."""
+        """Updates by component that put `form` on the page: its fields' values (a model picker listing
+        the session's models), and the controls fitted to its model."""
         named = {name: getattr(form, name) for name in self.form_type.params()}
+        for name, spec in self.form_type.params().items():
+            if isinstance(spec, ModelName) and getattr(workspace, "registry", None) is not None:
+                choices = workspace.model_names(workspace.registry, spec.generative)
+                named[name] = gr.Dropdown(choices=choices, value=getattr(form, name))
         if self.controls is not None:
             named.update(self.controls(workspace, form, lang))
         return {self.components[name]: update for name, update in named.items()}
@@ -307,97 +453,121 @@ class TabWiring:
 
     def on(self, trigger, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
            refused: Handler | None = None, link: bool = True, shared: bool = False, stream: bool = False,
-           trains: bool = False, **kwargs):
-        """Declare `trigger(handler)`; updates go to the components named in `outputs`.
+           trains: bool = False, by_trigger: Mapping[str, Handler] | None = None,
+           adapt: Mapping[str, Adapter] | None = None, derived: str | None = None, refreshes: bool = False,
+           **kwargs):
+        """Declare `trigger(handler)`; updates go to the components named in `outputs` (LINK and NOTE
+        may be named among them to place them; the link is added last where it is not).
 
         progress_on: the component that shows the event's progress (default: the first output).
         refused: a handler whose updates are drawn when this one refuses its input (so no figure
         keeps showing an earlier input).
-        link: whether the event rewrites the tab's link (an API event whose outputs are only the
-        views leaves it to an event chained after it).
+        link: whether the event rewrites the tab's link.
+        by_trigger, adapt, derived, refreshes: see `function` (an event that refreshes also updates the
+        Derived panels' outputs and the note, placed before LINK where it is named, else last).
         """
         names = list(outputs)
-        targets = [self.components[name] for name in names] + ([self.link] if link else [])
+        if refreshes:
+            extra = [name for name in (*self.derived_outputs(), *([NOTE] if self.note is not None else []))
+                     if name not in names]
+            at = names.index(LINK) if LINK in names else len(names)
+            names[at:at] = extra
+        if link and LINK not in names:
+            names.append(LINK)
+        special = {LINK: self.link, NOTE: self.note}
+        targets = [special[name] if name in special else self.components[name] for name in names]
         shows_progress = self.components[progress_on or names[0]]
-        postprocesses = all(isinstance(target, POSTPROCESSED_IN_HANDLER) for target in [*targets, self.link])
+        postprocesses = all(isinstance(target, POSTPROCESSED_IN_HANDLER) for target in targets)
         options = {**light(shows_progress), **FORM_INPUTS, "postprocess": not postprocesses, **kwargs}
         if "api_name" not in options:
             options.update(PRIVATE)
-        dependency = trigger(self.function(handler, link, shared, stream, trains, postprocesses), self.inputs, targets,
-                             **options)
+        fn = self.function(handler, link, shared, stream, trains, postprocesses, by_trigger, adapt, derived,
+                           refreshes)
+        dependency = trigger(fn, self.inputs, targets, **options)
         if refused is not None:
-            refused_targets = [self.components[name] for name in names]
-            dependency.failure(self.function(refused, postprocesses=postprocesses), self.inputs,
+            refused_targets = [target for name, target in zip(names, targets) if name not in (LINK, NOTE)]
+            dependency.failure(self.function(refused, postprocesses=postprocesses, adapt=adapt), self.inputs,
                                refused_targets + [self.link], show_progress="hidden",
                                show_progress_on=[shows_progress], postprocess=not postprocesses, **FORM_INPUTS,
                                **PRIVATE)
         return dependency
 
-    def on_model_added(self, handler: Handler, outputs: Iterable[str], **kwargs) -> None:
-        """Redraw with `handler` when the session adds a model (AppContext.models_added), once per
-        addition (see once_per_addition); `kwargs` as for `on`."""
-        self.on(any_of(*self.ctx.models_added), once_per_addition(handler), outputs, **kwargs)
+    def derived_outputs(self) -> list[str]:
+        """The outputs of every Derived panel of the tab."""
+        return [name for panel in self.derived.values() for name in panel.outputs]
 
-    def on_open(self, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,
-                shared: bool = False) -> None:
-        """Draw the tab with `handler` when it is first opened, and again when the language changes
-        after that (see AppContext.on_open); the page's load draws it with opening_updates when the
-        page opens on this tab."""
-        names = list(outputs)
-        self.opening = (handler, shared)
-        self.opening_targets = [self.components[name] for name in names] + [self.link]
-        self.opening_progress = self.components[progress_on or names[0]]
-        self.opened = self.ctx.on_open(self.function(handler, shared=shared), self.inputs, self.opening_targets,
-                                       self.opening_progress)
-
-    def redraw_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
-        """Updates by component that draw the tab again for `form` in `lang` (as its first opening did)."""
-        handler, shared = self.opening
-        return self.by_component(self.updates(handler, workspace, form, lang, shared=shared))
-
-    def opening_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
-        """Updates by component that put `form` on the page (link_updates) and draw the tab for it
-        as its first opening does, marking it opened: the page's load, when the page opens on this tab."""
-        drawn = self.redraw_updates(workspace, form, lang)
-        for component, update in self.link_updates(workspace, form, lang).items():
-            drawn[component] = with_value(drawn[component], update) if component in drawn else update
-        return {**drawn, self.opened: True}
-
-
-def redraw_on_language(ctx: AppContext) -> None:
-    """Declare one event for a language change: every tab the session has opened is drawn again in
-    the new language, each from its own controls: one check and one drawing however many tabs the
-    page has. The page may report the language it opened with as a change, which draws nothing. A
-    tab that cannot be drawn keeps its figures and says why in a warning; the others are drawn."""
-    views = [wiring for wiring in ctx.views.values() if wiring.opened is not None]
-    inputs, outputs = [], []
-    for wiring in views:
-        inputs += [wiring.opened, *(wiring.components[name] for name in wiring.form_type.params())]
-        outputs += wiring.opening_targets
-
-    def language_changed(request: gr.Request, lang: str, *opened: bool) -> None:
-        """Let the redrawing run only for a change of the language of a page that has drawn a tab.
-        Checked before the tabs' controls are sent: on load, before the page shows what the load
-        event drew, a control may still hold a value the server no longer offers."""
-        if not any(opened) or not ctx.workspace(request).switch_language(_language(lang)):
-            raise gr.Error("nothing to redraw", visible=False, print_exception=False)
-
-    @guarded
-    def redraw(request: gr.Request, lang: str, *values):
-        lang = _language(lang)
-        workspace = ctx.workspace(request)
-        updates, given = {}, iter(values)                  # each tab's opened flag, then its form's fields
-        for wiring in views:
-            opened = next(given)
-            fields = tuple(itertools.islice(given, len(wiring.form_type.params())))
-            if not opened:
+    def derived_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
+        """The Derived panels of the tab for `form` in `lang`, by name: a panel drawn for other values of
+        what it depends on is cleared; one drawn in another language is computed again."""
+        updates = {}
+        for panel in self.derived.values():
+            with workspace.lock:
+                drawn = workspace.derived.get((self.view, panel.name))
+            if drawn is None:
                 continue
-            try:
-                updates.update(wiring.redraw_updates(workspace, wiring.read(fields, lang), lang))
-            except Exception as error:
-                gr.Warning(str(as_gradio_error(error, lang).message))
+            key = panel.key(form, lang)
+            if drawn == key:
+                continue
+            if drawn[1:] == key[1:]:                     # the same inputs in another language: computed again
+                try:
+                    updates.update(self.outgoing(form, panel.handler(workspace, form, lang), lang, link=False))
+                    workspace.derived[(self.view, panel.name)] = key
+                    continue
+                except (gr.Error, Refused):
+                    pass
+            updates.update({name: self._cleared(name) for name in panel.outputs})
+            workspace.derived.pop((self.view, panel.name), None)
         return updates
 
-    ctx.language.input(language_changed, [ctx.language, *(w.opened for w in views)], None, **CHECK, **PRIVATE).success(
-        redraw, [ctx.language, *inputs], outputs, **light(*(w.opening_progress for w in views)), **FORM_INPUTS,
-        **PRIVATE)
+    def _cleared(self, name: str):
+        return None if isinstance(self.components[name], gr.Plot) else ""
+
+    def show(self, workspace: Workspace, lang: str, form: Form | None = None, note: str = "") -> dict:
+        """Updates by component that draw the tab from the session when it is shown (a tab picked, the
+        page opened on it, the language changed, a model added): `form` (a link's) or the form the
+        tab last showed, following the model the session works with now (a link's form shows the
+        models it names); nothing when the page already shows that drawing. A form the tab cannot draw shows why (`refused`), and the note
+        says so; `note` is shown in the tab's note too."""
+        with workspace.lock:
+            remembered = workspace.forms.get(self.view)
+            if form is None:                           # a link's form shows what it names
+                form, followed = self.follow(workspace, remembered or self.initial(workspace), lang)
+            else:
+                followed = ""
+            unchanged = (form == remembered and workspace.drawn.get(self.view) == workspace.drawing_key(form, lang)
+                         and not note and not followed)
+            workspace.shown_view = self.view
+        if unchanged or self.draw is None:
+            workspace.remember(self.view, form, lang)
+            return {}
+        notes = [note, followed]
+        try:
+            named = self.updates(self.draw, workspace, form, lang, shared=self.shared)
+        except Exception as error:
+            notes.append(str(as_gradio_error(error, lang).message))
+            named = self.outgoing(form, self.refused(workspace, form, lang) if self.refused else {}, lang, link=True)
+        shown = self.after(form, named)
+        named.update(self.derived_updates(workspace, shown, lang))
+        updates = self.by_component(named)
+        for component, update in self.link_updates(workspace, shown, lang).items():
+            updates[component] = with_value(updates[component], update) if component in updates else update
+        if self.note is not None:
+            message = "\n\n".join(filter(None, notes))
+            updates[self.note] = gr.Markdown(message, visible=bool(message))
+        workspace.remember(self.view, shown, lang)
+        return updates
+
+    def follow(self, workspace: Workspace, form: Form, lang: str) -> tuple[Form, str]:
+        """`form` showing the model the session works with now where the tab can show it, with inputs
+        the model can read, fitted to it (its layers, kinds, ...); and a note saying what was replaced
+        ("" when nothing was)."""
+        followed, replaced = form.follow(workspace.catalog, workspace.current_model)
+        if followed == form:
+            return form, ""
+        fitted, _ = followed.fit(workspace.catalog, set())
+        model = next((getattr(fitted, name) for name, spec in fitted.params().items()
+                      if isinstance(spec, ModelName) and getattr(fitted, name) != getattr(form, name)), None)
+        if model is None:
+            return fitted, ""
+        key = "note_followed_replaced" if replaced else "note_followed"
+        return fitted, text(lang, key, model=model)

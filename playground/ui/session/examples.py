@@ -5,7 +5,11 @@ by that name; a model without its own examples gets the generic ones its tokeniz
 """
 from __future__ import annotations
 
+from playground.data.tokenizer import NUM_SPECIAL
+
 from .registry import ModelEntry, ModelRegistry
+
+VOCABULARY_TOKENS = 12
 
 ATTENTION_EXAMPLES: dict[str, list[str]] = {
     "copy": ["abcdefghij", "aabbccddee"],                     # cross-attention: the diagonal
@@ -40,9 +44,31 @@ def _usable(entry: ModelEntry, value: str) -> bool:
 
 
 def examples_for(entry: ModelEntry, table: dict[str, list[str]]) -> list[str]:
-    """The model's own examples, else the generic ones it can read."""
-    candidates = table.get(entry.name) or GENERIC_EXAMPLES
-    return [value for value in candidates if _usable(entry, value)]
+    """The model's examples in `table`, else its own (entry.examples), else the generic ones it can
+    read, else a text of the first tokens of its vocabulary: never none for a model that reads text."""
+    candidates = table.get(entry.name) or list(entry.examples) or GENERIC_EXAMPLES
+    usable = [value for value in candidates if _usable(entry, value)]
+    return usable or [value for value in [vocabulary_text(entry)] if value and _usable(entry, value)]
+
+
+def vocabulary_text(entry: ModelEntry, tokens: int = VOCABULARY_TOKENS) -> str:
+    """The first ordinary tokens of the model's vocabulary as one text (a model whose training text the
+    app does not know, e.g. an uploaded one, can still be shown something it reads)."""
+    ids = list(range(NUM_SPECIAL, min(NUM_SPECIAL + tokens, entry.tokenizer.vocab_size)))
+    return "".join(ch for ch in entry.tokenizer.decode(ids) if ch.isprintable() and not ch.isspace())[:tokens]
+
+
+def own_examples(data, tokenizer, count: int = 3, tokens: int = 24) -> tuple[str, ...]:
+    """Inputs like those of a training's data: held-out sources of a task, else pieces of the held-out
+    text (the longest line of each), for the model the training publishes."""
+    if hasattr(data, "held_out"):
+        return tuple(source for source, _ in data.held_out(count))
+    ids = getattr(data, "val_ids", None)
+    if ids is None:
+        return ()
+    pieces = (tokenizer.decode(ids[k * tokens:(k + 1) * tokens].tolist()) for k in range(count))
+    lines = (max(piece.split("\n"), key=len).strip() for piece in pieces)
+    return tuple(dict.fromkeys(line for line in lines if line))
 
 
 def suitable_input(entry: ModelEntry, value, table: dict[str, list[str]]) -> str:

@@ -20,6 +20,7 @@ import gradio as gr
 from playground.hub import HubImportError, ImportedModel, load_gpt2
 
 from ..page.context import AppContext, heavy
+from ..page.showing import shown_tab
 from ..page.runtime import guarded
 from ..page.validation import fail
 from ..text.i18n import label, text
@@ -97,8 +98,8 @@ def check_repository(value, lang: str) -> str:
     return name
 
 
-def build(ctx: AppContext, hub: HubModels | None = None) -> None:
-    """The "Load from the Hugging Face Hub" row (inside the own-model panel); wired once every picker exists."""
+def build(ctx: AppContext, hub: HubModels | None = None) -> tuple:
+    """The "Load from the Hugging Face Hub" row (inside the own-model panel); its parts for `wire`."""
     hub = hub or HubModels()
     gr.Markdown(label("hub_explanation"))
     with gr.Row():
@@ -106,22 +107,21 @@ def build(ctx: AppContext, hub: HubModels | None = None) -> None:
                                 elem_id="hub-repository")
         load = gr.Button(label("btn_hub_load"), scale=1, elem_id="hub-load")
     status = gr.Markdown(elem_id="hub-status")
-    ctx.after_tabs(lambda: wire(ctx, hub, repository, load, status))
+    return hub, repository, load, status
 
 
-def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Button, status: gr.Markdown) -> None:
-    """Loading adds the shared model to this session's models and selects it in every picker."""
+def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Button, status: gr.Markdown,
+         targets: list) -> None:
+    """Loading adds the shared model to this session's models: the session works with it from now on,
+    and the tab on screen is drawn for it (`targets`: what drawing a tab may update)."""
 
     @guarded
     def on_load(value, lang, request: gr.Request):
         entry = hub.get(check_repository(value, lang), lang)
         workspace = ctx.workspace(request)
-        with workspace.lock:
-            workspace.add_model(entry)
-            updates = ctx.picker_updates(workspace, entry)
+        workspace.add_model(entry)
         message = text(lang, "hub_done", name=entry.name, layers=entry.config.n_decoder_layers,
                        heads=entry.config.n_heads, params=f"{entry.n_parameters:,}")
-        return (message, *updates)
+        return {status: message, **shown_tab(ctx, workspace, lang)}
 
-    outputs = [status, *(dropdown for dropdown, _ in ctx.pickers)]
-    load.click(on_load, [repository, ctx.language], outputs, api_name="load_hub_model", **heavy(status))
+    load.click(on_load, [repository, ctx.language], [status, *targets], api_name="load_hub_model", **heavy(status))

@@ -1,5 +1,5 @@
 """A session's own models: a checkpoint uploaded as one .safetensors file joins the session's
-model pickers (for this session only)."""
+models (for this session only), and the session works with it from then on."""
 from __future__ import annotations
 
 import re
@@ -10,6 +10,7 @@ import gradio as gr
 from playground.checkpoint import CheckpointError, CheckpointTooLarge, from_bytes
 
 from ..page.context import AppContext, uploading
+from ..page.showing import shown_tab
 from ..page.runtime import guarded
 from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
@@ -44,37 +45,32 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
     return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
 
 
-def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown]:
-    """The upload panel and the Hub row (declared above the tabs; wired once every picker exists)."""
+def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown, tuple]:
+    """The upload panel and the Hub row (declared above the tabs), and their parts for `wire`."""
     with gr.Accordion(label("lbl_own_model"), open=False, elem_id="own-model-panel"):
         gr.Markdown(label("own_model_explanation"))
         upload = gr.File(file_types=[".safetensors"], file_count="single", type="filepath",
                          label=label("lbl_upload"), elem_id="model-upload")
         status = gr.Markdown(elem_id="model-upload-status")
-        hub_models.build(ctx)
-    return upload, status
+        hub = hub_models.build(ctx)
+    return upload, status, hub
 
 
-def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown) -> None:
-    """Loading a file adds the model to this session and to every model picker, and selects it."""
-    pickers = ctx.pickers
+def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple, targets: list) -> None:
+    """Loading a file adds the model to this session: the session works with it from now on, and the
+    tab on screen is drawn for it (`targets`: what drawing a tab may update). The same for the Hub row."""
 
     @guarded
     def on_upload(path, lang, request: gr.Request):
         if not path:
-            return (gr.Markdown(), *(gr.Dropdown() for _ in pickers))
+            return {}
         workspace = ctx.workspace(request)
         entry = load_own_model(path, lang)
-        with workspace.lock:
-            workspace.add_model(entry)
-        updates = []
-        for _, generative_only in pickers:
-            usable = entry.generative or not generative_only
-            choices = workspace.model_names(ctx.registry, generative_only)
-            updates.append(gr.Dropdown(choices=choices, value=entry.name) if usable else gr.Dropdown(choices=choices))
+        workspace.add_model(entry)
         message = text(lang, "upload_done", name=entry.name, arch=text(lang, f"arch_{entry.config.arch}"),
                        params=f"{entry.n_parameters:,}")
-        return (message, *updates)
+        return {status: message, **shown_tab(ctx, workspace, lang)}
 
-    upload.upload(on_upload, [upload, ctx.language], [status, *(dropdown for dropdown, _ in pickers)],
-                  api_name="upload_model", **uploading(status))
+    upload.upload(on_upload, [upload, ctx.language], [status, *targets], api_name="upload_model",
+                  **uploading(status))
+    hub_models.wire(ctx, *hub, targets)

@@ -51,6 +51,8 @@ class ModelEntry:
     held_out_loss: mean cross-entropy per token (nats) on data its training held out: a shipped
     model's as its training stored it, a model trained in the session its last validation loss;
     None where none is known (uploaded, imported from the Hub, untrained).
+    examples: inputs like those it was trained on (a model trained in the session: pieces of its
+    own data), for the views to start from; () where none are known.
     """
 
     name: str
@@ -61,6 +63,7 @@ class ModelEntry:
     source: str
     task: Task | None = None
     held_out_loss: float | None = None
+    examples: tuple[str, ...] = ()
 
     @property
     def generative(self) -> bool:

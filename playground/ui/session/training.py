@@ -23,6 +23,7 @@ import numpy as np
 
 from playground.analysis import flops_per_token
 from playground.checkpoint import to_bytes
+from playground.data.lm_data import TextTooShort
 from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, rhyme_text, tasks, tiny_shakespeare
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
 from playground.train import PRESETS, Preset, Snapshot, Trainer, TrainEvent, zerogpu
@@ -43,6 +44,7 @@ from ..page.validation import (
     fail,
 )
 from ..text.i18n import text
+from .examples import own_examples
 from .registry import ModelEntry, freeze
 from .worker import STOP_WAIT_SECONDS, Put, Worker
 
@@ -292,6 +294,10 @@ def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trai
         config = spec.preset.model_config.replace(vocab_size=data.tokenizer.vocab_size)
         check_size(replace(spec, preset=replace(spec.preset, model_config=config)), config.vocab_size, lang)
         return Trainer(config, spec.preset.train_config, data)
+    except TextTooShort as error:              # named by the controls that change it
+        key = "err_train_text_short" if error.largest >= 1 else "err_train_text_short_any"
+        raise fail(lang, key, tokens=error.tokens, train=error.train, val=error.val, block_size=error.block_size,
+                   needed=error.needed, largest=error.largest) from None
     except ValueError as error:                 # the text does not fit the windows or the batch
         raise fail(lang, "err_train_setup", error=str(error)) from None
 
@@ -433,7 +439,7 @@ class TrainingSession:
         self.download = self._directory / f"{self.model_name}.safetensors"
         self.download.write_bytes(payload)
         self.entry = ModelEntry(self.model_name, model, trainer.tokenizer, trainer.model_config, model_card, "session",
-                                held_out_loss=final.val_loss)
+                                held_out_loss=final.val_loss, examples=own_examples(_data_of(trainer), trainer.tokenizer))
         self._published = (trainer, trainer.step)
         return self.entry
 
@@ -445,3 +451,8 @@ class TrainingSession:
             shutil.rmtree(self._directory, ignore_errors=True)
             self._directory = None
 
+
+def _data_of(trainer: Trainer):
+    """The data a trainer learns from: its seq2seq task, or its text (LMData / MLMData)."""
+    objective = trainer.objective
+    return getattr(objective, "task", None) or getattr(objective, "data", None)

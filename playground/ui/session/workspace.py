@@ -1,8 +1,11 @@
 """One Workspace per browser session, kept in a store bounded in count and idle lifetime.
 
-A Workspace holds what a session changes: its own models (uploaded or trained; the shared
-pretrained ones are never copied until a session changes them), its generation state, its
-training and its labs. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
+A Workspace is the session's single source of truth: its own models (uploaded or trained; the
+shared pretrained ones are never copied until a session changes them), the model it works with now
+(the one picked, uploaded or trained last: every tab that shows models follows it when it is next
+shown), each tab's form as last drawn, what each tab and each of its derived panels was drawn for,
+its generation state, its training and its labs. A tab draws itself from its workspace when it is
+shown; nothing is pushed into a hidden tab. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
 stops its training.
 Events of one session are serialised by the workspace's lock; different sessions never share
 anything mutable, so nothing one session does changes what another sees.
@@ -12,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 from .registry import ModelEntry, ModelRegistry
 
@@ -29,12 +32,18 @@ class Workspace:
         self.session_id = session_id
         self.registry = registry          # the shared models (read-only), for handlers that take a workspace
         self.models: OrderedDict[str, ModelEntry] = OrderedDict()
+        self.current_model: str | None = None     # picked, uploaded or trained last (None: each tab's own)
+        self.forms: dict[str, Any] = {}           # view -> its form as last drawn
+        self.drawn: dict[str, Hashable] = {}      # view -> what its page shows was drawn for (see drawing_key)
+        self.derived: dict[tuple[str, str], Hashable] = {}   # (view, panel) -> what the panel shows was computed for
+        self.shown_view: str | None = None        # the tab on screen
+        self.language: str | None = None          # the language the page was last drawn in
+        self.lessons: dict | None = None          # the learner's place and answers (the browser keeps a copy)
         self.generation: Any = None
         self.training: Any = None
         self.labs: Any = None
         self.lock = threading.RLock()
-        self._added_drawn: dict[str, ModelEntry] = {}     # view -> the added model it last drew
-        self._language: str | None = None                  # the language the session's page was last drawn in
+        self._models_version = 0                  # grows with every model the session adds
 
     def close(self) -> None:
         """Stop the session's training and lab, if any (the session is being forgotten)."""
@@ -43,32 +52,37 @@ class Workspace:
                 work.close()
 
     def add_model(self, entry: ModelEntry) -> None:
-        """Keep `entry` as one of this session's models; the oldest goes beyond MAX_SESSION_MODELS."""
-        self.models.pop(entry.name, None)
-        self.models[entry.name] = entry
-        while len(self.models) > MAX_SESSION_MODELS:
-            self.models.popitem(last=False)
+        """Keep `entry` as one of this session's models, and work with it from now on; the oldest goes
+        beyond MAX_SESSION_MODELS."""
+        with self.lock:
+            self.models.pop(entry.name, None)
+            self.models[entry.name] = entry
+            while len(self.models) > MAX_SESSION_MODELS:
+                self.models.popitem(last=False)
+            self.current_model = entry.name
+            self._models_version += 1
+
+    def choose_model(self, name: str) -> None:
+        """Work with the model called `name` from now on (picked in a tab, or named by a link)."""
+        with self.lock:
+            if self.model(name) is not None:
+                self.current_model = name
+
+    def drawing_key(self, form, lang: str) -> Hashable:
+        """What a tab's drawing of `form` in `lang` depends on besides the form: the session's models
+        (a new one changes every picker's choices)."""
+        return form, lang, self._models_version
+
+    def remember(self, view: str, form, lang: str | None = None) -> None:
+        """`form` is what the tab `view` shows now (drawn in `lang`, when given)."""
+        with self.lock:
+            self.forms[view] = form
+            if lang is not None:
+                self.drawn[view] = self.drawing_key(form, lang)
 
     def newest_model(self) -> ModelEntry | None:
         """The model this session added last (uploaded, or published again by a training), None before any."""
         return next(reversed(self.models.values()), None)
-
-    def switch_language(self, lang: str) -> bool:
-        """Record that the session's page is now drawn in `lang`; False when it already was (the
-        page may report the language it opened with as a change)."""
-        with self.lock:
-            changed, self._language = self._language != lang, lang
-            return changed
-
-    def first_drawing(self, view: str, entry: ModelEntry) -> bool:
-        """True the first time `view` is asked to draw `entry` as the model the session added, False
-        after: the page may report one addition more than once, and a repeat must neither replace
-        what the user typed since nor take the picker back to the added model."""
-        with self.lock:
-            if self._added_drawn.get(view) is entry:
-                return False
-            self._added_drawn[view] = entry
-            return True
 
     def model_names(self, registry: ModelRegistry, generative_only: bool = False) -> list[str]:
         """The shared models, then this session's own."""
@@ -81,6 +95,35 @@ class Workspace:
     def model(self, name: str) -> ModelEntry | None:
         """The model called `name` that this session can use: its own, else a shared one."""
         return self.find_model(self.registry, name)
+
+    @property
+    def catalog(self) -> "Catalog":
+        """The models this session can use, with the registry's interface."""
+        return Catalog(self)
+
+
+class Catalog:
+    """The registry as one session sees it: its own models beside (and over) the shared ones, so that a
+    form fitted to its model (Form.fit) fits a session's own model as it fits a shipped one."""
+
+    def __init__(self, workspace: Workspace):
+        self._workspace = workspace
+        self._registry = workspace.registry
+
+    def get(self, name: str) -> ModelEntry | None:
+        return self._workspace.model(name)
+
+    def names(self, generative_only: bool = False) -> list[str]:
+        return self._workspace.model_names(self._registry, generative_only)
+
+    def default(self, generative_only: bool = False) -> str:
+        return self._registry.default(generative_only)
+
+    def timeline_steps(self, name: str) -> list[int]:
+        return self._registry.timeline_steps(name)
+
+    def timeline_entry(self, name: str, step: int) -> ModelEntry:
+        return self._registry.timeline_entry(name, step)
 
 
 class WorkspaceStore:

@@ -397,7 +397,8 @@ EN: dict[str, str] = {
         "divided by length; the tree shows every hypothesis it kept, the best path in red. A KV cache keeps "
         "each layer's keys and values, so a step runs only the new token through the model, and the causal "
         "matrix fills in one row per step."),
-    "lbl_prompt": "Prompt (the source text for an encoder-decoder model)",
+    "lbl_prompt": "Prompt",
+    "lbl_prompt_source": "Source text (the encoder reads it; the decoder writes the output)",
     "btn_step": "Step",
     "btn_run": "Run",
     "btn_stop": "Stop",
@@ -598,6 +599,11 @@ EN: dict[str, str] = {
     "err_text_file_size": "The file is {size:.1f} MB; text files are limited to {limit} MB. Upload a shorter text.",
     "err_text_not_utf8": "\"{name}\" is not UTF-8 text (byte {position} is not valid UTF-8). Save it as UTF-8 "
                          "and upload it again.",
+    "err_train_text_short": "The text is too short for this block size: it has {tokens} tokens, {train} to train on and {val} kept back to measure the model, and a block of {block_size} needs at least {needed} in each. Paste a longer text, or set “Block size” to at most {largest}.",
+    "err_train_text_short_any": "The text is too short: it has {tokens} tokens, {train} to train on and {val} kept back to measure the model, and even the smallest “Block size” needs more. Paste a longer text.",
+    "note_followed": "Showing **{model}**, the model this session works with now (picked, uploaded or trained last).",
+    "note_followed_replaced": "Showing **{model}**, the model this session works with now: it cannot read the previous input, so the view starts from its own example.",
+    "train_status_refused": "Not started: the form was refused (see the message beside the buttons).",
     "err_train_setup": "The training cannot start: {error}",
     "err_train_running": "A training is already running in this session. Press Stop first, or wait until it ends.",
     "err_train_nothing": "There is no training to continue: press Start (or Step) first.",

@@ -357,7 +357,8 @@ ZH: dict[str, str] = {
         "每次抽取只取决于随机种子和位置，所以先「后退」再「单步」会选出同一个词元。*束搜索*在每一步保留 *束宽* 个"
         "（按对数概率之和）最可能的部分输出，返回最好的已完成输出，排名依据是对数概率除以长度；树图显示它保留过的每个假设，"
         "最优路径为红色。KV 缓存保存每层的键和值，所以每一步只需把新词元送进模型，因果矩阵也就每步多填一行。"),
-    "lbl_prompt": "提示词（编码器-解码器模型则为源文本）",
+    "lbl_prompt": "提示词",
+    "lbl_prompt_source": "源文本（编码器读入，解码器写出结果）",
     "btn_step": "单步",
     "btn_run": "运行",
     "btn_stop": "停止",
@@ -540,6 +541,11 @@ ZH: dict[str, str] = {
     "err_text_file_size": "文件大小为 {size:.1f} MB；文本文件上限为 {limit} MB。请上传更短的文本。",
     "err_text_not_utf8": "「{name}」不是 UTF-8 文本（第 {position} 个字节不是有效的 UTF-8）。"
                          "请另存为 UTF-8 后重新上传。",
+    "err_train_text_short": "文本对这个块大小来说太短：共 {tokens} 个词元，{train} 个用于训练，{val} 个留作衡量模型；块大小 {block_size} 在两部分中各至少需要 {needed} 个。请粘贴更长的文本，或把“块大小”设为不超过 {largest}。",
+    "err_train_text_short_any": "文本太短：共 {tokens} 个词元，{train} 个用于训练，{val} 个留作衡量模型；即使最小的“块大小”也需要更多。请粘贴更长的文本。",
+    "note_followed": "现在显示 **{model}**：本会话当前使用的模型（最近选择、上传或训练的那个）。",
+    "note_followed_replaced": "现在显示 **{model}**：本会话当前使用的模型。它读不懂之前的输入，所以视图从它自己的示例开始。",
+    "train_status_refused": "未开始：表单被拒绝（见按钮旁的说明）。",
     "err_train_setup": "无法开始训练：{error}",
     "err_train_running": "本会话已经有一个训练在运行。请先按“停止”，或等它结束。",
     "err_train_nothing": "没有可以继续的训练：请先按“开始”（或“单步”）。",

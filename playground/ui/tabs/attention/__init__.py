@@ -6,8 +6,8 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
-from ...page.context import PRIVATE, QUIET, AppContext
-from ...page.wiring import TabWiring, any_of, file_name, on_slides
+from ...page.context import QUIET, AppContext
+from ...page.wiring import LINK, TabWiring, any_of, example_adapter, file_name, on_slides, picked_value
 from . import handlers
 from .form import AttentionForm
 from .layout import layout
@@ -40,27 +40,22 @@ def export_name(form: AttentionForm, figure: str) -> str:
 def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c, examples = layout(ctx)
-    tab = TabWiring(ctx, AttentionForm, c, export_name=export_name, controls=handlers.controls)
-    everything = [*handlers.VIEWS, *handlers.CONTROLS]
-    tab.on_open(handlers.draw, everything, shared=True)
-    shown = tab.on(c["run"].click, handlers.show, handlers.VIEWS, api_name="attention", refused=handlers.refused,
-                   link=False, shared=True)
-    tab.on(shown.success, handlers.controls, handlers.CONTROLS, **QUIET)      # the controls agree with the views
-    tab.on(c["model"].input, handlers.change_model, ["text", "target", "step", *everything], progress_on="grid",
-           refused=handlers.refused)
-    tab.on_model_added(handlers.show_added, ["model", "text", "target", "step", *everything], progress_on="grid",
-                       refused=handlers.refused)
-    chosen = c["step_picker"].input(lambda step: step, [c["step_picker"]], [c["step"]], **QUIET, **PRIVATE)
-    for trigger in (chosen.then, any_of(c["text"].submit, c["target"].submit, c["kind"].input),
-                    examples.load_input_event.then):
-        tab.on(trigger, handlers.draw, everything, refused=handlers.refused, shared=True)
+    tab = TabWiring(ctx, AttentionForm, c, export_name=export_name, controls=handlers.controls, draw=handlers.draw,
+                    refused=handlers.refused, shared=True, derived=handlers.DERIVED)
+    # The API's outputs end with the views, in VIEWS order.
+    everything = [*handlers.CONTROLS, "text", "target", "step", LINK, *handlers.VIEWS]
+    tab.on(any_of(c["run"].click, c["text"].submit, c["target"].submit, c["kind"].input, c["model"].input,
+                  c["step_picker"].select, c["examples"].select),
+           handlers.draw, everything, progress_on="grid", api_name="attention", refused=handlers.refused, shared=True,
+           refreshes=True, by_trigger={"model": handlers.change_model},
+           adapt={"step_picker": picked_value("step"),
+                  "examples": example_adapter(examples, ("model", "text"), target="", step=None)})
     trigger, options = on_slides(c["layer"], c["head"])
-    tab.on(trigger, handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
-    tab.on(c["mean"].input, handlers.redraw_head, ["head_plot"], shared=True, **QUIET)
+    tab.on(any_of(trigger, c["mean"].input), handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
     tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], shared=True, **QUIET)
     tab.on(c["ho_run"].click, handlers.heads_off, handlers.HEADS_OFF, api_name="attention_heads_off",
-           refused=handlers.heads_off_refused, shared=True)
+           refused=handlers.heads_off_refused, shared=True, derived="heads_off")
     tab.on(c["lens_run"].click, handlers.lens, handlers.LENS, api_name="attention_logit_lens",
-           refused=handlers.lens_refused, shared=True)
+           refused=handlers.lens_refused, shared=True, derived="lens")
     tab.on(c["best_button"].click, handlers.best_head, ["layer", "head", "mean", "head_plot"],
            api_name="attention_best_head")

@@ -15,7 +15,7 @@ from playground.model.sites import SITES
 
 from ...page.forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, String, param
 from ...page.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
-from ...session.examples import ATTENTION_EXAMPLES, examples_for
+from ...session.examples import ATTENTION_EXAMPLES, examples_for, suitable_input
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from .views import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
 
@@ -40,6 +40,15 @@ class AttentionForm(Form):
     step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))
     ho_heads: tuple[str, ...] = param(NameList((), MAX_HEADS_OFF))     # "SITE.LAYER.HEAD": heads switched off
     ho_how: str = param(Choice("zero", ABLATIONS))
+
+    def follow(self, catalog, current: str | None) -> tuple["AttentionForm", bool]:
+        """The session's current model with the form's text where it can read it (else its own first
+        example), the target it writes itself, as trained to the end."""
+        entry = catalog.get(current) if current and current != self.model else None
+        if entry is None:
+            return self, False
+        text = suitable_input(entry, self.text, ATTENTION_EXAMPLES)
+        return replace(self, model=current, text=text, target="", step=None), text != self.text
 
     def fit(self, registry, given: set[str]) -> tuple["AttentionForm", list[Refused]]:
         """The form fitted to its (shipped) model: a kind, layer, head, score and step the model has,

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
 from ...page.validation import fail
+from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import ATTENTION_EXAMPLES, examples_for
 from ...session.registry import ModelEntry
@@ -102,6 +103,8 @@ def lens(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
 
 heads_off_refused = refusal_handler(heads_off, ("ho_distribution",), "ho_summary")
 lens_refused = refusal_handler(lens, ("lens_plot",))
+DERIVED = (Derived("heads_off", heads_off, HEADS_OFF, ("model", "text", "target", "step", "ho_heads", "ho_how")),
+           Derived("lens", lens, LENS, ("model", "text", "target", "step")))
 
 
 def show(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
@@ -129,21 +132,6 @@ def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     reads_a_target = entry.model.has_encoder and entry.model.has_decoder
     return {**draw(workspace, form, lang), "text": first, "step": None,
             "target": gr.Textbox(value="", visible=reads_a_target)}
-
-
-def show_added(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
-    """The model the session added last (uploaded or trained), picked and drawn like a newly picked
-    one. The page's pickers already show it, but this event may have read the picker before the
-    page updated it, so the model is taken from the session, not from the form."""
-    added = workspace.newest_model()
-    if added is None:
-        return change_model(workspace, form, lang)
-    return {**change_model(workspace, replace(form, model=added.name), lang), "model": added.name}
-
-
-def pick_step(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
-    """The whole tab at the timeline step in the form."""
-    return draw(workspace, form, lang)
 
 
 def redraw_head(workspace: Workspace, form: AttentionForm, lang: str) -> dict:

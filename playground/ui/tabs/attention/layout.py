@@ -5,15 +5,15 @@ import gradio as gr
 
 from ...page.context import LATEX, AppContext
 from ...page.validation import MAX_INPUT_CHARS
-from ...page.widgets import FormRadio, layer_head_sliders
+from ...page.widgets import FormRadio, examples_dataset, layer_head_sliders
 from ...session.examples import attention_examples
 from ...text.i18n import label
 from ...views.interventions_panels import heads_off_panel, lens_panel
 from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
 
 
-def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Examples]:
-    """The components by name, and the examples (whose loading redraws the tab)."""
+def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[list[str]]]:
+    """The components by name, and the examples (model, text) that c["examples"] shows."""
     start = ctx.registry.get(ctx.registry.default())
     examples = attention_examples(ctx.registry)
     first_text = next((value for name, value in examples if name == start.name), "")
@@ -39,10 +39,8 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
             c["grid"] = gr.Plot(show_label=False, elem_id="attention-grid")
         with gr.Column(scale=2):
             c["summary"] = gr.Markdown(elem_id="attention-summary")
-            shown = gr.Examples(examples, [c["model"], c["text"]], label=label("lbl_examples"),
-                                example_labels=[f"{m} · {v}" for m, v in examples],
-                                elem_id="attention-examples", cache_examples=False,
-                                examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
+            c["examples"] = examples_dataset(examples, [c["model"], c["text"]], [f"{m} · {v}" for m, v in examples],
+                                             "attention-examples")
             with gr.Group(visible=bool(steps), elem_id="attention-timeline-panel") as c["timeline_panel"]:
                 c["step_picker"] = gr.Radio([(str(s), s) for s in steps], value=steps[-1] if steps else None,
                                             label=label("lbl_timeline"), elem_id="attention-timeline")
@@ -70,4 +68,4 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
     c.update(heads_off_panel("attention", start))
     c.update(lens_panel("attention"))
     c["step"] = gr.State(None)           # the timeline step shown; None = the final model
-    return c, shown
+    return c, examples

@@ -3,7 +3,8 @@
 A model is never changed once it is shown: shipped models are read-only, and a session's trained
 model is a frozen copy. So a pass recorded once serves every later view of the same input: a moved
 layer or head slider, another score or kind, another student on the same example. One LRU for the
-process, bounded in bytes; the passes of a model that is forgotten go with it.
+process, bounded in bytes (a pass and what views compute from it); the passes of a model that is
+forgotten go with it.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import torch.nn as nn
 
 from playground.model import Trace
 
-from ...page.bytes_lru import BytesLRU
+from ...page.bytes_lru import BytesLRU, size_of
 
 DEFAULT_MAX_BYTES = 48 * 2**20
 
@@ -29,11 +30,24 @@ class RecordedPass:
     source_ids: tuple[int, ...]
     target_ids: tuple[int, ...]
     generated: bool
-    derived: dict = field(default_factory=dict, compare=False)    # what views compute from it, by key
+    derived: "DerivedValues" = field(default_factory=lambda: DerivedValues(), compare=False)   # see DerivedValues
 
     @property
     def bytes(self) -> int:
         return sum(tensor.numel() * tensor.element_size() for tensor in self.trace.cache.values())
+
+
+class DerivedValues(dict):
+    """What views compute from a pass, by key (weights, head scores, the shapes' table): kept with the
+    pass, their bytes counted with it in the cache that holds it."""
+
+    def __init__(self):
+        super().__init__()
+        self.grown = lambda size: None            # told each new value's size (PassCache.put binds it)
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self.grown(size_of(value))
 
 
 class PassCache:
@@ -58,7 +72,8 @@ class PassCache:
             ref = self._refs.get(model)
             if ref is None:
                 ref = self._refs[model] = weakref.ref(model, self._forget)
-            self._kept.put((ref, key), recorded, recorded.bytes)
+            self._kept.put((ref, key), recorded, recorded.bytes + sum(map(size_of, recorded.derived.values())))
+            recorded.derived.grown = lambda size: self._kept.grow((ref, key), size)
 
     def _forget(self, ref: weakref.ref) -> None:
         """Drop every pass of a model that no longer exists."""

@@ -9,7 +9,7 @@ handlers.py what each event draws, views.py the figures."""
 from __future__ import annotations
 
 from ...page.context import PRIVATE, QUIET, AppContext, heavy
-from ...page.wiring import TabWiring, any_of, file_name, on_slides
+from ...page.wiring import TabWiring, any_of, example_adapter, file_name, on_slides
 from ...views.interventions_panels import HEADS_OFF, LENS
 from . import handlers
 from .form import GenerateForm
@@ -39,31 +39,26 @@ def export_name(form: GenerateForm, figure: str) -> str:
 def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c, examples = layout(ctx)
-    tab = TabWiring(ctx, GenerateForm, c, export_name=export_name, controls=handlers.controls)
+    tab = TabWiring(ctx, GenerateForm, c, export_name=export_name, controls=handlers.controls,
+                    draw=handlers.open_tab, refused=handlers.refused, derived=handlers.DERIVED)
     everything, stepped, controls = handlers.EVERYTHING, handlers.STEPPED, handlers.CONTROLS
     refused = handlers.refused
-    tab.on_open(handlers.open_tab, [*everything, *controls])
+    tab.on(any_of(c["reset_button"].click, c["prompt"].submit, c["strategy"].input, c["model"].input,
+                  c["examples"].select),
+           handlers.restart, [*everything, *controls, "xb_target"], progress_on="output",
+           api_name="generate_reset", refused=refused, refreshes=True,
+           by_trigger={"model": handlers.change_model, "examples": handlers.load_example},
+           adapt={"examples": example_adapter(examples, ("model", "prompt"), steps=0)})
     tab.on(c["step_button"].click, handlers.step, stepped, api_name="generate_step", refused=refused)
     tab.on(c["back_button"].click, handlers.back, stepped, api_name="generate_back", refused=refused)
-    resetting = tab.on(c["reset_button"].click, handlers.reset, everything, api_name="generate_reset", refused=refused)
-    tab.on(resetting.success, handlers.controls, controls, **QUIET)           # what the model accepts, for the prompt
     running = tab.on(c["run_button"].click, handlers.run, everything, api_name="generate_run", stream=True,
                      refused=refused, **heavy(c["output"]))
     c["stop_button"].click(None, None, None, cancels=[running], **PRIVATE)
-    model_outputs = ["prompt", "xb_target", *everything, *controls]
-    tab.on(c["model"].input, handlers.change_model, model_outputs, progress_on="output", refused=refused)
-
-    ctx.after_tabs(lambda: tab.on_model_added(handlers.model_added, ["model", *model_outputs], progress_on="output",
-                                              refused=refused))
-    tab.on(c["prompt"].submit, handlers.restart, [*everything, *controls], refused=refused)
-    tab.on(examples.load_input_event.then, handlers.load_example, ["xb_target", *everything, *controls],
-           refused=refused)
-    tab.on(c["strategy"].input, handlers.draw, everything, refused=refused)
     trigger, options = on_slides(c["layer"], c["head"])
     tab.on(trigger, handlers.redraw_filling, ["filling"], **QUIET, **options)
     tab.on(c["ho_run"].click, handlers.heads_off, HEADS_OFF, api_name="generate_heads_off",
-           refused=handlers.heads_off_refused, shared=True)
+           refused=handlers.heads_off_refused, shared=True, derived="heads_off")
     tab.on(c["lens_run"].click, handlers.lens, LENS, api_name="generate_logit_lens", refused=handlers.lens_refused,
-           shared=True)
+           shared=True, derived="lens")
     tab.on(any_of(c["xb_run"].click, c["xb_target"].submit), handlers.exposure, handlers.EXPOSURE,
-           api_name="generate_exposure", refused=handlers.exposure_refused, shared=True)
+           api_name="generate_exposure", refused=handlers.exposure_refused, shared=True, derived="exposure")

@@ -26,7 +26,7 @@ from ...page.validation import (
     TEMPERATURE_RANGE,
     TOP_P_RANGE,
 )
-from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target
+from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target, suitable_input
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from .views import DEFAULTS, STRATEGIES
 
@@ -60,6 +60,16 @@ class GenerateForm(Form):
         if self.strategy == "beam" and self.steps:
             raise Refused("steps", "err_beam_steps")
         return self
+
+    def follow(self, catalog, current: str | None) -> tuple["GenerateForm", bool]:
+        """The session's current model where it writes text, with the form's prompt where it can read it
+        (else its own first example) and that prompt's exposure-bias target, from the first token."""
+        entry = catalog.get(current) if current and current != self.model else None
+        if entry is None or not entry.generative:
+            return self, False
+        prompt = suitable_input(entry, self.prompt, GENERATE_EXAMPLES)
+        return replace(self, model=current, prompt=prompt, xb_target=exposure_target(entry, prompt), steps=0), \
+            prompt != self.prompt
 
     def fit(self, registry, given: set[str]) -> tuple["GenerateForm", list[Refused]]:
         """The form fitted to its (shipped) model: its first example when no prompt is given, a

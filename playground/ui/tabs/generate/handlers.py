@@ -19,14 +19,15 @@ from playground.viz.notice import notice_figure
 
 from ...page.refusals import refusal_handler
 from ...page.validation import fail
+from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import GENERATE_EXAMPLES, exposure_target, suitable_input
 from ...session.registry import ModelEntry
 from ...session.workspace import Workspace
-from ...text.i18n import text
+from ...text.i18n import label, text
 from ...views.exposure import exposure_view
 from ...views.inputs import input_note
-from ...views.interventions_panels import head_picker, heads_off_updates, lens_updates
+from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
 from .form import GenerateForm
 from .views import (
     GenerateViews,
@@ -44,7 +45,7 @@ from .views import (
 FIGURES = ("candidates", "token_self", "token_cross", "filling", "tree")
 STEPPED = ("output", "status", "candidates", "token_self", "token_cross", "filling", "steps")
 EVERYTHING = (*STEPPED, "tree", "layer", "head", "step_button", "back_button")
-CONTROLS = ("ho_heads", "accepted")          # what follows the model and the prompt
+CONTROLS = ("ho_heads", "accepted", "prompt")          # what follows the model and the prompt
 EXPOSURE = ("xb_plot", "xb_explanation")
 RUN_REFRESH_SECONDS = 0.4      # Run redraws at most this often while it goes
 
@@ -132,11 +133,14 @@ def reset(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
 
 
 def controls(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
-    """The controls that follow the model and the prompt: the heads it can switch off, and the
-    characters it accepts (with a warning for a prompt unlike its training inputs)."""
+    """The controls that follow the model and the prompt: the heads it can switch off, the characters
+    it accepts (with a warning for a prompt unlike its training inputs), and what the prompt is (the
+    text a decoder-only model continues, or the source an encoder-decoder model reads)."""
     entry = generative_model(workspace, form, lang)
+    reads_a_source = entry.model.has_encoder
     return {"ho_heads": head_picker(entry, form.ho_heads, lang),
-            "accepted": input_note(workspace.registry, entry, form.prompt, lang)}
+            "accepted": input_note(workspace.registry, entry, form.prompt, lang),
+            "prompt": gr.Textbox(form.prompt, label=label("lbl_prompt_source" if reads_a_source else "lbl_prompt"))}
 
 
 def open_tab(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
@@ -163,21 +167,7 @@ def change_model(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
         return reset(workspace, form, lang)           # refused there, naming the models that exist
     prompt = suitable_input(entry, form.prompt, GENERATE_EXAMPLES)
     form = replace(form, prompt=prompt, xb_target=exposure_target(entry, prompt))
-    return {**restart(workspace, form, lang), "prompt": prompt, "xb_target": form.xb_target}
-
-
-def model_added(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
-    """A model the session just added (uploaded or trained): picked, and the tab redrawn for it. The
-    model is taken from the session, not the form: this event may read the picker before the page
-    shows the new model in it. The picker stays where it was when the new model does not generate;
-    the generation then goes on."""
-    added = workspace.newest_model()
-    if added is not None and added.generative and added.name != form.model:
-        return {**change_model(workspace, replace(form, model=added.name), lang), "model": added.name}
-    generation = workspace.generation
-    if generation is not None and generation.entry is workspace.model(form.model):
-        return open_tab(workspace, form, lang)
-    return change_model(workspace, form, lang)
+    return {**restart(workspace, form, lang), "xb_target": form.xb_target}
 
 
 def _stepwise(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, Generation]:
@@ -266,6 +256,9 @@ def exposure(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
 heads_off_refused = refusal_handler(heads_off, ("ho_distribution",), "ho_summary")
 lens_refused = refusal_handler(lens, ("lens_plot",))
 exposure_refused = refusal_handler(exposure, ("xb_plot",), "xb_explanation")
+DERIVED = (Derived("heads_off", heads_off, HEADS_OFF, ("model", "prompt", "ho_heads", "ho_how")),
+           Derived("lens", lens, LENS, ("model", "prompt")),
+           Derived("exposure", exposure, EXPOSURE, ("model", "prompt", "xb_target")))
 
 
 def refused(workspace: Workspace, form: GenerateForm, lang: str) -> dict:

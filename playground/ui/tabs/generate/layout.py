@@ -5,7 +5,7 @@ import gradio as gr
 
 from ...page.context import LATEX, AppContext
 from ...page.validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
-from ...page.widgets import integer_number, integer_slider, layer_head_sliders
+from ...page.widgets import examples_dataset, integer_number, integer_slider, layer_head_sliders
 from ...session.examples import exposure_target, generate_examples
 from ...text.i18n import label
 from ...views.interventions_panels import heads_off_panel, lens_panel
@@ -14,8 +14,8 @@ from .views import DEFAULTS, STRATEGIES
 TOP_K_SLIDER_MAX = 100
 
 
-def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Examples]:
-    """The components by name, and the examples (whose loading starts the generation again)."""
+def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[list[str]]]:
+    """The components by name, and the examples (model, prompt) that c["examples"] shows."""
     start = ctx.registry.get(ctx.registry.default(generative_only=True))
     examples = generate_examples(ctx.registry)
     first_prompt = next((e[1] for e in examples if e[0] == start.name), "")
@@ -62,10 +62,8 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
                     c["beam_width"] = integer_slider(1, MAX_BEAM_WIDTH, value=DEFAULTS["beam_width"],
                                                      label=label("lbl_beam_width"), info=label("info_beam_width"),
                                                      elem_id="generate-beam-width")
-            shown = gr.Examples(examples, [c["model"], c["prompt"]], label=label("lbl_examples"),
-                                example_labels=[f"{m} · {p!r}" for m, p in examples],
-                                elem_id="generate-examples", cache_examples=False,
-                                examples_per_page=len(examples))   # on one page: Gradio's "Pages:" is not translated
+            c["examples"] = examples_dataset(examples, [c["model"], c["prompt"]], [f"{m} · {p!r}" for m, p in examples],
+                                             "generate-examples")
             with gr.Accordion(label("lbl_explanation"), open=True, elem_id="generate-explanation-panel"):
                 gr.Markdown(label("generate_explanation"), elem_id="generate-explanation", latex_delimiters=LATEX,
                             elem_classes="explanation")
@@ -82,7 +80,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], gr.Exam
     c.update(lens_panel("generate"))
     c.update(exposure_panel(exposure_target(start, first_prompt)))
     c["steps"] = gr.State(0)             # tokens generated so far (a link replays as many Step presses)
-    return c, shown
+    return c, examples
 
 
 def exposure_panel(target: str) -> dict[str, gr.components.Component]:

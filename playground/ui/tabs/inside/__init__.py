@@ -7,8 +7,7 @@ handlers.py what each event draws (the figures come from the ui's *_views module
 from __future__ import annotations
 
 from ...page.context import AppContext
-from ...page.widgets import on_slide
-from ...page.wiring import TabWiring, any_of, file_name, on_slides
+from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import InsideForm
 from .layout import layout
@@ -26,27 +25,22 @@ def export_name(form: InsideForm, figure: str) -> str:
 
 
 def build(ctx: AppContext) -> None:
-    """Declare the tab's components and events (inside a gr.Tab)."""
+    """Declare the tab's components and events (inside a gr.Tab): one event per section, for its
+    button, its text boxes, its model and its other controls (a slider's last value drawn)."""
     c = layout(ctx)
-    tab = TabWiring(ctx, InsideForm, c, export_name=export_name, controls=handlers.controls)
     h = handlers
-    tab.on_open(h.draw, (*h.WORKED_CONTROLS, "norm_layer", *h.EVERYTHING), shared=True)
-    sections = (("emb", h.embeddings, h.EMBEDDINGS, h.embeddings_refused, ("emb_token",)),
-                ("worked", h.worked, h.WORKED, h.worked_refused, ("worked_text",)),
-                ("mask", h.masks, h.MASKS, h.masks_refused, ("mask_first", "mask_second")),
-                ("norm", h.norms, h.NORMS, h.norms_refused, ("norm_text",)),
-                ("fill", h.fill, h.FILL, h.fill_refused, ("fill_text",)))
-    also = {"emb": (c["emb_model"].input,)}           # a new model redraws the embeddings as Run does
-    for section, handler, outputs, refused, boxes in sections:
-        triggers = (c[f"{section}_run"].click, *(c[box].submit for box in boxes), *also.get(section, ()))
-        tab.on(any_of(*triggers), handler, outputs, api_name=f"inside_{section}", refused=refused, shared=True)
-    tab.on(any_of(c["worked_model"].input, c["worked_site"].input), h.change_worked_model,
-           (*h.WORKED_CONTROLS, *h.WORKED), progress_on="worked_vectors", refused=h.worked_refused, shared=True)
-    trigger, options = on_slides(c["worked_layer"], c["worked_head"])
-    tab.on(trigger, h.worked, h.WORKED, refused=h.worked_refused, shared=True, **options)
-    tab.on(c["mask_model"].input, h.change_mask_model, ("mask_first", "mask_second", *h.MASKS), refused=h.masks_refused, shared=True)
-    tab.on(c["norm_model"].input, h.change_norm_model, ("norm_layer", *h.NORMS), progress_on="norm_vector",
-           refused=h.norms_refused, shared=True)
-    trigger, options = on_slide(c["norm_layer"])
-    tab.on(trigger, h.norms, h.NORMS, refused=h.norms_refused, shared=True, **options)
-    tab.on(c["fill_model"].input, h.change_fill_model, ("fill_text", *h.FILL), refused=h.fill_refused, shared=True)
+    tab = TabWiring(ctx, InsideForm, c, export_name=export_name, controls=h.controls, draw=h.draw, shared=True)
+    sections = (("emb", h.embeddings, h.EMBEDDINGS, h.embeddings_refused, ("emb_token",), (), h.embeddings),
+                ("worked", h.worked, (*h.WORKED_CONTROLS, *h.WORKED), h.worked_refused, ("worked_text",),
+                 ("worked_site", "worked_layer", "worked_head"), h.change_worked_model),
+                ("mask", h.masks, ("mask_first", "mask_second", *h.MASKS), h.masks_refused,
+                 ("mask_first", "mask_second"), (), h.change_mask_model),
+                ("norm", h.norms, ("norm_layer", *h.NORMS), h.norms_refused, ("norm_text",), ("norm_layer",),
+                 h.change_norm_model),
+                ("fill", h.fill, ("fill_text", *h.FILL), h.fill_refused, ("fill_text",), (), h.change_fill_model))
+    for section, handler, outputs, refused, boxes, sliders, change_model in sections:
+        triggers = (c[f"{section}_run"].click, *(c[box].submit for box in boxes), c[f"{section}_model"].input,
+                    *(c[name].input for name in sliders))
+        by_trigger = {f"{section}_model": change_model, **({"worked_site": change_model} if section == "worked" else {})}
+        tab.on(any_of(*triggers), handler, outputs, progress_on=h.PROGRESS[section], api_name=f"inside_{section}",
+               refused=refused, shared=True, by_trigger=by_trigger, trigger_mode="always_last")

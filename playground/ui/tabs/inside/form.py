@@ -14,6 +14,7 @@ from playground.model.sites import SITES
 
 from ...page.forms import Choice, Form, Integer, ModelName, Refused, String, param
 from ...page.validation import MAX_INPUT_CHARS
+from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES, suitable_input
 from ...views.embeddings import MAX_TOKEN_CHARS
 from ..attention.form import MAX_HEAD, MAX_LAYER
 
@@ -27,6 +28,18 @@ DEFAULT_FILL_TEXT = "To be, or not to b_, that is the qu_stion"
 def norm_stack_depth(entry) -> int:
     """Layers of the stack the LayerNorm section reads (the encoder when the model has one)."""
     return entry.config.n_encoder_layers if entry.model.has_encoder else entry.config.n_decoder_layers
+
+
+def masked(entry) -> bool:
+    """Whether the model fills in blanks (an encoder-only model trained on masked text)."""
+    return entry.config.arch == "encoder_only"
+
+
+def first_token(entry, value: str) -> str:
+    """`value` where the model knows it as a character, else the first character of its first example."""
+    if isinstance(value, str) and len(value) == 1 and not entry.tokenizer.unknown_chars(value):
+        return value
+    return (suitable_input(entry, "", {}) or DEFAULT_TOKEN)[:1]
 
 
 def site_depth(entry, site_id: str) -> int:
@@ -54,6 +67,28 @@ class InsideForm(Form):
     norm_position: int = param(Integer(0, 0, MAX_INPUT_CHARS))
     fill_model: str = param(ModelName("masked-char"))
     fill_text: str = param(String(DEFAULT_FILL_TEXT, MAX_INPUT_CHARS))
+
+    def follow(self, catalog, current: str | None) -> tuple["InsideForm", bool]:
+        """Every section showing the session's current model (the blanks only for a masked model),
+        each keeping its input where the model can read it, else taking the model's own."""
+        entry = catalog.get(current) if current else None
+        if entry is None:
+            return self, False
+        inputs = {"emb_model": {"emb_token": {}}, "worked_model": {"worked_text": {}},
+                  "mask_model": {"mask_first": {current: [MASK_EXAMPLES.get(current, ("",))[0]]},
+                                 "mask_second": {current: [MASK_EXAMPLES.get(current, ("", ""))[1]]}},
+                  "norm_model": {"norm_text": {}}, "fill_model": {"fill_text": FILL_EXAMPLES}}
+        changes = {}
+        for model_field, texts in inputs.items():
+            if getattr(self, model_field) == current or (model_field == "fill_model" and not masked(entry)):
+                continue
+            changes[model_field] = current
+            for field, examples in texts.items():
+                value = getattr(self, field)
+                changes[field] = (first_token(entry, value) if field == "emb_token"
+                                  else suitable_input(entry, value, examples))
+        replaced = any(changes[field] != getattr(self, field) for field in changes if not field.endswith("_model"))
+        return (replace(self, **changes) if changes else self), replaced
 
     def fit(self, registry, given: set[str]) -> tuple["InsideForm", list[Refused]]:
         """An attention site, layer and head the worked model has, and a layer the LayerNorm model

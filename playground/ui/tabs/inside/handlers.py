@@ -32,6 +32,8 @@ NORMS = ("norm_vector", "norm_note", "norm_batch", "norm_batch_note", "norm_resi
 FILL = ("fill_plot", "fill_note")
 WORKED_CONTROLS = ("worked_site", "worked_layer", "worked_head")
 EVERYTHING = (*EMBEDDINGS, *WORKED, *MASKS, *NORMS, *FILL)
+PROGRESS = {"emb": "emb_neighbours", "worked": "worked_vectors", "mask": "mask_site_0", "norm": "norm_vector",
+            "fill": "fill_plot"}                         # where each section shows its progress
 
 
 def _entry(workspace: Workspace, name: str, lang: str) -> ModelEntry:

@@ -6,13 +6,11 @@ layout.py declares the components, form.py the controls as one value (and its li
 handlers.py what each event draws, views.py the figures and texts, session.py a session's labs."""
 from __future__ import annotations
 
-from functools import partial
-
 import gradio as gr
 
 from ...page.context import QUIET, AppContext, light, training
 from ...page.runtime import guarded
-from ...page.wiring import TabWiring, file_name, with_export
+from ...page.wiring import TabWiring, any_of, file_name, with_export
 from ...views.training import SHORT_KIND
 from . import handlers
 from .form import LabsForm
@@ -34,12 +32,11 @@ def export_name(form: LabsForm, figure: str) -> str:
 def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c = layout(ctx)
-    tab = TabWiring(ctx, LabsForm, c, export_name=export_name, controls=handlers.controls)
+    tab = TabWiring(ctx, LabsForm, c, export_name=export_name, controls=handlers.controls, draw=handlers.draw,
+                    refused=handlers.refused)
     h = handlers
-    tab.on_open(h.draw, h.VIEWS, progress_on="status")
-    tab.on(c["lab"].input, h.change_lab, h.VIEWS, progress_on="status", refused=h.refused, **QUIET)
-    picked = partial(gr.on, [c[name].input for name in h.VIEW_PICKS])
-    tab.on(picked, h.select_view, h.FIGURES, api_name="labs_view", refused=h.refused, **QUIET)
+    tab.on(any_of(c["lab"].input, *(c[name].input for name in h.VIEW_PICKS)), h.select_view, h.VIEWS,
+           progress_on="status", api_name="labs_view", refused=h.refused, by_trigger={"lab": h.change_lab}, **QUIET)
     checked = tab.on(c["run"].click, h.check_can_run, ["status"], link=False, **QUIET)
     tab.on(checked.success, h.run, h.VIEWS, api_name="labs_run", stream=True, trains=True,
            **training(c["curves"]))

@@ -2,6 +2,7 @@
 place kept in the browser."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Iterator
 
@@ -22,7 +23,7 @@ FIGURES = tuple(f"figure_{k}" for k in range(FIGURE_SLOTS))
 OUTCOMES = tuple(f"outcome_{k}" for k in range(OUTCOME_SLOTS))
 SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", "look_for", "experiment_heading",
           "prediction", "run", "run_live", "stop", *OUTCOMES, "live_status", "verdict", "reveal", "check_heading",
-          "answer", "feedback", "explore")
+          "answer", "feedback", "explore", "progress")
 OUTCOME = (*OUTCOMES, "reveal")
 LIVE_OUTCOME = (*OUTCOMES, "live_status", "reveal")
 
@@ -63,7 +64,7 @@ def changed_slots(names: tuple[str, ...], figures: list) -> dict:
             for k, name in enumerate(names) if k >= len(figures) or figures[k] is not None}
 
 
-def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
+def lesson_screen(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
     """The lesson's screen: its text, live figures and questions, nothing answered yet."""
     lesson = BY_ID[form.lesson]
     t = partial(text, lang)
@@ -91,13 +92,64 @@ def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
     }
 
 
+def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
+    """The lesson's screen with the answers the learner gave it before back in place (the prediction,
+    the Run button it enables, the check answer and its feedback), and the learner's place kept (once
+    the session has the browser's record: the page's opening draws a lesson before it reads it)."""
+    prediction, answer = kept_answers(workspace.lessons, form.lesson)
+    buttons = run_buttons(form.lesson, prediction, lang)
+    screen = lesson_screen(workspace, form, lang)
+    updates = {**screen, **buttons,
+               "prediction": gr.Radio(choices=screen["prediction"].constructor_args["choices"], value=prediction),
+               "answer": gr.Radio(choices=screen["answer"].constructor_args["choices"], value=answer),
+               "feedback": check_feedback(form.lesson, answer, lang)}
+    if workspace.lessons is not None:       # before the browser's record is read, it is left as it is
+        updates["progress"] = keep(workspace, form.lesson, prediction, answer)
+    return updates
+
+
+def keep(workspace: Workspace, lesson_id: str, prediction=None, answer=None) -> dict:
+    """The session's record of the learner's place and answers, with this lesson's (see remember)."""
+    with workspace.lock:
+        workspace.lessons = remember(workspace.lessons, lesson_id, prediction, answer)
+        return workspace.lessons
+
+
+def keep_progress(workspace: Workspace, progress) -> bool:
+    """What the browser kept (read when the page opens) as the session's record; whether it holds a
+    place (the Lessons tab then shows that lesson when the link names none)."""
+    with workspace.lock:
+        workspace.lessons = progress if isinstance(progress, dict) else None
+        return (workspace.lessons or {}).get("lesson") in BY_ID
+
+
+def initial_form(workspace: Workspace) -> LessonsForm:
+    """The lesson the learner was on (as the browser kept it), else the first."""
+    kept = (workspace.lessons or {}).get("lesson")
+    return LessonsForm(lesson=kept if kept in BY_ID else LESSON_IDS[0])
+
+
+def predicted(workspace: Workspace, lesson_id: str, picked, lang: str) -> tuple[dict, dict]:
+    """A prediction made: the Run buttons it enables, and the session's record with it."""
+    _, answer = kept_answers(workspace.lessons, lesson_id)
+    return run_buttons(lesson_id, picked, lang), keep(workspace, lesson_id, picked, answer)
+
+
+def answered(workspace: Workspace, lesson_id: str, picked, lang: str) -> tuple[str, dict]:
+    """A check answer picked: its feedback, and the session's record with it."""
+    prediction, _ = kept_answers(workspace.lessons, lesson_id)
+    return check_feedback(lesson_id, picked, lang), keep(workspace, lesson_id, prediction, picked)
+
+
 def run_experiment(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
     """The experiment's outcome: its view of shipped models and the reveal."""
     lesson = BY_ID[form.lesson]
     if lesson.experiment.live:
         raise gr.Error(text(lang, "err_lesson_runs_live"), print_exception=False)
     figures, notes = live_views(workspace.registry, (lesson.experiment.view,), lang)
-    return {**slots(OUTCOMES, figures), "reveal": "\n\n".join(filter(None, (notes, lesson.experiment.reveal(lang))))}
+    prediction, _ = kept_answers(workspace.lessons, form.lesson)
+    return {**slots(OUTCOMES, figures), "reveal": "\n\n".join(filter(None, (notes, lesson.experiment.reveal(lang)))),
+            "verdict": prediction_verdict(form.lesson, prediction, lang)}
 
 
 def _live_key(lesson_id: str, lang: str) -> str:
@@ -117,15 +169,11 @@ def run_live(workspace: Workspace, form: LessonsForm, lang: str) -> Iterator[dic
     """The lesson's experiment run in the session (a training stopped at its goal, or a lab): its
     figures and progress as it goes, then the reveal."""
     lesson = BY_ID[form.lesson]
+    prediction, _ = kept_answers(workspace.lessons, form.lesson)
     for progress in live.run(workspace, _live_key(form.lesson, lang), lang):
         yield {**changed_slots(OUTCOMES, progress.figures), "live_status": progress.status,
-               "reveal": lesson.experiment.reveal(lang) if progress.done else ""}
-
-
-def published(workspace: Workspace, lesson_id: str):
-    """The model the lesson's live training published in the session (None for other lessons)."""
-    lesson = BY_ID.get(lesson_id)
-    return live.published(workspace, lesson.experiment.live) if lesson and lesson.experiment.live else None
+               "reveal": lesson.experiment.reveal(lang) if progress.done else "",
+               "verdict": prediction_verdict(form.lesson, prediction, lang) if progress.done else ""}
 
 
 def stop_live(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
@@ -176,6 +224,11 @@ def neighbour(lesson_id: str, step: int) -> str:
     return LESSON_IDS[min(max(index + step, 0), len(LESSON_IDS) - 1)]
 
 
+def neighbour_of(step: int):
+    """The adapter of the Previous (-1) and Next (1) buttons: the form on the neighbouring lesson."""
+    return lambda form, picked: replace(form, lesson=neighbour(form.lesson, step))
+
+
 def remember(progress, lesson_id: str, prediction=None, answer=None) -> dict:
     """The browser's record with the learner's place and this lesson's answers."""
     progress = progress if isinstance(progress, dict) else {}
@@ -192,26 +245,3 @@ def kept_answers(progress, lesson_id: str) -> tuple:
     if lesson is None:
         return None, None
     return _picked(lesson.experiment.predict, answers.get("prediction")), _picked(lesson.check, answers.get("answer"))
-
-
-def restored(lesson_id: str, progress, lang: str, shown_prediction=None, shown_answer=None) -> tuple:
-    """The kept prediction and answer put back on a lesson's screen: (prediction, answer, run, run_live,
-    feedback). A pick on screen stays: the lesson opens with none, so one there was made since, and
-    it is newer than what the browser kept (the restore comes after the lesson is drawn)."""
-    kept_prediction, kept_answer = kept_answers(progress, lesson_id)
-    lesson = BY_ID.get(lesson_id)
-    shown_prediction = _picked(lesson.experiment.predict, shown_prediction) if lesson else None
-    shown_answer = _picked(lesson.check, shown_answer) if lesson else None
-    prediction = kept_prediction if shown_prediction is None else shown_prediction
-    answer = kept_answer if shown_answer is None else shown_answer
-    buttons = run_buttons(lesson_id, prediction, lang)
-    return (gr.Radio(value=prediction), gr.Radio(value=answer), buttons["run"], buttons["run_live"],
-            check_feedback(lesson_id, answer, lang))
-
-
-def resumed_lesson(progress, query: dict) -> str | gr.Dropdown:
-    """The lesson a page opens with: the link's when it names one, else the browser's last."""
-    if "lesson" in query:
-        return gr.Dropdown()
-    kept = progress.get("lesson") if isinstance(progress, dict) else None
-    return kept if kept in BY_ID else gr.Dropdown()

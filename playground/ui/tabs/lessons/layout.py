@@ -1,6 +1,8 @@
 """The Lessons tab's components, by name (declared inside the tab's gr.Tab)."""
 from __future__ import annotations
 
+import os
+
 import gradio as gr
 
 from ...lessons import LESSONS
@@ -11,6 +13,16 @@ from .form import LESSON_IDS
 FIGURE_SLOTS = 6        # figures a lesson shows at most (its views together)
 OUTCOME_SLOTS = 3       # figures an experiment's outcome shows at most
 STORAGE_KEY = "playground-lessons"
+# The browser keeps the learner's place and answers encrypted with this secret. A fixed one lets a
+# restarted server (a Space restarts on every sleep, rebuild and update) read what the browser kept;
+# Gradio's default is a new secret per process, which lost every learner's progress at each restart.
+STATE_SECRET_ENV_VAR = "PLAYGROUND_STATE_SECRET"
+DEFAULT_STATE_SECRET = "transformer-playground-lessons"      # stable, public: set the variable to keep it private
+
+
+def state_secret() -> str:
+    """The secret the browser's lesson record is kept under: $PLAYGROUND_STATE_SECRET, else the stable default."""
+    return os.environ.get(STATE_SECRET_ENV_VAR) or DEFAULT_STATE_SECRET
 
 
 def markdown(elem_id: str, **kwargs) -> gr.Markdown:
@@ -47,5 +59,6 @@ def layout() -> dict[str, gr.components.Component]:
     c["answer"] = gr.Radio([], label=label("lbl_check_answer"), elem_id="lesson-answer")
     c["feedback"] = markdown("lesson-feedback")
     c["explore"] = gr.Markdown(elem_id="lesson-explore")
-    c["progress"] = gr.BrowserState({"lesson": LESSON_IDS[0], "answers": {}}, storage_key=STORAGE_KEY)
+    c["progress"] = gr.BrowserState({"lesson": LESSON_IDS[0], "answers": {}}, storage_key=STORAGE_KEY,
+                                    secret=state_secret())
     return c

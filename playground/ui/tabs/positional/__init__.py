@@ -28,23 +28,17 @@ def export_name(form: PositionalForm, figure: str) -> str:
 
 
 def build(ctx: AppContext) -> None:
-    """Declare the tab's components and events (inside a gr.Tab)."""
+    """Declare the tab's components and events (inside a gr.Tab): one event per part."""
     c = layout(ctx)
-    tab = TabWiring(ctx, PositionalForm, c, export_name=export_name)
+    tab = TabWiring(ctx, PositionalForm, c, export_name=export_name, draw=handlers.draw, shared=True)
     h = handlers
-    tab.on_open(h.draw, ("dims", "rope_pairs", *h.EVERYTHING), shared=True)
-    trigger, options = on_slide(c["length"])
-    tab.on(any_of(trigger, c["dims"].input), h.sinusoidal, h.SINUSOIDAL, api_name="positional_sinusoidal",
-           refused=h.sinusoidal_refused, shared=True, **options)
-    trigger, options = on_slide(c["d_model"])
-    tab.on(trigger, h.change_d_model, ("dims", *h.SINUSOIDAL), progress_on="heatmap", refused=h.sinusoidal_refused,
-           **options)
+    _, options = on_slide(c["length"])
+    tab.on(any_of(c["length"].input, c["dims"].input, c["d_model"].input), h.sinusoidal, (*h.SINUSOIDAL, "dims"),
+           api_name="positional_sinusoidal", refused=h.sinusoidal_refused, shared=True,
+           by_trigger={"d_model": h.change_d_model}, **options)
     tab.on(c["model"].input, h.model_positions, h.MODEL, api_name="positional_model", shared=True)
-    trigger, options = on_slide(c["rope_positions"])
-    tab.on(any_of(trigger, c["rope_pairs"].input), h.rope, h.ROPE, api_name="positional_rope", refused=h.rope_refused,
-           shared=True, **options)
-    trigger, options = on_slide(c["rope_dim"])
-    tab.on(trigger, h.change_rope_dim, ("rope_pairs", *h.ROPE), progress_on="rope_plot", refused=h.rope_refused,
-           **options)
+    tab.on(any_of(c["rope_positions"].input, c["rope_pairs"].input, c["rope_dim"].input), h.rope,
+           (*h.ROPE, "rope_pairs"), api_name="positional_rope", refused=h.rope_refused, shared=True,
+           by_trigger={"rope_dim": h.change_rope_dim}, **options)
     tab.on(any_of(c["shuffle_run"].click, c["shuffle_text"].submit), h.shuffle, h.SHUFFLE,
            api_name="positional_shuffle", refused=h.shuffle_refused, shared=True)

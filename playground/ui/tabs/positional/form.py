@@ -43,6 +43,12 @@ class PositionalForm(Form):
                 raise Refused(name, "err_even_d_model", d_model=getattr(self, name))
         return self
 
+    def follow(self, catalog, current: str | None) -> tuple["PositionalForm", bool]:
+        """The position vectors of the session's current model."""
+        if not current or current == self.model or catalog.get(current) is None:
+            return self, False
+        return replace(self, model=current), False
+
     def fit(self, registry, given: set[str]) -> tuple["PositionalForm", list[Refused]]:
         """Dimensions and pairs that the chosen sizes have (those beyond them are dropped and reported)."""
         refused: list[Refused] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...page.context import AppContext
 from ...page.widgets import on_slide
-from ...page.wiring import TabWiring, any_of, file_name
+from ...page.wiring import TabWiring, any_of, example_adapter, file_name
 from . import handlers
 from .form import TokenizerForm
 from .layout import layout
@@ -24,10 +24,9 @@ def export_name(form: TokenizerForm, figure: str) -> str:
 def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c, examples = layout()
-    tab = TabWiring(ctx, TokenizerForm, c, export_name=export_name)
-    tab.on_open(handlers.draw, handlers.VIEWS, shared=True)
-    tab.on(any_of(c["run"].click, c["text"].submit, c["corpus"].input), handlers.draw, handlers.VIEWS,
-           api_name="tokenize", refused=handlers.refused, shared=True)
+    tab = TabWiring(ctx, TokenizerForm, c, export_name=export_name, draw=handlers.draw, refused=handlers.refused,
+                    shared=True)
     trigger, options = on_slide(c["vocab_size"])
-    tab.on(trigger, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True, **options)
-    tab.on(examples.load_input_event.then, handlers.draw, handlers.VIEWS, refused=handlers.refused, shared=True)
+    tab.on(any_of(c["run"].click, c["text"].submit, c["corpus"].input, trigger, c["examples"].select), handlers.draw,
+           [*handlers.VIEWS, "text", "corpus", "vocab_size"], api_name="tokenize", refused=handlers.refused,
+           shared=True, adapt={"examples": example_adapter(examples, ("text", "corpus", "vocab_size"))}, **options)

@@ -4,13 +4,13 @@ from __future__ import annotations
 import gradio as gr
 
 from ...page.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
-from ...page.widgets import integer_slider
+from ...page.widgets import examples_dataset, integer_slider
 from ...text.i18n import label
 from .views import DEFAULT_TEXT, DEFAULT_VOCAB, EXAMPLES, available_corpora
 
 
-def layout() -> tuple[dict[str, gr.components.Component], gr.Examples]:
-    """The components by name, and the examples (whose loading redraws the tab)."""
+def layout() -> tuple[dict[str, gr.components.Component], list[list]]:
+    """The components by name, and the examples (text, corpus, vocabulary size) c["examples"] shows."""
     corpora = available_corpora()
     shown_examples = [e for e in EXAMPLES if e[1] in corpora]
     c: dict[str, gr.components.Component] = {}
@@ -25,11 +25,8 @@ def layout() -> tuple[dict[str, gr.components.Component], gr.Examples]:
                     c["vocab_size"] = integer_slider(*BPE_VOCAB_RANGE, value=DEFAULT_VOCAB,
                                                      label=label("lbl_vocab_size"), elem_id="tok-vocab")
                 c["run"] = gr.Button(label("btn_tokenize"), variant="primary", elem_id="tok-run")
-            examples = gr.Examples(shown_examples, [c["text"], c["corpus"], c["vocab_size"]],
-                                   label=label("lbl_examples"),
-                                   example_labels=[f"{t} · {name} · {v}" for t, name, v in shown_examples],
-                                   elem_id="tok-examples", cache_examples=False,
-                                   examples_per_page=len(shown_examples))   # on one page: "Pages:" is not translated
+            c["examples"] = examples_dataset(shown_examples, [c["text"], c["corpus"], c["vocab_size"]],
+                                             [f"{t} · {name} · {v}" for t, name, v in shown_examples], "tok-examples")
             c["counts"] = gr.Markdown(elem_id="tok-counts")
         with gr.Column(scale=2):
             gr.Markdown(label("tok_explanation"), elem_id="tok-explanation", elem_classes="explanation")
@@ -38,4 +35,4 @@ def layout() -> tuple[dict[str, gr.components.Component], gr.Examples]:
     with gr.Row():
         c["merges_plot"] = gr.Plot(show_label=False, elem_id="tok-merges", scale=3)
         c["utf8"] = gr.Markdown(elem_id="tok-utf8")
-    return c, examples
+    return c, [list(example) for example in shown_examples]

@@ -1,9 +1,11 @@
 """The Train tab's handlers.
 
 Session-level functions of a Workspace (start, resume, step, stop, reset) return or yield views:
-dicts from an output name (VIEWS) to its new value, holding only what changed; "published" carries
-a newly published model, which every model picker then offers and selects. The form handlers
-(on_*: workspace, form, language -> updates by component name) turn them into component updates.
+dicts from an output name (VIEWS) to its new value, holding only what changed; "published" carries a
+newly published model, which has joined the session's models (the session works with it from then
+on). The form handlers (on_*: workspace, form, language -> updates by component name) turn them
+into component updates;
+a run the form cannot start says why beside the buttons, where it stays until the next start.
 """
 from __future__ import annotations
 
@@ -130,8 +132,7 @@ def _stream(workspace: Workspace, session: TrainingSession, build, max_steps: in
         for batch in batches:
             yield batch_views(session, batch, lang)
     if session.entry is not None and session.entry is not before:
-        with workspace.lock:
-            workspace.add_model(session.entry)
+        workspace.add_model(session.entry)
         yield {"status": status_text(session, lang), "download": session.download, "published": session.entry}
 
 
@@ -176,8 +177,7 @@ def stop(workspace: Workspace, lang: str) -> dict:
     if not session.stop_and_wait():
         raise fail(lang, "err_train_stop_timeout")
     if session.entry is not None:                  # published by the run as it ended
-        with workspace.lock:
-            workspace.add_model(session.entry)
+        workspace.add_model(session.entry)
     return {**all_views(session, lang), "published": session.entry}
 
 
@@ -222,9 +222,11 @@ def select_view(session: TrainingSession | None, kind: str | None, score: str | 
 
 def shown_updates(views: dict) -> dict:
     """Session views as updates by component name (the view choices as radio and dropdown, the
-    download as its button); "published" is passed on for the model pickers."""
+    download as its button); the published model is the session's already, and has no component."""
     updates = {}
     for name, value in views.items():
+        if name == "published":
+            continue
         if name == "probe_kind":
             updates[name] = gr.Radio(choices=value[0], value=value[1])
         elif name == "score":
@@ -293,36 +295,46 @@ def uploaded_text(path, lang: str) -> dict:
 
 
 def on_queued(workspace: Workspace, form: TrainForm, lang: str) -> dict:
-    """Refuse, before the run is queued, a form that cannot train; else say it waits for its turn."""
+    """Refuse, before the run is queued, a form that cannot train; else say it waits for its turn
+    (and take away what an earlier refusal said)."""
     check_request(workspace, form.spec(lang), form.pasted, lang)
-    return {"status": text(lang, "train_status_queued")}
+    return {"status": text(lang, "train_status_queued"), "refusal": ""}
 
 
 def on_resume_queued(workspace: Workspace, form: TrainForm, lang: str) -> dict:
     """Refuse, before it is queued, a Resume with nothing to continue."""
     check_resumable(workspace.training, lang)
-    return {"status": text(lang, "train_status_queued")}
+    return {"status": text(lang, "train_status_queued"), "refusal": ""}
 
 
-def _streamed(run: Iterator[dict]) -> Iterator[dict]:
-    with closing(run) as stream:
-        for views in stream:
-            yield shown_updates(views)
+def _streamed(workspace: Workspace, run, lang: str) -> Iterator[dict]:
+    """The run's views as updates; a run refused once under way (its data cannot be built from the
+    form) leaves the status line as the session stands and says why beside the buttons."""
+    try:
+        with closing(run()) as stream:
+            for views in stream:
+                yield shown_updates(views)
+    except gr.Error as error:
+        session = workspace.training
+        status = status_text(session, lang) if session is not None and session.trainer is not None \
+            else text(lang, "train_status_refused")
+        yield {"status": status, "refusal": f"**{error.message}**"}
+        raise
 
 
 def on_start(workspace: Workspace, form: TrainForm, lang: str) -> Iterator[dict]:
     """Train a new model from random weights with the form, for one run."""
-    yield from _streamed(start(workspace, form.spec(lang), form.pasted, lang))
+    yield from _streamed(workspace, lambda: start(workspace, form.spec(lang), form.pasted, lang), lang)
 
 
 def on_step(workspace: Workspace, form: TrainForm, lang: str) -> Iterator[dict]:
     """STEP_SIZE more steps of the session's training (a new one from the form when there is none)."""
-    yield from _streamed(step(workspace, form.spec(lang), form.pasted, lang))
+    yield from _streamed(workspace, lambda: step(workspace, form.spec(lang), form.pasted, lang), lang)
 
 
 def on_resume(workspace: Workspace, form: TrainForm, lang: str) -> Iterator[dict]:
     """Continue the session's training where it stopped, for one more run."""
-    yield from _streamed(resume(workspace, lang))
+    yield from _streamed(workspace, lambda: resume(workspace, lang), lang)
 
 
 def on_stop(workspace: Workspace, form: TrainForm, lang: str) -> dict:

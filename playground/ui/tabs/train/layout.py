@@ -81,6 +81,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                 c["resume"] = gr.Button(label("btn_train_resume"), min_width=BUTTON_WIDTH, elem_id="train-resume")
                 c["step"] = gr.Button(label("btn_train_step"), min_width=BUTTON_WIDTH, elem_id="train-step")
                 c["reset"] = gr.Button(label("btn_reset"), min_width=BUTTON_WIDTH, elem_id="train-reset")
+            c["refusal"] = gr.Markdown(elem_id="train-refusal")
             c["status"] = gr.Markdown(label("train_status_idle"), elem_id="train-status")
             c["curves"] = gr.Plot(show_label=False, elem_id="train-curves")
             c["download"] = gr.DownloadButton(label("btn_train_download"), interactive=False, elem_id="train-download")

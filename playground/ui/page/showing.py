@@ -1,0 +1,54 @@
+"""The page's events that draw the tab on screen from the session: a tab picked, the language
+changed, a model added (an upload, a model from the Hub). Each draws one tab, the one on screen,
+from the session's workspace (TabWiring.show); a hidden tab is drawn when it is next picked.
+(The page's opening, which draws the tab it opens on, is in links.py.)"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import gradio as gr
+
+from ..session.workspace import Workspace
+from ..text.i18n import label
+from .context import LIGHT, PRIVATE, AppContext
+from .language import SET_LOCALE_JS
+from .runtime import guarded
+
+
+def page_targets(ctx: AppContext) -> list:
+    """Every component that drawing some tab may update."""
+    return list(dict.fromkeys(target for wiring in ctx.views.values() for target in wiring.targets))
+
+
+def shown_tab(ctx: AppContext, workspace: Workspace, lang: str) -> dict:
+    """Updates that draw the tab on screen (the first one before the page has said which) in `lang`."""
+    view = workspace.shown_view or next(iter(ctx.views))
+    return ctx.views[view].show(workspace, lang)
+
+
+def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], targets: list) -> None:
+    """A tab picked draws it; a new language redraws the tab on screen (and translates every tab's
+    name again: Gradio does so only for a tab once it has been opened)."""
+    views_by_tab = {id(tab): view for view, tab in tab_components.items()}
+    progress = {"show_progress_on": [tabs]}
+
+    @guarded
+    def on_select(lang: str, request: gr.Request, event: gr.EventData) -> dict:
+        view = views_by_tab.get(id(getattr(event, "target", None)))
+        if view not in ctx.views:
+            return {}
+        return ctx.views[view].show(ctx.workspace(request), lang)
+
+    gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, **LIGHT, **progress,
+          **PRIVATE)
+
+    @guarded
+    def on_language(lang: str, request: gr.Request) -> dict:
+        workspace = ctx.workspace(request)
+        with workspace.lock:
+            workspace.language = lang
+        names = {tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()}
+        return {**names, **shown_tab(ctx, workspace, lang)}
+
+    ctx.language.input(on_language, [ctx.language], [*targets, *tab_components.values()], js=SET_LOCALE_JS, **LIGHT,
+                       **progress, **PRIVATE)
