@@ -1,6 +1,7 @@
 """The benchmark suites report every metric they document, null for a goal not reached, and
 measure what they say. Runs use tiny settings (monkeypatched sizes, fake measurements) to stay
 cheap; `python -m playground.bench SUITE --quick` measures at full size."""
+import os
 import dataclasses
 import inspect
 import random
@@ -233,3 +234,14 @@ def test_the_servers_cpu_counter_reads_a_25_ms_burst_to_the_millisecond():
     finally:
         process.kill()
         process.wait()
+
+
+def test_the_soaks_growth_is_the_last_minute_against_the_minute_ten_minutes_before():
+    from playground.bench import soak
+
+    levelled = [(t, 100.0 + min(t, 300)) for t in range(0, 1201, 5)]        # grows for 5 minutes, then flat
+    assert soak.growth_over_window(levelled, end=1200) == 0
+    rising = [(t, 100.0 + t / 10) for t in range(0, 1201, 5)]                 # 6 MiB a minute throughout
+    assert 59 <= soak.growth_over_window(rising, end=1200) <= 61
+    assert soak.growth_over_window(rising[-10:], end=1200) is None            # nothing read ten minutes before
+    assert soak.rss_mib(os.getpid()) > 10

@@ -187,3 +187,25 @@ def screenshot(page, directory: Path, name: str) -> Path:
     page.screenshot(path=str(path))
     page.set_viewport_size(window)
     return path
+
+
+# Each colour bar's gradient on screen: the url() its fill names, and whether it resolves to an
+# element of this document at its current address.
+_COLOUR_BARS_JS = """
+() => Array.from(document.querySelectorAll('.js-plotly-plot .colorbar .cbfill'))
+  .filter((bar) => bar.getBoundingClientRect().width > 0)
+  .map((bar) => {
+    const fill = bar.style.fill || bar.getAttribute('fill') || '';
+    const match = fill.match(/url\\(["']?([^"')]*)["']?\\)/);
+    if (!match) return {fill, resolved: false};
+    const target = new URL(match[1], document.baseURI);
+    const here = location.href.split('#')[0];
+    const element = document.getElementById(decodeURIComponent(target.hash.slice(1)));
+    return {fill, resolved: target.href.split('#')[0] === here && element !== null};
+  })
+"""
+
+
+def colour_bars(page) -> list[dict]:
+    """Every visible colour bar's fill, and whether its gradient resolves in the page as it is now."""
+    return page.evaluate(_COLOUR_BARS_JS)

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from .pages import choose_model, drawn, figure, has_data, markdown, open_page, open_tab, screenshot, type_into, wait_until
+from .pages import (choose_model, drawn, figure, has_data, markdown, no_error_toast, open_page, open_tab, screenshot,
+                    type_into, wait_until)
 
 SOURCE = "abcdefg"                    # letters the copy task knows
 CURVE_POINTS = 4                      # progress points seen before stopping
@@ -132,12 +133,15 @@ def test_a_few_steps_of_training_switch_the_attention_tab_to_the_trained_model(a
         open_tab(page, "train")
         wait_until(lambda: "parameters" in markdown(page, "train-estimate"), "the parameter count")
         page.click("#train-step")                                      # a few steps of the copy preset, then it ends
-        wait_until(lambda: page.input_value("#attention-model input") == "trained-copy", "the picker switched",
-                   seconds=120)
+        wait_until(lambda: page.is_enabled("#train-download"), "the trained model published", seconds=120)
+        assert page.input_value("#attention-model input") == "untrained-gpt"     # a hidden tab is not drawn
 
-        open_tab(page, "attention")                    # redrawn while the Train tab showed: no click needed here
+        open_tab(page, "attention")                    # drawn for the session's new model as it is shown
         summary = wait_until(lambda: (s := markdown(page, "attention-summary")).startswith("trained-copy:") and s,
                              "the trained model's summary")
+        assert page.input_value("#attention-model input") == "trained-copy"
+        assert "trained-copy" in markdown(page, "attention-note")                # it says why the view changed
+        no_error_toast(page)
         events = []
         page.on("request", lambda request: "queue/join" in request.url and events.append(request.post_data))
         page.wait_for_timeout(IDLE_MS)
