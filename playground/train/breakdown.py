@@ -118,4 +118,5 @@ def held_out_formats_exact_match(objective: Objective, model: nn.Module, task_kn
                                  n: int = HELD_OUT_PER_FORMAT) -> dict[str, float]:
     """Format name -> share of ``n`` dates written in that format (kept out of training) whose greedy
     decode is exactly right."""
-    return {name: row["exact_match"] for name, row in held_out_format_rows(objective, model, task_knobs, seed, n).items()}
+    rows = held_out_format_rows(objective, model, task_knobs, seed, n)
+    return {name: row["exact_match"] for name, row in rows.items()}

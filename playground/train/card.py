@@ -15,6 +15,7 @@ from playground.data import CORPUS_SOURCES, Tokenizer, bundled_text
 from playground.data.date_formats import ALL_FORMATS, HELD_OUT_FORMATS
 from playground.data.repeats import RepeatedSequences
 from playground.data.tokenizer import NUM_SPECIAL
+from playground.generate.batch import sample_continuation
 from playground.model import count_parameters
 from playground.train.breakdown import (
     BLEU_MIN_LENGTH, HELD_OUT_PER_FORMAT, PER_LENGTH, decode_scores, has_lengths, held_out_format_pairs,
@@ -72,9 +73,22 @@ def head_score_table(snapshot: Snapshot | None) -> list[str]:
     return [f"Probe input: `{snapshot.probe}`", "", *rows]
 
 
+SAMPLE_TOKENS = 100       # tokens a card's sample writes after its prompt
+SAMPLE_TEMPERATURE = 0.8
+SAMPLE_SEED = 0
 REPEAT_LENGTH = 24        # random tokens in each half of the induction probe
 REPEAT_SEED = 0
 FIRST_LOSSES = 10         # step losses recorded in the metadata, to check that a re-run reproduces them
+
+
+def written_sample(model: nn.Module, tokenizer: Tokenizer, prompt: str, n: int = SAMPLE_TOKENS,
+                   temperature: float = SAMPLE_TEMPERATURE, seed: int = SAMPLE_SEED) -> dict:
+    """What a decoder-only model writes after ``prompt``: ``n`` tokens (fewer where its context ends)
+    sampled at ``temperature`` by a generator seeded with ``seed``, with the settings that reproduce it."""
+    prompt_ids = tokenizer.encode(prompt)
+    n = min(n, model.config.max_len - len(prompt_ids))
+    ids = sample_continuation(model.eval(), prompt_ids, n, temperature, torch.Generator().manual_seed(seed))
+    return {"prompt": prompt, "tokens": n, "temperature": temperature, "seed": seed, "text": tokenizer.decode(ids)}
 
 
 def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = REPEAT_LENGTH,
@@ -167,12 +181,15 @@ def verdict_summary(model: nn.Module) -> dict:
 def extra_measurements(preset: Preset, trainer: Trainer, model: nn.Module | None = None) -> dict:
     """What the card reports beyond the training events: induction probe scores (language models),
     for the repeated-sequence preset the induction verdict and the report on periods never trained
-    on, and for dates exact match on formats never seen in training. ``model``: the weights as
-    stored (default: the trainer's)."""
+    on, for seq2seq tasks the results by source length or date format, and a sample of the text a
+    language model writes after its preset's prompt. ``model``: the weights as stored (default: the
+    trainer's)."""
     model = trainer.model if model is None else model
     extras: dict = {}
     if preset.kind == "lm":
         extras["repeated_sequence_scores"] = repeated_sequence_scores(model, trainer.tokenizer.vocab_size)
+    if preset.sample_prompt is not None:
+        extras["sample"] = written_sample(model, trainer.tokenizer, preset.sample_prompt)
     if preset.repeats is not None:
         extras["induction_verdict"] = verdict_summary(model)
         extras["repeat_report"] = repeat_report(model, trainer.tokenizer, trainer.objective.data.block_size)
@@ -242,9 +259,8 @@ def reproduce_lines(command: str, remeasured_by: str | None = None, notes: tuple
     again (with ``notes`` on what it could not measure), if any."""
     lines = ["## Reproduce", "", "```", command, "```", ""]
     if remeasured_by is not None:
-        lines += ["Measured again on the stored weights, without training (the held-out metrics of the stored "
-                  "weights and the results by source length or date format):", "", "```", remeasured_by, "```", "",
-                  *[line for note in notes for line in (note, "")]]
+        lines += ["What this card reports of the stored weights was measured again, without training, by:", "",
+                  "```", remeasured_by, "```", "", *[line for note in notes for line in (note, "")]]
     return lines
 
 
@@ -256,6 +272,8 @@ def extra_lines(extras: dict) -> list[str]:
             f"On {REPEAT_LENGTH} random tokens written twice (seed {REPEAT_SEED}), where the second half "
             "can only be predicted by induction:",
             extras["repeated_sequence_scores"]), ""]
+    if "sample" in extras:
+        lines += sample_lines(extras["sample"])
     if "induction_verdict" in extras:
         lines += induction_lines(extras["induction_verdict"], extras["repeat_report"])
     if "lengths" in extras:
@@ -277,6 +295,15 @@ def extra_lines(extras: dict) -> list[str]:
                   f"{extras['wall_seconds']:.0f} s on this machine from start to saved files "
                   f"({extras['threads']} torch threads).", ""]
     return lines
+
+
+def sample_lines(sample: dict) -> list[str]:
+    """The card's section with the text a language model writes after its prompt (see written_sample)."""
+    return ["## Sample", "",
+            f"{sample['tokens']} tokens the stored weights write after `{sample['prompt']}`, sampled at temperature "
+            f"{sample['temperature']} (torch.Generator seeded with {sample['seed']}; "
+            "playground.generate.batch.sample_continuation):", "",
+            "```", sample["prompt"] + sample["text"], "```", ""]
 
 
 def induction_lines(verdict: dict, report: list[dict]) -> list[str]:
@@ -330,8 +357,8 @@ def lengths_lines(extras: dict) -> list[str]:
              f"token past its target. BLEU counts n-grams of up to {BLEU_MIN_LENGTH} characters, so shorter targets "
              f"have none (n/a).", "",
              "| source length | seen in training? | sources | exact match | BLEU |", "|---|---|---|---|---|"]
-    lines += [f"| {row['length']} | {'yes' if row['trained'] else 'no'} | {row['sources']} | {row['exact_match']:.2%} | "
-              f"{bleu_text(row['bleu'])} |" for row in rows]
+    lines += [f"| {row['length']} | {'yes' if row['trained'] else 'no'} | {row['sources']} | "
+              f"{row['exact_match']:.2%} | {bleu_text(row['bleu'])} |" for row in rows]
     return [*lines, ""]
 
 
@@ -372,7 +399,7 @@ def storage_lines(storage: dict) -> list[str]:
 
 def measured_sections(extras: dict) -> list[list[str]]:
     """The sections a re-measurement rewrites, each a list of lines that starts with its heading."""
-    sections = []
+    sections = [sample_lines(extras["sample"])] if "sample" in extras else []
     if "lengths" in extras:
         sections.append(lengths_lines(extras))
     if "seen_formats" in extras:

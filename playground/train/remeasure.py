@@ -4,9 +4,10 @@
 
 The stored weights are evaluated on the held-out set they were trained against (the card's
 "Storage" metrics, BLEU included) and, for a seq2seq task, broken down by source length or by date
-format. Those sections of the card are rewritten or added, the "Held-out results" get the final
-weights' BLEU where the metadata allows it, and "Reproduce" keeps the training command and names
-the command that measured again. Only card.md and the header of model.safetensors change: the
+format; a language model whose preset names a prompt writes its sample again. Those sections of
+the card are rewritten or added, the "Held-out results" get the final weights' BLEU where the
+metadata allows it, and "Reproduce" keeps the training command and names the command that
+measured again. Only card.md and the header of model.safetensors change: the
 bytes of every tensor, the tokenizer and the timeline stay as they are.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from torch import nn
 from playground.checkpoint import Checkpoint, load, load_metadata, rewrite_card
 from playground.data import LMData, MLMData, RepeatedSequences, load_corpus, tasks
 from playground.train.card import (
-    BLEU_LINE, json_ready, measured_sections, reproduce_lines, seq2seq_extras, with_section,
+    BLEU_LINE, json_ready, measured_sections, reproduce_lines, seq2seq_extras, with_section, written_sample,
 )
 from playground.train.config import TrainConfig
 from playground.train.metrics import bleu
@@ -84,11 +85,15 @@ def remeasured_card(card_text: str, meta: dict, extras: dict, command: str, obje
 
 
 def measure(objective: Objective, model: nn.Module, meta: dict) -> dict:
-    """What the card reports about the stored weights: held-out metrics and the seq2seq breakdowns."""
+    """What the card reports about the stored weights: held-out metrics, the seq2seq breakdowns, and
+    the sample a language model writes after its preset's prompt."""
     extras = {"storage": {"dtype": meta.get("storage", {}).get("dtype", "float32"),
                           "metrics": asdict(objective.evaluate(model))}}
     if meta.get("task") is not None:
         extras.update(seq2seq_extras(objective, model, meta["task_knobs"], objective.train_config.seed))
+    prompt = get_preset(meta["preset"]).sample_prompt
+    if prompt is not None:
+        extras["sample"] = written_sample(model, objective.tokenizer, prompt)
     return extras
 
 

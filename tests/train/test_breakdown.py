@@ -70,7 +70,8 @@ def test_lengths_run_from_one_to_twice_the_trained_length_on_unseen_sources_and_
         assert all(len(source) == length for source, _ in pairs)
         src = pad_sequences([objective.tokenizer.encode(source) for source, _ in pairs])       # [B, S]
         texts = [objective.tokenizer.decode(ids) for ids in greedy(model, bos(len(pairs)), length + 1, src)]
-        assert row["exact_match"] == pytest.approx(sum(t == target for t, (_, target) in zip(texts, pairs)) / len(pairs))
+        exact = sum(text == target for text, (_, target) in zip(texts, pairs)) / len(pairs)
+        assert row["exact_match"] == pytest.approx(exact)
         if length >= 4:
             reference = sacrebleu.corpus_bleu(texts, [[target for _, target in pairs]], tokenize="char").score
             assert row["bleu"] == pytest.approx(reference)
