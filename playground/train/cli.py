@@ -17,6 +17,7 @@ from typing import TextIO
 import torch
 
 from playground.checkpoint import from_bytes, save, to_bytes
+from playground.data import CorpusUnavailable
 from playground.train.card import card, extra_measurements, json_ready, metadata
 from playground.train.events import TrainEvent
 from playground.train.presets import PRESETS, get_preset
@@ -197,7 +198,7 @@ def remeasure_command(directory: Path, command: str, stream: TextIO) -> int:
     """Measure the checkpoint in ``directory`` again and rewrite its card, recording ``command``."""
     try:
         meta = remeasure(directory, command)
-    except ValueError as error:                       # CheckpointError is a ValueError too
+    except (ValueError, CorpusUnavailable) as error:         # CheckpointError is a ValueError too
         stream.write(f"cannot measure {directory} again: {error}\n")
         return 1
     metrics = meta["storage"]["metrics"]
