@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickletools
 import struct
 from pathlib import Path
@@ -88,6 +89,26 @@ def save(directory: str | Path, model: nn.Module, tokenizer: Tokenizer, card: st
     (directory / TOKENIZER_FILE).write_text(tokenizer.to_json(), encoding="utf-8")
     (directory / CARD_FILE).write_text(card, encoding="utf-8")
     return directory
+
+
+def rewrite_card(directory: str | Path, card: str, metadata: dict) -> None:
+    """Replace the card and training metadata of the checkpoint in `directory` (its header and card.md).
+
+    Only the header of model.safetensors is rewritten: the bytes of every tensor stay as they are.
+    """
+    directory = Path(directory)
+    file = directory / MODEL_FILE
+    data = file.read_bytes()
+    header = _parse_header(data, len(data))
+    fields = _header_fields(header)
+    (old_size,) = struct.unpack("<Q", data[:8])
+    header["__metadata__"] = {**fields, "card": card, "metadata": json.dumps(metadata, sort_keys=True)}
+    encoded = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    encoded += b" " * (-len(encoded) % 8)                              # safetensors pads its header to 8 bytes
+    partial = file.with_suffix(".part")
+    partial.write_bytes(struct.pack("<Q", len(encoded)) + encoded + data[8 + old_size:])
+    os.replace(partial, file)
+    (directory / CARD_FILE).write_text(card, encoding="utf-8")
 
 
 class _EndOfPrefix(Exception):

@@ -38,6 +38,28 @@ def test_save_then_load_gives_identical_logits(tmp_path, arch):
     assert json.loads((tmp_path / "m" / "tokenizer.json").read_text())
 
 
+def test_rewriting_the_card_keeps_every_tensor_byte_and_changes_only_card_and_metadata(tmp_path):
+    model = tiny_model("encoder_decoder")
+    checkpoint.save(tmp_path / "m", model, tokenizer(), card="# Tiny\n", metadata={"steps": 7}, dtype=torch.float16)
+    before = (tmp_path / "m" / checkpoint.MODEL_FILE).read_bytes()
+    card = "# Tiny\n\n## Measured again\n\n- BLEU: 100.0 (字)\n"
+    checkpoint.rewrite_card(tmp_path / "m", card, {"steps": 7, "bleu": 100.0})
+    after = (tmp_path / "m" / checkpoint.MODEL_FILE).read_bytes()
+    old_size, new_size = struct.unpack("<Q", before[:8])[0], struct.unpack("<Q", after[:8])[0]
+    assert after[8 + new_size:] == before[8 + old_size:]                   # the tensors, byte for byte
+    assert new_size % 8 == 0 and new_size > old_size
+    old_header, new_header = json.loads(before[8:8 + old_size]), json.loads(after[8:8 + new_size])
+    assert {k: v for k, v in new_header.items() if k != "__metadata__"} == \
+        {k: v for k, v in old_header.items() if k != "__metadata__"}
+    changed = {k for k in old_header["__metadata__"] if old_header["__metadata__"][k] != new_header["__metadata__"][k]}
+    assert changed == {"card", "metadata"}
+    loaded = checkpoint.load(tmp_path / "m")
+    assert loaded.card == card == (tmp_path / "m" / "card.md").read_text(encoding="utf-8")
+    assert checkpoint.load_metadata(tmp_path / "m") == {"steps": 7, "bleu": 100.0}
+    tensors = safetensors_load(after)
+    assert all(torch.equal(tensors[name], t) for name, t in safetensors_load(before).items())
+
+
 def test_a_single_file_is_a_complete_checkpoint_and_ties_survive(tmp_path):
     model = tiny_model("encoder_decoder")
     data = checkpoint.to_bytes(model, tokenizer())

@@ -1,7 +1,13 @@
-"""Text corpora: the bundled text and the nursery rhyme shipped with the project, and tiny Shakespeare.
+"""Text corpora: the bundled text, the nursery rhyme and the Tang poems shipped with the project, and tiny Shakespeare.
 
 The rhyme is the 407-character text the first tutorial (seed 000) trains its character model on,
 character for character (its lines keep the four-space indent they have in the tutorial's code).
+
+The Tang poems (tang_poems.txt, 297 KB, Simplified Chinese, one poem per paragraph: its title, then
+one couplet per line) are the 唐诗三百首 and 1,599 quatrains and regulated verses of the 全唐诗. The
+poems are in the public domain; the compilation is the chinese-poetry collection
+(https://github.com/chinese-poetry/chinese-poetry, npm package chinese-poetry 2.0.1, MIT licence).
+tang_poems.md beside it states the licence and how the text was made from that package.
 
 Tiny Shakespeare is looked for, in order, at the path in $PLAYGROUND_SHAKESPEARE, in the user
 cache ($XDG_CACHE_HOME or ~/.cache, under transformer-playground/), and in the shared copy
@@ -19,6 +25,7 @@ from pathlib import Path
 
 BUNDLED_PATH = Path(__file__).with_name("bundled.txt")
 RHYME_PATH = Path(__file__).with_name("rhyme.txt")
+TANG_POEMS_PATH = Path(__file__).with_name("tang_poems.txt")
 
 SHAKESPEARE_ENV_VAR = "PLAYGROUND_SHAKESPEARE"
 SHAKESPEARE_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
@@ -40,6 +47,11 @@ def bundled_text() -> str:
 def rhyme_text() -> str:
     """"Twinkle, twinkle, little star" as the first tutorial's character model reads it (407 characters)."""
     return RHYME_PATH.read_text(encoding="utf-8")
+
+
+def tang_poems_text() -> str:
+    """1,938 Tang poems in Simplified Chinese (106,173 characters), bundled, so they work offline."""
+    return TANG_POEMS_PATH.read_text(encoding="utf-8")
 
 
 def shakespeare_cache_path() -> Path:
@@ -121,7 +133,24 @@ def tiny_shakespeare(allow_download: bool = True) -> str:
     return data.decode("utf-8")
 
 
-CORPORA = ("bundled", "tiny_shakespeare", "rhyme")
+CORPORA = ("bundled", "tiny_shakespeare", "rhyme", "tang_poems")
+
+# Where each corpus comes from and under what terms, as a model card states it.
+CORPUS_SOURCES = {
+    "bundled": "The project's own text, under the project's licence.",
+    "tiny_shakespeare": "Tiny Shakespeare (Andrej Karpathy's char-rnn data set): about 40,000 lines of "
+                        "Shakespeare's plays, which are in the public domain.",
+    "rhyme": "\"Twinkle, Twinkle, Little Star\" (Jane Taylor, 1806; public domain) as the first tutorial writes it.",
+    "tang_poems": "Tang poems (618-907; public domain) from the chinese-poetry collection "
+                  "(https://github.com/chinese-poetry/chinese-poetry, npm package chinese-poetry 2.0.1; the "
+                  "compilation is under the MIT licence, copyright (c) 2016 JackeyGao). Made as follows: the "
+                  "唐诗三百首 file, one version of each poem (339 poems); then, from the 全唐诗 files in order, "
+                  "every fifth quatrain or regulated verse (2 or 4 couplets, lines of 5 or 7 characters) written "
+                  "only with characters of those 339 poems and not among them, until the text would exceed "
+                  "300,000 bytes (1,599 poems); editorial brackets dropped; converted to Simplified Chinese with "
+                  "OpenCC's t2s table (opencc-python-reimplemented 0.1.7). One poem per paragraph: its title, then "
+                  "one couplet per line. The script and the licence are in playground/data/tang_poems.md.",
+}
 
 
 def load_corpus(name: str, allow_download: bool = True) -> str:
@@ -130,6 +159,8 @@ def load_corpus(name: str, allow_download: bool = True) -> str:
         return bundled_text()
     if name == "rhyme":
         return rhyme_text()
+    if name == "tang_poems":
+        return tang_poems_text()
     if name == "tiny_shakespeare":
         return tiny_shakespeare(allow_download=allow_download)
     raise ValueError(f"unknown corpus {name!r}; choose one of {list(CORPORA)}")

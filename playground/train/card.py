@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import random
 
 import numpy as np
 import torch
@@ -12,11 +11,16 @@ from playground.analysis.head_scores import INDUCTION_THRESHOLD, SECOND_COPY_LOS
 from playground.analysis.induction import (
     VERDICT_PERIOD, VERDICT_SEQUENCES, induction_verdict, measure_repeats, random_blocks,
 )
-from playground.data import Tokenizer, bundled_text, tasks
-from playground.data.date_formats import HELD_OUT_FORMATS, iso
+from playground.data import CORPUS_SOURCES, Tokenizer, bundled_text
+from playground.data.date_formats import ALL_FORMATS, HELD_OUT_FORMATS
 from playground.data.repeats import RepeatedSequences
 from playground.data.tokenizer import NUM_SPECIAL
+from playground.generate.batch import sample_continuation
 from playground.model import count_parameters
+from playground.train.breakdown import (
+    BLEU_MIN_LENGTH, HELD_OUT_PER_FORMAT, PER_LENGTH, decode_scores, has_lengths, held_out_format_pairs,
+    held_out_format_rows, length_rows, seen_format_rows,
+)
 from playground.train.events import Snapshot, TrainEvent
 from playground.train.objectives import Objective
 from playground.train.presets import Preset
@@ -39,8 +43,13 @@ def data_description(preset: Preset, trainer: Trainer) -> str:
     n_train, n_val = len(data.ids("train")), len(data.ids("val"))
     tokenizer = f"{type(trainer.tokenizer).__name__} with {trainer.tokenizer.vocab_size} tokens"
     masking = f"; {data.mask_prob:.0%} of the tokens are masked" if preset.masked else ""
+    source = f" {CORPUS_SOURCES[preset.corpus]}" if preset.corpus in CORPUS_SOURCES else ""
     return (f"Corpus `{preset.corpus}`, {tokenizer}: {n_train:,} training tokens and, as validation, the last "
-            f"{n_val:,} tokens ({data.val_fraction:.0%} of the text); windows of {data.block_size} tokens{masking}.")
+            f"{n_val:,} tokens ({data.val_fraction:.0%} of the text); windows of {data.block_size} tokens{masking}."
+            f"{source}")
+
+
+BLEU_LINE = "BLEU of greedy decodes (sacrebleu, characters, corpus-level)"
 
 
 def metrics_lines(event: TrainEvent) -> list[str]:
@@ -49,7 +58,7 @@ def metrics_lines(event: TrainEvent) -> list[str]:
     if event.exact_match is not None:
         lines.append(f"- exact match of greedy decodes: {event.exact_match:.2%}")
     if event.bleu is not None:
-        lines.append(f"- BLEU of greedy decodes (sacrebleu, characters, corpus-level): {event.bleu:.1f}")
+        lines.append(f"- {BLEU_LINE}: {event.bleu:.1f}")
     return lines
 
 
@@ -64,9 +73,22 @@ def head_score_table(snapshot: Snapshot | None) -> list[str]:
     return [f"Probe input: `{snapshot.probe}`", "", *rows]
 
 
+SAMPLE_TOKENS = 100       # tokens a card's sample writes after its prompt
+SAMPLE_TEMPERATURE = 0.8
+SAMPLE_SEED = 0
 REPEAT_LENGTH = 24        # random tokens in each half of the induction probe
 REPEAT_SEED = 0
 FIRST_LOSSES = 10         # step losses recorded in the metadata, to check that a re-run reproduces them
+
+
+def written_sample(model: nn.Module, tokenizer: Tokenizer, prompt: str, n: int = SAMPLE_TOKENS,
+                   temperature: float = SAMPLE_TEMPERATURE, seed: int = SAMPLE_SEED) -> dict:
+    """What a decoder-only model writes after ``prompt``: ``n`` tokens (fewer where its context ends)
+    sampled at ``temperature`` by a generator seeded with ``seed``, with the settings that reproduce it."""
+    prompt_ids = tokenizer.encode(prompt)
+    n = min(n, model.config.max_len - len(prompt_ids))
+    ids = sample_continuation(model.eval(), prompt_ids, n, temperature, torch.Generator().manual_seed(seed))
+    return {"prompt": prompt, "tokens": n, "temperature": temperature, "seed": seed, "text": tokenizer.decode(ids)}
 
 
 def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = REPEAT_LENGTH,
@@ -81,39 +103,32 @@ def repeated_sequence_scores(model: nn.Module, vocab_size: int, length: int = RE
     return {"previous_token": measured.previous_token, "induction": measured.induction}
 
 
-HELD_OUT_PER_FORMAT = 125
 EXAMPLE_DATE = dt.date(2026, 11, 21)
 DATES_HEADING = "## Date formats never seen in training"
-
-
-def held_out_format_pairs(name: str, task_knobs: dict, n: int, seed: int) -> list[tuple[str, str]]:
-    """``n`` (source, target) pairs with distinct sources, every source written in the held-out format ``name``."""
-    task = tasks.get("dates", **task_knobs)
-    rng = random.Random(f"held-out-format/{name}/{seed}")
-    pairs: dict[str, str] = {}
-    while len(pairs) < n:
-        date = task.random_date(rng)
-        pairs.setdefault(HELD_OUT_FORMATS[name](date), iso(date))
-    return list(pairs.items())
-
-
-def held_out_formats_exact_match(objective: Objective, model: nn.Module, task_knobs: dict, seed: int,
-                                 n: int = HELD_OUT_PER_FORMAT) -> dict[str, float]:
-    """Format name -> share of ``n`` dates written in that format (kept out of training) whose greedy
-    decode is exactly right."""
-    shares = {}
-    for name in HELD_OUT_FORMATS:
-        pairs = held_out_format_pairs(name, task_knobs, n, seed)
-        decoded = objective.greedy(model.eval(), [source for source, _ in pairs])
-        shares[name] = sum(objective.tokenizer.decode(out) == target for out, (_, target) in zip(decoded, pairs)) / n
-    return shares
+SEEN_FORMATS_HEADING = "## Date formats seen in training"
+LENGTHS_HEADING = "## Source lengths"
 
 
 def dates_extras(objective: Objective, model: nn.Module, task_knobs: dict, seed: int) -> dict:
-    """The card's measurements on held-out date formats: per format, overall, and the sample size."""
-    shares = held_out_formats_exact_match(objective, model, task_knobs, seed)
-    return {"held_out_formats": shares, "held_out_formats_exact_match": float(np.mean(list(shares.values()))),
-            "held_out_formats_size": HELD_OUT_PER_FORMAT}
+    """The card's measurements by date format: each format kept out of training (HELD_OUT_PER_FORMAT
+    dates each), those formats together, and each format seen in training (on the held-out sources)."""
+    rows = held_out_format_rows(objective, model, task_knobs, seed)
+    pooled = [pair for name in rows for pair in held_out_format_pairs(name, task_knobs, HELD_OUT_PER_FORMAT, seed)]
+    overall = decode_scores(objective, model, pooled)
+    return {"held_out_formats": {name: row["exact_match"] for name, row in rows.items()},
+            "held_out_formats_bleu": {name: row["bleu"] for name, row in rows.items()},
+            "held_out_formats_exact_match": overall["exact_match"], "held_out_formats_overall_bleu": overall["bleu"],
+            "held_out_formats_size": HELD_OUT_PER_FORMAT, "seen_formats": seen_format_rows(objective, model),
+            "seen_formats_overall": decode_scores(objective, model, objective.held_out)}
+
+
+def seq2seq_extras(objective: Objective, model: nn.Module, task_knobs: dict, seed: int) -> dict:
+    """The card's results broken down for a seq2seq task: by date format, or by source length."""
+    if objective.task.name == "dates":
+        return dates_extras(objective, model, task_knobs, seed)
+    if has_lengths(objective):
+        return {"lengths": length_rows(objective, model)}
+    return {}
 
 
 SHORTER_PERIODS = (4, 6)         # repeat periods shorter and longer than any the induction preset trains on
@@ -166,17 +181,20 @@ def verdict_summary(model: nn.Module) -> dict:
 def extra_measurements(preset: Preset, trainer: Trainer, model: nn.Module | None = None) -> dict:
     """What the card reports beyond the training events: induction probe scores (language models),
     for the repeated-sequence preset the induction verdict and the report on periods never trained
-    on, and for dates exact match on formats never seen in training. ``model``: the weights as
-    stored (default: the trainer's)."""
+    on, for seq2seq tasks the results by source length or date format, and a sample of the text a
+    language model writes after its preset's prompt. ``model``: the weights as stored (default: the
+    trainer's)."""
     model = trainer.model if model is None else model
     extras: dict = {}
     if preset.kind == "lm":
         extras["repeated_sequence_scores"] = repeated_sequence_scores(model, trainer.tokenizer.vocab_size)
+    if preset.sample_prompt is not None:
+        extras["sample"] = written_sample(model, trainer.tokenizer, preset.sample_prompt)
     if preset.repeats is not None:
         extras["induction_verdict"] = verdict_summary(model)
         extras["repeat_report"] = repeat_report(model, trainer.tokenizer, trainer.objective.data.block_size)
-    if preset.task == "dates":
-        extras.update(dates_extras(trainer.objective, model, preset.task_knobs, trainer.config.seed))
+    if preset.task is not None:
+        extras.update(seq2seq_extras(trainer.objective, model, preset.task_knobs, trainer.config.seed))
     return extras
 
 
@@ -231,14 +249,19 @@ def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str, extr
         *head_score_table(trainer.last_snapshot),
         "",
         *extra_lines(extras or {}),
-        "## Reproduce",
-        "",
-        "```",
-        command,
-        "```",
-        "",
+        *reproduce_lines(command),
     ]
     return "\n".join(lines)
+
+
+def reproduce_lines(command: str, remeasured_by: str | None = None, notes: tuple[str, ...] = ()) -> list[str]:
+    """The "Reproduce" section: the training command, and the command that measured the stored weights
+    again (with ``notes`` on what it could not measure), if any."""
+    lines = ["## Reproduce", "", "```", command, "```", ""]
+    if remeasured_by is not None:
+        lines += ["What this card reports of the stored weights was measured again, without training, by:", "",
+                  "```", remeasured_by, "```", "", *[line for note in notes for line in (note, "")]]
+    return lines
 
 
 def extra_lines(extras: dict) -> list[str]:
@@ -249,14 +272,18 @@ def extra_lines(extras: dict) -> list[str]:
             f"On {REPEAT_LENGTH} random tokens written twice (seed {REPEAT_SEED}), where the second half "
             "can only be predicted by induction:",
             extras["repeated_sequence_scores"]), ""]
+    if "sample" in extras:
+        lines += sample_lines(extras["sample"])
     if "induction_verdict" in extras:
         lines += induction_lines(extras["induction_verdict"], extras["repeat_report"])
+    if "lengths" in extras:
+        lines += lengths_lines(extras)
+    if "seen_formats" in extras:
+        lines += seen_formats_lines(extras)
     if "held_out_formats" in extras:
         lines += dates_lines(extras)
     if "storage" in extras:
-        storage = extras["storage"]
-        lines += ["## Storage", "", f"Weights stored as {storage['dtype']}. Held-out metrics of the stored weights:",
-                  "", *metric_dict_lines(storage["metrics"]), ""]
+        lines += storage_lines(extras["storage"])
     if "timeline" in extras:
         lines += ["## Training timeline", "",
                   "Complete checkpoints in `timeline/`, from initialisation to the end of training:", "",
@@ -268,6 +295,15 @@ def extra_lines(extras: dict) -> list[str]:
                   f"{extras['wall_seconds']:.0f} s on this machine from start to saved files "
                   f"({extras['threads']} torch threads).", ""]
     return lines
+
+
+def sample_lines(sample: dict) -> list[str]:
+    """The card's section with the text a language model writes after its prompt (see written_sample)."""
+    return ["## Sample", "",
+            f"{sample['tokens']} tokens the stored weights write after `{sample['prompt']}`, sampled at temperature "
+            f"{sample['temperature']} (torch.Generator seeded with {sample['seed']}; "
+            "playground.generate.batch.sample_continuation):", "",
+            "```", sample["prompt"] + sample["text"], "```", ""]
 
 
 def induction_lines(verdict: dict, report: list[dict]) -> list[str]:
@@ -301,30 +337,95 @@ def induction_lines(verdict: dict, report: list[dict]) -> list[str]:
     return [*lines, ""]
 
 
+def bleu_text(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"
+
+
+def lengths_lines(extras: dict) -> list[str]:
+    """The card's section on source lengths: exact match and BLEU for each length, trained or not."""
+    rows = extras["lengths"]
+    trained = [row["length"] for row in rows if row["trained"]]
+    if len(trained) == 1:
+        scope = (f"The task has one fixed length: every source in training and in the held-out set has {trained[0]} "
+                 f"letters. That length is measured on the held-out sources")
+    else:
+        scope = (f"Training drew each source's length from {trained[0]} to {trained[-1]} letters. Those lengths are "
+                 f"measured on the held-out sources of each length")
+    lines = [LENGTHS_HEADING, "",
+             f"{scope}, every other length on {PER_LENGTH} fresh sources (all there are where fewer exist), none of "
+             f"them seen in training. Exact match and BLEU of greedy decodes of the stored weights; a decode stops one "
+             f"token past its target. BLEU counts n-grams of up to {BLEU_MIN_LENGTH} characters, so shorter targets "
+             f"have none (n/a).", "",
+             "| source length | seen in training? | sources | exact match | BLEU |", "|---|---|---|---|---|"]
+    lines += [f"| {row['length']} | {'yes' if row['trained'] else 'no'} | {row['sources']} | "
+              f"{row['exact_match']:.2%} | {bleu_text(row['bleu'])} |" for row in rows]
+    return [*lines, ""]
+
+
+def seen_formats_lines(extras: dict) -> list[str]:
+    """The card's section on the date formats of training: each one's held-out sources, then all of them."""
+    rows, seen = extras["seen_formats"], extras["seen_formats_overall"]
+    lines = [SEEN_FORMATS_HEADING, "",
+             f"The {seen['sources']} held-out sources (never shown in training) by the format each is written in, "
+             f"on the stored weights: exact match {seen['exact_match']:.2%} and BLEU {bleu_text(seen['bleu'])} "
+             f"overall, against {extras['held_out_formats_exact_match']:.2%} and BLEU "
+             f"{bleu_text(extras['held_out_formats_overall_bleu'])} on the formats never seen in training (next "
+             "section). A source that two formats write alike (a date in May) counts for the first of them.", "",
+             "| format | example | held-out sources | exact match | BLEU |", "|---|---|---|---|---|"]
+    lines += [f"| {name} | {ALL_FORMATS[name](EXAMPLE_DATE)} | {row['sources']} | {row['exact_match']:.2%} | "
+              f"{bleu_text(row['bleu'])} |" for name, row in rows.items()]
+    return [*lines, ""]
+
+
 def dates_lines(extras: dict) -> list[str]:
-    """The card's section on held-out date formats: exact match per format, then overall."""
-    shares, n = extras["held_out_formats"], extras["held_out_formats_size"]
+    """The card's section on held-out date formats: exact match and BLEU per format, then overall."""
+    shares, n, bleus = extras["held_out_formats"], extras["held_out_formats_size"], extras["held_out_formats_bleu"]
     lines = [DATES_HEADING, "",
              f"Exact match of greedy decodes on {n} dates in each format kept out of training "
-             f"({n * len(shares)} in all): {extras['held_out_formats_exact_match']:.2%} overall.", "",
-             "| format | example | exact match |", "|---|---|---|"]
-    lines += [f"| {name} | {HELD_OUT_FORMATS[name](EXAMPLE_DATE)} | {share:.2%} |" for name, share in shares.items()]
+             f"({n * len(shares)} in all): {extras['held_out_formats_exact_match']:.2%} overall (BLEU "
+             f"{bleu_text(extras['held_out_formats_overall_bleu'])}).", "",
+             "| format | example | exact match | BLEU |", "|---|---|---|---|"]
+    lines += [f"| {name} | {HELD_OUT_FORMATS[name](EXAMPLE_DATE)} | {share:.2%} | {bleu_text(bleus[name])} |"
+              for name, share in shares.items()]
     if "held_out_formats_command" in extras:
         lines += ["", f"Measured on the stored weights by `{extras['held_out_formats_command']}`."]
     return [*lines, ""]
 
 
-def with_dates_section(card_text: str, extras: dict) -> str:
-    """``card_text`` with its held-out date formats section replaced by one made from ``extras``."""
-    start = card_text.index(DATES_HEADING)
-    end = card_text.index("\n## ", start) + 1
-    return card_text[:start] + "\n".join(dates_lines(extras)) + "\n" + card_text[end:]
+def storage_lines(storage: dict) -> list[str]:
+    return ["## Storage", "", f"Weights stored as {storage['dtype']}. Held-out metrics of the stored weights:",
+            "", *metric_dict_lines(storage["metrics"]), ""]
+
+
+def measured_sections(extras: dict) -> list[list[str]]:
+    """The sections a re-measurement rewrites, each a list of lines that starts with its heading."""
+    sections = [sample_lines(extras["sample"])] if "sample" in extras else []
+    if "lengths" in extras:
+        sections.append(lengths_lines(extras))
+    if "seen_formats" in extras:
+        sections += [seen_formats_lines(extras), dates_lines(extras)]
+    return [*sections, storage_lines(extras["storage"])]
+
+
+def with_section(card_text: str, lines: list[str], before: str) -> str:
+    """``card_text`` with the section headed ``lines[0]`` replaced by ``lines``, or, when it has none,
+    with ``lines`` inserted before the section headed ``before``."""
+    text = "\n".join(lines)                                               # sections end with an empty line
+    heading = f"\n{lines[0]}\n"
+    if heading in card_text:
+        start = card_text.index(heading) + 1
+        end = card_text.find("\n## ", start)
+        return card_text[:start] + text + ("" if end < 0 else "\n" + card_text[end + 1:])
+    start = card_text.index(f"\n{before}\n") + 1
+    return card_text[:start] + text + "\n" + card_text[start:]
 
 
 def metric_dict_lines(metrics: dict) -> list[str]:
     lines = [f"- validation loss: {metrics['val_loss']:.4f}", f"- token accuracy: {metrics['accuracy']:.2%}"]
     if metrics.get("exact_match") is not None:
         lines.append(f"- exact match of greedy decodes: {metrics['exact_match']:.2%}")
+    if metrics.get("bleu") is not None:
+        lines.append(f"- {BLEU_LINE}: {metrics['bleu']:.1f}")
     return lines
 
 
@@ -352,6 +453,18 @@ def metadata(preset: Preset, trainer: Trainer, final: TrainEvent, command: str) 
         "perplexity": final.perplexity,
         "accuracy": final.accuracy,
         "exact_match": final.exact_match,
+        "bleu": final.bleu,
         "command": command,
         "first_step_losses": trainer.step_losses[:FIRST_LOSSES],
     }
+
+
+def json_ready(extras: dict) -> dict:
+    """``extras`` with arrays as nested lists, for the checkpoint's JSON metadata."""
+    def convert(value):
+        if hasattr(value, "tolist"):
+            return value.tolist()
+        if isinstance(value, dict):
+            return {k: convert(v) for k, v in value.items()}
+        return value
+    return convert(extras)

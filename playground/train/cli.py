@@ -1,7 +1,8 @@
 """`python -m playground.train --preset NAME --out DIR`: train a preset and save a checkpoint with a card.
 
-`python -m playground.train --recard DIR` measures a saved dates checkpoint again on every held-out
-date format and rewrites that section of its card and metadata (the weights stay as they are).
+`python -m playground.train --remeasure DIR` measures a checkpoint the CLI saved again, without
+training, and rewrites its card and metadata (playground.train.remeasure; the weights stay byte for
+byte as they are). `--recard DIR`, its former name, does the same.
 """
 from __future__ import annotations
 
@@ -15,13 +16,12 @@ from typing import TextIO
 
 import torch
 
-from playground.checkpoint import from_bytes, load, load_metadata, save, to_bytes
-from playground.data import tasks
-from playground.train.card import card, dates_extras, extra_measurements, metadata, with_dates_section
-from playground.train.config import TrainConfig
+from playground.checkpoint import from_bytes, save, to_bytes
+from playground.data import CorpusUnavailable
+from playground.train.card import card, extra_measurements, json_ready, metadata
 from playground.train.events import TrainEvent
-from playground.train.objectives import build_objective
 from playground.train.presets import PRESETS, get_preset
+from playground.train.remeasure import remeasure
 from playground.train.trainer import Trainer
 
 LOG_EVERY_S = 10.0   # without a terminal, one progress line per this many seconds
@@ -71,9 +71,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m playground.train", description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=list(PRESETS), help="what to train")
     parser.add_argument("--out", type=Path, help="directory for the checkpoint (created if needed)")
-    parser.add_argument("--recard", type=Path, metavar="DIR",
-                        help="instead of training: measure the dates checkpoint in DIR on every held-out date format "
-                             "again and rewrite that part of its card")
+    parser.add_argument("--remeasure", type=Path, metavar="DIR",
+                        help="instead of training: measure the checkpoint in DIR again (held-out metrics of the stored "
+                             "weights, results by source length or date format) and rewrite its card and metadata; "
+                             "the weights stay as they are")
+    parser.add_argument("--recard", type=Path, dest="remeasure", help=argparse.SUPPRESS)   # the former name
     parser.add_argument("--steps", type=int, help="optimisation steps (default: the preset's); also sets the schedule")
     parser.add_argument("--seconds", type=float, help="stop after this many seconds of training")
     parser.add_argument("--seed", type=int, help="random seed (default: the preset's)")
@@ -87,10 +89,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--eval-every", type=float, dest="eval_every",
                         help="seconds of training between held-out evaluations (default: the preset's)")
     args = parser.parse_args(argv)
-    if args.recard is None and (args.preset is None or args.out is None):
-        parser.error("--preset and --out are required (or --recard DIR alone)")
-    if args.recard is not None and args.preset is not None:
-        parser.error("--recard rewrites an existing checkpoint's card; it takes no --preset")
+    if args.remeasure is None and (args.preset is None or args.out is None):
+        parser.error("--preset and --out are required (or --remeasure DIR alone)")
+    if args.remeasure is not None and args.preset is not None:
+        parser.error("--remeasure rewrites an existing checkpoint's card; it takes no --preset")
     return args
 
 
@@ -137,8 +139,8 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
     stream = sys.stderr if stream is None else stream
     args = parse_args(argv)
     command = "python -m playground.train " + shlex.join(argv)
-    if args.recard is not None:
-        return recard(args.recard, command, stream)
+    if args.remeasure is not None:
+        return remeasure_command(args.remeasure, command, stream)
     preset = get_preset(args.preset)
     started = time.perf_counter()
     changes = {name: value for name, value in (("max_steps", args.steps), ("max_seconds", args.seconds),
@@ -192,21 +194,15 @@ def main(argv: list[str] | None = None, stream: TextIO | None = None) -> int:
     return 0
 
 
-def recard(directory: Path, command: str, stream: TextIO) -> int:
-    """Measure the dates checkpoint in ``directory`` on each held-out date format, with its stored weights,
-    and rewrite that section of its card and metadata, recording ``command``."""
-    checkpoint, meta = load(directory), load_metadata(directory)
-    if meta.get("task") != "dates":
-        stream.write(f"{directory} holds a {meta.get('preset')!r} model; only dates checkpoints have held-out formats\n")
+def remeasure_command(directory: Path, command: str, stream: TextIO) -> int:
+    """Measure the checkpoint in ``directory`` again and rewrite its card, recording ``command``."""
+    try:
+        meta = remeasure(directory, command)
+    except (ValueError, CorpusUnavailable) as error:         # CheckpointError is a ValueError too
+        stream.write(f"cannot measure {directory} again: {error}\n")
         return 1
-    train = TrainConfig.from_dict(meta["train_config"])
-    objective = build_objective(tasks.get("dates", **meta["task_knobs"]), checkpoint.config, train.replace(val_size=1))
-    extras = {**dates_extras(objective, checkpoint.model, meta["task_knobs"], train.seed),
-              "held_out_formats_command": command}
-    meta = {**meta, **extras}
-    dtype = DTYPES[meta.get("storage", {}).get("dtype", "float32")]
-    save(directory, checkpoint.model, checkpoint.tokenizer, with_dates_section(checkpoint.card, extras), meta, dtype)
-    stream.write(f"rewrote the held-out formats of {directory}: {extras['held_out_formats_exact_match']:.2%} overall\n")
+    metrics = meta["storage"]["metrics"]
+    stream.write(f"rewrote the card of {directory}: validation loss {metrics['val_loss']:.4f} of the stored weights\n")
     return 0
 
 
@@ -215,14 +211,3 @@ def remove_stale_timeline(out: Path, kept: set[str]) -> None:
     for file in (out / TIMELINE_DIR).glob("step_*.safetensors"):
         if f"{TIMELINE_DIR}/{file.name}" not in kept:
             file.unlink()
-
-
-def json_ready(extras: dict) -> dict:
-    """``extras`` with arrays as nested lists, for the checkpoint's JSON metadata."""
-    def convert(value):
-        if hasattr(value, "tolist"):
-            return value.tolist()
-        if isinstance(value, dict):
-            return {k: convert(v) for k, v in value.items()}
-        return value
-    return convert(extras)

@@ -124,3 +124,23 @@ def test_the_rhyme_is_the_first_tutorials_407_characters():
     assert len(text) == 407 and text == corpora.rhyme_text()
     assert text.count("Twinkle, twinkle, little star,") == 3
     assert "rhyme" in corpora.CORPORA
+
+
+def test_the_tang_poems_are_bundled_simplified_one_poem_per_paragraph_and_say_where_they_come_from():
+    text = load_corpus("tang_poems")                        # the fixture forbids downloading: it works offline
+    assert text == corpora.tang_poems_text() and "tang_poems" in corpora.CORPORA
+    data = text.encode("utf-8")
+    assert len(data) <= 300_000
+    note = corpora.TANG_POEMS_PATH.with_suffix(".md").read_text(encoding="utf-8")
+    assert hashlib.sha256(data).hexdigest() in note and "MIT" in note and "public domain" in note
+    poems = text.rstrip("\n").split("\n\n")
+    assert len(poems) == 1938 and text.endswith("。\n\n")
+    for poem in poems:
+        title, *lines = poem.split("\n")
+        assert title and lines and all(line[-1] in "。？！" for line in lines), poem
+    assert "春眠不觉晓，处处闻啼鸟。" in text and "床前看月光，疑是地上霜。" in text    # the 全唐诗 reading
+    traditional = set("們這國詩風東來時無為書聲門長車馬鳥雲")       # frequent characters OpenCC's t2s rewrites
+    assert not traditional & set(text)
+    source = corpora.CORPUS_SOURCES["tang_poems"]
+    assert "public domain" in source and "MIT" in source and "chinese-poetry 2.0.1" in source
+    assert "t2s" in source and "tang_poems.md" in source

@@ -11,7 +11,8 @@ from playground.checkpoint import load, load_metadata
 from playground.model import ModelConfig, build_model
 from playground.train import PRESETS
 from playground.data.date_formats import HELD_OUT_FORMATS
-from playground.train.card import held_out_format_pairs, held_out_formats_exact_match, repeated_sequence_scores
+from playground.train.breakdown import held_out_format_pairs, held_out_formats_exact_match
+from playground.train.card import repeated_sequence_scores
 from playground.train.cli import fractions, main, timeline_steps
 
 

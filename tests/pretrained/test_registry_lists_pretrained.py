@@ -71,5 +71,6 @@ def test_a_timeline_step_shows_the_loss_the_card_records_for_that_step():
 
 
 def attention_summary(entry, lang: str) -> str:
-    example = "abc" if entry.name in ("copy", "reverse", "sort") else "12/03/2021" if entry.name == "dates" else "to be"
+    example = ("abc" if entry.name in ("copy", "reverse", "sort") else "12/03/2021" if entry.name == "dates"
+               else "春风" if entry.name == "tang-poems-char" else "to be")
     return attention_views(entry, example, "", kinds_of(entry)[-1], 0, 0, False, "first_token", lang).summary

@@ -1,12 +1,14 @@
 import io
+from types import SimpleNamespace
 
 import pytest
 import torch
 
-from playground.checkpoint import load, load_metadata
+from playground.checkpoint import load, load_metadata, rewrite_card
 from playground.data import bundled_text
 from playground.train import PRESETS, TrainEvent
 from playground.train.cli import main, progress_line
+from playground.train.remeasure import final_bleu
 
 
 def test_cli_trains_a_preset_and_saves_a_loadable_checkpoint_with_a_card(tmp_path):
@@ -60,3 +62,74 @@ def test_progress_line_shows_what_was_measured():
     quiet = TrainEvent(step=5, loss=2.0, val_loss=None, perplexity=None, accuracy=None, exact_match=None,
                        lr=1e-3, grad_norm=0.5, tokens_per_s=10.0, elapsed=3.0)
     assert progress_line(quiet, 10) == "step 5/10  loss 2.0000  lr 1.0e-03  10 tok/s  0:03"
+
+
+def _bytes_of(folder):
+    """Every file of a checkpoint folder but its card, and the tensor bytes of each .safetensors file."""
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.name != "card.md":
+            data = path.read_bytes()
+            header = int.from_bytes(data[:8], "little") if path.suffix == ".safetensors" else -8
+            files[str(path.relative_to(folder))] = data[8 + header:]
+    return files
+
+
+def test_remeasure_rewrites_the_measured_sections_and_keeps_every_weight_byte(tmp_path):
+    out = tmp_path / "copy"
+    assert main(["--preset", "copy", "--steps", "2", "--timeline", "0,1", "--dtype", "float16", "--out", str(out)],
+                stream=io.StringIO()) == 0
+    trained, weights = load(out).card, _bytes_of(out)
+    assert "## Source lengths" in trained and "- BLEU of greedy decodes" in trained.split("## Head scores")[0]
+
+    log = io.StringIO()
+    assert main(["--remeasure", str(out)], stream=log) == 0
+    after, meta = load(out), load_metadata(out)
+    assert _bytes_of(out) == weights                                        # tensors, tokenizer and timeline
+    assert after.card == (out / "card.md").read_text(encoding="utf-8")
+    # the same stored weights measured again: every section as training wrote it, "Reproduce" names both commands
+    kept, reproduce = after.card.split("## Reproduce")
+    assert kept == trained.split("## Reproduce")[0]
+    assert reproduce.startswith(trained.split("## Reproduce")[1])
+    assert f"python -m playground.train --remeasure {out}" in reproduce and meta["command"] in after.card
+    assert meta["remeasure_command"] == f"python -m playground.train --remeasure {out}"
+    assert [row["length"] for row in meta["lengths"]] == list(range(1, 21))
+    assert meta["storage"]["metrics"]["bleu"] is not None and "rewrote the card" in log.getvalue()
+
+    # a card written before these sections existed gets them in their place; measuring again changes nothing
+    older = after.card.replace(after.card[after.card.index("## Source lengths"):after.card.index("## Storage")], "")
+    older = "\n".join(line for line in older.split("\n") if not line.startswith("- BLEU of greedy decodes"))
+    rewrite_card(out, older, {k: v for k, v in meta.items() if k != "lengths"})
+    assert main(["--remeasure", str(out)], stream=io.StringIO()) == 0
+    assert load(out).card == after.card and _bytes_of(out) == weights
+
+
+def test_remeasure_measures_a_language_model_and_refuses_what_it_cannot_rebuild(tmp_path):
+    out = tmp_path / "tang"
+    assert main(["--preset", "tang-poems-char", "--steps", "1", "--dtype", "float16", "--out", str(out)],
+                stream=io.StringIO()) == 0
+    before = load_metadata(out)
+    assert main(["--remeasure", str(out)], stream=io.StringIO()) == 0
+    after = load_metadata(out)
+    assert after["storage"]["metrics"]["val_loss"] == pytest.approx(before["storage"]["metrics"]["val_loss"], abs=1e-6)
+    assert "--remeasure" in load(out).card.split("## Reproduce")[1]
+
+    text_file = tmp_path / "story.txt"
+    text_file.write_text(bundled_text(), encoding="utf-8")
+    assert main(["--preset", "shakespeare-char", "--steps", "1", "--text", str(text_file), "--out",
+                 str(tmp_path / "own")], stream=io.StringIO()) == 0
+    log = io.StringIO()
+    assert main(["--remeasure", str(tmp_path / "own")], stream=log) == 1
+    assert "cannot measure" in log.getvalue() and "--text" in log.getvalue()
+    with pytest.raises(SystemExit):
+        main(["--remeasure", str(out), "--preset", "copy"], stream=io.StringIO())
+
+
+def test_the_final_weights_bleu_follows_from_a_perfect_exact_match_and_is_otherwise_not_invented():
+    objective = SimpleNamespace(held_out=[("abcdefghij", "jihgfedcba"), ("aaaabbbbcc", "ccbbbbaaaa")])
+    value, notes = final_bleu({"task": "reverse", "exact_match": 1.0}, objective)
+    assert value == pytest.approx(100.0) and "exact match of 100%" in notes[0]
+    value, notes = final_bleu({"task": "reverse", "exact_match": 0.98}, objective)
+    assert value is None and "cannot be without them" in notes[0]
+    assert final_bleu({"task": "reverse", "exact_match": 0.98, "bleu": 99.1}, objective) == (99.1, ())
+    assert final_bleu({"task": None, "exact_match": None}, objective) == (None, ())

@@ -12,7 +12,7 @@ import torch
 from playground.data import BOS_ID, EOS_ID, PAD_ID, tasks
 from playground.data.date_formats import HELD_OUT_FORMATS, iso
 from playground.train import Trainer
-from playground.train.card import held_out_formats_exact_match
+from playground.train.breakdown import held_out_formats_exact_match
 
 from ..data.dates import parse_human_date
 from .helpers import model_config, quiet_config

@@ -1,12 +1,13 @@
 import pytest
 
-from playground.data import CorpusUnavailable, LMData, MLMData, bundled_text, tasks, tiny_shakespeare
+from playground.data import CorpusUnavailable, LMData, MLMData, bundled_text, load_corpus, tasks, tiny_shakespeare
+from playground.data.tokenizer import NUM_SPECIAL
 from playground.model import count_parameters
 from playground.train import PRESETS, Trainer, get_preset
 
 from .helpers import events
 
-NAMES = ["copy", "reverse", "sort", "dates", "shakespeare-char", "shakespeare-bpe", "masked-char"]
+NAMES = ["copy", "reverse", "sort", "dates", "shakespeare-char", "shakespeare-bpe", "masked-char", "tang-poems-char"]
 ARCH = {"seq2seq": "encoder_decoder", "lm": "decoder_only", "mlm": "encoder_only"}
 
 
@@ -30,7 +31,7 @@ def test_seq2seq_presets_build_a_trainer_that_steps(name):
 
 
 @pytest.mark.parametrize("name, data_type", [("shakespeare-char", LMData), ("shakespeare-bpe", LMData),
-                                             ("masked-char", MLMData)])
+                                             ("masked-char", MLMData), ("tang-poems-char", LMData)])
 def test_language_model_presets_fit_their_vocabulary_to_the_given_text(name, data_type):
     preset = PRESETS[name]
     trainer = preset.trainer(text=bundled_text(), max_steps=1, val_size=4, snapshot_every_s=None)
@@ -48,6 +49,16 @@ def test_preset_vocabularies_match_tiny_shakespeare():
         pytest.skip("tiny Shakespeare is not available offline")
     assert PRESETS["shakespeare-char"].build_tokenizer(text).vocab_size == PRESETS["shakespeare-char"].model_config.vocab_size
     assert PRESETS["masked-char"].model_config.vocab_size == PRESETS["shakespeare-char"].model_config.vocab_size
+
+
+def test_the_tang_poem_preset_reads_the_bundled_poems_with_a_vocabulary_of_their_characters():
+    preset = PRESETS["tang-poems-char"]
+    text = load_corpus("tang_poems")
+    assert (preset.corpus, preset.tokenizer, preset.block_size) == ("tang_poems", "char", preset.model_config.max_len)
+    assert preset.build_tokenizer(text).vocab_size == preset.model_config.vocab_size == len(set(text)) + NUM_SPECIAL
+    trainer = preset.trainer(max_steps=1, snapshot_every_s=None)
+    assert trainer.objective.data.tokenizer.unknown_chars(text) == []
+    assert trainer.model_config == preset.model_config
 
 
 def test_quick_variant_shortens_the_schedule_caps_the_time_and_never_grows_the_model():

@@ -22,6 +22,7 @@ ATTENTION_EXAMPLES: dict[str, list[str]] = {
                         "To be, or not to be: to be, or not to be"],
     "masked-char": ["To be, or not to be, that is the question"],
     "induction": ["q7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp", "the cat sat on the mat. the cat sat on the mat."],  # layer 1 looks up
+    "tang-poems-char": ["春眠不觉晓，处处闻啼鸟。", "白日依山尽，黄河入海流。"],   # a couplet: 5 + 5 characters
     "untrained-gpt": ["abcdefg abcdefg"],
     "untrained-seq2seq": ["hello world"],
 }
@@ -33,6 +34,7 @@ GENERATE_EXAMPLES: dict[str, list[str]] = {
     "shakespeare-char": ["ROMEO:\n", "First Citizen:\n"],
     "shakespeare-bpe": ["ROMEO:\n", "To be, or not to be"],
     "induction": ["q7#Lm2x!Vb&Kp q7#Lm"],
+    "tang-poems-char": ["白日依山尽，", "春风"],                # a first half-line to complete, two characters
     "untrained-gpt": ["Once upon a time"],
     "untrained-seq2seq": ["hello"],
 }
@@ -94,6 +96,7 @@ MASK_EXAMPLES: dict[str, tuple[str, str]] = {     # two inputs of different leng
     "copy": ("abcdefghij", "abcd"), "reverse": ("abcdefghij", "abcd"), "sort": ("cabbage", "jihg"),
     "dates": ("30 Nov 2029", "1/2/99"), "shakespeare-char": ("To be or not", "To be"),
     "shakespeare-bpe": ("To be, or not to be", "To be"), "masked-char": ("To be or not", "To be"),
+    "tang-poems-char": ("春眠不觉晓，处处闻啼鸟。", "春眠不觉晓"),
 }
 FILL_EXAMPLES: dict[str, list[str]] = {            # "_" marks a blank
     "masked-char": ["To be, or not to b_, that is the qu_stion", "O Romeo, Romeo! wherefore art thou R_meo?",
@@ -107,6 +110,7 @@ EXPOSURE_EXAMPLES: dict[str, list[tuple[str, str]]] = {   # (prompt, or a seq2se
                          ("ROMEO:\nI", " will not be a stranger to thy love,")],
     "shakespeare-bpe": [("ROMEO:\n", "But soft, what light through yonder window breaks?")],
     "induction": [("q7#Lm2x!Vb&Kp q7#Lm", "2x!Vb&Kp")],     # the second copy looks up the first: never parts
+    "tang-poems-char": [("白日依山尽，", "黄河入海流。")],
 }
 
 
