@@ -39,18 +39,18 @@ from playground.checkpoint import load
 from playground.data import CharTokenizer, LMData, rhyme_text, tasks, tiny_shakespeare
 from playground.device import default_device
 from playground.generate import Stepper
-from playground.model import ModelConfig
+from playground.model import DECODER_SELF, ModelConfig
 from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
 from playground.train.presets import rhyme_preset
 from playground.train.objectives import LanguageModelObjective
-from playground.ui.registry import pretrained_dir
-from playground.ui.training import build_trainer, check_spec, form_defaults
-from playground.ui.training_views import INDUCTION_KEY
+from playground.train.recipes import build_trainer, check_spec, form_defaults
+from playground.zoo import pretrained_dir
 
 from .common import result, seconds
 
 SUITE = "train"
+INDUCTION_KEY = f"{DECODER_SELF.name}.induction"       # the snapshot's induction scores of decoder self-attention
 
 COPY_TASK = dict(length=10, symbols=10)
 COPY_MODEL = dict(arch="encoder_decoder", d_model=64, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=128,
@@ -232,8 +232,8 @@ def induction_seconds_to_head(threads: int = 2, max_seconds: float | None = None
     (null when it has not within ``max_seconds`` of training, or by the preset's last step)."""
     torch.set_num_threads(threads)
     started, cpu_started = time.perf_counter(), time.process_time()
-    spec = check_spec("induction", None, **form_defaults("induction"), lang="en")
-    trainer = build_trainer(spec, None, "en")
+    spec = check_spec("induction", None, **form_defaults("induction"))
+    trainer = build_trainer(spec, None)
     crossed = None
     for item in trainer.run(max_seconds=max_seconds):
         if isinstance(item, Snapshot) and item.head_scores[INDUCTION_KEY][1:].max() >= INDUCTION_THRESHOLD:

@@ -11,7 +11,7 @@ from playground.analysis.induction import induction_verdict
 from playground.train import PRESETS, TrainConfig
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report, verdict_summary
 from playground.ui.induction import induction_text
-from playground.ui.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 
 SCORE_TOLERANCE = 0.005
 LOSS_TOLERANCE = 0.01
