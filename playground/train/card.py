@@ -218,7 +218,7 @@ def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str, extr
         "## Training",
         "",
         f"AdamW, {schedule_words(train)}; {trainer.step:,} steps of batch {train.batch_size} "
-        f"in {trainer.elapsed:.1f} s of training ({final.status}).",
+        f"in {trainer.elapsed:.1f} s of training ({final.status}){where_trained(trainer)}.",
         "",
         "| field | value |", "|---|---|", train_rows,
         "",
@@ -326,6 +326,12 @@ def metric_dict_lines(metrics: dict) -> list[str]:
     if metrics.get("exact_match") is not None:
         lines.append(f"- exact match of greedy decodes: {metrics['exact_match']:.2%}")
     return lines
+
+
+def where_trained(trainer: Trainer) -> str:
+    """ " on cuda (bfloat16 autocast, TF32 matmuls) then cpu (float32)": each device type the steps ran on, in order."""
+    places = " then ".join(f"{kind} ({how})" for kind, how in trainer.trained_on.items())
+    return f" on {places}" if places else ""
 
 
 def schedule_words(train) -> str:
