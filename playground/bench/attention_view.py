@@ -30,8 +30,8 @@ TEXT = "The quick brown fox jumps over the lazy dog while attention heads watch.
 def gpt2_small_entry() -> ModelEntry:
     """GPT-2 small's configuration with seeded random weights, over printable ASCII."""
     gpt2 = Gpt2Config(**{k: DEFAULTS[k] for k in ("vocab_size", "n_positions", "n_embd", "n_layer", "n_head")},
-                      d_ff=4 * DEFAULTS["n_embd"], activation="gelu_tanh", layer_norm_epsilon=DEFAULTS["layer_norm_epsilon"],
-                      end_of_text=DEFAULTS["eos_token_id"], tied=True)
+                      d_ff=4 * DEFAULTS["n_embd"], activation="gelu_tanh",
+                      layer_norm_epsilon=DEFAULTS["layer_norm_epsilon"], end_of_text=DEFAULTS["eos_token_id"], tied=True)
     config = model_config(gpt2, IdMap(gpt2.vocab_size, gpt2.end_of_text))
     return ModelEntry("gpt2-small-random", seeded_model(config), ascii_tokenizer(), config, "", "hub")
 

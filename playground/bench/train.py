@@ -19,6 +19,9 @@ induction_seconds_to_head: the Train tab's induction task with its default form 
     machine was.
 induction_pretrained_score_unseen_period: pretrained/induction on random tokens repeated with
     periods shorter and longer than any it trained on: the lowest of the best heads' induction scores.
+gpu_ms_per_iter_nanogpt_config, gpu_ms_per_iter_ratio_to_reference: our Trainer's time per
+    iteration on nanoGPT's Shakespeare-char configuration, against nanoGPT's loop rebuilt in the
+    bench, on the process's device (see playground.bench.nanogpt; `--device cuda` for a GPU).
 A goal that is not reached within the schedule is reported with value null. Each measurement
 runs on 1 or 2 intra-op threads, whichever trains faster on the machine at that moment (on a
 shared 2-core CPU, two threads are often slower than one). Lines also give ``cpu_seconds``, the
@@ -47,6 +50,7 @@ from playground.train.objectives import LanguageModelObjective
 from playground.train.recipes import build_trainer, check_spec, form_defaults
 from playground.zoo import pretrained_dir
 
+from . import nanogpt
 from .common import result, seconds
 
 SUITE = "train"
@@ -265,5 +269,6 @@ def run(quick: bool) -> list[dict]:
         stream_overhead_pct(text, rounds=4 if quick else 10, steps=30 if quick else 60),
         induction_pretrained_score_unseen_period(),
         induction_seconds_to_head(),
+        *nanogpt.run(quick, text),
     ]
     return [{**line, "device": str(default_device())} for line in lines]

@@ -5,4 +5,5 @@ from playground.train.presets import PRESETS, Preset, get_preset
 from playground.train.schedule import learning_rate
 from playground.train.trainer import Trainer
 
-__all__ = ["PRESETS", "GpuRefusal", "Preset", "Sample", "Snapshot", "TrainConfig", "TrainEvent", "Trainer", "get_preset", "learning_rate"]
+__all__ = ["PRESETS", "GpuRefusal", "Preset", "Sample", "Snapshot", "TrainConfig", "TrainEvent", "Trainer", "get_preset",
+           "learning_rate"]

@@ -174,7 +174,8 @@ class Trainer:
             self._update_read(loss.item(), float(grad_norm), lr, batch.n_tokens)
 
     def _update_read(self, loss: float, grad_norm: float, lr: float, n_tokens: int) -> None:
-        """The update of a step whose loss and gradient norm were read: skipped, ending training, if either is not finite."""
+        """The update of a step whose loss and gradient norm were read: skipped, ending training, when
+        either is not finite."""
         self._grad_norm = grad_norm
         if not (math.isfinite(loss) and math.isfinite(grad_norm)):
             self.optimizer.zero_grad(set_to_none=True)

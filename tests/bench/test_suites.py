@@ -3,6 +3,7 @@ measure what they say. Runs use tiny settings (monkeypatched sizes, fake measure
 cheap; `python -m playground.bench SUITE --quick` measures at full size."""
 import dataclasses
 import inspect
+import math
 import random
 import time
 from types import SimpleNamespace
@@ -13,7 +14,7 @@ import pytest
 import torch
 
 from playground import viz
-from playground.bench import app_training, attention_view, common, deep_link, generate, labs, model, train
+from playground.bench import app_training, attention_view, common, deep_link, generate, labs, model, nanogpt, train
 from playground.bench import app as bench_app
 from playground.bench import viz as bench_viz
 from playground.data import bundled_text
@@ -125,6 +126,7 @@ def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
                         lambda real=train.seed_rhyme_seconds_to_loss: real(max_seconds=0.5))
     monkeypatch.setattr(train, "induction_seconds_to_head",
                         lambda real=train.induction_seconds_to_head: real(threads=1, max_seconds=0.5))
+    monkeypatch.setattr(nanogpt, "NANOGPT", TINY_NANOGPT)
     threads = torch.get_num_threads()
     try:
         lines = train.run(quick=True)
@@ -132,13 +134,39 @@ def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
         torch.set_num_threads(threads)
     assert _names(lines) == ["copy_seconds_to_exact99", "shakespeare_char_seconds_to_val_1_88",
                              "seed_rhyme_seconds_to_loss_0_3", "stream_overhead_pct",
-                             "induction_pretrained_score_unseen_period", "induction_seconds_to_head"]
+                             "induction_pretrained_score_unseen_period", "induction_seconds_to_head",
+                             "gpu_ms_per_iter_nanogpt_config", "gpu_ms_per_iter_ratio_to_reference"]
     assert lines[0]["value"] is None and lines[0]["seconds_per_seed"] == [None]
     assert lines[1]["value"] is None and lines[1]["step"] is None
     assert lines[2]["value"] is None and lines[2]["step"] is None            # half a second is not enough
     assert lines[3]["value"] is not None
     assert lines[4]["value"] >= 0.5                                           # the shipped model's own score
     assert lines[5]["value"] is None and lines[5]["step"] is None
+    assert lines[6]["value"] > 0 and lines[6]["reference_ms"] > 0 and lines[6]["device"] == "cpu"
+    assert lines[7]["value"] == pytest.approx(lines[6]["value"] / lines[6]["reference_ms"], rel=0.02)
+
+
+TINY_NANOGPT = dict(n_layer=2, n_head=2, n_embd=16, block_size=16, batch_size=4, dropout=0.2)
+
+
+def test_the_nanogpt_reference_is_the_same_model_as_ours_written_as_nanogpt_writes_it():
+    text = bundled_text()
+    trainer = nanogpt.our_trainer(text, TINY_NANOGPT)
+    _, vocab_size = nanogpt._text_ids(text)
+    reference = nanogpt.ReferenceGPT(trainer.model_config.vocab_size, 2, 2, 16, 16, 0.2)
+    count = lambda model: sum(p.numel() for p in model.parameters())
+    assert count(reference) == count(trainer.model)                  # the same shapes: no biases, a tied head
+    steps = nanogpt.reference_steps(text, torch.device("cpu"), False, TINY_NANOGPT)
+    first = steps(1)
+    assert vocab_size == len(set(text)) and first == pytest.approx(math.log(vocab_size), rel=0.1)  # about uniform
+    assert steps(200) < first - 0.5                                    # and it learns
+
+
+def test_the_nanogpt_profile_tables_both_sides(monkeypatch):
+    monkeypatch.setattr(nanogpt, "NANOGPT", TINY_NANOGPT)
+    table = nanogpt.profile(steps=2, rows=5, text=bundled_text())
+    assert "## ours (playground Trainer)" in table and "## reference (nanoGPT's loop)" in table
+    assert table.count("Self CPU") >= 2 and "aten::" in table
 
 
 def test_labs_suite_reports_the_count_and_the_slowest_lab(monkeypatch):
