@@ -396,9 +396,11 @@ class _TextObjective(Objective):
             self._gpu_stream = state
             return
         generator = torch.Generator(device)
-        self._gpu_stream = generator.manual_seed(self.train_config.seed) if state is None else generator
-        if state is not None:
+        if state is None:
+            generator.manual_seed(self.train_config.seed)
+        else:
             generator.set_state(state)
+        self._gpu_stream = generator
 
     def next_batch(self) -> Batch:
         stream = self._gpu_stream if isinstance(self._gpu_stream, torch.Generator) else self.generator
