@@ -35,9 +35,9 @@ from torch import nn
 
 from playground.device import default_device
 from playground.model import ModelConfig, build_model
+from playground.train import precision
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
-from playground.train import precision
 from playground.train.metrics import perplexity
 from playground.train.objectives import Metrics, Objective, build_objective
 from playground.train.schedule import learning_rate
