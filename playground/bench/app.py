@@ -8,6 +8,9 @@ next to the same clock for a one-figure Gradio page (deep_link_floor_s) and for 
 the app's size that draws one figure (deep_link_size_floor_s), and the server's CPU per page
 opened (page_open_server_cpu_s); see playground.bench.deep_link.
 
+gpt2_small_attention_view_ms and gpt2_small_attention_view_cached_ms: the Attention tab's view at
+GPT-2 small's size, cold and from the shared pass cache; see playground.bench.attention_view.
+
 Two kinds of students are measured. On the shipped examples, a student clicks an example the page
 offers and changes the view's controls (model, kind, layer, head, score, decoding settings): what a
 class does when the teacher says "open the reverse example, look at layer 1". With edited inputs,
@@ -53,7 +56,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import deep_link, load
+from playground.bench import attention_view, deep_link, load
 from playground.bench.common import result
 from playground.ui.text.i18n import text
 
@@ -465,7 +468,7 @@ def run(quick: bool) -> list[dict]:
                 app.stop()
     lines = [result(SUITE, "cold_start_s", statistics.median(starts), "s", COLD_START_GOAL_S, "lower",
                     starts_s=[round(s, 2) for s in starts], load_avg_1m=round(os.getloadavg()[0], 2)),
-             *view_lines(quick)]
+             *view_lines(quick), *attention_view.run(quick)]
     try:
         choices = teacher_opens(app.url)
         lines += deep_link.deep_link_lines(app.url, quick, app.cpu_seconds)

@@ -1,30 +1,23 @@
-"""GPT-2 in the hand-written stack: parity with `transformers`' GPT-2, and the attention view at GPT-2 small's size.
+"""GPT-2 in the hand-written stack: parity with `transformers`' GPT-2.
 
-Part of the model suite. The parity metric needs the test dependencies (`pip install -r
+Part of the model suite (the attention view at GPT-2 small's size is timed by the app suite:
+playground.bench.attention_view). The parity metric needs the test dependencies (`pip install -r
 tests/requirements.txt`): the reference model comes from `transformers`, which the app never imports.
 """
 from __future__ import annotations
 
-import os
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import torch
 
 from playground.hub import load_gpt2
-from playground.hub.gpt2 import DEFAULTS, Gpt2Config, model_config
-from playground.hub.tokenizer import IdMap
 from playground.model import DECODER_SELF, Trace
-from playground.ui.session.registry import ModelEntry, ascii_tokenizer, seeded_model
-from playground.ui.tabs.attention.views import attention_views
 
-from .common import result, seconds
+from .common import result
 
 SUITE = "model"
 PARITY_CONFIGS = ((32, 4, 2), (30, 3, 3), (48, 6, 2), (40, 5, 1))   # n_embd, n_head, n_layer
-VIEW_TOKENS = 64
 
 
 def gpt2_parity() -> dict:
@@ -56,32 +49,5 @@ def gpt2_parity() -> dict:
     return line
 
 
-def gpt2_small_attention_view(rounds: int) -> dict:
-    """The Attention tab's whole view (traced forward, grid, enlarged head, head scores, shapes, all
-    serialised as Gradio sends them) for GPT-2 small's configuration with random weights."""
-    gpt2 = Gpt2Config(**{k: DEFAULTS[k] for k in ("vocab_size", "n_positions", "n_embd", "n_layer", "n_head")},
-                      d_ff=4 * DEFAULTS["n_embd"], activation="gelu_tanh", layer_norm_epsilon=DEFAULTS["layer_norm_epsilon"],
-                      end_of_text=DEFAULTS["eos_token_id"], tied=True)
-    config = model_config(gpt2, IdMap(gpt2.vocab_size, gpt2.end_of_text))
-    entry = ModelEntry("gpt2-small-random", seeded_model(config), ascii_tokenizer(), config, "", "hub")
-    text = ("The quick brown fox jumps over the lazy dog while attention heads watch." * 2)[:VIEW_TOKENS]
-
-    def view() -> None:
-        with torch.inference_mode():
-            views = attention_views(entry, text, "", "decoder", 5, 3, False, "induction", "en")
-        for figure in (views.grid, views.head, views.scores, views.shapes):
-            figure.to_json()
-
-    view()                                                                   # warm-up
-    times, cpu_times = [], []
-    for _ in range(rounds):
-        cpu_start = time.process_time()
-        times.append(seconds(view))
-        cpu_times.append(time.process_time() - cpu_start)
-    return result(SUITE, "gpt2_small_attention_view_ms", 1000 * statistics.median(times), "ms", 2000, "lower",
-                  cpu_ms=round(1000 * statistics.median(cpu_times)), tokens=VIEW_TOKENS, layers=config.n_decoder_layers, heads=config.n_heads, rounds=rounds,
-                  threads=torch.get_num_threads(), load_average=round(os.getloadavg()[0], 1))
-
-
 def run(quick: bool) -> list[dict]:
-    return [gpt2_parity(), gpt2_small_attention_view(2 if quick else 5)]
+    return [gpt2_parity()]

@@ -14,8 +14,7 @@ import time
 
 import torch
 
-from playground.labs import LabRun, get_lab
-from playground.ui.tabs.labs.views import lab_choices
+from playground.labs import LabRun, list_labs
 
 from .common import result
 
@@ -48,7 +47,7 @@ def lab_seconds(lab, quick: bool) -> dict:
 
 
 def run(quick: bool) -> list[dict]:
-    labs = [get_lab(lab_id) for _, lab_id in lab_choices("en")]        # the Labs tab's picker
+    labs = list_labs()                                                  # in the Labs tab's order
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

@@ -16,7 +16,7 @@ import numpy as np
 
 from playground.ui.lessons import LESSONS, Bilingual
 from playground.ui.page.runtime import configure_torch, warm_up
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.ui.text.i18n import text
 

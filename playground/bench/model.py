@@ -12,8 +12,8 @@ from torch import nn
 
 from playground.checkpoint import CheckpointTooLarge, from_bytes, to_bytes
 from playground.data import tasks
+from playground.limits import UPLOAD_LIMITS
 from playground.model import ModelConfig, Trace, build_model
-from playground.ui.page.validation import UPLOAD_LIMITS
 
 from . import gpt2
 from .common import alternate, result

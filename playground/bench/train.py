@@ -19,6 +19,9 @@ induction_seconds_to_head: the Train tab's induction task with its default form 
     machine was.
 induction_pretrained_score_unseen_period: pretrained/induction on random tokens repeated with
     periods shorter and longer than any it trained on: the lowest of the best heads' induction scores.
+gpu_ms_per_iter_nanogpt_config, gpu_ms_per_iter_ratio_to_reference: our Trainer's time per
+    iteration on nanoGPT's Shakespeare-char configuration, against nanoGPT's loop rebuilt in the
+    bench, on the process's device (see playground.bench.nanogpt; `--device cuda` for a GPU).
 A goal that is not reached within the schedule is reported with value null. Each measurement
 runs on 1 or 2 intra-op threads, whichever trains faster on the machine at that moment (on a
 shared 2-core CPU, two threads are often slower than one). Lines also give ``cpu_seconds``, the
@@ -39,18 +42,18 @@ from playground.checkpoint import load
 from playground.data import CharTokenizer, LMData, rhyme_text, tasks, tiny_shakespeare
 from playground.device import default_device
 from playground.generate import Stepper
-from playground.model import ModelConfig
-from playground.train import Snapshot, TrainConfig, Trainer, TrainEvent
+from playground.model import DECODER_SELF, ModelConfig
+from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
 from playground.train.objectives import LanguageModelObjective
-from playground.train.presets import rhyme_preset
-from playground.ui.session.registry import pretrained_dir
-from playground.ui.session.training import build_trainer, check_spec, form_defaults
-from playground.ui.views.training import INDUCTION_KEY
+from playground.train.recipes import build_trainer, check_spec, form_defaults
+from playground.zoo import pretrained_dir
 
+from . import nanogpt
 from .common import result, seconds
 
 SUITE = "train"
+INDUCTION_KEY = f"{DECODER_SELF.name}.induction"       # the snapshot's induction scores of decoder self-attention
 
 COPY_TASK = dict(length=10, symbols=10)
 COPY_MODEL = dict(arch="encoder_decoder", d_model=64, n_heads=4, n_encoder_layers=1, n_decoder_layers=1, d_ff=128,
@@ -232,8 +235,8 @@ def induction_seconds_to_head(threads: int = 2, max_seconds: float | None = None
     (null when it has not within ``max_seconds`` of training, or by the preset's last step)."""
     torch.set_num_threads(threads)
     started, cpu_started = time.perf_counter(), time.process_time()
-    spec = check_spec("induction", None, **form_defaults("induction"), lang="en")
-    trainer = build_trainer(spec, None, "en")
+    spec = check_spec("induction", None, **form_defaults("induction"))
+    trainer = build_trainer(spec, None)
     crossed = None
     for item in trainer.run(max_seconds=max_seconds):
         if isinstance(item, Snapshot) and item.head_scores[INDUCTION_KEY][1:].max() >= INDUCTION_THRESHOLD:
@@ -265,5 +268,6 @@ def run(quick: bool) -> list[dict]:
         stream_overhead_pct(text, rounds=4 if quick else 10, steps=30 if quick else 60),
         induction_pretrained_score_unseen_period(),
         induction_seconds_to_head(),
+        *nanogpt.run(quick, text),
     ]
     return [{**line, "device": str(default_device())} for line in lines]

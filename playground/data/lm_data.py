@@ -70,14 +70,28 @@ class _TokenSplits:
         raise ValueError(f'split must be "train" or "val", got {split!r}')
 
     def random_windows(self, split: Split, batch_size: int, length: int, generator: torch.Generator) -> torch.Tensor:
-        """``batch_size`` windows of ``length`` consecutive ids at random offsets. [B, length]"""
+        """``batch_size`` windows of ``length`` consecutive ids at random offsets, on the generator's
+        device (a GPU keeps a copy of the ids). [B, length]"""
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or not 1 <= batch_size <= 65_536:
             raise ValueError(f"batch_size must be an int between 1 and 65536, got {batch_size!r}")
         if not isinstance(generator, torch.Generator):
             raise TypeError("pass a torch.Generator so batches are reproducible, e.g. torch.Generator().manual_seed(0)")
-        ids = self.ids(split)
-        starts = torch.randint(0, len(ids) - length + 1, (batch_size,), generator=generator)  # [B]
-        return ids[starts[:, None] + torch.arange(length)]  # [B, length]
+        device = generator.device
+        ids = self.ids(split) if device.type == "cpu" else self._ids_on(split, device)
+        starts = torch.randint(0, len(ids) - length + 1, (batch_size,), generator=generator, device=device)  # [B]
+        return ids[starts[:, None] + torch.arange(length, device=device)]  # [B, length]
+
+    def _ids_on(self, split: Split, device: torch.device) -> torch.Tensor:
+        """One split's ids on ``device``, copied there once. [N_split]"""
+        copies = self.__dict__.setdefault("_copies", {})
+        key = (split, str(device))
+        if key not in copies:
+            copies[key] = self.ids(split).to(device)
+        return copies[key]
+
+    def __getstate__(self) -> dict:
+        """The data without its copies on other devices (a pickle may go where there is no GPU)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_copies"}
 
 
 class LMData(_TokenSplits):
@@ -112,15 +126,15 @@ class MLMData(_TokenSplits):
         """Corrupted inputs x [B, T] and labels [B, T] (original ids where selected, else -100)."""
         original = self.random_windows(split, batch_size, self.block_size, generator)  # [B, T]
         B, T = original.shape
-        selected = torch.rand(B, T, generator=generator) < self.mask_prob  # [B, T]
-        forced = torch.randint(0, T, (B,), generator=generator)  # [B]
+        device = generator.device                                    # every draw on it, no mask indexing: no wait
+        selected = torch.rand(B, T, generator=generator, device=device) < self.mask_prob  # [B, T]
+        forced = torch.randint(0, T, (B,), generator=generator, device=device)  # [B]
         empty_rows = ~selected.any(dim=1)  # [B]
-        selected[empty_rows, forced[empty_rows]] = True
-        action = torch.rand(B, T, generator=generator)  # [B, T]
-        random_ids = torch.randint(NUM_SPECIAL, self.vocab_size, (B, T), generator=generator)  # [B, T]
-        x = original.clone()
-        x[selected & (action < 0.8)] = MASK_ID
+        selected |= empty_rows[:, None] & (torch.arange(T, device=device) == forced[:, None])
+        action = torch.rand(B, T, generator=generator, device=device)  # [B, T]
+        random_ids = torch.randint(NUM_SPECIAL, self.vocab_size, (B, T), generator=generator, device=device)  # [B, T]
+        x = torch.where(selected & (action < 0.8), MASK_ID, original)
         swap = selected & (action >= 0.8) & (action < 0.9)
-        x[swap] = random_ids[swap]
-        labels = torch.where(selected, original, torch.full_like(original, IGNORE_INDEX))  # [B, T]
+        x = torch.where(swap, random_ids, x)
+        labels = torch.where(selected, original, IGNORE_INDEX)  # [B, T]
         return x, labels

@@ -236,7 +236,7 @@ def card(preset: Preset, trainer: Trainer, final: TrainEvent, command: str, extr
         "## Training",
         "",
         f"AdamW, {schedule_words(train)}; {trainer.step:,} steps of batch {train.batch_size} "
-        f"in {trainer.elapsed:.1f} s of training ({final.status}).",
+        f"in {trainer.elapsed:.1f} s of training ({final.status}){where_trained(trainer)}.",
         "",
         "| field | value |", "|---|---|", train_rows,
         "",
@@ -427,6 +427,12 @@ def metric_dict_lines(metrics: dict) -> list[str]:
     if metrics.get("bleu") is not None:
         lines.append(f"- {BLEU_LINE}: {metrics['bleu']:.1f}")
     return lines
+
+
+def where_trained(trainer: Trainer) -> str:
+    """ " on cuda (bfloat16 autocast, TF32 matmuls) then cpu (float32)": each device type the steps ran on, in order."""
+    places = " then ".join(f"{kind} ({how})" for kind, how in trainer.trained_on.items())
+    return f" on {places}" if places else ""
 
 
 def schedule_words(train) -> str:

@@ -7,6 +7,26 @@ from typing import Literal
 import numpy as np
 
 Status = Literal["running", "paused", "finished", "diverged"]
+RefusalReason = Literal["gpu_quota", "gpu_busy", "gpu_unavailable"]
+
+
+@dataclass(frozen=True)
+class GpuRefusal:
+    """Why a run on a ZeroGPU Space trains on the CPU (playground.train.zerogpu).
+
+    reason: "gpu_quota" (the daily GPU quota of whoever started the run is spent: signing in to
+        Hugging Face gives more), "gpu_busy" (no GPU came free in time, try again later) or
+        "gpu_unavailable" (no GPU, or the GPU call failed).
+    detail: the platform's own words (English), e.g. "You have exceeded your free ZeroGPU quota
+        (10s requested vs. 3s left). Try again in 5:12:00."
+    quota_left_s / retry_in: the seconds of quota left and when to try again, where the platform
+        said (retry_in as it wrote it, e.g. "5:12:00"); None where it did not.
+    """
+
+    reason: RefusalReason
+    detail: str
+    quota_left_s: int | None = None
+    retry_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -26,6 +46,8 @@ class TrainEvent:
         reached, ``run`` again continues), "finished" (max_steps or max_seconds of the config
         reached) or "diverged" (the loss or gradient became NaN or infinite; ``message`` says
         what to change).
+    gpu_refusal: on a ZeroGPU Space, why the steps of this event trained on the CPU (a GPU call
+        was refused); None when they trained where they were meant to.
     """
 
     step: int
@@ -41,6 +63,7 @@ class TrainEvent:
     status: Status = "running"
     message: str = ""
     bleu: float | None = None
+    gpu_refusal: GpuRefusal | None = None
 
     @property
     def evaluated(self) -> bool:

@@ -55,8 +55,14 @@ class Batch:
     n_tokens: int
 
     def to(self, device: torch.device) -> Batch:
-        """The same batch with its tensors on ``device``."""
-        return Batch(tuple(x.to(device) for x in self.inputs), self.targets.to(device), self.n_tokens)
+        """The same batch with its tensors on ``device`` (to a GPU from pinned memory, without waiting for it)."""
+        return Batch(tuple(_moved(x, device) for x in self.inputs), _moved(self.targets, device), self.n_tokens)
+
+
+def _moved(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
+    if device.type == "cuda" and tensor.device.type == "cpu":
+        return tensor.pin_memory().to(device, non_blocking=True)
+    return tensor.to(device)
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,10 @@ class Objective(ABC):
     @abstractmethod
     def next_batch(self) -> Batch:
         """The next training batch, drawn from the objective's own random stream."""
+
+    def to(self, device: torch.device) -> None:
+        """Draw the next batches for a model on ``device``. Batches are made on the CPU unless an
+        objective draws them on the device itself."""
 
     @abstractmethod
     def forward(self, model: nn.Module, inputs: tuple[torch.Tensor, ...], trace: Trace | None = None) -> torch.Tensor:
@@ -374,10 +384,27 @@ class _TextObjective(Objective):
                 f"batch_size={train_config.batch_size} is larger than the data: the training text has only "
                 f"{n_windows} windows of {window} tokens; lower batch_size or block_size, or use a longer text"
             )
-        self.generator = torch.Generator().manual_seed(train_config.seed)
+        self.generator = torch.Generator().manual_seed(train_config.seed)   # batch positions drawn on the CPU
+        self._gpu_stream: torch.Generator | torch.Tensor | None = None      # on CUDA: its generator; else its state
+
+    def to(self, device: torch.device) -> None:
+        """On CUDA the windows are drawn there, from a stream of their own (seeded like the CPU's, and
+        kept while the trainer visits the CPU), so a step copies nothing from the CPU."""
+        stream = self._gpu_stream
+        state = stream.get_state() if isinstance(stream, torch.Generator) else stream
+        if device.type != "cuda":
+            self._gpu_stream = state
+            return
+        generator = torch.Generator(device)
+        if state is None:
+            generator.manual_seed(self.train_config.seed)
+        else:
+            generator.set_state(state)
+        self._gpu_stream = generator
 
     def next_batch(self) -> Batch:
-        x, y = self.data.batch("train", self.train_config.batch_size, self.generator)  # [B, T] each
+        stream = self._gpu_stream if isinstance(self._gpu_stream, torch.Generator) else self.generator
+        x, y = self.data.batch("train", self.train_config.batch_size, stream)  # [B, T] each, on the stream's device
         return Batch((x,), y, x.numel())
 
     def forward(self, model, inputs, trace=None):

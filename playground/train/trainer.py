@@ -6,14 +6,28 @@
     for item in trainer.run():                   # continues exactly where the first run stopped
 
 Every piece of state that decides the next step (model, optimiser moments, step counter, data
-random streams, the random state used by dropout) lives on the Trainer, and a run only ever
-pauses between two whole steps. So closing the generator and calling ``run`` again gives the same
-losses and weights as one uninterrupted run; evaluation and snapshots never touch that state.
+random streams, the random streams dropout draws from on the CPU and on a GPU) lives on the
+Trainer, and a run only ever pauses between two whole steps. So closing the generator and calling
+``run`` again gives the same losses and weights as one uninterrupted run on the same device;
+evaluation and snapshots never touch that state.
+
+On a CUDA GPU a step does not wait for the GPU: matmuls use TF32, the forward pass runs under
+bfloat16 autocast where the GPU supports it (TrainConfig.bf16_autocast; see
+playground.train.precision), AdamW is fused, language-model batches are drawn on the GPU, and a
+step's loss and gradient norm stay there until the next event reads them all at once (every
+``event_every_s``). The promise that a bad step's weights are never kept holds without reading
+them: each step checks on the GPU that its loss and gradient norm are finite, and the fused AdamW
+skips its whole update (weights, moments, step count) when told a check failed, through the
+``found_inf`` flag torch's own GradScaler skips steps with. Once one step has failed every later
+one is skipped too, so the weights stay those of the last good step until the event reads the
+losses, finds the first bad one, and the run ends "diverged" exactly as on the CPU, where each
+step's loss is read at once (reading costs nothing there).
 """
 from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
 from typing import Iterator
 
 import torch
@@ -21,11 +35,15 @@ from torch import nn
 
 from playground.device import default_device
 from playground.model import ModelConfig, build_model
+from playground.train import precision
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
 from playground.train.metrics import perplexity
 from playground.train.objectives import Metrics, Objective, build_objective
 from playground.train.schedule import learning_rate
+
+FUSED_DEVICE_TYPES = ("cuda",)      # where AdamW runs fused and a step's loss is read at event time, not at once
+MAX_UNREAD_STEPS = 1_000            # read them then anyway, however far the next event is
 
 
 class Trainer:
@@ -33,9 +51,11 @@ class Trainer:
 
     Attributes: ``model``, ``tokenizer``, ``step`` (optimisation steps done), ``elapsed``
     (training seconds so far), ``history`` (every TrainEvent yielded), ``step_losses`` (the
-    loss of every step), ``last_snapshot``. Raises ValueError before any work when the data
-    does not fit the architecture or the hyperparameters do not fit the data. The model (a given
-    one too) is moved to the process's device (playground.device) and trains there.
+    loss of every step), ``last_snapshot``, ``device``, ``trained_on`` (device type -> how its
+    steps computed there, e.g. {"cuda": "bfloat16 autocast, TF32 matmuls", "cpu": "float32"}).
+    Raises ValueError before any work when the data does not fit the architecture or the
+    hyperparameters do not fit the data. The model (a given one too) is moved to the process's
+    device (playground.device) and trains there; ``to`` moves the whole trainer.
     """
 
     def __init__(self, model_config: ModelConfig, train_config: TrainConfig, data, model: nn.Module | None = None):
@@ -49,7 +69,7 @@ class Trainer:
         self.config = train_config
         self.objective: Objective = build_objective(data, model_config, train_config)
         self.tokenizer = self.objective.tokenizer
-        self.model = (model if model is not None else self._new_model()).to(default_device())
+        self.model = model if model is not None else self._new_model()
         self._params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = self._new_optimizer()
         self.step = 0
@@ -59,11 +79,18 @@ class Trainer:
         self.last_snapshot: Snapshot | None = None
         self.last_metrics: Metrics | None = None
         self.failure: str | None = None        # set when a step's loss or gradient was NaN / inf
+        self.trained_on: dict[str, str] = {}   # device type -> how it computed there, in the order trained on
         self._grad_norm = 0.0
+        self._failed_loss = math.nan
         self._tokens_since_event = 0
         self._last_eval_at = 0.0
         self._last_snapshot_at: float | None = None
         self._rng_state = torch.Generator().manual_seed(train_config.seed).get_state()  # dropout's random stream
+        self._cuda_rng_state: torch.Tensor | None = None   # dropout's stream on CUDA, seeded on first use there
+        self._unread: list[torch.Tensor] = []              # [loss, grad norm] of each step not read yet (CUDA)
+        self._unread_tokens: list[int] = []
+        self._healthy: torch.Tensor | None = None          # on the GPU: every unread step was finite
+        self.to(default_device())
 
     def _new_model(self) -> nn.Module:
         with torch.random.fork_rng(devices=[]):
@@ -77,14 +104,30 @@ class Trainer:
         groups = [{"params": decay, "weight_decay": self.config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
         return torch.optim.AdamW(groups, lr=self.config.lr, betas=(self.config.beta1, self.config.beta2))
 
-    def to(self, device: torch.device) -> "Trainer":
-        """Move the model and the optimizer's state to ``device``; training continues exactly there."""
+    def to(self, device: torch.device | str) -> "Trainer":
+        """Move the model, the optimizer's state and the data's random streams to ``device``; training
+        continues exactly there. On CUDA, AdamW runs fused; elsewhere as torch picks (foreach)."""
+        device = torch.device(device)
+        self._read_steps()
         self.model.to(device)
+        fused = device.type in FUSED_DEVICE_TYPES
+        for group in self.optimizer.param_groups:
+            group["fused"] = True if fused else None
         for state in self.optimizer.state.values():
             for key, value in state.items():
-                if torch.is_tensor(value) and key != "step":     # AdamW counts its steps on the CPU
-                    state[key] = value.to(device)
+                if torch.is_tensor(value):          # unfused, AdamW counts its steps on the CPU
+                    state[key] = value.to(device) if key != "step" or fused else value.cpu()
+        self.optimizer.__dict__.pop("found_inf", None)
+        self.objective.to(device)
+        self.device = device
+        self._reads_on_device = fused
+        self._bfloat16 = precision.uses_bfloat16(device, self.config)
         return self
+
+    @property
+    def precision(self) -> str:
+        """How a step computes on the trainer's device, e.g. "bfloat16 autocast, TF32 matmuls"."""
+        return precision.describe(self.device, self._bfloat16)
 
     @property
     def finished(self) -> bool:
@@ -98,37 +141,103 @@ class Trainer:
         return learning_rate(max(self.step - 1, 0), self.config, self.model_config.d_model)
 
     def train_step(self) -> float:
-        """One optimisation step; returns its loss.
+        """One optimisation step; returns its loss (on CUDA, waiting for the step, which ``run`` never does).
 
         A NaN or infinite loss or gradient norm skips the update and sets ``failure``; the
         model keeps the weights of the last good step.
         """
         if self.failure is not None:
             raise RuntimeError(f"training stopped: {self.failure}")
+        self._step()
+        self._read_steps()
+        return self._failed_loss if self.failure is not None else self.step_losses[-1]
+
+    def _step(self) -> None:
+        """One optimisation step; on CUDA its loss and gradient norm are left on the GPU (see the module docstring)."""
         lr = learning_rate(self.step, self.config, self.model_config.d_model)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         batch = self.objective.next_batch()
         self.model.train()
-        with torch.random.fork_rng(devices=[]):
-            torch.set_rng_state(self._rng_state)
-            loss = self.objective.loss(self.model, batch)
+        if self.device.type not in self.trained_on:
+            self.trained_on[self.device.type] = self.precision
+        with self._random_streams(), precision.computing(self.device):
+            with precision.forward(self.device, self._bfloat16):
+                loss = self.objective.loss(self.model, batch)
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            self._rng_state = torch.get_rng_state()
         clip = self.config.grad_clip if self.config.grad_clip is not None else math.inf
-        grad_norm = float(torch.nn.utils.clip_grad_norm_(self._params, clip))
-        value = loss.item()
+        grad_norm = torch.nn.utils.clip_grad_norm_(self._params, clip)
+        if self._reads_on_device:
+            self._update_unread(loss.detach(), grad_norm, batch.n_tokens)
+        else:
+            self._update_read(loss.item(), float(grad_norm), lr, batch.n_tokens)
+
+    def _update_read(self, loss: float, grad_norm: float, lr: float, n_tokens: int) -> None:
+        """The update of a step whose loss and gradient norm were read: skipped, ending training, when
+        either is not finite."""
         self._grad_norm = grad_norm
-        if not (math.isfinite(value) and math.isfinite(grad_norm)):
+        if not (math.isfinite(loss) and math.isfinite(grad_norm)):
             self.optimizer.zero_grad(set_to_none=True)
-            self.failure = self._failure_message(value, grad_norm, lr)
-            return value
+            self._fail(loss, grad_norm, lr)
+            return
         self.optimizer.step()
         self.step += 1
-        self.step_losses.append(value)
-        self._tokens_since_event += batch.n_tokens
-        return value
+        self.step_losses.append(loss)
+        self._tokens_since_event += n_tokens
+
+    def _update_unread(self, loss: torch.Tensor, grad_norm: torch.Tensor, n_tokens: int) -> None:
+        """The update of a step on CUDA, applied only while every step so far was finite, decided on the GPU."""
+        values = torch.stack((loss.float(), grad_norm.float()))               # [2]
+        finite = torch.isfinite(values).all()
+        self._healthy = finite if self._healthy is None else self._healthy & finite
+        self.optimizer.found_inf = (~self._healthy).float()      # 1: the fused AdamW leaves everything as it is
+        self.optimizer.step()
+        self.step += 1
+        self._unread.append(values)
+        self._unread_tokens.append(n_tokens)
+        if len(self._unread) >= MAX_UNREAD_STEPS:
+            self._read_steps()
+
+    def _read_steps(self) -> None:
+        """Read the losses and gradient norms of the steps left on the GPU (one wait for it). A step
+        that was not finite ends training as on the CPU: its update and every later one were skipped."""
+        if not self._unread:
+            return
+        values = torch.stack(self._unread).tolist()                # [steps, 2]
+        tokens, first = self._unread_tokens, self.step - len(self._unread)
+        self._unread, self._unread_tokens, self._healthy = [], [], None
+        self.optimizer.__dict__.pop("found_inf", None)
+        for i, (loss, grad_norm) in enumerate(values):
+            self._grad_norm = grad_norm
+            if not (math.isfinite(loss) and math.isfinite(grad_norm)):
+                self.step = first + i
+                self._fail(loss, grad_norm, learning_rate(self.step, self.config, self.model_config.d_model))
+                return
+            self.step_losses.append(loss)
+            self._tokens_since_event += tokens[i]
+
+    def _fail(self, loss: float, grad_norm: float, lr: float) -> None:
+        self._failed_loss = loss
+        self.failure = self._failure_message(loss, grad_norm, lr)
+
+    @contextmanager
+    def _random_streams(self) -> Iterator[None]:
+        """Dropout draws from the trainer's own random streams, the CPU's and, on CUDA, the GPU's;
+        the process's streams are left as they were."""
+        cuda = self.device.type == "cuda"
+        forked = (torch.random.fork_rng(devices=[self.device], device_type="cuda") if cuda
+                  else torch.random.fork_rng(devices=[]))
+        with forked:
+            torch.set_rng_state(self._rng_state)
+            if cuda:
+                if self._cuda_rng_state is None:
+                    self._cuda_rng_state = torch.Generator(self.device).manual_seed(self.config.seed).get_state()
+                torch.cuda.set_rng_state(self._cuda_rng_state, self.device)
+            yield
+            self._rng_state = torch.get_rng_state()
+            if cuda:
+                self._cuda_rng_state = torch.cuda.get_rng_state(self.device)
 
     def _failure_message(self, loss: float, grad_norm: float, lr: float) -> str:
         what = f"the loss became {loss}" if not math.isfinite(loss) else f"the gradient norm became {grad_norm}"
@@ -141,7 +250,8 @@ class Trainer:
         was_training = self.model.training
         self.model.eval()
         try:
-            self.last_metrics = self.objective.evaluate(self.model)
+            with precision.computing(self.device):
+                self.last_metrics = self.objective.evaluate(self.model)
         finally:
             self.model.train(was_training)
         return self.last_metrics
@@ -151,8 +261,9 @@ class Trainer:
         was_training = self.model.training
         self.model.eval()
         try:
-            probe = self.objective.probe(self.model)
-            samples = self.objective.samples(self.model)
+            with precision.computing(self.device):
+                probe = self.objective.probe(self.model)
+                samples = self.objective.samples(self.model)
         finally:
             self.model.train(was_training)
         self.last_snapshot = Snapshot(self.step, probe.text, probe.attention, probe.tokens, probe.head_scores, samples)
@@ -182,7 +293,8 @@ class Trainer:
         if snapshots and self.failure is None and self.step == 0 and self._last_snapshot_at is None:
             yield self._timed_snapshot()
         first_step, run_seconds = self.step, 0.0
-        losses: list[float] = []
+        interval = len(self.step_losses)               # the losses of the steps since the last event start here
+        stepped = False
         self._tokens_since_event = 0
         clock = event_started = time.perf_counter()
         try:
@@ -194,22 +306,29 @@ class Trainer:
                 status = "diverged" if self.failure is not None else self._stop_status(
                     first_step, run_seconds, max_steps, max_seconds)
                 if status is not None:
+                    self._read_steps()
+                    status = "diverged" if self.failure is not None else status
                     break
-                if losses and now - event_started >= config.event_every_s:
-                    yield self._event(losses, now - event_started, self._due(self._last_eval_at, config.eval_every_s))
+                if stepped and now - event_started >= config.event_every_s:
+                    self._read_steps()
+                    if self.failure is not None:
+                        continue                       # the next turn ends the run
+                    yield self._event(self.step_losses[interval:], now - event_started,
+                                      self._due(self._last_eval_at, config.eval_every_s))
                     if self._due(self._last_snapshot_at, config.snapshot_every_s):
                         yield self._timed_snapshot()
-                    losses, self._tokens_since_event = [], 0
+                    interval, stepped, self._tokens_since_event = len(self.step_losses), False, 0
                     clock = event_started = time.perf_counter()
                     continue
-                losses.append(self.train_step())
+                self._step()
+                stepped = True
             seconds = time.perf_counter() - event_started
             if status == "diverged":
-                yield self._event(losses[-1:], seconds, evaluate=False, status=status)
+                yield self._event([self._failed_loss], seconds, evaluate=False, status=status)
                 return
             if snapshots:
                 yield self._timed_snapshot()
-            yield self._event(losses, seconds, evaluate=True, status=status)
+            yield self._event(self.step_losses[interval:], seconds, evaluate=True, status=status)
         finally:
             self.model.eval()
 

@@ -16,7 +16,7 @@ from .page.session_state import lean_sessions
 from .page.static_cache import KeptResponses
 from .page.validation import MAX_FILE_BYTES
 from .session import own_models
-from .session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from .session.workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from .text.i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label

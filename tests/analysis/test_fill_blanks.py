@@ -5,7 +5,7 @@ from playground.analysis.fill_blanks import BLANK, fill_blanks, filled_text, mas
 from playground.checkpoint import load
 from playground.data import MASK_ID, CharTokenizer
 from playground.data.tokenizer import NUM_SPECIAL
-from playground.ui.session.registry import DEFAULT_PRETRAINED_DIR
+from playground.zoo import DEFAULT_PRETRAINED_DIR
 from tests.model.helpers import tiny_model
 
 LETTERS = CharTokenizer("abcdefghijklmnopqr ")

@@ -7,7 +7,7 @@ import torch
 from playground.analysis.worked_attention import recombined_output, traced_run, work_through
 from playground.checkpoint import load
 from playground.model import CROSS, DECODER_SELF, ENCODER_SELF
-from playground.ui.session.registry import DEFAULT_PRETRAINED_DIR
+from playground.zoo import DEFAULT_PRETRAINED_DIR
 from tests.model.helpers import tiny_model
 
 SOURCE, TARGET = [5, 9, 7, 12], [1, 8, 6, 10]

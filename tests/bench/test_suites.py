@@ -4,6 +4,7 @@ cheap; `python -m playground.bench SUITE --quick` measures at full size."""
 import os
 import dataclasses
 import inspect
+import math
 import random
 import time
 from types import SimpleNamespace
@@ -14,10 +15,11 @@ import pytest
 import torch
 
 from playground import viz
-from playground.bench import app_training, common, deep_link, generate, gpt2, labs, model, train
+from playground.bench import app_training, attention_view, common, deep_link, generate, labs, model, nanogpt, train
 from playground.bench import app as bench_app
 from playground.bench import viz as bench_viz
 from playground.data import bundled_text
+from playground.labs import get_lab
 from playground.model import ModelConfig
 
 from ..labs.helpers import tiny
@@ -32,24 +34,45 @@ def test_a_line_with_no_value_is_null():
     assert common.result("s", "n", 1.23456, "s", 10, "lower")["value"] == 1.235
 
 
-def test_model_suite_reports_its_seven_metrics(monkeypatch):
+def test_model_suite_reports_its_six_metrics(monkeypatch):
     throughput = model.train_throughput_ratio
     monkeypatch.setattr(model, "train_throughput_ratio", lambda name, *sizes: throughput(name, 16, 1, 2, 8, 2, 1))
     tiny_model = dict(vocab_size=65, d_model=8, n_heads=2, n_decoder_layers=1, d_ff=16)
     monkeypatch.setattr(model, "TRACE_MODEL", tiny_model)
     monkeypatch.setattr(model, "KV_MODEL", tiny_model)
-    small_gpt2 = {**gpt2.DEFAULTS, "vocab_size": 300, "n_positions": 64, "n_embd": 32, "n_layer": 6, "n_head": 4,
-                  "eos_token_id": 299}                                     # layer 5, head 3 exist, as the view asks
-    monkeypatch.setattr(gpt2, "DEFAULTS", small_gpt2)
     threads = torch.get_num_threads()
     try:
         lines = model.run(quick=True)
     finally:
         torch.set_num_threads(threads)
     assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
-                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff",
-                             "gpt2_small_attention_view_ms"]
+                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff"]
     assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
+
+
+def test_the_attention_view_is_timed_cold_and_then_from_the_pass_cache(monkeypatch):
+    small_gpt2 = {**attention_view.DEFAULTS, "vocab_size": 300, "n_positions": 64, "n_embd": 32, "n_layer": 6,
+                  "n_head": 4, "eos_token_id": 299}                        # layer 5, head 3 exist, as the view asks
+    monkeypatch.setattr(attention_view, "DEFAULTS", small_gpt2)
+    views, real_view = [], attention_view.view
+
+    def counted(entry, text):                               # (input, forward passes of the model it took)
+        passes = []
+        hook = entry.model.decoder.register_forward_pre_hook(lambda module, args: passes.append(args[0].shape))
+        real_view(entry, text)
+        hook.remove()
+        views.append((text, len(passes)))
+
+    monkeypatch.setattr(attention_view, "view", counted)
+    cold, cached = attention_view.run(quick=True)
+    assert (cold["name"], cold["suite"], cached["name"]) == (
+        "gpt2_small_attention_view_ms", "app", "gpt2_small_attention_view_cached_ms")
+    assert cold["value"] > 0 and cached["value"] > 0
+    warm_up, timed = views[0], views[1:]
+    assert len(timed) == cold["rounds"] + cached["rounds"]
+    assert all(text != warm_up[0] and passes == 1 for text, passes in timed[:cold["rounds"]])   # the model ran
+    assert len({text for text, _ in timed[:cold["rounds"]]}) == cold["rounds"]                 # on new inputs
+    assert all(text == warm_up[0] and passes == 0 for text, passes in timed[cold["rounds"]:])  # the cache served
 
 
 def test_generate_suite_reports_its_three_metrics(monkeypatch):
@@ -104,6 +127,7 @@ def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
                         lambda real=train.seed_rhyme_seconds_to_loss: real(max_seconds=0.5))
     monkeypatch.setattr(train, "induction_seconds_to_head",
                         lambda real=train.induction_seconds_to_head: real(threads=1, max_seconds=0.5))
+    monkeypatch.setattr(nanogpt, "NANOGPT", TINY_NANOGPT)
     threads = torch.get_num_threads()
     try:
         lines = train.run(quick=True)
@@ -111,18 +135,44 @@ def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
         torch.set_num_threads(threads)
     assert _names(lines) == ["copy_seconds_to_exact99", "shakespeare_char_seconds_to_val_1_88",
                              "seed_rhyme_seconds_to_loss_0_3", "stream_overhead_pct",
-                             "induction_pretrained_score_unseen_period", "induction_seconds_to_head"]
+                             "induction_pretrained_score_unseen_period", "induction_seconds_to_head",
+                             "gpu_ms_per_iter_nanogpt_config", "gpu_ms_per_iter_ratio_to_reference"]
     assert lines[0]["value"] is None and lines[0]["seconds_per_seed"] == [None]
     assert lines[1]["value"] is None and lines[1]["step"] is None
     assert lines[2]["value"] is None and lines[2]["step"] is None            # half a second is not enough
     assert lines[3]["value"] is not None
     assert lines[4]["value"] >= 0.5                                           # the shipped model's own score
     assert lines[5]["value"] is None and lines[5]["step"] is None
+    assert lines[6]["value"] > 0 and lines[6]["reference_ms"] > 0 and lines[6]["device"] == "cpu"
+    assert lines[7]["value"] == pytest.approx(lines[6]["value"] / lines[6]["reference_ms"], rel=0.02)
+
+
+TINY_NANOGPT = dict(n_layer=2, n_head=2, n_embd=16, block_size=16, batch_size=4, dropout=0.2)
+
+
+def test_the_nanogpt_reference_is_the_same_model_as_ours_written_as_nanogpt_writes_it():
+    text = bundled_text()
+    trainer = nanogpt.our_trainer(text, TINY_NANOGPT)
+    _, vocab_size = nanogpt._text_ids(text)
+    reference = nanogpt.ReferenceGPT(trainer.model_config.vocab_size, 2, 2, 16, 16, 0.2)
+    count = lambda model: sum(p.numel() for p in model.parameters())
+    assert count(reference) == count(trainer.model)                  # the same shapes: no biases, a tied head
+    steps = nanogpt.reference_steps(text, torch.device("cpu"), False, TINY_NANOGPT)
+    first = steps(1)
+    assert vocab_size == len(set(text)) and first == pytest.approx(math.log(vocab_size), rel=0.1)  # about uniform
+    assert steps(200) < first - 0.5                                    # and it learns
+
+
+def test_the_nanogpt_profile_tables_both_sides(monkeypatch):
+    monkeypatch.setattr(nanogpt, "NANOGPT", TINY_NANOGPT)
+    table = nanogpt.profile(steps=2, rows=5, text=bundled_text())
+    assert "## ours (playground Trainer)" in table and "## reference (nanoGPT's loop)" in table
+    assert table.count("Self CPU") >= 2 and "aten::" in table
 
 
 def test_labs_suite_reports_the_count_and_the_slowest_lab(monkeypatch):
     real = labs.lab_seconds
-    measured = real(tiny(labs.get_lab("causal-mask"), steps=4, rounds=2), quick=False)
+    measured = real(tiny(get_lab("causal-mask"), steps=4, rounds=2), quick=False)
     assert measured["seconds"] > 0 and measured["measured_steps"] == 4 and measured["variants"] == 2
     monkeypatch.setattr(labs, "lab_seconds", lambda lab, quick: {**measured, "seconds": float(len(lab.id))})
     lines = labs.run(quick=True)

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from playground.checkpoint import MODEL_FILE, load, load_metadata
-from playground.ui.session.registry import DEFAULT_PRETRAINED_DIR
+from playground.zoo import DEFAULT_PRETRAINED_DIR
 
 PRETRAINED = DEFAULT_PRETRAINED_DIR
 SHIPPED = sorted(p.name for p in PRETRAINED.iterdir() if (p / MODEL_FILE).is_file()) if PRETRAINED.is_dir() else []

@@ -1,7 +1,7 @@
 """The Attention tab's training timeline: a pretrained model redrawn with the weights of an earlier step."""
 import numpy as np
 
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from playground.ui.tabs.attention import attention_views, entry_at_step, forward_pass, scores_of, timeline_update
 
 

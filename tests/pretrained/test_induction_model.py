@@ -10,8 +10,8 @@ import torch
 from playground.analysis.induction import induction_verdict
 from playground.train import PRESETS, TrainConfig
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report, verdict_summary
-from playground.ui.session.registry import ModelRegistry
 from playground.ui.views.induction import induction_text
+from playground.zoo import ModelRegistry
 
 SCORE_TOLERANCE = 0.005
 LOSS_TOLERANCE = 0.01

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from playground.checkpoint import load_metadata
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from playground.ui.tabs.attention import attention_views, kinds_of
 
 from .conftest import PRETRAINED, SHIPPED

@@ -1,5 +1,9 @@
 """Tiny set-ups for trainer tests: a step takes a few milliseconds."""
+import pytest
+import torch
+
 from playground.data import CharTokenizer, LMData, MLMData, bundled_text, tasks
+from playground.device import default_device
 from playground.model import ModelConfig
 from playground.train import Trainer, TrainConfig, TrainEvent
 
@@ -54,3 +58,28 @@ def mlm_trainer(**train_changes) -> Trainer:
 
 def events(items) -> list[TrainEvent]:
     return [item for item in items if isinstance(item, TrainEvent)]
+
+
+def exact() -> bool:
+    """Whether two runs of the same steps give bit-identical numbers: on the CPU. A GPU's kernels may
+    add in another order from one run to the next (atomic sums in attention's backward pass)."""
+    return default_device().type == "cpu"
+
+
+GPU_RTOL, GPU_ATOL = 1e-4, 1e-5     # two runs of the same steps on one GPU: float order only
+
+
+def assert_same_losses(a: list[float], b: list[float]) -> None:
+    assert len(a) == len(b)
+    if exact():
+        assert a == b
+    else:
+        assert a == pytest.approx(b, rel=GPU_RTOL, abs=GPU_ATOL)
+
+
+def assert_same_tensor(a: torch.Tensor, b: torch.Tensor, name: str = "") -> None:
+    a, b = a.detach().cpu(), b.detach().cpu()
+    if exact():
+        assert torch.equal(a, b), name
+    else:
+        torch.testing.assert_close(a, b, rtol=GPU_RTOL, atol=GPU_ATOL, msg=name)

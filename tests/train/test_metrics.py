@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from playground.data import IGNORE_INDEX
-from playground.train import Trainer
+from playground.train import Trainer, precision
 from playground.train.metrics import bleu, perplexity
 from tests.train.helpers import lm_data, model_config, quiet_config, seq2seq_trainer
 
@@ -18,12 +18,13 @@ def test_perplexity_is_exp_of_the_mean_cross_entropy_per_token():
         pass
     event = trainer.history[-1]
     losses = []
-    with torch.no_grad():
+    with torch.no_grad(), precision.computing(trainer.device):                 # as the trainer evaluates
         for batch in trainer.objective.val_batches():
+            batch = batch.to(trainer.device)                                  # where the model is
             logits = trainer.model.eval()(*batch.inputs)                     # [B, T, V]
             losses.append(F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), reduction="none",
                                           ignore_index=IGNORE_INDEX))
-    per_token = torch.cat(losses)                                             # [N]
+    per_token = torch.cat(losses).cpu()                                       # [N]
     assert event.perplexity == pytest.approx(math.exp(per_token.mean().item()), rel=1e-4)
     # the same number read the other way: the geometric mean of 1 / p(right token)
     assert event.perplexity == pytest.approx(torch.exp(per_token).log().mean().exp().item(), rel=1e-4)

@@ -6,7 +6,7 @@ from playground.checkpoint import save
 from playground.data import CharTokenizer, tasks
 from playground.model import ModelConfig, build_model
 from playground.ui import create_app
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 
 LETTERS = CharTokenizer("abcdefghij ")
 

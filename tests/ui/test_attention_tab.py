@@ -12,7 +12,7 @@ import torch
 from playground.checkpoint import to_bytes
 from playground.generate import SamplingConfig, Stepper
 from playground.ui.session.own_models import load_own_model
-from playground.ui.session.registry import held_out_loss
+from playground.zoo import held_out_loss
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,
     attention_views,

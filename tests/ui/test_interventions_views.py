@@ -10,7 +10,8 @@ from playground.analysis import exact_match_change, generation_change, next_toke
 from playground.checkpoint import load, load_metadata
 from playground.data import tasks
 from playground.model import CROSS, DECODER_SELF, Head
-from playground.ui.session.registry import DEFAULT_PRETRAINED_DIR, ModelEntry, _task
+from playground.zoo import DEFAULT_PRETRAINED_DIR, ModelEntry
+from playground.zoo import checkpoint_task as _task
 from playground.ui.views.interventions import (
     MAX_VIEW_TOKENS,
     HeadsOffSettings,

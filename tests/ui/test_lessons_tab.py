@@ -7,7 +7,7 @@ import pytest
 from playground.ui.lessons import LESSONS
 from playground.ui.page.forms import decode_query
 from playground.ui.page.links import link_query, note_text, parse_link
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.lessons import LessonsForm, handlers
 from playground.ui.tabs.lessons.views import VIEWS

@@ -13,7 +13,7 @@ from playground.ui.page.forms import Refused, decode_query, encode_query, refusa
 from playground.ui.page.links import PRIVATE_LINK, copy_message, link_query, note_text, parse_link
 from playground.ui.page.widgets import FormRadio
 from playground.ui.page.wiring import TabWiring, export_config, file_name, value_of, with_export
-from playground.ui.session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm, handlers
 from playground.ui.tabs.attention.form import MAX_HEAD, MAX_LAYER

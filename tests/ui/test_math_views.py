@@ -7,7 +7,7 @@ import pytest
 from playground.analysis.worked_attention import traced_run, work_through
 from playground.model import DECODER_SELF
 from playground.ui.session.examples import EXPOSURE_EXAMPLES, FILL_EXAMPLES, MASK_EXAMPLES
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from playground.ui.views.embeddings import embedding_view, find_token
 from playground.ui.views.exposure import exposure_view
 from playground.ui.views.fill_blanks import MAX_BLANKS, fill_view

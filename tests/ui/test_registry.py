@@ -1,4 +1,4 @@
-from playground.ui.session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 
 
 def test_pretrained_models_load_once_frozen_and_broken_ones_are_reported(registry):

@@ -1,6 +1,6 @@
 import pytest
 
-from playground.ui.session.registry import ModelEntry, untrained_entries
+from playground.zoo import ModelEntry, untrained_entries
 from playground.ui.session.workspace import MAX_SESSION_MODELS, Workspace, WorkspaceStore
 
 

@@ -12,7 +12,10 @@ import gradio as gr
 
 from playground.data import Tokenizer
 from playground.generate import settings as decoding
-from playground.model import FIELD_RANGES, SizeLimits
+from playground.limits import (  # noqa: F401  (the Train tab's and uploads' limits)
+    MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, MAX_UPLOAD_CONTEXT, TRAIN_LIMITS, UPLOAD_LIMITS,
+)
+from playground.model import FIELD_RANGES
 
 from ..text.i18n import text
 
@@ -38,21 +41,8 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config: the lib
     "d_model": (2, FIELD_RANGES["d_model"][1]), "d_ff": FIELD_RANGES["d_ff"],
     "vocab_size": FIELD_RANGES["vocab_size"], "max_len": FIELD_RANGES["max_len"],
 }
-TRAIN_LIMITS = {                 # the Train tab's form
-    "layers": (1, 6), "n_heads": (1, 8), "d_model": (8, 512), "d_ff": (8, 2048), "dropout": (0.0, 0.5),
-    "lr": (1e-5, 0.1), "warmup": (0, 1_000), "batch_size": (1, 256), "steps": (1, 5_000),
-    "block_size": (2, 256), "grad_clip": (0.01, 100.0), "decay_every": (1, 5_000), "decay_factor": (0.01, 1.0),
-}
-MAX_TRAIN_PARAMETERS = 2_000_000        # a larger model trains too slowly to watch on a shared CPU
-MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estimated: about 1 s on one core
 MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
-MAX_UPLOAD_CONTEXT = 1_024               # positions of an uploaded model (prompt and generation together stay below)
-UPLOAD_LIMITS = SizeLimits(              # an uploaded model: what the Train tab could have made, checked before building
-    largest={"n_encoder_layers": TRAIN_LIMITS["layers"][1], "n_decoder_layers": TRAIN_LIMITS["layers"][1],
-             "n_heads": TRAIN_LIMITS["n_heads"][1], "d_model": TRAIN_LIMITS["d_model"][1],
-             "d_ff": TRAIN_LIMITS["d_ff"][1], "max_len": MAX_UPLOAD_CONTEXT},
-    max_parameters=MAX_TRAIN_PARAMETERS)
 MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses a larger file while it arrives
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playground.data.tokenizer import NUM_SPECIAL
 
-from .registry import ModelEntry, ModelRegistry
+from playground.zoo import ModelEntry, ModelRegistry
 
 VOCABULARY_TOKENS = 12
 

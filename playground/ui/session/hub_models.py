@@ -24,7 +24,7 @@ from ..page.showing import shown_tab
 from ..page.runtime import guarded
 from ..page.validation import fail
 from ..text.i18n import label, text
-from .registry import ModelEntry, freeze
+from playground.zoo import ModelEntry, freeze
 
 HUB_PREFIX = "hub-"
 DEFAULT_REPOSITORY = "gpt2"

@@ -15,7 +15,7 @@ from ..page.runtime import guarded
 from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
 from . import hub_models
-from .registry import ModelEntry, freeze
+from playground.zoo import ModelEntry, freeze
 
 OWN_PREFIX = "mine-"
 

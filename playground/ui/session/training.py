@@ -1,5 +1,5 @@
-"""A session's live training: the Train tab's form checked into a TrainSpec, a Trainer built from
-it, and runs in a worker thread whose items the page streams, so that Stop, Resume and closing
+"""A session's live training: the Train tab's form checked into a TrainSpec and a Trainer built from
+it (playground.train.recipes, refusals in the session's language), and runs in a worker thread whose items the page streams, so that Stop, Resume and closing
 the tab act between two optimisation steps and a stopped run continues exactly.
 
 Each run is capped (RUN_SECONDS, and the steps of the form); when a run ends its model is
@@ -14,50 +14,47 @@ import tempfile
 import threading
 import time
 from contextlib import closing
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
 
-from playground.analysis import flops_per_token
 from playground.checkpoint import to_bytes
-from playground.data.lm_data import TextTooShort
-from playground.data import CharTokenizer, CorpusUnavailable, bundled_text, rhyme_text, tasks, tiny_shakespeare
-from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
-from playground.train import PRESETS, Preset, Snapshot, Trainer, TrainEvent, zerogpu
+from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tiny_shakespeare
+from playground.train import Snapshot, TrainEvent, Trainer, recipes, zerogpu
 from playground.train.card import card, metadata
 from playground.train.config import SCHEDULES
 from playground.train.metrics import perplexity
-from playground.train.presets import RHYME_BLOCK_SIZE
-
-from ..page.validation import (
-    MAX_TEXT_UPLOAD_BYTES,
-    MAX_TRAIN_PARAMETERS,
-    MAX_TRAIN_STEP_GFLOPS,
-    MAX_TRAIN_TEXT_CHARS,
-    TRAIN_LIMITS,
-    check_choice,
-    check_number,
-    check_text,
-    fail,
+from playground.train.recipes import (  # noqa: F401  (the tab's names for the recipes)
+    DATA_BLOCK_SIZES,
+    DATA_SOURCES,
+    EVAL_EVERY_S,
+    EVENT_EVERY_S,
+    SNAPSHOT_EVERY_S,
+    STABILITY_FIELDS,
+    TASK_PRESETS,
+    RecipeError,
+    TrainSpec,
+    base_preset,
+    data_name,
+    estimated_vocab,
+    form_conflict,
+    form_defaults,
+    sequence_length,
+    stability_defaults,
+    takes_text,
+    training_cost,
 )
+
 from ..text.i18n import text
 from .examples import own_examples
-from .registry import ModelEntry, freeze
+from playground.zoo import ModelEntry, freeze
 from .worker import STOP_WAIT_SECONDS, Put, Worker
+from ..page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail
 
-TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
-                "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
-                "induction": "induction"}
-DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted")     # an uploaded .txt becomes pasted text
-DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's validation split can hold
 RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
 STEP_SIZE = 10                # optimisation steps per press of Step
-EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
-EVAL_EVERY_S = 2.0            # held-out loss, accuracy and exact match at most this often
-SNAPSHOT_EVERY_S = 3.0        # probe attention, head scores and samples at most this often
 MAX_SCORE_SNAPSHOTS = 200     # head scores kept for the over-training figure
 SHAKESPEARE_RETRY_SECONDS = 600.0
 TRAINED_PREFIX = "trained-"
@@ -65,167 +62,40 @@ BEGUN = "begun"               # a run's first item after `build` made a new Trai
 CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
 
 
-@dataclass(frozen=True)
-class TrainSpec:
-    """What the form asked for: the task key, the data source and the preset it becomes (the quick
-    preset of the task with the form's architecture and optimiser)."""
-
-    task: str
-    data: str
-    preset: Preset
-
-    @property
-    def seq2seq(self) -> bool:
-        return self.preset.kind == "seq2seq"
-
-    @property
-    def synthetic(self) -> bool:
-        """True when the preset makes its own examples (a seq2seq task, repeated sequences): no text."""
-        return self.preset.synthetic
-
-
-def base_preset(task: str) -> Preset:
-    """The live-training preset of a task (no total time cap: each run is capped instead)."""
-    preset = PRESETS[TASK_PRESETS[task]].quick()
-    return replace(preset, train_config=preset.train_config.replace(max_seconds=None))
-
-
-def takes_text(task: str) -> bool:
-    """Whether a task trains on a text (a language model of a corpus) rather than making its own examples."""
-    return not base_preset(task).synthetic
-
-
-def form_defaults(task: str) -> dict:
-    """The form's values for a task's preset: architecture and optimiser."""
-    preset = base_preset(task)
-    model, train = preset.model_config, preset.train_config
-    return dict(layers=model.n_decoder_layers or model.n_encoder_layers, n_heads=model.n_heads,
-                d_model=model.d_model, d_ff=model.d_ff, positional=model.positional, norm=model.norm,
-                activation=model.activation, dropout=model.dropout, tie_weights=model.tie_weights, lr=train.lr,
-                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps)
-
-
-STABILITY_FIELDS = ("block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip")   # form order
-
-
-def stability_defaults(task: str) -> dict:
-    """The form's block size (language models), schedule and clipping for a task's preset."""
-    preset, train = base_preset(task), base_preset(task).train_config
-    return dict(block_size=preset.block_size, schedule=train.schedule, decay_every=train.decay_every,
-                decay_factor=train.decay_factor, clip=train.grad_clip is not None, grad_clip=train.grad_clip or 1.0)
-
-
-def check_stability(preset: Preset, lang: str, block_size=None, schedule="cosine", decay_every=500, decay_factor=0.5,
-                    clip=True, grad_clip=1.0) -> Preset:
-    """The preset with the form's block size (language models only), learning-rate schedule and
-    gradient clipping, each checked, or a gr.Error saying what to change."""
-    schedule = check_choice(schedule, SCHEDULES, lang, "schedule")
-    decay_every = check_number(decay_every, lang, "decay_every", *TRAIN_LIMITS["decay_every"], integer=True)
-    decay_factor = check_number(decay_factor, lang, "decay_factor", *TRAIN_LIMITS["decay_factor"])
-    clip = bool(check_choice(clip, (True, False), lang, "clip"))
-    grad_clip = check_number(grad_clip, lang, "grad_clip", *TRAIN_LIMITS["grad_clip"]) if clip else None
-    if schedule == "inverse_sqrt" and preset.train_config.warmup_steps < 1:
-        raise fail(lang, "err_inverse_sqrt_warmup")
-    train = preset.train_config.replace(schedule=schedule, decay_every=decay_every, decay_factor=decay_factor,
-                                        grad_clip=grad_clip)
-    preset = replace(preset, train_config=train)
-    if preset.kind == "seq2seq" or block_size is None:
-        return preset
-    return preset.with_block_size(check_number(block_size, lang, "block_size", *TRAIN_LIMITS["block_size"],
-                                               integer=True))
-
-
-def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
-    """The first of the form's choices that does not fit the others, as (its field, the message
-    key, the message's fields), else None."""
-    if d_model % n_heads:
-        suggestion = max(n_heads, round(d_model / n_heads) * n_heads)
-        return "n_heads", "err_heads_divide", dict(d_model=d_model, heads=n_heads, suggestion=suggestion)
-    if positional == "rope" and (d_model // n_heads) % 2:
-        return "positional", "err_rope_head_dim", dict(head_dim=d_model // n_heads)
-    if warmup > steps:
-        return "warmup", "err_warmup_steps", dict(warmup=warmup, steps=steps)
-    return None
+def refusal(error: RecipeError, lang: str):
+    """A recipe's refusal as a gr.Error in `lang`, naming the form field at fault in that language."""
+    values = dict(error.values)
+    if error.field is not None:
+        values["name"] = text(lang, f"param_{error.field}")
+    return fail(lang, error.key, **values)
 
 
 def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
                lr, warmup, batch_size, steps, lang: str, **stability) -> TrainSpec:
-    """Every choice of the form in range and consistent, or a gr.Error saying what to change.
-    ``stability``: block_size, schedule, decay_every, decay_factor, clip, grad_clip (see check_stability)."""
-    task = check_choice(task, tuple(TASK_PRESETS), lang, "task")
-    base = base_preset(task)
-    data = "task" if base.synthetic else check_choice(data, DATA_SOURCES, lang, "data")
-    number = {name: check_number(value, lang, name, *TRAIN_LIMITS[name], integer=name != "dropout")
-              for name, value in dict(layers=layers, n_heads=n_heads, d_model=d_model, d_ff=d_ff, dropout=dropout,
-                                      warmup=warmup, batch_size=batch_size, steps=steps).items()}
-    lr = check_number(lr, lang, "lr", *TRAIN_LIMITS["lr"])
-    positional = check_choice(positional, POSITIONAL_ENCODINGS, lang, "positional")
-    norm = check_choice(norm, NORM_PLACEMENTS, lang, "norm")
-    activation = check_choice(activation, ACTIVATIONS, lang, "activation")
-    tie_weights = bool(check_choice(tie_weights, (True, False), lang, "tie_weights"))
-    d_model, heads = number["d_model"], number["n_heads"]
-    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"])
-    if conflict is not None:
-        _, key, fields = conflict
-        raise fail(lang, key, **fields)
-    model = base.model_config
+    """Every choice of the form in range and consistent (playground.train.recipes.check_spec, at the
+    tab's cadence), or a gr.Error saying what to change."""
     try:
-        model = model.replace(
-            n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
-            n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
-            n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
-            activation=activation, dropout=number["dropout"], tie_weights=tie_weights)
-        train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
-                                          max_steps=number["steps"], eval_every_s=EVAL_EVERY_S,
-                                          event_every_s=EVENT_EVERY_S, snapshot_every_s=SNAPSHOT_EVERY_S)
-    except ValueError as error:
-        raise fail(lang, "err_config", error=str(error)) from None
-    preset = check_stability(replace(base, model_config=model, train_config=train), lang, **stability)
-    return TrainSpec(task, data, preset)
-
-
-@cache
-def _task(name: str, knobs: tuple) -> tasks.Task:
-    return tasks.get(name, **dict(knobs))
-
-
-def sequence_length(preset: Preset) -> int:
-    """Tokens per training example: the longest source or target (+ <bos>) of a task, else the block size."""
-    if preset.repeats is not None:
-        return preset.repeats["block_size"]
-    if preset.task is None:
-        return preset.block_size
-    task = _task(preset.task, tuple(sorted(preset.task_knobs.items())))
-    return max(task.max_source_len, task.max_target_len + 1)
-
-
-def training_cost(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
-    """(parameters, estimated GFLOPs of one training step: forward + backward = 3 x forward)."""
-    config = spec.preset.model_config.replace(vocab_size=vocab_size)
-    context = sequence_length(spec.preset)
-    tokens = spec.preset.train_config.batch_size * context
-    return count_parameters(config)["total"], 3 * flops_per_token(config, context)["total"] * tokens / 1e9
-
-
-def estimated_vocab(spec: TrainSpec, pasted: str | None = None) -> int:
-    """The vocabulary the model will have: a task's own, a character tokenizer of pasted text, else the preset's."""
-    if spec.preset.tokenizer == "char" and spec.data == "pasted" and isinstance(pasted, str) and pasted:
-        return CharTokenizer.from_text(pasted).vocab_size
-    if spec.preset.tokenizer == "char" and spec.data == "bundled":
-        return CharTokenizer.from_text(bundled_text()).vocab_size
-    if spec.preset.tokenizer == "bpe":
-        return spec.preset.bpe_vocab_size
-    return spec.preset.model_config.vocab_size
+        return recipes.check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout,
+                                  tie_weights, lr, warmup, batch_size, steps, event_every_s=EVENT_EVERY_S,
+                                  eval_every_s=EVAL_EVERY_S, snapshot_every_s=SNAPSHOT_EVERY_S, **stability)
+    except RecipeError as error:
+        raise refusal(error, lang) from None
 
 
 def check_size(spec: TrainSpec, vocab_size: int, lang: str) -> tuple[int, float]:
     """(parameters, GFLOPs per step) within what a shared CPU trains live, or a gr.Error with both numbers."""
-    params, gflops = training_cost(spec, vocab_size)
-    if params > MAX_TRAIN_PARAMETERS:
-        raise fail(lang, "err_train_too_large", params=f"{params:,}", limit=f"{MAX_TRAIN_PARAMETERS:,}")
-    if gflops > MAX_TRAIN_STEP_GFLOPS:
-        raise fail(lang, "err_train_too_slow", gflops=gflops, limit=MAX_TRAIN_STEP_GFLOPS)
-    return params, gflops
+    try:
+        return recipes.check_size(spec, vocab_size)
+    except RecipeError as error:
+        raise refusal(error, lang) from None
+
+
+def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trainer:
+    """A Trainer for the spec on the text (or the task), its size checked before any weight exists."""
+    try:
+        return recipes.build_trainer(spec, training_data)
+    except RecipeError as error:
+        raise refusal(error, lang) from None
 
 
 _shakespeare_lock = threading.Lock()
@@ -278,28 +148,6 @@ def training_text(spec: TrainSpec, pasted, lang: str) -> str | None:
     if spec.data == "rhyme":
         return rhyme_text()
     return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
-
-
-def data_name(spec: TrainSpec) -> str:
-    """What the model card calls the training data."""
-    if spec.data == "task":
-        return "repeated random sequences" if spec.preset.task is None else f"the {spec.preset.task} task"
-    return "pasted text" if spec.data == "pasted" else spec.data
-
-
-def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trainer:
-    """A Trainer for the spec on the text (or the task), its size checked before any weight exists."""
-    try:
-        data = spec.preset.build_data(training_data)
-        config = spec.preset.model_config.replace(vocab_size=data.tokenizer.vocab_size)
-        check_size(replace(spec, preset=replace(spec.preset, model_config=config)), config.vocab_size, lang)
-        return Trainer(config, spec.preset.train_config, data)
-    except TextTooShort as error:              # named by the controls that change it
-        key = "err_train_text_short" if error.largest >= 1 else "err_train_text_short_any"
-        raise fail(lang, key, tokens=error.tokens, train=error.train, val=error.val, block_size=error.block_size,
-                   needed=error.needed, largest=error.largest) from None
-    except ValueError as error:                 # the text does not fit the windows or the batch
-        raise fail(lang, "err_train_setup", error=str(error)) from None
 
 
 class TrainingSession:

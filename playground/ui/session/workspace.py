@@ -17,7 +17,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
-from .registry import ModelEntry, ModelRegistry
+from playground.zoo import ModelEntry, ModelRegistry
 
 MAX_SESSIONS = 100
 IDLE_SECONDS = 30 * 60

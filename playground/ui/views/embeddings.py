@@ -11,7 +11,7 @@ from playground.analysis.embeddings import embedding_table, nearest_neighbours, 
 from playground.data.tokenizer import NUM_SPECIAL, visible
 
 from ..page.validation import check_text, fail
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 
 NEIGHBOURS = 10

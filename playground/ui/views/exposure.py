@@ -9,7 +9,7 @@ from playground import viz
 from playground.analysis.exposure_bias import teacher_forced_vs_free
 
 from ..page.validation import fail
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 from .token_input import encode_checked, pieces
 

@@ -9,7 +9,7 @@ from playground import viz
 from playground.analysis.fill_blanks import BLANK, fill_blanks, filled_text, masked_ids
 
 from ..page.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 
 MAX_BLANKS = 8

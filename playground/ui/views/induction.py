@@ -9,7 +9,7 @@ import weakref
 from playground.analysis.head_scores import INDUCTION_THRESHOLD, SECOND_COPY_LOSS_RATIO
 from playground.analysis.induction import VERDICT_SEQUENCES, InductionVerdict, induction_verdict
 
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 
 REASON_TEXT = {"low_score": "induction_verdict_low_score", "no_copy_gain": "induction_verdict_no_copy_gain"}

@@ -8,7 +8,7 @@ from pathlib import Path
 from playground.checkpoint import CheckpointError, load_metadata
 from playground.data import tasks
 
-from ..session.registry import ModelEntry, ModelRegistry
+from playground.zoo import ModelEntry, ModelRegistry
 from ..text.i18n import text
 
 MAX_CHARS_LISTED = 60          # a larger alphabet is described by its size, not listed

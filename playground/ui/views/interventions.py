@@ -25,7 +25,7 @@ from playground.generate.batch import bos, greedy
 from playground.model import ABLATIONS, Head
 
 from ..page.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_text, fail
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 
 MAX_VIEW_TOKENS = 64           # input tokens these views read at most

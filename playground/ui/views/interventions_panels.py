@@ -16,7 +16,7 @@ from __future__ import annotations
 import gradio as gr
 
 from ..page.forms import Refused
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import label
 from .interventions import (
     HEADS_OFF_EXPLANATION,

@@ -13,7 +13,7 @@ from playground.analysis.masks import PaddedBatch, empty_rows, left_padded_rows,
 from playground.data import BOS_ID, pad_sequences
 
 from ..page.validation import fail
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 from .token_input import encode_checked, pieces
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..page.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 
 

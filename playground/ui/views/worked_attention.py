@@ -15,7 +15,7 @@ from playground.model import AttentionSite
 from playground.viz.labels import number_text
 
 from ..page.validation import check_choice, check_number
-from ..session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ..text.i18n import text
 from .token_input import encode_checked, pieces
 

@@ -22,7 +22,7 @@ from playground.model import (
 from playground.viz.architecture import DIAGRAM_WORDS
 
 from ...page.validation import CONFIG_LIMITS, check_choice, check_number, fail
-from ...session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from ...text.i18n import text
 
 GPT2_PRESET = "gpt2-small"

@@ -16,7 +16,7 @@ from ...page.validation import fail
 from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import ATTENTION_EXAMPLES, examples_for
-from ...session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views.inputs import input_note

@@ -25,7 +25,7 @@ from playground.model import AttentionSite, Trace
 from playground.train.metrics import perplexity
 
 from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
-from ...session.registry import ModelEntry, ModelRegistry
+from playground.zoo import ModelEntry, ModelRegistry
 from ...text.i18n import text
 from ...views.induction import induction_text
 from ...views.shapes import shape_rows

@@ -22,7 +22,7 @@ from ...page.validation import fail
 from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import GENERATE_EXAMPLES, exposure_target, suitable_input
-from ...session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import label, text
 from ...views.exposure import exposure_view

@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from playground.generate import SamplingConfig, Stepper
 
-from ...session.registry import ModelEntry
+from playground.zoo import ModelEntry
 
 FRESH_KEPT = 32
 SHARED_SOURCES = ("pretrained", "untrained")

@@ -28,7 +28,7 @@ from ...page.validation import (
     check_text,
     fail,
 )
-from ...session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...text.markup import literal

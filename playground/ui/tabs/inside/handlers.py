@@ -14,7 +14,7 @@ from ...page.refusals import refusal_figures, refusal_reason
 from ...page.validation import fail
 from ...page.widgets import layer_head_updates
 from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES
-from ...session.registry import ModelEntry
+from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views.embeddings import embedding_view

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from playground.viz.theme import figure, table
 
-from ...session.registry import ModelRegistry
+from playground.zoo import ModelRegistry
 from ...text.i18n import text
 from ...views.embeddings import embedding_view
 from ...views.masks import mask_views

@@ -23,7 +23,7 @@ from ...page.validation import (
     check_text,
     fail,
 )
-from ...session.registry import ModelEntry, ascii_tokenizer, seeded_model
+from playground.zoo import ModelEntry, ascii_tokenizer, seeded_model
 from ...text.i18n import text
 
 DEFAULT_D_MODEL, DEFAULT_LENGTH = 64, 64

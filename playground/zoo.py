@@ -1,16 +1,16 @@
-"""The models every session can pick: the shipped pretrained checkpoints and small untrained ones.
+"""The model zoo: the shipped pretrained checkpoints and small untrained models, loaded once and shared.
 
 Each checkpoint under the pretrained directory (a folder holding model.safetensors) is loaded
 once at start-up and shared by every session, read-only: weights never require gradients and
-models only run under `torch.inference_mode`. A session that trains or uploads a model keeps
-its own copy in its Workspace.
+models only run under `torch.inference_mode`. A model trained or uploaded in a session of the
+app is that session's own copy (playground.ui keeps it in the session's Workspace).
 
 A pretrained folder may also hold a training timeline, `timeline/step_XXXXXX.safetensors`:
 complete checkpoints of the same run from initialisation to the end. They are loaded lazily,
 the first time a session asks for a step, and shared read-only like the final models.
 
-Two small models with random weights are always offered, clearly named, so the Attention and
-Generate tabs work before any training and so trained attention can be compared with chance.
+Two small models with random weights are always offered, clearly named, so every view works
+before any training and trained attention can be compared with chance.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from playground.data.tasks import Task
 from playground.model import ModelConfig, build_model
 
 PRETRAINED_ENV_VAR = "PLAYGROUND_PRETRAINED_DIR"
-DEFAULT_PRETRAINED_DIR = Path(__file__).resolve().parents[3] / "pretrained"
+DEFAULT_PRETRAINED_DIR = Path(__file__).resolve().parents[1] / "pretrained"
 UNTRAINED_SEED = 0
 TIMELINE_DIR = "timeline"
 TIMELINE_FILE = re.compile(r"step_(\d+)\.safetensors")
@@ -130,12 +130,12 @@ def load_pretrained(directory: Path) -> tuple[list[ModelEntry], list[str]]:
             log.warning("skipping pretrained model %s: %s", folder.name, error)
             continue
         metadata = load_metadata(folder)
-        entries.append(ModelEntry(folder.name, freeze(model), tokenizer, config, card, "pretrained", _task(metadata),
-                                  held_out_loss(metadata)))
+        entries.append(ModelEntry(folder.name, freeze(model), tokenizer, config, card, "pretrained",
+                                  checkpoint_task(metadata), held_out_loss(metadata)))
     return entries, problems
 
 
-def _task(metadata: dict) -> Task | None:
+def checkpoint_task(metadata: dict) -> Task | None:
     """The seq2seq task a checkpoint's metadata names, if any."""
     if metadata.get("task") is None:
         return None

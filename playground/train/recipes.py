@@ -1,0 +1,270 @@
+"""The Train tab's recipes: a task, its data and a form's settings checked into a TrainSpec, and the
+Trainer built from it, its size checked before any weight exists.
+
+    spec = check_spec("copy", None, **form_defaults("copy"))
+    trainer = build_trainer(spec, None)
+
+Every refusal is a RecipeError: a ValueError whose English message says what to change, with a
+message key, the values that fill it and the form field at fault, so a front end can say the same
+in its own words (playground.ui does, in the session's language).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import cache
+
+from playground.analysis import flops_per_token
+from playground.data import CharTokenizer, bundled_text, tasks
+from playground.data.lm_data import TextTooShort
+from playground.limits import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, TRAIN_LIMITS
+from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
+from playground.train.config import SCHEDULES
+from playground.train.presets import PRESETS, RHYME_BLOCK_SIZE, Preset
+from playground.train.trainer import Trainer
+
+TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
+                "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
+                "induction": "induction"}
+DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted")     # an uploaded .txt becomes pasted text
+DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's validation split can hold
+EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
+EVAL_EVERY_S = 2.0            # held-out loss, accuracy and exact match at most this often
+SNAPSHOT_EVERY_S = 3.0        # probe attention, head scores and samples at most this often
+STABILITY_FIELDS = ("block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip")   # form order
+
+
+class RecipeError(ValueError):
+    """A form value out of range or inconsistent with the others.
+
+    key: the message's name ("err_out_of_range", "err_heads_divide", ...); values: what fills it;
+    field: the form field at fault (None when the refusal is about the whole form).
+    """
+
+    def __init__(self, message: str, key: str, field: str | None = None, **values):
+        super().__init__(message)
+        self.key, self.field, self.values = key, field, values
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """What the form asked for: the task key, the data source and the preset it becomes (the quick
+    preset of the task with the form's architecture and optimiser)."""
+
+    task: str
+    data: str
+    preset: Preset
+
+    @property
+    def seq2seq(self) -> bool:
+        return self.preset.kind == "seq2seq"
+
+    @property
+    def synthetic(self) -> bool:
+        """True when the preset makes its own examples (a seq2seq task, repeated sequences): no text."""
+        return self.preset.synthetic
+
+
+def check_number(value, name: str, low: float, high: float, integer: bool = False) -> float | int:
+    """A finite number in [low, high] (an integer when ``integer``), or a RecipeError naming the field."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise RecipeError(f"{name} must be a number between {low} and {high}, got {value!r}", "err_not_number",
+                          name, low=low, high=high)
+    if integer and value != int(value):
+        raise RecipeError(f"{name} must be a whole number, got {value!r}", "err_not_integer", name, value=value)
+    if not low <= value <= high:
+        raise RecipeError(f"{name} must be between {low} and {high}, got {value!r}", "err_out_of_range", name,
+                          value=value, low=low, high=high)
+    return int(value) if integer else float(value)
+
+
+def check_choice(value, choices, name: str):
+    """One of ``choices``, or a RecipeError listing them."""
+    if value not in choices:
+        listed = ", ".join(str(c) for c in choices)
+        raise RecipeError(f"{name} must be one of {listed}, got {value!r}", "err_bad_choice", name, value=value,
+                          choices=listed)
+    return value
+
+
+def base_preset(task: str) -> Preset:
+    """The live-training preset of a task (no total time cap: each run is capped instead)."""
+    preset = PRESETS[TASK_PRESETS[task]].quick()
+    return replace(preset, train_config=preset.train_config.replace(max_seconds=None))
+
+
+def takes_text(task: str) -> bool:
+    """Whether a task trains on a text (a language model of a corpus) rather than making its own examples."""
+    return not base_preset(task).synthetic
+
+
+def form_defaults(task: str) -> dict:
+    """The form's values for a task's preset: architecture and optimiser."""
+    preset = base_preset(task)
+    model, train = preset.model_config, preset.train_config
+    return dict(layers=model.n_decoder_layers or model.n_encoder_layers, n_heads=model.n_heads,
+                d_model=model.d_model, d_ff=model.d_ff, positional=model.positional, norm=model.norm,
+                activation=model.activation, dropout=model.dropout, tie_weights=model.tie_weights, lr=train.lr,
+                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps)
+
+
+def stability_defaults(task: str) -> dict:
+    """The form's block size (language models), schedule and clipping for a task's preset."""
+    preset, train = base_preset(task), base_preset(task).train_config
+    return dict(block_size=preset.block_size, schedule=train.schedule, decay_every=train.decay_every,
+                decay_factor=train.decay_factor, clip=train.grad_clip is not None, grad_clip=train.grad_clip or 1.0)
+
+
+def check_stability(preset: Preset, block_size=None, schedule="cosine", decay_every=500, decay_factor=0.5,
+                    clip=True, grad_clip=1.0) -> Preset:
+    """The preset with the form's block size (language models only), learning-rate schedule and
+    gradient clipping, each checked."""
+    schedule = check_choice(schedule, SCHEDULES, "schedule")
+    decay_every = check_number(decay_every, "decay_every", *TRAIN_LIMITS["decay_every"], integer=True)
+    decay_factor = check_number(decay_factor, "decay_factor", *TRAIN_LIMITS["decay_factor"])
+    clip = bool(check_choice(clip, (True, False), "clip"))
+    grad_clip = check_number(grad_clip, "grad_clip", *TRAIN_LIMITS["grad_clip"]) if clip else None
+    if schedule == "inverse_sqrt" and preset.train_config.warmup_steps < 1:
+        raise RecipeError("the inverse_sqrt schedule needs at least one warm-up step", "err_inverse_sqrt_warmup",
+                          "warmup")
+    train = preset.train_config.replace(schedule=schedule, decay_every=decay_every, decay_factor=decay_factor,
+                                        grad_clip=grad_clip)
+    preset = replace(preset, train_config=train)
+    if preset.kind == "seq2seq" or block_size is None:
+        return preset
+    return preset.with_block_size(check_number(block_size, "block_size", *TRAIN_LIMITS["block_size"], integer=True))
+
+
+def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
+    """The first of the form's choices that does not fit the others, as (its field, the message
+    key, the message's fields), else None."""
+    if d_model % n_heads:
+        suggestion = max(n_heads, round(d_model / n_heads) * n_heads)
+        return "n_heads", "err_heads_divide", dict(d_model=d_model, heads=n_heads, suggestion=suggestion)
+    if positional == "rope" and (d_model // n_heads) % 2:
+        return "positional", "err_rope_head_dim", dict(head_dim=d_model // n_heads)
+    if warmup > steps:
+        return "warmup", "err_warmup_steps", dict(warmup=warmup, steps=steps)
+    return None
+
+
+CONFLICT_MESSAGES = {
+    "err_heads_divide": "d_model={d_model} does not split into {heads} heads; try d_model={suggestion}",
+    "err_rope_head_dim": "RoPE needs an even head dimension, got d_model / n_heads = {head_dim}",
+    "err_warmup_steps": "{warmup} warm-up steps is longer than the run ({steps} steps)",
+}
+
+
+def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
+               lr, warmup, batch_size, steps, event_every_s: float = EVENT_EVERY_S,
+               eval_every_s: float = EVAL_EVERY_S, snapshot_every_s: float = SNAPSHOT_EVERY_S,
+               **stability) -> TrainSpec:
+    """Every choice of the form in range and consistent, or a RecipeError saying what to change.
+
+    The run reports progress every ``event_every_s``, evaluates every ``eval_every_s`` and takes a
+    snapshot every ``snapshot_every_s`` seconds (the Train tab's live cadence by default).
+    ``stability``: block_size, schedule, decay_every, decay_factor, clip, grad_clip (see check_stability).
+    """
+    task = check_choice(task, tuple(TASK_PRESETS), "task")
+    base = base_preset(task)
+    data = "task" if base.synthetic else check_choice(data, DATA_SOURCES, "data")
+    number = {name: check_number(value, name, *TRAIN_LIMITS[name], integer=name != "dropout")
+              for name, value in dict(layers=layers, n_heads=n_heads, d_model=d_model, d_ff=d_ff, dropout=dropout,
+                                      warmup=warmup, batch_size=batch_size, steps=steps).items()}
+    lr = check_number(lr, "lr", *TRAIN_LIMITS["lr"])
+    positional = check_choice(positional, POSITIONAL_ENCODINGS, "positional")
+    norm = check_choice(norm, NORM_PLACEMENTS, "norm")
+    activation = check_choice(activation, ACTIVATIONS, "activation")
+    tie_weights = bool(check_choice(tie_weights, (True, False), "tie_weights"))
+    d_model, heads = number["d_model"], number["n_heads"]
+    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"])
+    if conflict is not None:
+        field, key, values = conflict
+        raise RecipeError(CONFLICT_MESSAGES[key].format(**values), key, field, **values)
+    model = base.model_config
+    try:
+        model = model.replace(
+            n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
+            n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
+            n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
+            activation=activation, dropout=number["dropout"], tie_weights=tie_weights)
+        train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
+                                          max_steps=number["steps"], eval_every_s=eval_every_s,
+                                          event_every_s=event_every_s, snapshot_every_s=snapshot_every_s)
+    except ValueError as error:
+        raise RecipeError(str(error), "err_config", error=str(error)) from None
+    preset = check_stability(replace(base, model_config=model, train_config=train), **stability)
+    return TrainSpec(task, data, preset)
+
+
+@cache
+def _task(name: str, knobs: tuple) -> tasks.Task:
+    return tasks.get(name, **dict(knobs))
+
+
+def sequence_length(preset: Preset) -> int:
+    """Tokens per training example: the longest source or target (+ <bos>) of a task, else the block size."""
+    if preset.repeats is not None:
+        return preset.repeats["block_size"]
+    if preset.task is None:
+        return preset.block_size
+    task = _task(preset.task, tuple(sorted(preset.task_knobs.items())))
+    return max(task.max_source_len, task.max_target_len + 1)
+
+
+def training_cost(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
+    """(parameters, estimated GFLOPs of one training step: forward + backward = 3 x forward)."""
+    config = spec.preset.model_config.replace(vocab_size=vocab_size)
+    context = sequence_length(spec.preset)
+    tokens = spec.preset.train_config.batch_size * context
+    return count_parameters(config)["total"], 3 * flops_per_token(config, context)["total"] * tokens / 1e9
+
+
+def estimated_vocab(spec: TrainSpec, pasted: str | None = None) -> int:
+    """The vocabulary the model will have: a task's own, a character tokenizer of pasted text, else the preset's."""
+    if spec.preset.tokenizer == "char" and spec.data == "pasted" and isinstance(pasted, str) and pasted:
+        return CharTokenizer.from_text(pasted).vocab_size
+    if spec.preset.tokenizer == "char" and spec.data == "bundled":
+        return CharTokenizer.from_text(bundled_text()).vocab_size
+    if spec.preset.tokenizer == "bpe":
+        return spec.preset.bpe_vocab_size
+    return spec.preset.model_config.vocab_size
+
+
+def check_size(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
+    """(parameters, GFLOPs per step) within what a shared CPU trains live, or a RecipeError with both numbers."""
+    params, gflops = training_cost(spec, vocab_size)
+    if params > MAX_TRAIN_PARAMETERS:
+        raise RecipeError(f"the model has {params:,} parameters, more than the {MAX_TRAIN_PARAMETERS:,} trained live; "
+                          "make it smaller", "err_train_too_large", params=f"{params:,}",
+                          limit=f"{MAX_TRAIN_PARAMETERS:,}")
+    if gflops > MAX_TRAIN_STEP_GFLOPS:
+        raise RecipeError(f"a step costs about {gflops:.1f} GFLOPs, more than the {MAX_TRAIN_STEP_GFLOPS:.0f} trained "
+                          "live; use a smaller model, batch or block", "err_train_too_slow", gflops=gflops,
+                          limit=MAX_TRAIN_STEP_GFLOPS)
+    return params, gflops
+
+
+def data_name(spec: TrainSpec) -> str:
+    """What the model card calls the training data."""
+    if spec.data == "task":
+        return "repeated random sequences" if spec.preset.task is None else f"the {spec.preset.task} task"
+    return "pasted text" if spec.data == "pasted" else spec.data
+
+
+def build_trainer(spec: TrainSpec, training_data: str | None) -> Trainer:
+    """A Trainer for the spec on the text (None for a task that makes its own examples), its size
+    checked before any weight exists."""
+    try:
+        data = spec.preset.build_data(training_data)
+        config = spec.preset.model_config.replace(vocab_size=data.tokenizer.vocab_size)
+        check_size(replace(spec, preset=replace(spec.preset, model_config=config)), config.vocab_size)
+        return Trainer(config, spec.preset.train_config, data)
+    except RecipeError:
+        raise
+    except TextTooShort as error:               # named by the setting that changes it
+        key = "err_train_text_short" if error.largest >= 1 else "err_train_text_short_any"
+        raise RecipeError(str(error), key, "block_size", tokens=error.tokens, train=error.train, val=error.val,
+                          block_size=error.block_size, needed=error.needed, largest=error.largest) from None
+    except ValueError as error:                 # the text does not fit the windows or the batch
+        raise RecipeError(f"this data cannot train this model: {error}", "err_train_setup", error=str(error)) from None
