@@ -46,6 +46,7 @@ from playground.model import DECODER_SELF, ModelConfig
 from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
 from playground.train.objectives import LanguageModelObjective
+from playground.train.presets import rhyme_preset
 from playground.train.recipes import build_trainer, check_spec, form_defaults
 from playground.zoo import pretrained_dir
 
