@@ -63,7 +63,7 @@ def test_without_positions_a_shuffled_input_gives_shuffled_outputs():
     assert by_encoding["none"][0] < 1e-4 and "invisible" in by_encoding["none"][1]
     for name in ("sinusoidal", "learned", "RoPE"):
         assert by_encoding[name][0] > 1e-2 and "sees the order" in by_encoding[name][1]
-    assert "`the cat sat`" in summary
+    assert "“the cat sat”" in summary
     with pytest.raises(gr.Error):
         shuffle_demo("a", 0, "en")
 

@@ -23,6 +23,7 @@ from ..page.context import AppContext, heavy
 from ..page.runtime import guarded
 from ..page.validation import fail
 from ..text.i18n import label, text
+from ..text.markup import literal
 from .registry import ModelEntry, freeze
 
 HUB_PREFIX = "hub-"
@@ -119,7 +120,7 @@ def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Butto
         with workspace.lock:
             workspace.add_model(entry)
             updates = ctx.picker_updates(workspace, entry)
-        message = text(lang, "hub_done", name=entry.name, layers=entry.config.n_decoder_layers,
+        message = text(lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
                        heads=entry.config.n_heads, params=f"{entry.n_parameters:,}")
         return (message, *updates)
 

@@ -13,6 +13,7 @@ from ..page.context import AppContext, uploading
 from ..page.runtime import guarded
 from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
+from ..text.markup import literal
 from . import hub_models
 from .registry import ModelEntry, freeze
 
@@ -37,7 +38,7 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
     try:
         model, tokenizer, config, card = from_bytes(path.read_bytes(), UPLOAD_LIMITS)
     except CheckpointTooLarge as error:
-        field = text(lang, "upload_field_parameters") if error.field == "parameters" else f"`{error.field}`"
+        field = text(lang, "upload_field_parameters") if error.field == "parameters" else error.field
         raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
     except CheckpointError as error:
         raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
@@ -72,7 +73,7 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown) -> None:
             usable = entry.generative or not generative_only
             choices = workspace.model_names(ctx.registry, generative_only)
             updates.append(gr.Dropdown(choices=choices, value=entry.name) if usable else gr.Dropdown(choices=choices))
-        message = text(lang, "upload_done", name=entry.name, arch=text(lang, f"arch_{entry.config.arch}"),
+        message = text(lang, "upload_done", name=literal(entry.name), arch=text(lang, f"arch_{entry.config.arch}"),
                        params=f"{entry.n_parameters:,}")
         return (message, *updates)
 
