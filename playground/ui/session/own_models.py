@@ -18,6 +18,7 @@ from . import hub_models
 from .registry import ModelEntry, freeze
 
 OWN_PREFIX = "mine-"
+FIELD_LABELS = {"parameters": "upload_field_parameters", "tokenizer_bytes": "upload_field_tokenizer_bytes"}
 
 
 def own_name(filename: str) -> str:
@@ -38,7 +39,7 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
     try:
         model, tokenizer, config, card = from_bytes(path.read_bytes(), UPLOAD_LIMITS)
     except CheckpointTooLarge as error:
-        field = text(lang, "upload_field_parameters") if error.field == "parameters" else error.field
+        field = text(lang, FIELD_LABELS[error.field]) if error.field in FIELD_LABELS else error.field
         raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
     except CheckpointError as error:
         raise fail(lang, "err_upload_checkpoint", error=str(error)) from None

@@ -32,6 +32,7 @@ from playground.train.metrics import perplexity
 from playground.train.presets import RHYME_BLOCK_SIZE
 
 from ..page.validation import (
+    MAX_MODEL_VOCAB,
     MAX_TEXT_UPLOAD_BYTES,
     MAX_TRAIN_PARAMETERS,
     MAX_TRAIN_STEP_GFLOPS,
@@ -217,7 +218,10 @@ def estimated_vocab(spec: TrainSpec, pasted: str | None = None) -> int:
 
 
 def check_size(spec: TrainSpec, vocab_size: int, lang: str) -> tuple[int, float]:
-    """(parameters, GFLOPs per step) within what a shared CPU trains live, or a gr.Error with both numbers."""
+    """(parameters, GFLOPs per step) within what a shared CPU trains live, and a vocabulary the views can
+    read (MAX_MODEL_VOCAB, as for an upload), or a gr.Error with the numbers."""
+    if vocab_size > MAX_MODEL_VOCAB:
+        raise fail(lang, "err_train_vocab", vocab=f"{vocab_size:,}", limit=f"{MAX_MODEL_VOCAB:,}")
     params, gflops = training_cost(spec, vocab_size)
     if params > MAX_TRAIN_PARAMETERS:
         raise fail(lang, "err_train_too_large", params=f"{params:,}", limit=f"{MAX_TRAIN_PARAMETERS:,}")

@@ -589,6 +589,8 @@ EN: dict[str, str] = {
                         "warm-up steps.",
     "err_train_too_large": "This model has {params} parameters; this shared CPU trains at most {limit} live. Use "
                            "fewer layers or a smaller d_model or d_ff.",
+    "err_train_vocab": "This text has {vocab} different characters, so a model of it would have {vocab} tokens; "
+                       "models here have at most {limit}. Use a text with fewer different characters.",
     "err_train_too_slow": "One training step would cost about {gflops:.1f} GFLOPs; this shared CPU allows at most "
                           "{limit:.0f}. Lower the batch size, d_model, d_ff or the number of layers.",
     "err_shakespeare_missing": "Tiny Shakespeare is not available on this server: there is no copy here and it "
@@ -670,6 +672,7 @@ EN: dict[str, str] = {
     "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
                             "(uploaded models have the Train tab's limits).",
     "upload_field_parameters": "the number of parameters",
+    "upload_field_tokenizer_bytes": "the tokenizer's size in bytes",
 
     # Links, forms and the Attention tab's refusal state (issue 16)
     "err_form_not_text": "{name} must be text.",

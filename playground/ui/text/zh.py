@@ -531,6 +531,8 @@ ZH: dict[str, str] = {
     "err_warmup_steps": "预热（{warmup} 步）比整个训练（{steps} 步）还长。请减少预热步数。",
     "err_train_too_large": "这个模型有 {params} 个参数；这台共享 CPU 最多实时训练 {limit} 个。"
                            "请减少层数，或减小 d_model 或 d_ff。",
+    "err_train_vocab": "这段文本有 {vocab} 种不同的字符，用它训练的模型会有 {vocab} 个词元；这里的模型最多 {limit} 个。"
+                       "请换一段不同字符更少的文本。",
     "err_train_too_slow": "一个训练步约需 {gflops:.1f} GFLOPs；这台共享 CPU 最多允许 {limit:.0f}。"
                           "请减小批大小、d_model、d_ff 或层数。",
     "err_shakespeare_missing": "这台服务器上没有 tiny Shakespeare：本地没有副本，也无法下载。"
@@ -607,6 +609,7 @@ ZH: dict[str, str] = {
     # Hostile uploads: a model over the upload limits is refused from its config
     "err_upload_too_large": "这个模型超出了本应用接受的大小：{field} 为 {value}，上限是 {limit}（上传的模型与训练页使用相同的限制）。",
     "upload_field_parameters": "参数量",
+    "upload_field_tokenizer_bytes": "分词器的字节数",
 
     # Links, forms and the Attention tab's refusal state (issue 16)
     "err_form_not_text": "{name}必须是文字。",
