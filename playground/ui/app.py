@@ -19,8 +19,8 @@ from .page.language import (
 )
 from .page.page_blocks import PageBlocks
 from .page.runtime import configure_torch
-from .page.session_state import lean_sessions
 from .page.security_headers import SecurityHeaders
+from .page.session_state import lean_sessions
 from .page.static_cache import KeptResponses
 from .page.validation import MAX_FILE_BYTES
 from .page.wiring import redraw_on_language
@@ -147,5 +147,6 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(KeptResponses)], "lifespan": lean_sessions},
+        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(KeptResponses)],
+                       "lifespan": lean_sessions},
     }

@@ -116,7 +116,8 @@ def uploads(tmp_path_factory):
     GPT also under a payload name (a name from a file, should one ever pass the upload's cleaning)."""
     directory = tmp_path_factory.mktemp("payloads")
     made = {}
-    for name, arch, tokenizer_of in (("gpt-bpe", "decoder_only", payload_bpe), ("gpt-chars", "decoder_only", payload_chars),
+    for name, arch, tokenizer_of in (("gpt-bpe", "decoder_only", payload_bpe),
+                                     ("gpt-chars", "decoder_only", payload_chars),
                                      ("bert-bpe", "encoder_only", payload_bpe),
                                      ("seq2seq-bpe", "encoder_decoder", payload_bpe)):
         entry = load_own_model(payload_checkpoint(directory, arch, tokenizer_of(), name), "en")

@@ -108,7 +108,8 @@ def test_an_upload_with_a_vocabulary_over_the_limit_is_refused_naming_the_field_
     assert words in message(refused)
 
 
-@pytest.mark.parametrize("lang, words", [("en", "the tokenizer's size in bytes is"), ("zh-CN", "分词器的字节数 为")])
+@pytest.mark.parametrize("lang, words", [("en", "the tokenizer's size in bytes is"),
+                                         ("zh-CN", "分词器的字节数 为")])
 def test_an_upload_whose_tokenizer_is_larger_than_its_vocabulary_needs_is_refused_by_name(tmp_path, lang, words):
     import json
     import struct
@@ -120,7 +121,8 @@ def test_an_upload_whose_tokenizer_is_larger_than_its_vocabulary_needs_is_refuse
     from playground.model import ModelConfig, build_model
     from playground.ui.session.own_models import load_own_model
 
-    config = ModelConfig(arch="decoder_only", vocab_size=8, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8, max_len=16)
+    config = ModelConfig(arch="decoder_only", vocab_size=8, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
+                         max_len=16)
     data = to_bytes(build_model(config), CharTokenizer("ab"))
     metadata = json.loads(data[8:8 + struct.unpack("<Q", data[:8])[0]])["__metadata__"]
     metadata["tokenizer"] = json.dumps({"type": "char", "chars": "ab", "padding": "x" * 200_000})

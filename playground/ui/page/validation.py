@@ -49,8 +49,8 @@ MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estim
 MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
 MAX_UPLOAD_CONTEXT = 1_024               # positions of an uploaded model (prompt and generation together stay below)
-MAX_MODEL_VOCAB = 8_192                  # tokens of a model trained or uploaded here: every prediction a view makes is
-                                         # a row of this many logits (a character vocabulary of 8,000 covers Chinese text)
+MAX_MODEL_VOCAB = 8_192                  # tokens of a model trained or uploaded here: every prediction a view
+                                         # makes is a row of this many logits (8,000 characters cover Chinese text)
 # An uploaded model: what the Train tab could have made, checked from the file's header before anything is built.
 # Every size a view's memory or time grows with is bounded: each field here, and their products (vocabulary x
 # d_model, layers x d_model x d_ff, learned positions max_len x d_model) by the parameter count.

@@ -531,8 +531,8 @@ ZH: dict[str, str] = {
     "err_warmup_steps": "预热（{warmup} 步）比整个训练（{steps} 步）还长。请减少预热步数。",
     "err_train_too_large": "这个模型有 {params} 个参数；这台共享 CPU 最多实时训练 {limit} 个。"
                            "请减少层数，或减小 d_model 或 d_ff。",
-    "err_train_vocab": "这段文本有 {vocab} 种不同的字符，用它训练的模型会有 {vocab} 个词元；这里的模型最多 {limit} 个。"
-                       "请换一段不同字符更少的文本。",
+    "err_train_vocab": "这段文本有 {vocab} 种不同的字符，用它训练的模型会有 {vocab} 个词元；"
+                       "这里的模型最多 {limit} 个。请换一段不同字符更少的文本。",
     "err_train_too_slow": "一个训练步约需 {gflops:.1f} GFLOPs；这台共享 CPU 最多允许 {limit:.0f}。"
                           "请减小批大小、d_model、d_ff 或层数。",
     "err_shakespeare_missing": "这台服务器上没有 tiny Shakespeare：本地没有副本，也无法下载。"

@@ -38,4 +38,5 @@ def fill_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, str]:
                blank.probabilities) for k, blank in enumerate(found)]
     figure = viz.blank_candidates(panels, title=t("fig_fill"), probability_label=t("w_probability"))
     filled = filled_text(ids, found, entry.tokenizer)
-    return figure, t("fill_explain", blank=BLANK, n=len(found), filled=literal(filled.replace("\n", " ↵ ")), k=TOP_CANDIDATES)
+    return figure, t("fill_explain", blank=BLANK, n=len(found), filled=literal(filled.replace("\n", " ↵ ")),
+                     k=TOP_CANDIDATES)

@@ -138,8 +138,9 @@ def heads_off_views(entry: ModelEntry, value, settings: HeadsOffSettings, lang: 
         pieces, {t("w_ho_before"): change.before, t("w_ho_after"): change.after}, top_after, top_n=TOP_CANDIDATES,
         title=t(DISTRIBUTION_TITLE[model.has_decoder], n=len(heads)), chosen_label=t("w_ho_top_after"),
         token_label=t("w_token"), probability_label=t("w_probability"))
-    summary = t("ho_summary", kl=change.kl, before=_shown(pieces[top_before]), p_before=float(change.before[top_before]),
-                after=_shown(pieces[top_after]), p_after=float(change.after[top_after]),
+    summary = t("ho_summary", kl=change.kl, before=_shown(pieces[top_before]),
+                p_before=float(change.before[top_before]), after=_shown(pieces[top_after]),
+                p_after=float(change.after[top_after]),
                 how=t(HOW_TEXT[how]), n=len(heads))
     generation = None
     if model.has_decoder:

@@ -48,8 +48,8 @@ def layer_norm_view(entry: ModelEntry, value, layer, position, lang: str) -> tup
     figure = viz.layer_norm_vector(
         {t("ln_input"): steps.x.numpy(), t("ln_normalised"): steps.normalised.numpy(),
          t("ln_output"): steps.output.numpy()},
-        title=t("fig_ln_vector", token=visible_token(token), position=position, norm=name), dimension_label=t("w_feature"),
-        value_label=t("w_value"))
+        title=t("fig_ln_vector", token=visible_token(token), position=position, norm=name),
+        dimension_label=t("w_feature"), value_label=t("w_value"))
     columns = [t("w_feature"), "x", "x − μ", "(x − μ) / √(σ² + ε)", "γ", "β", "γ·x̂ + β"]
     rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for d in range(min(FEATURES_IN_TABLE, steps.x.numel())):

@@ -79,8 +79,9 @@ def worked_attention_view(entry: ModelEntry, value, site_id, layer, head, lang: 
     recombined = recombined_output(entry.model, trace, site, layer)
     out_error = float((trace[site.key(layer, "out")][0].double() - recombined).abs().max())
     explanation = t(
-        "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=number(sqrt_dk), row=row, token=literal(queries[row]),
-        key_token=literal(keys[0]), terms=terms, more=max(0, worked.d_k - 3), dot=number(float(worked.scores[row, 0])),
+        "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=number(sqrt_dk), row=row,
+        token=literal(queries[row]), key_token=literal(keys[0]), terms=terms, more=max(0, worked.d_k - 3),
+        dot=number(float(worked.scores[row, 0])),
         scaled=number(float(worked.scaled[row, 0])),
         exps=", ".join(number(float(v)) for v in torch.exp(exps).tolist()),
         total=number(float(torch.exp(exps).sum())),

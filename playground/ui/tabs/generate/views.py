@@ -246,7 +246,8 @@ def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str) ->
     tree = viz.beam_tree(nodes, title=t("fig_beam_tree", width=settings.beam_width), step_label=t("w_step"),
                          score_label=t("w_score"), logprob_label=t("w_logprob"))
     lines = [t("beam_best", text=_shown_text(result.best.text), logprob=result.best.logprob, score=result.best.score)]
-    lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=h.score, reason=t(f"reason_short_{h.reason}"))
+    lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=h.score,
+                reason=t(f"reason_short_{h.reason}"))
               for i, h in enumerate(result.finished[:settings.beam_width])]
     output = [(prompt, t("span_prompt")), (" → " if entry.config.arch == "encoder_decoder" else "", None),
               (result.best.text, t("span_generated"))]
@@ -261,5 +262,5 @@ def _shown_text(value: str) -> str:
 def waiting_for_beam(prompt: str, entry: ModelEntry, lang: str) -> GenerateViews:
     """Beam search is chosen but not run yet: only the prompt and a hint to press Run."""
     output = [(prompt, text(lang, "span_prompt"))]
-    return GenerateViews(output, text(lang, "status_beam_ready", model=literal(entry.name)), None, None, None, None, None,
-                         1, 1)
+    status = text(lang, "status_beam_ready", model=literal(entry.name))
+    return GenerateViews(output, status, None, None, None, None, None, 1, 1)

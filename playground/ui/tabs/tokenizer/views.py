@@ -90,7 +90,8 @@ def tokenize_views(value, corpus, vocab_size, lang: str) -> tuple[go.Figure, go.
                n_bpe=len(bpe_spans), bpe_vocab=bpe.vocab_size, requested=vocab_size,
                ratio=len(value) / max(1, len(bpe_spans)), corpus=t(f"corpus_{corpus}"), corpus_chars=len(training_text))
     if unknown:
-        counts += "\n\n" + t("token_unknown", chars=literal(" ".join(repr(c) for c in unknown[:12])), count=len(unknown))
+        shown = literal(" ".join(repr(c) for c in unknown[:12]))
+        counts += "\n\n" + t("token_unknown", chars=shown, count=len(unknown))
     if bpe.vocab_size < vocab_size:
         counts += "\n\n" + t("token_vocab_capped", got=bpe.vocab_size, requested=vocab_size)
     merges = bpe.merges(display=True)[:SHOWN_MERGES]
