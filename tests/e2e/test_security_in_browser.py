@@ -104,10 +104,10 @@ def test_payloads_from_a_link_and_an_upload_stay_text(app, browser, tmp_path, lo
     page.click("#own-model-panel .label-wrap")
     page.set_input_files("#model-upload input[type=file]", str(upload))
     wait_until(lambda: "mine-payload" in markdown(page, "model-upload-status"), "the upload accepted")
-    type_into(page, "attention-text", TYPED)
-    page.press("#attention-text textarea", "Enter")
     wait_until(lambda: "mine-payload" in markdown(page, "attention-summary"), "the tab drawn for the upload",
                seconds=2 * WAIT_SECONDS)
+    type_into(page, "attention-text", TYPED)
+    page.press("#attention-text textarea", "Enter")
     drawn(page, "attention-grid", lambda fig: len(fig["traces"][0]["x"]) == 3)   # the typed text: 3 tokens
 
     open_tab(page, "generate")
