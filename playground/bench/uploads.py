@@ -104,7 +104,8 @@ def peak_growth(action: Callable[[], object]) -> tuple[float, float]:
     return (max(peak[0], _resident_bytes()) - start) / 2**20, elapsed
 
 
-def upload_view_lines(quick: bool) -> list[dict]:
+def upload_view_lines() -> list[dict]:
+    """The two lines, measured once (the first view is what a hostile upload costs)."""
     from playground.ui.page.runtime import configure_torch
     from playground.ui.page.validation import UPLOAD_LIMITS
     from playground.ui.session.own_models import load_own_model
@@ -152,4 +153,4 @@ def upload_view_lines(quick: bool) -> list[dict]:
 
 
 def run(quick: bool) -> list[dict]:
-    return upload_view_lines(quick)
+    return upload_view_lines()
