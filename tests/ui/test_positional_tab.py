@@ -121,9 +121,9 @@ def test_the_positional_handlers_draw_every_part_and_follow_the_width(registry):
 
 def test_a_shuffle_text_the_order_models_cannot_read_is_refused_in_its_part_and_the_pickers_stay_lists(registry):
     """A link's shuffle text with a character the order models do not know: the shuffle part says why,
-    every other part is drawn, and the dimension pickers are sent as lists of their values (a
-    refused opening once left them as the form's tuples, which the page read back as one nested
-    value and refused as "dims must be a whole number")."""
+    every other part is drawn, and the dimension pickers are sent as lists of their values (left as
+    the form's tuples, the page would read each back as one nested value and refuse it as "dims must
+    be a whole number")."""
     workspace = Workspace("pos", registry)
     drawn = handlers.draw(workspace, PositionalForm(shuffle_text="中中"), "en")
     assert set(handlers.EVERYTHING) <= set(drawn)
