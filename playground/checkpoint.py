@@ -6,8 +6,8 @@ One `.safetensors` file is a complete model: its header metadata holds
 A saved directory holds that file as `model.safetensors` plus `tokenizer.json` and `card.md`
 for people to read. Loading never unpickles: the bytes are checked before safetensors parses
 them (a zip, a torch.save file or a pickle is named as such), a caller's SizeLimits are checked
-against the config before any weight is allocated, and every tensor must match the shape its
-config implies.
+against the config before any weight is allocated (and the tokenizer's JSON against the config's
+vocabulary before it is parsed), and every tensor must match the shape its config implies.
 """
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024          # what a file that is not safetensors is recognised from
 ZIP_SIGNATURES = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 STORAGE_DTYPES = {torch.float32: "float32", torch.float16: "float16"}
+TOKENIZER_BYTES_PER_TOKEN = 256      # under SizeLimits, a tokenizer JSON may take this per token (a BPE: ~30)
+TOKENIZER_BASE_BYTES = 64 * 1024     # ... and this for the JSON around them
 
 
 class CheckpointError(ValueError):
@@ -228,16 +230,28 @@ def _config(text, limits: SizeLimits | None) -> ModelConfig:
     return config
 
 
+def _check_tokenizer_size(text: str, config: ModelConfig) -> None:
+    """A tokenizer's JSON no larger than a vocabulary of the config's size needs (parsing a larger one
+    could cost seconds and hundreds of MB before its size is known)."""
+    size = len(text.encode("utf-8"))
+    limit = TOKENIZER_BASE_BYTES + TOKENIZER_BYTES_PER_TOKEN * max(config.vocab_size, config.target_vocab_size)
+    if size > limit:
+        raise CheckpointTooLarge(SizeLimitError("tokenizer_bytes", size, limit))
+
+
 def from_bytes(data: bytes, limits: SizeLimits | None = None) -> Checkpoint:
     """Rebuild a model from one checkpoint file's bytes, checking everything on the way.
 
-    With `limits`, a config beyond them raises CheckpointTooLarge before any weight is allocated.
+    With `limits`, a config beyond them raises CheckpointTooLarge before any weight is allocated, and
+    so does a tokenizer JSON larger than the config's vocabulary needs, before it is parsed.
     """
     if len(data) > MAX_FILE_BYTES:
         raise CheckpointError(f"the file is {len(data) / 2**20:.0f} MB; checkpoints are limited to "
                               f"{MAX_FILE_BYTES // 2**20} MB")
     fields = _header_fields(_parse_header(data, len(data)))
     config = _config(fields["config"], limits)
+    if limits is not None and isinstance(fields["tokenizer"], str):
+        _check_tokenizer_size(fields["tokenizer"], config)
     try:
         tokenizer = tokenizer_from_json(fields["tokenizer"])
     except (ValueError, KeyError, TypeError) as error:

@@ -214,6 +214,48 @@ def test_a_model_within_the_limits_loads():
     assert loaded.config.n_encoder_layers == 2
 
 
+VOCAB_LIMITS = SizeLimits(largest={**LIMITS.largest, "vocab_size": 8_192, "tgt_vocab_size": 8_192},
+                          max_parameters=2_000_000)
+
+
+@pytest.mark.parametrize("changes, field", [(dict(vocab_size=300_000, tie_weights=False), "vocab_size"),
+                                            (dict(tgt_vocab_size=65_536, tie_weights=False), "tgt_vocab_size")])
+def test_a_vocabulary_over_the_limit_is_refused_from_the_header(nothing_may_be_built, changes, field):
+    """A wide vocabulary with a tiny d_model stays under the parameter limit; the vocabulary's own limit
+    refuses it before anything is built (every view predicts rows of vocabulary-many logits)."""
+    with pytest.raises(CheckpointTooLarge) as refused:
+        checkpoint.from_bytes(with_config(PRETRAINED_COPY.read_bytes(), **changes), VOCAB_LIMITS)
+    assert (refused.value.field, refused.value.limit) == (field, 8_192)
+
+
+def with_tokenizer(data: bytes, tokenizer_json: str) -> bytes:
+    """The checkpoint `data` with its header's tokenizer replaced."""
+    header_size = struct.unpack("<Q", data[:8])[0]
+    metadata = json.loads(data[8:8 + header_size])["__metadata__"]
+    return safetensors_save(safetensors_load(data), metadata={**metadata, "tokenizer": tokenizer_json})
+
+
+def test_a_tokenizer_larger_than_its_vocabulary_needs_is_refused_before_it_is_parsed(nothing_may_be_built,
+                                                                                     monkeypatch):
+    monkeypatch.setattr(checkpoint, "tokenizer_from_json", forbidden)
+    padded = json.dumps({"type": "char", "chars": "abcdefghij", "padding": "x" * 10**6})   # the copy task: 15 tokens
+    with pytest.raises(CheckpointTooLarge) as refused:
+        checkpoint.from_bytes(with_tokenizer(PRETRAINED_COPY.read_bytes(), padded), LIMITS)
+    limit = checkpoint.TOKENIZER_BASE_BYTES + 15 * checkpoint.TOKENIZER_BYTES_PER_TOKEN
+    assert (refused.value.field, refused.value.value, refused.value.limit) == ("tokenizer_bytes", len(padded), limit)
+    with pytest.raises(AssertionError, match="built or its weights read"):     # without limits it is read
+        checkpoint.from_bytes(with_tokenizer(PRETRAINED_COPY.read_bytes(), padded))
+
+
+def test_a_shipped_bpe_tokenizer_is_well_within_its_bound():
+    bpe = Path(__file__).resolve().parents[1] / "pretrained" / "shakespeare-bpe" / "model.safetensors"
+    if not bpe.exists():
+        pytest.skip("needs the shipped shakespeare-bpe model")
+    loaded = checkpoint.from_bytes(bpe.read_bytes(), SizeLimits(largest={}, max_parameters=10**9))
+    needed = len(loaded.tokenizer.to_json().encode())
+    assert needed < loaded.config.vocab_size * checkpoint.TOKENIZER_BYTES_PER_TOKEN / 4
+
+
 @pytest.mark.parametrize("protocol", range(6))
 def test_pickles_of_every_protocol_are_named(protocol):
     small = pickle.dumps({"weight": [0.5] * 4, "name": "w"}, protocol=protocol)

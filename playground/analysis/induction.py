@@ -23,6 +23,7 @@ from playground.model import DECODER_SELF, Trace
 VERDICT_PERIOD = 24       # the standard measurement: 24 random tokens written twice ...
 VERDICT_SEQUENCES = 32    # ... in 32 sequences
 VERDICT_SEED = 0
+LOGITS_BUDGET_BYTES = 16 * 2**20   # the logits one forward pass of the measurement holds: sequences go in groups
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,18 @@ def measure_repeats(model: nn.Module, blocks: torch.Tensor, length: int) -> Repe
         raise ValueError(f"a period of {period} tokens repeated to {length} tokens needs 2 <= period < length <= "
                          f"{model.config.max_len} (the model's max_len)")
     ids = blocks[:, torch.arange(length) % period]                               # [B, T]
-    trace = Trace(include=("*.weights",))
     model.eval()
-    logits = model(ids, trace=trace)                                             # [B, T, V]
-    losses = F.cross_entropy(logits[:, :-1].flatten(0, 1), ids[:, 1:].flatten(), reduction="none")
-    losses = losses.view(n_sequences, length - 1)                                # [B, T-1]: predicting token t+1
-    weights = trace.attention(DECODER_SELF).float().numpy()                      # [L, B, H, T, T]
+    group = max(1, LOGITS_BUDGET_BYTES // (length * model.config.target_vocab_size * 4))
+    losses, weights = [], []
+    for part in ids.split(group):                  # [b, T]: a wide vocabulary never holds every sequence's logits
+        trace = Trace(include=("*.weights",))
+        logits = model(part, trace=trace)                                        # [b, T, V]
+        loss = F.cross_entropy(logits[:, :-1].flatten(0, 1), part[:, 1:].flatten(), reduction="none")
+        losses.append(loss.view(len(part), length - 1))                          # [b, T-1]: predicting token t+1
+        weights.append(trace.attention(DECODER_SELF).float())                    # [L, b, H, T, T]
+        del logits, trace
+    losses = torch.cat(losses)                                                   # [B, T-1]
+    weights = torch.cat(weights, dim=1).numpy()                                  # [L, B, H, T, T]
     per_sequence = [head_scores(weights[:, b], "self", ids=ids[b].tolist(), causal=True) for b in range(n_sequences)]
     uniform = np.tril(np.ones((length, length))) / np.arange(1, length + 1)[:, None]     # [T, T]
     chance = [head_scores(uniform[None, None], "self", ids=row.tolist(), causal=True)["induction"][0, 0]

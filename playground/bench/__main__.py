@@ -12,7 +12,7 @@ import sys
 
 from playground.device import choose_device
 
-SUITES = ("model", "train", "generate", "viz", "app", "labs", "lessons", "soak")
+SUITES = ("model", "train", "generate", "viz", "app", "labs", "lessons", "uploads", "soak")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,9 @@ as the client sees it, with the server's own time per event beside it) and error
 p95_ms_30_sessions_2_trainings, the class of 30 while two sessions train; the classes of 30 and
 100 again with edited inputs; and load_generator_cores at 100 students.
 
+hostile_upload_view_peak_mib and hostile_upload_view_s: the largest upload the app accepts, through
+its handlers in this process (see playground.bench.uploads, also a suite of its own).
+
 The app serves its own models: the repository's pretrained/ checkpoints when there are any, and
 its untrained ones; students pick among those through the examples the page offers. Only
 localhost is contacted; every loop is bounded in count and time.
@@ -56,7 +59,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import attention_view, deep_link, load
+from playground.bench import attention_view, deep_link, load, uploads
 from playground.bench.common import result
 from playground.ui.text.i18n import text
 
@@ -480,4 +483,4 @@ def run(quick: bool) -> list[dict]:
             lines += class_lines(app, choices, n_students, DURATION_S[quick], edits=True)
     finally:
         app.stop()
-    return lines + app_training.run(quick)
+    return lines + app_training.run(quick) + uploads.run(quick)

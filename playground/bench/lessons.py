@@ -16,9 +16,9 @@ import numpy as np
 
 from playground.ui.lessons import LESSONS, Bilingual
 from playground.ui.page.runtime import configure_torch, warm_up
-from playground.zoo import ModelRegistry
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.ui.text.i18n import text
+from playground.zoo import ModelRegistry
 
 SUITE = "lessons"
 LETTERS = re.compile(r"[a-z]{3,}")      # an English word (not a symbol such as NaN or BLEU)

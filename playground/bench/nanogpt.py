@@ -35,7 +35,7 @@ from torch import nn
 from playground.data import CharTokenizer, LMData, tiny_shakespeare
 from playground.device import choose_device, default_device
 from playground.model import ModelConfig
-from playground.train import Trainer, TrainConfig, precision
+from playground.train import TrainConfig, Trainer, precision
 
 from .common import result
 

@@ -89,7 +89,7 @@ class SideWork(threading.Thread):
         self.errors: list[str] = []
 
     def run(self) -> None:
-        from playground.bench.app_training import Training     # it builds on playground.bench.app
+        from playground.bench.app_training import Training  # it builds on playground.bench.app
         start = time.perf_counter()
         next_training, next_upload = start, start + UPLOAD_EVERY_S / 2
         running: list[tuple[float, Training]] = []
@@ -131,7 +131,7 @@ def run(quick: bool) -> list[dict]:
     duration_s = DURATION_S[quick]
     if not UPLOADED_MODEL.is_file():
         raise RuntimeError(f"{UPLOADED_MODEL} is missing: the soak uploads the shipped copy model")
-    from playground.bench.app_training import environment      # it builds on playground.bench.app
+    from playground.bench.app_training import environment  # it builds on playground.bench.app
     with environment(PLAYGROUND_TRAINING_SLOTS="2"):
         app = AppProcess()
     memory, side = MemoryReader(app.process.pid), SideWork(app.url)

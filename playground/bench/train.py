@@ -43,7 +43,7 @@ from playground.data import CharTokenizer, LMData, rhyme_text, tasks, tiny_shake
 from playground.device import default_device
 from playground.generate import Stepper
 from playground.model import DECODER_SELF, ModelConfig
-from playground.train import Snapshot, Trainer, TrainConfig, TrainEvent
+from playground.train import Snapshot, TrainConfig, Trainer, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
 from playground.train.objectives import LanguageModelObjective
 from playground.train.presets import rhyme_preset

@@ -17,7 +17,7 @@ from functools import cache
 from playground.analysis import flops_per_token
 from playground.data import CharTokenizer, bundled_text, tasks
 from playground.data.lm_data import TextTooShort
-from playground.limits import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, TRAIN_LIMITS
+from playground.limits import MAX_MODEL_VOCAB, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, TRAIN_LIMITS
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
 from playground.train.config import SCHEDULES
 from playground.train.presets import PRESETS, RHYME_BLOCK_SIZE, Preset
@@ -232,7 +232,11 @@ def estimated_vocab(spec: TrainSpec, pasted: str | None = None) -> int:
 
 
 def check_size(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
-    """(parameters, GFLOPs per step) within what a shared CPU trains live, or a RecipeError with both numbers."""
+    """(parameters, GFLOPs per step) within what a shared CPU trains live, and a vocabulary the app's views
+    can read (MAX_MODEL_VOCAB, as for an upload), or a RecipeError with the numbers."""
+    if vocab_size > MAX_MODEL_VOCAB:
+        raise RecipeError(f"the text has {vocab_size:,} distinct tokens, more than the {MAX_MODEL_VOCAB:,} a model "
+                          "here may have", "err_train_vocab", vocab=f"{vocab_size:,}", limit=f"{MAX_MODEL_VOCAB:,}")
     params, gflops = training_cost(spec, vocab_size)
     if params > MAX_TRAIN_PARAMETERS:
         raise RecipeError(f"the model has {params:,} parameters, more than the {MAX_TRAIN_PARAMETERS:,} trained live; "

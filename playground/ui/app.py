@@ -12,6 +12,7 @@ from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .page.language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
 from .page.runtime import configure_torch
+from .page.security_headers import SecurityHeaders
 from .page.session_state import lean_sessions
 from .page.static_cache import KeptResponses
 from .page.validation import MAX_FILE_BYTES
@@ -122,5 +123,6 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(KeptResponses)], "lifespan": lean_sessions},
+        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(KeptResponses)],
+                       "lifespan": lean_sessions},
     }

@@ -3,13 +3,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-# Whitespace drawn as symbols; "<", ">" and "&" escaped because Plotly renders text as HTML-like markup.
-_VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", "<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# Plotly reads text as HTML-like markup (<b>, <i>, <br>, <a href>, <span style>, entities): these three
+# written as entities show as themselves.
+_PLOTLY_MARKUP = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+_VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", **_PLOTLY_MARKUP}
+
+
+def plotly_text(value) -> str:
+    """Text from a user or a file (a model's name, typed text) for a Plotly string: a title, tick,
+    hover or annotation shows "<a href=...>" or "<b>" as written instead of as a link or bold."""
+    return "".join(_PLOTLY_MARKUP.get(ch, ch) for ch in str(value))
 
 
 def visible_token(token: str) -> str:
     """Token text as Plotly shows it: whitespace as symbols (space -> ␣, newline -> ↵), "<", ">", "&"
-    escaped so they display literally, empty -> ∅."""
+    escaped as in plotly_text, empty -> ∅."""
     if token == "":
         return "∅"
     return "".join(_VISIBLE.get(ch, ch) for ch in token)

@@ -58,3 +58,26 @@ def test_measure_repeats_splits_the_losses_at_the_copies():
     assert m.induction.shape == m.previous_token.shape == (2, 2)
     with pytest.raises(ValueError, match="max_len"):
         measure_repeats(model, blocks, 17)
+
+
+def test_a_wide_vocabulary_is_measured_in_groups_that_hold_the_logits_budget(monkeypatch):
+    """The measurement of a 20,000-token model never holds more than LOGITS_BUDGET_BYTES of logits, and
+    gives what one pass over every sequence gives (the scores and both copies' losses)."""
+    from playground.analysis import induction
+    config = ModelConfig(arch="decoder_only", vocab_size=20_000, d_model=16, n_heads=2, n_decoder_layers=2, d_ff=32,
+                         max_len=64)
+    torch.manual_seed(0)
+    model = build_model(config).eval()
+    blocks = random_blocks(32, 24, config.vocab_size, seed=0)
+    held = []
+    model.head.register_forward_hook(lambda module, inputs, output: held.append(output.numel() * 4))
+    grouped = measure_repeats(model, blocks, 48)
+    assert max(held) <= induction.LOGITS_BUDGET_BYTES and len(held) > 1
+    monkeypatch.setattr(induction, "LOGITS_BUDGET_BYTES", 2**40)               # every sequence in one pass
+    held.clear()
+    whole = measure_repeats(model, blocks, 48)
+    assert len(held) == 1 and held[0] == 32 * 48 * 20_000 * 4
+    np.testing.assert_allclose(grouped.induction, whole.induction, atol=1e-6)
+    np.testing.assert_allclose(grouped.previous_token, whole.previous_token, atol=1e-6)
+    assert grouped.first_copy_loss == pytest.approx(whole.first_copy_loss, abs=1e-5)
+    assert grouped.second_copy_loss == pytest.approx(whole.second_copy_loss, abs=1e-5)

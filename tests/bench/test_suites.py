@@ -295,3 +295,27 @@ def test_the_soaks_growth_is_the_last_minute_against_the_minute_ten_minutes_befo
     assert 59 <= soak.growth_over_window(rising, end=1200) <= 61
     assert soak.growth_over_window(rising[-10:], end=1200) is None            # nothing read ten minutes before
     assert soak.rss_mib(os.getpid()) > 10
+
+
+def test_the_largest_accepted_upload_is_at_the_limits_and_one_step_wider_is_refused():
+    from playground.bench import uploads
+    from playground.model import SizeLimitError, SizeLimits
+    limits = SizeLimits(largest={"n_decoder_layers": 2, "n_heads": 4, "d_model": 256, "d_ff": 1024, "max_len": 64,
+                                 "vocab_size": 3_000}, max_parameters=500_000)
+    config = uploads.largest_accepted(limits)
+    assert (config.vocab_size, config.n_decoder_layers, config.n_heads, config.max_len) == (3_000, 2, 4, 64)
+    limits.check(config)
+    with pytest.raises(SizeLimitError, match="parameters"):
+        limits.check(config.replace(d_model=config.d_model + 4, d_ff=4 * (config.d_model + 4)))
+    assert uploads.vocabulary(3_000).vocab_size == 3_000
+
+
+def test_the_peak_memory_of_an_action_is_read_while_it_runs():
+    from playground.bench import uploads
+
+    def allocate():
+        block = torch.ones(64 * 2**20 // 4)                                     # 64 MiB, freed before it returns
+        time.sleep(0.05)
+        return float(block[0])
+    mib, seconds = uploads.peak_growth(allocate)
+    assert 60 <= mib < 200 and seconds >= 0.05

@@ -1,3 +1,4 @@
+import html
 import random
 
 import gradio as gr
@@ -106,7 +107,7 @@ def test_a_refused_section_shows_why_and_the_others_still_draw(workspace, lang, 
     notes = [value for name, value in drawn.items() if isinstance(value, str) and fragment in value]
     assert notes, drawn
     reasons = [name for name in handlers.EVERYTHING if hasattr(drawn[name], "layout")
-               and drawn[name].layout.annotations and fragment in drawn[name].layout.annotations[0].text]
+               and drawn[name].layout.annotations and fragment in html.unescape(drawn[name].layout.annotations[0].text)]
     assert len(reasons) >= 1
     section = {"emb": handlers.EMBEDDINGS, "wor": handlers.WORKED, "mas": handlers.MASKS, "nor": handlers.NORMS,
                "fil": handlers.FILL}[next(iter(refused))[:3]]

@@ -217,7 +217,7 @@ def test_a_bad_lab_id_in_a_link_opens_the_default_lab_and_says_so(registry):
     page = parse_link("?view=labs&lab=no-such-lab&stage=middle", TABS, FORMS, registry)
     assert page.form == LabsForm() and sorted(error.param for error in page.ignored) == ["lab", "stage"]
     note = note_text(page.ignored, "en")
-    assert "`lab`" in note and "no-such-lab" in note and "causal-mask" in note and "`stage`" in note
+    assert "- lab:" in note and "no-such-lab" in note and "causal-mask" in note and "- stage:" in note
 
 
 def test_a_pick_the_lab_does_not_offer_falls_back_and_is_named(registry):

@@ -1,5 +1,7 @@
 """The views of masks, attention by hand, LayerNorm, blanks, embeddings and exposure bias: what they
 return for good input, and the message (in the session's language) for bad input."""
+import html
+
 import gradio as gr
 import numpy as np
 import pytest
@@ -17,9 +19,10 @@ from playground.ui.views.worked_attention import worked_attention_view
 
 
 def _error(call, *args) -> str:
+    """The message `call` refuses its input with, as the page shows it (its references decoded)."""
     with pytest.raises(gr.Error) as excinfo:
         call(*args)
-    return excinfo.value.message
+    return html.unescape(excinfo.value.message)
 
 
 def test_masks_one_figure_per_site_and_a_nan_row_explained(registry):

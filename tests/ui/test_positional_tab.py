@@ -1,3 +1,4 @@
+import html
 import random
 
 import gradio as gr
@@ -63,7 +64,7 @@ def test_without_positions_a_shuffled_input_gives_shuffled_outputs():
     assert by_encoding["none"][0] < 1e-4 and "invisible" in by_encoding["none"][1]
     for name in ("sinusoidal", "learned", "RoPE"):
         assert by_encoding[name][0] > 1e-2 and "sees the order" in by_encoding[name][1]
-    assert "`the cat sat`" in summary
+    assert "“the cat sat”" in summary
     with pytest.raises(gr.Error):
         shuffle_demo("a", 0, "en")
 
@@ -116,3 +117,17 @@ def test_the_positional_handlers_draw_every_part_and_follow_the_width(registry):
     shown = handlers.sinusoidal_refused(workspace, PositionalForm(dims=(600,)), "en")
     assert all(shown[name].data == () for name in handlers.SINUSOIDAL)
     assert "[600]" in shown["heatmap"].layout.annotations[0].text
+
+
+def test_a_shuffle_text_the_order_models_cannot_read_is_refused_in_its_part_and_the_pickers_stay_lists(registry):
+    """A link's shuffle text with a character the order models do not know: the shuffle part says why,
+    every other part is drawn, and the dimension pickers are sent as lists of their values (left as
+    the form's tuples, the page would read each back as one nested value and refuse it as "dims must
+    be a whole number")."""
+    workspace = Workspace("pos", registry)
+    drawn = handlers.draw(workspace, PositionalForm(shuffle_text="中中"), "en")
+    assert set(handlers.EVERYTHING) <= set(drawn)
+    assert "中" in html.unescape(drawn["shuffle_summary"]) and "order-demo" in drawn["shuffle_summary"]
+    assert drawn["heatmap"].data and drawn["rope_plot"].data                 # the other parts are drawn
+    assert drawn["dims"].constructor_args["value"] == [0, 1, 10, 11, 40, 41]
+    assert drawn["rope_pairs"].constructor_args["value"] == [0, 1, 3, 7]

@@ -83,3 +83,64 @@ def test_the_pages_decoding_limits_are_the_librarys_or_lower():
         assert str(limit) in message(excinfo)
     SamplingConfig(strategy="beam", beam_width=12, max_new_tokens=MAX_NEW_TOKENS + 1)
     assert MAX_BEAM_WIDTH < 12 <= generate.MAX_BEAM_WIDTH and MAX_NEW_TOKENS < generate.MAX_NEW_TOKENS
+
+
+# Upload and training limits: every size a view's cost grows with (the vocabulary too)
+
+@pytest.mark.parametrize("lang, words", [("en", "vocab_size is 300,000, the limit is 8,192"),
+                                         ("zh-CN", "vocab_size 为 300,000，上限是 8,192")])
+def test_an_upload_with_a_vocabulary_over_the_limit_is_refused_naming_the_field_and_the_limit(tmp_path, lang,
+                                                                                             words):
+    """300,000 tokens of 4 dimensions are 1.2 M parameters, under the parameter limit: the vocabulary's
+    own limit refuses the file."""
+    from playground.checkpoint import to_bytes
+    from playground.model import ModelConfig, build_model
+    from playground.ui.page.validation import MAX_MODEL_VOCAB, UPLOAD_LIMITS
+    from playground.ui.session.own_models import load_own_model
+
+    config = ModelConfig(arch="decoder_only", vocab_size=300_000, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
+                         max_len=16)
+    path = tmp_path / "wide.safetensors"
+    path.write_bytes(to_bytes(build_model(config), CharTokenizer("ab")))
+    assert UPLOAD_LIMITS.check(config.replace(vocab_size=MAX_MODEL_VOCAB)) < UPLOAD_LIMITS.max_parameters
+    with pytest.raises(gr.Error) as refused:
+        load_own_model(path, lang)
+    assert words in message(refused)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "the tokenizer's size in bytes is"),
+                                         ("zh-CN", "分词器的字节数 为")])
+def test_an_upload_whose_tokenizer_is_larger_than_its_vocabulary_needs_is_refused_by_name(tmp_path, lang, words):
+    import json
+    import struct
+
+    from safetensors.torch import load as safetensors_load
+    from safetensors.torch import save as safetensors_save
+
+    from playground.checkpoint import to_bytes
+    from playground.model import ModelConfig, build_model
+    from playground.ui.session.own_models import load_own_model
+
+    config = ModelConfig(arch="decoder_only", vocab_size=8, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
+                         max_len=16)
+    data = to_bytes(build_model(config), CharTokenizer("ab"))
+    metadata = json.loads(data[8:8 + struct.unpack("<Q", data[:8])[0]])["__metadata__"]
+    metadata["tokenizer"] = json.dumps({"type": "char", "chars": "ab", "padding": "x" * 200_000})
+    path = tmp_path / "padded.safetensors"
+    path.write_bytes(safetensors_save(safetensors_load(data), metadata=metadata))
+    with pytest.raises(gr.Error) as refused:
+        load_own_model(path, lang)
+    assert words in message(refused)
+
+
+def test_a_training_whose_text_has_more_characters_than_a_model_may_have_tokens_is_refused():
+    from playground.ui.page.validation import MAX_MODEL_VOCAB
+    from playground.ui.session.training import check_size, estimated_vocab
+    from playground.ui.tabs.train import TrainForm
+
+    spec = TrainForm(task="char-lm", data="pasted").spec("en")
+    wide = "".join(chr(0x4E00 + i) for i in range(MAX_MODEL_VOCAB))         # 8,192 characters + 5 specials
+    with pytest.raises(gr.Error) as refused:
+        check_size(spec, estimated_vocab(spec, wide), "en")
+    assert "8,197 different characters" in message(refused) and "at most 8,192" in message(refused)
+    check_size(spec, estimated_vocab(spec, wide[:1000]), "en")                # a smaller alphabet is fine

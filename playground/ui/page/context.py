@@ -8,6 +8,7 @@ from typing import Callable
 import gradio as gr
 
 from playground.zoo import ModelRegistry
+
 from ..session.workspace import Workspace, WorkspaceStore
 from .runtime import positive_int_env
 

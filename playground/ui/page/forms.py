@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Mapping
 from urllib.parse import parse_qsl, quote, urlencode
 
 from ..text.i18n import DEFAULT_LANGUAGE, text
+from ..text.markup import literal, literal_fields
 
 _INTEGER = re.compile(r"-?\d{1,12}")
 _NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?", re.IGNORECASE)
@@ -35,17 +36,26 @@ class Refused(ValueError):
         super().__init__(text(DEFAULT_LANGUAGE, key, name=param, **fields))
 
 
+SHOWN_NAME_CHARS = 40          # a parameter name from a link is shown cut to this length
+
+
 def refusal_text(error: Refused, lang: str) -> str:
-    """The refusal in `lang`, naming the parameter by its label."""
-    return text(lang, error.key, name=parameter_label(error.param, lang), **error.fields)
+    """The refusal in `lang`, naming the parameter by its label; every field but a number (a value or
+    name from a link or a component) is written literally, for a toast, a Markdown note or a figure."""
+    return text(lang, error.key, name=literal(parameter_label(error.param, lang)), **literal_fields(error.fields))
 
 
 def parameter_label(name: str, lang: str) -> str:
-    """A parameter's name as the page shows it ("layer" -> "the layer"), else the name itself."""
+    """A parameter's name as the page shows it ("layer" -> "the layer"), else as the link spells it."""
     try:
         return text(lang, f"param_{name}")
     except KeyError:
-        return name
+        return link_name(name)
+
+
+def link_name(name: str) -> str:
+    """A parameter's name as a link spells it, cut to SHOWN_NAME_CHARS characters (a link may name anything)."""
+    return name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)

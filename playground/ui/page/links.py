@@ -18,13 +18,15 @@ from typing import Mapping
 import gradio as gr
 
 from ..text.i18n import LANGUAGES, label, text
+from ..text.markup import literal
 from .context import LIGHT, PRIVATE
-from .forms import Form, ModelName, Refused, decode_query, encode_query, refusal_text
+from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .language import PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
 PAGE_PARAMS = ("view", "lang", "present")
+MAX_NOTED = 12                     # ignored parameters the note lists (then how many more)
 
 
 def link_query(registry, view: str, form: Form, lang: str) -> str:
@@ -107,10 +109,14 @@ def _shipped_models(form: Form, registry) -> tuple[Form, list[Refused]]:
 
 
 def note_text(ignored: list[Refused], lang: str) -> str:
-    """The note shown above the page: each ignored parameter and why ("" when nothing was)."""
+    """The note shown above the page: each ignored parameter and why, the first MAX_NOTED of them,
+    names and values written literally and names cut short ("" when nothing was ignored)."""
     if not ignored:
         return ""
-    lines = [f"- `{error.param}`: {refusal_text(error, lang)}" for error in ignored]
+    lines = [f"- {literal(link_name(error.param))}: {refusal_text(error, lang)}"
+             for error in ignored[:MAX_NOTED]]
+    if len(ignored) > MAX_NOTED:
+        lines.append(text(lang, "link_note_more", n=len(ignored) - MAX_NOTED))
     return text(lang, "link_note_intro") + "\n" + "\n".join(lines)
 
 
@@ -120,7 +126,7 @@ def copy_message(link: str, address: str, lang: str) -> str:
         return text(lang, "link_private")
     if not link:
         return text(lang, "link_not_ready")
-    return text(lang, "link_copied", address=address)
+    return text(lang, "link_copied", address=literal(address))
 
 
 # Page js on load: the language a link names (switching Gradio's own locale to it) or else the

@@ -23,6 +23,7 @@ from playground import viz
 from playground.model import count_parameters, gpt2_small_config
 
 from ..text.i18n import normalise_language, text
+from ..text.markup import literal
 from .validation import fail
 
 THREADS_ENV_VAR = "PLAYGROUND_TORCH_THREADS"
@@ -98,7 +99,7 @@ def as_gradio_error(error: Exception, lang: str) -> gr.Error:
     if isinstance(error, gr.Error):
         return error
     if isinstance(error, (ValueError, TypeError, KeyError, ArithmeticError)):     # bad input, or a diverged model
-        return gr.Error(str(error).strip("'\""), title=text(lang, "err_title"), print_exception=False)
+        return gr.Error(literal(str(error).strip("'\"")), title=text(lang, "err_title"), print_exception=False)
     log.error("handler failed", exc_info=error)
     return fail(lang, "err_internal", kind=type(error).__name__)
 

@@ -13,11 +13,17 @@ import gradio as gr
 from playground.data import Tokenizer
 from playground.generate import settings as decoding
 from playground.limits import (  # noqa: F401  (the Train tab's and uploads' limits)
-    MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, MAX_UPLOAD_CONTEXT, TRAIN_LIMITS, UPLOAD_LIMITS,
+    MAX_MODEL_VOCAB,
+    MAX_TRAIN_PARAMETERS,
+    MAX_TRAIN_STEP_GFLOPS,
+    MAX_UPLOAD_CONTEXT,
+    TRAIN_LIMITS,
+    UPLOAD_LIMITS,
 )
 from playground.model import FIELD_RANGES
 
 from ..text.i18n import text
+from ..text.markup import literal_fields
 
 MAX_INPUT_CHARS = 200            # attention / generation prompts
 MAX_TOKENIZER_CHARS = 2_000      # text shown as token spans
@@ -47,8 +53,10 @@ MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses
 
 
 def fail(lang: str, key: str, **values) -> gr.Error:
-    """A gr.Error with the message `key` in `lang`, under a title in `lang` (Gradio's own says "Error")."""
-    return gr.Error(text(lang, key, **values), title=text(lang, "err_title"), print_exception=False)
+    """A gr.Error with the message `key` in `lang`, under a title in `lang` (Gradio's own says "Error").
+    Every value but a number is written literally (the message may show as a toast, in Markdown or in
+    a figure), so a name, a token or typed text in it cannot become markup."""
+    return gr.Error(text(lang, key, **literal_fields(values)), title=text(lang, "err_title"), print_exception=False)
 
 
 def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:

@@ -423,7 +423,8 @@ class TabWiring:
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
         """Updates by component that put `form` on the page: its fields' values (a model picker listing
         the session's models), and the controls fitted to its model."""
-        named = {name: getattr(form, name) for name in self.form_type.params()}
+        named = {name: list(value) if isinstance(value, tuple) else value       # a list field goes as a list
+                 for name, value in ((name, getattr(form, name)) for name in self.form_type.params())}
         for name, spec in self.form_type.params().items():
             if isinstance(spec, ModelName) and getattr(workspace, "registry", None) is not None:
                 choices = workspace.model_names(workspace.registry, spec.generative)

@@ -6,7 +6,6 @@ by that name; a model without its own examples gets the generic ones its tokeniz
 from __future__ import annotations
 
 from playground.data.tokenizer import NUM_SPECIAL
-
 from playground.zoo import ModelEntry, ModelRegistry
 
 VOCABULARY_TOKENS = 12

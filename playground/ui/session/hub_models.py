@@ -18,13 +18,14 @@ from typing import Callable
 import gradio as gr
 
 from playground.hub import HubImportError, ImportedModel, load_gpt2
+from playground.zoo import ModelEntry, freeze
 
 from ..page.context import AppContext, heavy
-from ..page.showing import shown_tab
 from ..page.runtime import guarded
+from ..page.showing import shown_tab
 from ..page.validation import fail
 from ..text.i18n import label, text
-from playground.zoo import ModelEntry, freeze
+from ..text.markup import literal
 
 HUB_PREFIX = "hub-"
 DEFAULT_REPOSITORY = "gpt2"
@@ -120,7 +121,7 @@ def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Butto
         entry = hub.get(check_repository(value, lang), lang)
         workspace = ctx.workspace(request)
         workspace.add_model(entry)
-        message = text(lang, "hub_done", name=entry.name, layers=entry.config.n_decoder_layers,
+        message = text(lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
                        heads=entry.config.n_heads, params=f"{entry.n_parameters:,}")
         return {status: message, **shown_tab(ctx, workspace, lang)}
 

@@ -8,16 +8,18 @@ from pathlib import Path
 import gradio as gr
 
 from playground.checkpoint import CheckpointError, CheckpointTooLarge, from_bytes
-
-from ..page.context import AppContext, uploading
-from ..page.showing import shown_tab
-from ..page.runtime import guarded
-from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
-from ..text.i18n import label, text
-from . import hub_models
 from playground.zoo import ModelEntry, freeze
 
+from ..page.context import AppContext, uploading
+from ..page.runtime import guarded
+from ..page.showing import shown_tab
+from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
+from ..text.i18n import label, text
+from ..text.markup import literal
+from . import hub_models
+
 OWN_PREFIX = "mine-"
+FIELD_LABELS = {"parameters": "upload_field_parameters", "tokenizer_bytes": "upload_field_tokenizer_bytes"}
 
 
 def own_name(filename: str) -> str:
@@ -38,7 +40,7 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
     try:
         model, tokenizer, config, card = from_bytes(path.read_bytes(), UPLOAD_LIMITS)
     except CheckpointTooLarge as error:
-        field = text(lang, "upload_field_parameters") if error.field == "parameters" else f"`{error.field}`"
+        field = text(lang, FIELD_LABELS[error.field]) if error.field in FIELD_LABELS else error.field
         raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
     except CheckpointError as error:
         raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
@@ -67,7 +69,7 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple, targ
         workspace = ctx.workspace(request)
         entry = load_own_model(path, lang)
         workspace.add_model(entry)
-        message = text(lang, "upload_done", name=entry.name, arch=text(lang, f"arch_{entry.config.arch}"),
+        message = text(lang, "upload_done", name=literal(entry.name), arch=text(lang, f"arch_{entry.config.arch}"),
                        params=f"{entry.n_parameters:,}")
         return {status: message, **shown_tab(ctx, workspace, lang)}
 

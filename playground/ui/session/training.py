@@ -22,7 +22,7 @@ import numpy as np
 
 from playground.checkpoint import to_bytes
 from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tiny_shakespeare
-from playground.train import Snapshot, TrainEvent, Trainer, recipes, zerogpu
+from playground.train import Snapshot, Trainer, TrainEvent, recipes, zerogpu
 from playground.train.card import card, metadata
 from playground.train.config import SCHEDULES
 from playground.train.metrics import perplexity
@@ -46,12 +46,12 @@ from playground.train.recipes import (  # noqa: F401  (the tab's names for the r
     takes_text,
     training_cost,
 )
+from playground.zoo import ModelEntry, freeze
 
+from ..page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail
 from ..text.i18n import text
 from .examples import own_examples
-from playground.zoo import ModelEntry, freeze
 from .worker import STOP_WAIT_SECONDS, Put, Worker
-from ..page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail
 
 RUN_SECONDS = 90.0            # one Start / Resume trains at most this long, then the slot goes to the next in line
 STEP_SIZE = 10                # optimisation steps per press of Step

@@ -136,7 +136,7 @@ EN: dict[str, str] = {
     "enc_rope": "RoPE",
     "verdict_order_blind": "same outputs, only reordered: order is invisible",
     "verdict_order_aware": "different outputs: the model sees the order",
-    "shuffle_summary": "Original: `{original}`  \nShuffled: `{shuffled}`",
+    "shuffle_summary": "Original: “{original}”  \nShuffled: “{shuffled}”",
     "col_encoding": "positional encoding",
     "col_max_difference": "max |f(shuffled x) − shuffled f(x)|",
     "col_verdict": "verdict",
@@ -177,7 +177,7 @@ EN: dict[str, str] = {
     "token_vocab_capped": "The training text only supports {got} tokens (no pair is left that occurs at least "
                           "twice), fewer than the {requested} asked for.",
     "utf8_intro": "**How the non-ASCII characters are stored in UTF-8** (byte-level BPE starts from these bytes):",
-    "utf8_line": "`{char}`: {n} byte(s), {bytes}",
+    "utf8_line": "“{char}”: {n} byte(s), {bytes}",
     "err_corpus_missing": "{corpus} is not available on this server; choose another training text.",
 
     # ------------------------------------------------------------------ architecture
@@ -348,7 +348,7 @@ EN: dict[str, str] = {
     "best_head_line": "{score}: layer {layer}, head {head} ({value:.2f})",
     "attention_summary": "**{model}**: {arch}, d_model {d_model}, {heads} heads, {enc} encoder and {dec} decoder "
                          "layers, {params} parameters. The input is {n} tokens.",
-    "attention_generated": "The model wrote the target itself: `{target}`",
+    "attention_generated": "The model wrote the target itself: “{target}”",
     "attention_untrained": "This model is untrained (random weights): its attention is close to uniform. "
                            "Compare it with a trained model.",
     "attention_timeline_step": "Weights from step {step} of {last} of the training timeline.",
@@ -457,8 +457,8 @@ EN: dict[str, str] = {
     "reason_short_eos": "end of sequence",
     "reason_short_budget": "budget used up",
     "reason_short_context": "context full",
-    "beam_best": "**Best:** `{text}` (log-probability {logprob:.3f}, score {score:.3f})",
-    "beam_hypothesis": "{rank}. `{text}`: score {score:.3f} ({reason})",
+    "beam_best": "**Best:** “{text}” (log-probability {logprob:.3f}, score {score:.3f})",
+    "beam_hypothesis": "{rank}. “{text}”: score {score:.3f} ({reason})",
     "err_beam_steps": "Beam search runs as a whole: press Run, or choose greedy or sampling to step.",
     "err_generation_finished": "Generation has finished ({reason}). Press Back to undo the last step or Reset to "
                                "start again.",
@@ -590,6 +590,8 @@ EN: dict[str, str] = {
                         "warm-up steps.",
     "err_train_too_large": "This model has {params} parameters; this shared CPU trains at most {limit} live. Use "
                            "fewer layers or a smaller d_model or d_ff.",
+    "err_train_vocab": "This text has {vocab} different characters, so a model of it would have {vocab} tokens; "
+                       "models here have at most {limit}. Use a text with fewer different characters.",
     "err_train_too_slow": "One training step would cost about {gflops:.1f} GFLOPs; this shared CPU allows at most "
                           "{limit:.0f}. Lower the batch size, d_model, d_ff or the number of layers.",
     "err_shakespeare_missing": "Tiny Shakespeare is not available on this server: there is no copy here and it "
@@ -676,6 +678,7 @@ EN: dict[str, str] = {
     "err_upload_too_large": "This model is larger than the app accepts: {field} is {value}, the limit is {limit} "
                             "(uploaded models have the Train tab's limits).",
     "upload_field_parameters": "the number of parameters",
+    "upload_field_tokenizer_bytes": "the tokenizer's size in bytes",
 
     # Links, forms and the Attention tab's refusal state (issue 16)
     "err_form_not_text": "{name} must be text.",
@@ -685,6 +688,7 @@ EN: dict[str, str] = {
     "link_unknown_param": "{name} is not a parameter of this view.",
     "link_model_not_shipped": "{name}: there is no shipped model \"{value}\" (a link can name only these: {choices}).",
     "link_note_intro": "**Parts of this link were ignored** (their defaults are shown instead):",
+    "link_note_more": "- and {n} more",
     "link_private": "This view shows a model that is private to your session, so it has no link: a link can only "
                     "name a model that ships with the app.",
     "link_not_ready": "This view has no link yet: draw it first.",
@@ -704,7 +708,7 @@ EN: dict[str, str] = {
     "refused_other": "The views could not be drawn for these controls.",
 
     # What a model reads (issue 15, item 8)
-    "accepted_chars": "Accepts only these characters: `{chars}`",
+    "accepted_chars": "Accepts only these characters: {chars}",
     "accepted_many": "Accepts the {n} characters of its training text.",
     "accepted_any": "Accepts any text (its tokenizer works on bytes).",
     "input_outside_training_fixed": "⚠️ **{model}** was trained only on inputs of exactly {low} characters; this one has {n}. "

@@ -119,7 +119,7 @@ ZH: dict[str, str] = {
     "enc_rope": "RoPE",
     "verdict_order_blind": "输出相同，只是换了顺序：看不见顺序",
     "verdict_order_aware": "输出不同：模型看得见顺序",
-    "shuffle_summary": "原文：`{original}`  \n打乱后：`{shuffled}`",
+    "shuffle_summary": "原文：“{original}”  \n打乱后：“{shuffled}”",
     "col_encoding": "位置编码",
     "col_max_difference": "max |f(打乱的 x) − 打乱的 f(x)|",
     "col_verdict": "结论",
@@ -155,7 +155,7 @@ ZH: dict[str, str] = {
     "token_unknown": "字符分词器从没见过这段文本中的 {count} 个字符（{chars}），它们变成了 `<unk>`。字节级 BPE 则把它们写成字节。",
     "token_vocab_capped": "训练文本只能支持 {got} 个词元（已没有出现至少两次的词元对），少于要求的 {requested} 个。",
     "utf8_intro": "**非 ASCII 字符在 UTF-8 中的存储方式**（字节级 BPE 从这些字节出发）：",
-    "utf8_line": "`{char}`：{n} 个字节，{bytes}",
+    "utf8_line": "“{char}”：{n} 个字节，{bytes}",
     "err_corpus_missing": "服务器上没有{corpus}；请选择其他训练文本。",
 
     # ------------------------------------------------------------------ architecture
@@ -314,7 +314,7 @@ ZH: dict[str, str] = {
     "best_head_line": "{score}：第 {layer} 层，第 {head} 个头（{value:.2f}）",
     "attention_summary": "**{model}**：{arch}，d_model {d_model}，{heads} 个头，{enc} 层编码器和 {dec} 层解码器，"
                          "{params} 个参数。输入共 {n} 个词元。",
-    "attention_generated": "目标由模型自己写出：`{target}`",
+    "attention_generated": "目标由模型自己写出：“{target}”",
     "attention_untrained": "这个模型没有训练过（随机权重）：它的注意力接近均匀。和训练好的模型比较一下。",
     "attention_timeline_step": "权重来自训练时间线的第 {step} 步（共 {last} 步）。",
     "err_too_many_tokens": "{what}有 {n} 个词元；这个视图最多显示 {limit} 个。请缩短。",
@@ -417,8 +417,8 @@ ZH: dict[str, str] = {
     "reason_short_eos": "序列结束",
     "reason_short_budget": "达到上限",
     "reason_short_context": "上下文已满",
-    "beam_best": "**最优：** `{text}`（对数概率 {logprob:.3f}，得分 {score:.3f}）",
-    "beam_hypothesis": "{rank}. `{text}`：得分 {score:.3f}（{reason}）",
+    "beam_best": "**最优：** “{text}”（对数概率 {logprob:.3f}，得分 {score:.3f}）",
+    "beam_hypothesis": "{rank}. “{text}”：得分 {score:.3f}（{reason}）",
     "err_beam_steps": "束搜索是一次完成的：请按「运行」，或选择贪心或采样来单步生成。",
     "err_generation_finished": "生成已经结束（{reason}）。按「后退」撤销上一步，或按「重置」重新开始。",
     "err_nothing_to_undo": "没有可撤销的：还没有生成任何词元。",
@@ -532,6 +532,8 @@ ZH: dict[str, str] = {
     "err_warmup_steps": "预热（{warmup} 步）比整个训练（{steps} 步）还长。请减少预热步数。",
     "err_train_too_large": "这个模型有 {params} 个参数；这台共享 CPU 最多实时训练 {limit} 个。"
                            "请减少层数，或减小 d_model 或 d_ff。",
+    "err_train_vocab": "这段文本有 {vocab} 种不同的字符，用它训练的模型会有 {vocab} 个词元；"
+                       "这里的模型最多 {limit} 个。请换一段不同字符更少的文本。",
     "err_train_too_slow": "一个训练步约需 {gflops:.1f} GFLOPs；这台共享 CPU 最多允许 {limit:.0f}。"
                           "请减小批大小、d_model、d_ff 或层数。",
     "err_shakespeare_missing": "这台服务器上没有 tiny Shakespeare：本地没有副本，也无法下载。"
@@ -613,6 +615,7 @@ ZH: dict[str, str] = {
     # Hostile uploads: a model over the upload limits is refused from its config
     "err_upload_too_large": "这个模型超出了本应用接受的大小：{field} 为 {value}，上限是 {limit}（上传的模型与训练页使用相同的限制）。",
     "upload_field_parameters": "参数量",
+    "upload_field_tokenizer_bytes": "分词器的字节数",
 
     # Links, forms and the Attention tab's refusal state (issue 16)
     "err_form_not_text": "{name}必须是文字。",
@@ -622,6 +625,7 @@ ZH: dict[str, str] = {
     "link_unknown_param": "{name} 不是这个视图的参数。",
     "link_model_not_shipped": "{name}：没有随应用提供名为“{value}”的模型（链接只能指向这些模型：{choices}）。",
     "link_note_intro": "**此链接中的部分参数被忽略了**（改用默认值）：",
+    "link_note_more": "- 另有 {n} 项",
     "link_private": "这个视图显示的是仅属于你本次会话的模型，因此没有链接：链接只能指向随应用提供的模型。",
     "link_not_ready": "这个视图还没有链接：请先绘制它。",
     "link_copied": "已复制链接：{address}",
@@ -640,7 +644,7 @@ ZH: dict[str, str] = {
     "refused_other": "无法按这些控件绘制视图。",
 
     # What a model reads (issue 15, item 8)
-    "accepted_chars": "只接受这些字符：`{chars}`",
+    "accepted_chars": "只接受这些字符：{chars}",
     "accepted_many": "接受其训练文本中的 {n} 个字符。",
     "accepted_any": "接受任何文字（它的分词器按字节工作）。",
     "input_outside_training_fixed": "⚠️ **{model}** 只在恰好 {low} 个字符的输入上训练过；这个输入有 {n} 个。"

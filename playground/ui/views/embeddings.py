@@ -9,10 +9,12 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.analysis.embeddings import embedding_table, nearest_neighbours, pca_2d
 from playground.data.tokenizer import NUM_SPECIAL, visible
+from playground.viz.labels import visible_token
 
 from ..page.validation import check_text, fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
+from ..text.markup import literal
 
 NEIGHBOURS = 10
 MAX_TOKEN_CHARS = 40
@@ -43,7 +45,8 @@ def embedding_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, go.F
     neighbours = nearest_neighbours(table, token, NEIGHBOURS)
     piece = entry.tokenizer.id_to_piece
     bars = viz.neighbour_bars([piece(i) for i, _ in neighbours], [c for _, c in neighbours],
-                              title=t("fig_emb_neighbours", token=piece(token)), similarity_label=t("w_cosine"),
+                              title=t("fig_emb_neighbours", token=visible_token(piece(token))),
+                              similarity_label=t("w_cosine"),
                               token_label=t("w_token"))
     projection = pca_2d(table)
     marked = [projection.ids.index(i) for i in (token, *(n for n, _ in neighbours))]
@@ -52,6 +55,6 @@ def embedding_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, go.F
         projection.points.numpy(), [piece(i) for i in projection.ids], marked,
         title=t("fig_emb_map", n=len(projection.ids), d=table.size(1)),
         x_label=t("emb_component", k=1, share=first), y_label=t("emb_component", k=2, share=second),
-        highlighted_label=t("emb_marked", token=piece(token)), others_label=t("emb_others"))
-    return bars, emb_map, t("emb_explain", token=piece(token), v=table.size(0), d=table.size(1), share=first + second,
-                            nearest=piece(neighbours[0][0]), cosine=neighbours[0][1])
+        highlighted_label=t("emb_marked", token=visible_token(piece(token))), others_label=t("emb_others"))
+    return bars, emb_map, t("emb_explain", token=literal(piece(token)), v=table.size(0), d=table.size(1),
+                            share=first + second, nearest=literal(piece(neighbours[0][0])), cosine=neighbours[0][1])

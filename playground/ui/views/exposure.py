@@ -11,6 +11,7 @@ from playground.analysis.exposure_bias import teacher_forced_vs_free
 from ..page.validation import fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
+from ..text.markup import literal
 from .token_input import encode_checked, pieces
 
 
@@ -38,6 +39,6 @@ def exposure_view(entry: ModelEntry, prompt, target, lang: str) -> tuple[go.Figu
     if result.parted_at is None:
         return figure, t("xb_explain") + "\n\n" + t("xb_never_parted") + " " + counts
     at = result.parted_at
-    parted = t("xb_parted_at", position=at, wanted=pieces(entry, [result.target[at]])[0],
-               written=pieces(entry, [result.free_running[at]])[0])
+    parted = t("xb_parted_at", position=at, wanted=literal(pieces(entry, [result.target[at]])[0]),
+               written=literal(pieces(entry, [result.free_running[at]])[0]))
     return figure, t("xb_explain") + "\n\n" + parted + " " + counts

@@ -11,6 +11,7 @@ from playground.analysis.fill_blanks import BLANK, fill_blanks, filled_text, mas
 from ..page.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
+from ..text.markup import literal
 
 MAX_BLANKS = 8
 TOP_CANDIDATES = 5
@@ -37,4 +38,5 @@ def fill_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, str]:
                blank.probabilities) for k, blank in enumerate(found)]
     figure = viz.blank_candidates(panels, title=t("fig_fill"), probability_label=t("w_probability"))
     filled = filled_text(ids, found, entry.tokenizer)
-    return figure, t("fill_explain", blank=BLANK, n=len(found), filled=filled.replace("\n", " ↵ "), k=TOP_CANDIDATES)
+    return figure, t("fill_explain", blank=BLANK, n=len(found), filled=literal(filled.replace("\n", " ↵ ")),
+                     k=TOP_CANDIDATES)

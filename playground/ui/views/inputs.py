@@ -10,6 +10,7 @@ from playground.data import tasks
 
 from playground.zoo import ModelEntry, ModelRegistry
 from ..text.i18n import text
+from ..text.markup import literal
 
 MAX_CHARS_LISTED = 60          # a larger alphabet is described by its size, not listed
 
@@ -22,7 +23,7 @@ def accepted_text(entry: ModelEntry, lang: str) -> str:
     if len(chars) > MAX_CHARS_LISTED:
         return text(lang, "accepted_many", n=len(chars))
     shown = " ".join({" ": "␣", "\n": "↵", "\t": "⇥"}.get(ch, ch) for ch in chars)
-    return text(lang, "accepted_chars", chars=shown)
+    return text(lang, "accepted_chars", chars=literal(shown))
 
 
 @functools.lru_cache(maxsize=64)
@@ -57,5 +58,5 @@ def input_note(registry: ModelRegistry, entry: ModelEntry, value, lang: str) -> 
     if lengths is not None and isinstance(value, str) and value and not lengths[0] <= len(value) <= lengths[1]:
         low, high = lengths
         key = "input_outside_training_fixed" if low == high else "input_outside_training"
-        lines.append(text(lang, key, model=entry.name, n=len(value), low=low, high=high))
+        lines.append(text(lang, key, model=literal(entry.name), n=len(value), low=low, high=high))
     return "\n\n".join(lines)

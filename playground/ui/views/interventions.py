@@ -21,12 +21,14 @@ import torch
 from playground import viz
 from playground.analysis import exact_match_change, generation_change, logit_lens, next_token_change
 from playground.data import BOS_ID, EOS_ID
+from playground.data.tokenizer import visible
 from playground.generate.batch import bos, greedy
 from playground.model import ABLATIONS, Head
 
 from ..page.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_text, fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
+from ..text.markup import literal
 
 MAX_VIEW_TOKENS = 64           # input tokens these views read at most
 GENERATED_TOKENS = 20          # tokens generated before and after switching heads off
@@ -116,10 +118,9 @@ def _piece(entry: ModelEntry, token_id: int) -> str:
     return entry.tokenizer.id_to_piece(token_id)
 
 
-def _code(piece: str) -> str:
-    """A token as a markdown code span (whitespace drawn visibly)."""
-    shown = piece.replace("`", "'").replace("\n", "↵").replace("|", "\\|").replace(" ", "␣")
-    return f"`{shown}`" if shown else "∅"
+def _shown(piece: str) -> str:
+    """A token for Markdown: whitespace drawn visibly, written literally."""
+    return literal(visible(piece)) if piece else "∅"
 
 
 def heads_off_views(entry: ModelEntry, value, settings: HeadsOffSettings, lang: str) -> HeadsOffViews:
@@ -137,15 +138,16 @@ def heads_off_views(entry: ModelEntry, value, settings: HeadsOffSettings, lang: 
         pieces, {t("w_ho_before"): change.before, t("w_ho_after"): change.after}, top_after, top_n=TOP_CANDIDATES,
         title=t(DISTRIBUTION_TITLE[model.has_decoder], n=len(heads)), chosen_label=t("w_ho_top_after"),
         token_label=t("w_token"), probability_label=t("w_probability"))
-    summary = t("ho_summary", kl=change.kl, before=_code(pieces[top_before]), p_before=float(change.before[top_before]),
-                after=_code(pieces[top_after]), p_after=float(change.after[top_after]),
+    summary = t("ho_summary", kl=change.kl, before=_shown(pieces[top_before]),
+                p_before=float(change.before[top_before]), after=_shown(pieces[top_after]),
+                p_after=float(change.after[top_after]),
                 how=t(HOW_TEXT[how]), n=len(heads))
     generation = None
     if model.has_decoder:
         room = entry.config.max_len - len(read.ids)
         with torch.inference_mode():
             gen = generation_change(model, heads, read.ids, min(GENERATED_TOKENS, room), read.source, how)
-        marked = [[_code(_piece(entry, i)) for i in row] for row in (gen.before, gen.after)]
+        marked = [[_shown(_piece(entry, i)) for i in row] for row in (gen.before, gen.after)]
         for row in marked:
             for i in range(len(row)):
                 if gen.changed[i]:

@@ -10,11 +10,12 @@ from playground import viz
 from playground.analysis.norms import batch_vs_layer, first_norm_input, layer_norm_steps, residual_norms
 from playground.analysis.worked_attention import traced_run
 from playground.data import BOS_ID
-from playground.viz.labels import number_text
+from playground.viz.labels import number_text, visible_token
 
 from ..page.validation import check_number
 from playground.zoo import ModelEntry
 from ..text.i18n import text
+from ..text.markup import literal
 from .token_input import encode_checked, pieces
 
 FEATURES_IN_TABLE = 6      # features worked out in the table (all of them are drawn)
@@ -47,14 +48,14 @@ def layer_norm_view(entry: ModelEntry, value, layer, position, lang: str) -> tup
     figure = viz.layer_norm_vector(
         {t("ln_input"): steps.x.numpy(), t("ln_normalised"): steps.normalised.numpy(),
          t("ln_output"): steps.output.numpy()},
-        title=t("fig_ln_vector", token=token, position=position, norm=name), dimension_label=t("w_feature"),
-        value_label=t("w_value"))
+        title=t("fig_ln_vector", token=visible_token(token), position=position, norm=name),
+        dimension_label=t("w_feature"), value_label=t("w_value"))
     columns = [t("w_feature"), "x", "x − μ", "(x − μ) / √(σ² + ε)", "γ", "β", "γ·x̂ + β"]
     rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for d in range(min(FEATURES_IN_TABLE, steps.x.numel())):
         values = (steps.x[d], steps.x[d] - steps.mean, steps.normalised[d], steps.gamma[d], steps.beta[d], steps.output[d])
         rows.append("| " + " | ".join([str(d), *(number(float(v)) for v in values)]) + " |")
-    explanation = t("ln_explain", token=token, d=steps.x.numel(), mean=number(steps.mean),
+    explanation = t("ln_explain", token=literal(token), d=steps.x.numel(), mean=number(steps.mean),
                     variance=number(steps.variance), eps=f"{steps.eps:g}", std=number((steps.variance + steps.eps) ** 0.5),
                     shown=len(rows) - 2)
     return figure, explanation + "\n\n" + "\n".join(rows)

@@ -24,6 +24,7 @@ from playground.viz.training import MARKER_LIMIT
 from ..page.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from ..session.training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from ..text.i18n import text
+from ..text.markup import literal
 
 CURVE_POINTS = 400            # progress points drawn at most; evaluated ones are always kept
 SHORT_KIND = {site.name: site.id for site in SITES}     # a probe kind (a site's name) -> the site's id
@@ -99,7 +100,7 @@ def status_text(session: TrainingSession, lang: str) -> str:
         return t("train_status_idle")
     config = trainer.config
     lines = [t(STATE_TEXT.get(session.state, "train_state_running"), seconds=RUN_SECONDS, n=STEP_SIZE,
-               steps=config.max_steps, message=trainer.failure or "")]
+               steps=config.max_steps, message=literal(trainer.failure or ""))]
     if event is None:
         lines.append(t("train_status_started", task=task_name(session.spec.task, lang),
                        params=f"{sum(p.numel() for p in trainer.model.parameters()):,}"))
@@ -114,7 +115,7 @@ def status_text(session: TrainingSession, lang: str) -> str:
         lines.append(t("train_heldout", step=evaluated.step, val_loss=evaluated.val_loss,
                        perplexity=evaluated.perplexity, accuracy=_percent(evaluated.accuracy), exact=exact))
     if session.entry is not None and session.state != "running":
-        lines.append(t("train_published", name=session.entry.name))
+        lines.append(t("train_published", name=literal(session.entry.name)))
     return "\n\n".join(lines)
 
 
@@ -225,11 +226,10 @@ def formation_figure(session: TrainingSession, lang: str) -> go.Figure:
 
 
 def _cell(value: str | None) -> str:
-    """Text safe inside a markdown table cell and a code span."""
+    """Text written by a model for a Markdown table cell: line breaks drawn, written literally."""
     if value is None:
         return "–"
-    shown = value.replace("\n", "↵").replace("|", "\\|").replace("`", "'")
-    return f"`{shown}`" if shown.strip() else "∅"
+    return literal(value.replace("\n", "↵")) if value.strip() else "∅"
 
 
 def sample_text(session: TrainingSession, lang: str) -> str:

@@ -17,6 +17,7 @@ from playground.viz.labels import number_text
 from ..page.validation import check_choice, check_number
 from playground.zoo import ModelEntry
 from ..text.i18n import text
+from ..text.markup import literal
 from .token_input import encode_checked, pieces
 
 MAX_WORKED_TOKENS = 4      # a 4 x 4 score matrix: every number readable, every step checkable by hand
@@ -78,8 +79,9 @@ def worked_attention_view(entry: ModelEntry, value, site_id, layer, head, lang: 
     recombined = recombined_output(entry.model, trace, site, layer)
     out_error = float((trace[site.key(layer, "out")][0].double() - recombined).abs().max())
     explanation = t(
-        "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=number(sqrt_dk), row=row, token=queries[row],
-        key_token=keys[0], terms=terms, more=max(0, worked.d_k - 3), dot=number(float(worked.scores[row, 0])),
+        "wa_explain", n=len(queries), m=len(keys), dk=worked.d_k, root=number(sqrt_dk), row=row,
+        token=literal(queries[row]), key_token=literal(keys[0]), terms=terms, more=max(0, worked.d_k - 3),
+        dot=number(float(worked.scores[row, 0])),
         scaled=number(float(worked.scaled[row, 0])),
         exps=", ".join(number(float(v)) for v in torch.exp(exps).tolist()),
         total=number(float(torch.exp(exps).sum())),

@@ -27,6 +27,7 @@ from playground.train.metrics import perplexity
 from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry, ModelRegistry
 from ...text.i18n import text
+from ...text.markup import literal
 from ...views.induction import induction_text
 from ...views.shapes import shape_rows
 from .passes import SHARED_PASSES, RecordedPass
@@ -269,12 +270,12 @@ def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] |
     held-out loss and perplexity."""
     entry, config = attention.entry, attention.entry.config
     t = partial(text, lang)
-    lines = [t("attention_summary", model=entry.name, arch=t(f"arch_{config.arch}"), d_model=config.d_model,
+    lines = [t("attention_summary", model=literal(entry.name), arch=t(f"arch_{config.arch}"), d_model=config.d_model,
                heads=config.n_heads, enc=config.n_encoder_layers, dec=config.n_decoder_layers,
                params=f"{entry.n_parameters:,}", n=len(attention.source_ids or attention.target_ids))]
     if attention.generated:
         written = entry.tokenizer.decode(attention.target_ids[1:])
-        lines.append(t("attention_generated", target=written or "∅"))
+        lines.append(t("attention_generated", target=literal(written) if written else "∅"))
     if entry.source == "untrained":
         lines.append(t("attention_untrained"))
     if at_step is not None:

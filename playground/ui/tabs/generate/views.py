@@ -161,7 +161,7 @@ def token_attention_figure(generation: Generation, site: AttentionSite, lang: st
     heads = [t("w_layer_head", layer=layer, head=head) for layer in range(n_layers) for head in range(n_heads)]
     return viz.attention_head(rows.reshape(n_layers * n_heads, n_keys), heads, keys,
                               title=t("fig_token_attention_cross" if site.is_cross else "fig_token_attention_self",
-                                      token=step.token_text),
+                                      token=visible_token(step.token_text)),
                               query_label=t("w_layer_and_head"), key_label=t("w_key"), weight_label=t("w_weight"))
 
 
@@ -198,7 +198,7 @@ def status_text(generation: Generation, lang: str) -> str:
     config = generation.entry.config
     lines = []
     if step is None:
-        lines.append(t("status_ready", model=generation.entry.name,
+        lines.append(t("status_ready", model=literal(generation.entry.name),
                        n=len(stepper.source_ids) if stepper.source_ids else stepper.prompt_length))
     else:
         probability = float(step.probs[step.token_id])
@@ -245,15 +245,22 @@ def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str) ->
     t = partial(text, lang)
     tree = viz.beam_tree(nodes, title=t("fig_beam_tree", width=settings.beam_width), step_label=t("w_step"),
                          score_label=t("w_score"), logprob_label=t("w_logprob"))
-    lines = [t("beam_best", text=result.best.text or "∅", logprob=result.best.logprob, score=result.best.score)]
-    lines += [t("beam_hypothesis", rank=i + 1, text=h.text or "∅", score=h.score, reason=t(f"reason_short_{h.reason}"))
+    lines = [t("beam_best", text=_shown_text(result.best.text), logprob=result.best.logprob, score=result.best.score)]
+    lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=h.score,
+                reason=t(f"reason_short_{h.reason}"))
               for i, h in enumerate(result.finished[:settings.beam_width])]
     output = [(prompt, t("span_prompt")), (" → " if entry.config.arch == "encoder_decoder" else "", None),
               (result.best.text, t("span_generated"))]
     return GenerateViews(output, "\n".join(lines), None, None, None, None, tree, 1, 1)
 
 
+def _shown_text(value: str) -> str:
+    """Generated text for Markdown, written literally ("∅" when there is none)."""
+    return literal(value) if value else "∅"
+
+
 def waiting_for_beam(prompt: str, entry: ModelEntry, lang: str) -> GenerateViews:
     """Beam search is chosen but not run yet: only the prompt and a hint to press Run."""
     output = [(prompt, text(lang, "span_prompt"))]
-    return GenerateViews(output, text(lang, "status_beam_ready", model=entry.name), None, None, None, None, None, 1, 1)
+    status = text(lang, "status_beam_ready", model=literal(entry.name))
+    return GenerateViews(output, status, None, None, None, None, None, 1, 1)

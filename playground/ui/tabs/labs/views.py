@@ -14,6 +14,7 @@ from playground.labs.lab import corpus_text
 from playground.viz.theme import TITLE_LINE_PX
 
 from ...text.i18n import text
+from ...text.markup import literal
 from ...views.training import SERIES, SHORT_KIND, probe_kinds
 from .session import LabSession
 
@@ -152,15 +153,15 @@ def _samples(result: LabResult, lang: str) -> str:
     for variant in result.variants:
         for sample in variant.end.samples[:SAMPLES_SHOWN]:
             shown = _short(sample.output)
-            expected = f" ({expected_word} `{_short(sample.target)}`)" if sample.target else ""
-            lines.append(f"- {variant.name.get(lang)}: `{_short(sample.input)}` → `{shown}`{expected}")
+            expected = f" ({expected_word} {_short(sample.target)})" if sample.target else ""
+            lines.append(f"- {variant.name.get(lang)}: {_short(sample.input)} → {shown}{expected}")
     return "\n".join(lines)
 
 
 def _short(value: str) -> str:
-    """One line, safe inside a code span, at most SAMPLE_CHARS characters."""
-    shown = value.replace("\n", "↵").replace("`", "'")
-    return shown if len(shown) <= SAMPLE_CHARS else shown[:SAMPLE_CHARS - 1] + "…"
+    """A model's output in one line of at most SAMPLE_CHARS characters, written literally."""
+    shown = value.replace("\n", "↵")
+    return literal(shown if len(shown) <= SAMPLE_CHARS else shown[:SAMPLE_CHARS - 1] + "…")
 
 
 def kept_choices(session: LabSession, lang: str) -> list[tuple[str, int]]:

@@ -23,6 +23,7 @@ from playground.labs import LabResult, summarize
 from ...session.training import DATA_BLOCK_SIZES, TrainingSession
 from ...session.workspace import Workspace
 from ...text.i18n import text
+from ...text.markup import literal
 from ...views.training import (
     DIAGONAL_KEY,
     INDUCTION_KEY,
@@ -195,7 +196,7 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
     if reached is not None:
         train_handlers.stop(workspace, lang)          # ends the run at the goal; its model joins the session
         ending = t("lesson_live_reached", step=reached, seconds=session.trainer.elapsed, stopped=session.trainer.step,
-                   name=session.model_name)
+                   name=literal(session.model_name))
     elif session is None or session.trainer is None or session.trainer is before:
         return
     else:

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import gradio as gr
 
-from ...page.refusals import refusal_figures, refusal_reason
+from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
 from ...page.validation import fail
 from ...session.workspace import Workspace
 from ...text.i18n import text
@@ -31,10 +31,9 @@ def sinusoidal(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
 def change_d_model(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
     """The dimension picker offers the new width's dimensions (keeping the chosen ones it has), and
     the table is redrawn."""
-    kept = tuple(d for d in form.dims if d < form.d_model) or (0, 1)
-    updated = replace(form, dims=kept)
-    return {"dims": gr.Dropdown(choices=list(range(form.d_model)), value=list(kept)),
-            **sinusoidal(workspace, updated, lang)}
+    picker = _picker(form.dims, form.d_model, (0, 1))
+    updated = replace(form, dims=tuple(picker.constructor_args["value"]))
+    return {"dims": picker, **sinusoidal(workspace, updated, lang)}
 
 
 def model_positions(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
@@ -55,10 +54,9 @@ def rope(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
 
 def change_rope_dim(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
     """The pair picker offers the new head size's pairs (keeping the chosen ones it has), and RoPE is redrawn."""
-    kept = tuple(p for p in form.rope_pairs if p < form.rope_dim // 2) or (0,)
-    updated = replace(form, rope_pairs=kept)
-    return {"rope_pairs": gr.Dropdown(choices=list(range(form.rope_dim // 2)), value=list(kept)),
-            **rope(workspace, updated, lang)}
+    picker = _picker(form.rope_pairs, form.rope_dim // 2, (0,))
+    updated = replace(form, rope_pairs=tuple(picker.constructor_args["value"]))
+    return {"rope_pairs": picker, **rope(workspace, updated, lang)}
 
 
 def shuffle(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
@@ -69,9 +67,24 @@ def shuffle(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
 
 
 def draw(workspace: Workspace, form: PositionalForm, lang: str) -> dict:
-    """Every part of the tab, with the pickers fitted to the chosen sizes."""
-    return {**change_d_model(workspace, form, lang), **model_positions(workspace, form, lang),
-            **change_rope_dim(workspace, form, lang), **shuffle(workspace, form, lang)}
+    """Every part of the tab, with the pickers fitted to the chosen sizes; a part that refuses its input
+    shows why, and the others are drawn. The pickers are always sent (as lists the page reads back),
+    so a refused part, such as a shuffle text the order models cannot read, leaves no control behind."""
+    updates = {"dims": _picker(form.dims, form.d_model, (0, 1)),
+               "rope_pairs": _picker(form.rope_pairs, form.rope_dim // 2, (0,))}
+    for part, shown_refusal in ((change_d_model, sinusoidal_refused), (model_positions, model_positions_refused),
+                                (change_rope_dim, rope_refused), (shuffle, shuffle_refused)):
+        try:
+            updates.update(part(workspace, form, lang))
+        except gr.Error:
+            updates.update(shown_refusal(workspace, form, lang))
+    return updates
+
+
+def _picker(chosen: tuple[int, ...], size: int, fallback: tuple[int, ...]) -> gr.Dropdown:
+    """A multiselect of 0 .. size - 1 holding the chosen values it has (else `fallback`)."""
+    kept = [v for v in chosen if v < size] or list(fallback)
+    return gr.Dropdown(choices=list(range(size)), value=kept)
 
 
 def _refusal(part, figures: tuple[str, ...]):
@@ -84,6 +97,7 @@ def _refusal(part, figures: tuple[str, ...]):
 
 sinusoidal_refused = _refusal(sinusoidal, SINUSOIDAL)
 rope_refused = _refusal(rope, ROPE)
+model_positions_refused = refusal_handler(model_positions, MODEL[:2], MODEL[2])
 
 
 def shuffle_refused(workspace: Workspace, form: PositionalForm, lang: str) -> dict:

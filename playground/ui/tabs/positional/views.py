@@ -12,6 +12,7 @@ import torch
 
 from playground import viz
 from playground.model import ModelConfig, Trace, sinusoidal_table
+from playground.viz.labels import plotly_text
 
 from ...page.validation import (
     MAX_INPUT_CHARS,
@@ -25,6 +26,7 @@ from ...page.validation import (
 )
 from playground.zoo import ModelEntry, ascii_tokenizer, seeded_model
 from ...text.i18n import text
+from ...text.markup import literal
 
 DEFAULT_D_MODEL, DEFAULT_LENGTH = 64, 64
 DEFAULT_DIMS = (0, 1, 10, 11, 40, 41)
@@ -81,15 +83,15 @@ def model_position_views(entry: ModelEntry, lang: str) -> tuple[go.Figure | None
     length = min(config.max_len, POSITIONAL_LENGTH_RANGE[1])
     table = module.table(length)
     if table is None:
-        return None, None, t(f"note_positions_{config.positional}", model=entry.name)
+        return None, None, t(f"note_positions_{config.positional}", model=literal(entry.name))
     matrix = table.detach().float().numpy()                                  # [T, D]
     heatmap = viz.positional_heatmap(
-        matrix, title=t("fig_model_positions", model=entry.name, kind=t(f"enc_{config.positional}")),
+        matrix, title=t("fig_model_positions", model=plotly_text(entry.name), kind=t(f"enc_{config.positional}")),
         position_label=t("w_position"), dimension_label=t("w_dimension"), value_label=t("w_value"))
     similarity = viz.position_similarity(
-        matrix, title=t("fig_model_position_similarity", model=entry.name), position_label=t("w_position"),
+        matrix, title=t("fig_model_position_similarity", model=plotly_text(entry.name)), position_label=t("w_position"),
         value_label=t("w_cosine"))
-    note = t(f"note_positions_{config.positional}", model=entry.name)
+    note = t(f"note_positions_{config.positional}", model=literal(entry.name))
     if entry.source == "untrained" and config.positional == "learned":
         note += " " + t("note_untrained_positions")
     return heatmap, similarity, note
@@ -166,4 +168,4 @@ def shuffle_demo(text_value, seed, lang: str) -> tuple[list[list], str]:
         rows.append([text(lang, f"enc_{positional}"), f"{difference:.2e}",
                      text(lang, "verdict_order_blind" if same else "verdict_order_aware")])
     shuffled = "".join(text_value[i] for i in order)
-    return rows, text(lang, "shuffle_summary", original=text_value, shuffled=shuffled)
+    return rows, text(lang, "shuffle_summary", original=literal(text_value), shuffled=literal(shuffled))

@@ -12,6 +12,7 @@ from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, Toke
 
 from ...page.validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
 from ...text.i18n import text
+from ...text.markup import literal
 
 CORPUS_CHOICES = ("bundled", "tiny_shakespeare", "this_text")
 DEFAULT_VOCAB = 400
@@ -62,7 +63,7 @@ def utf8_note(value: str, lang: str) -> str:
     wide = list(dict.fromkeys(ch for ch in value if ord(ch) > 127))[:6]
     if not wide:
         return ""
-    lines = [text(lang, "utf8_line", char=ch, n=len(ch.encode("utf-8")),
+    lines = [text(lang, "utf8_line", char=literal(ch), n=len(ch.encode("utf-8")),
                   bytes=" ".join(f"{b:02X}" for b in ch.encode("utf-8"))) for ch in wide]
     return text(lang, "utf8_intro") + "\n" + "\n".join(f"- {line}" for line in lines)
 
@@ -89,7 +90,8 @@ def tokenize_views(value, corpus, vocab_size, lang: str) -> tuple[go.Figure, go.
                n_bpe=len(bpe_spans), bpe_vocab=bpe.vocab_size, requested=vocab_size,
                ratio=len(value) / max(1, len(bpe_spans)), corpus=t(f"corpus_{corpus}"), corpus_chars=len(training_text))
     if unknown:
-        counts += "\n\n" + t("token_unknown", chars=" ".join(repr(c) for c in unknown[:12]), count=len(unknown))
+        shown = literal(" ".join(repr(c) for c in unknown[:12]))
+        counts += "\n\n" + t("token_unknown", chars=shown, count=len(unknown))
     if bpe.vocab_size < vocab_size:
         counts += "\n\n" + t("token_vocab_capped", got=bpe.vocab_size, requested=vocab_size)
     merges = bpe.merges(display=True)[:SHOWN_MERGES]
