@@ -114,6 +114,22 @@ class LayerCache:
         return twin
 
 
+def _stack(layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The layers' weights stacked along the output features [3D, D], and their biases [3D] (or None)."""
+    weight = torch.cat([layer.weight for layer in layers])
+    bias = None if layers[0].bias is None else torch.cat([layer.bias for layer in layers])
+    return weight, bias
+
+
+def _versions(parameters: tuple[torch.Tensor, ...]) -> tuple[tuple[int, int], ...]:
+    """What changes when a tensor's values do: its in-place version counter and its storage."""
+    return tuple((p._version, p.data_ptr()) for p in parameters)
+
+
+def _needs_graph(parameters: tuple[torch.Tensor, ...]) -> bool:
+    return torch.is_grad_enabled() and any(p.requires_grad for p in parameters)
+
+
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention over H heads of size Dh = D / H.
 
@@ -140,30 +156,30 @@ class MultiHeadAttention(nn.Module):
         self.hook_weights = HookPoint(f"{name}.weights")
         self.hook_z = HookPoint(f"{name}.z")
         self.hook_out = HookPoint(f"{name}.out")
-        self._stacked = None                      # (parameter versions, [3D, D] weight, [3D] bias or None)
+        self._stacked = None                      # (parameters, their versions, [3D, D] weight, [3D] bias or None)
 
     def _stacked_qkv(self) -> tuple[torch.Tensor, torch.Tensor | None]:
         """W_q, W_k, W_v stacked [3D, D] (and their biases [3D]), so one matrix product projects x.
 
         Training needs the stacking inside the autograd graph, so it is done on every call; otherwise
-        it is kept until one of the parameters changes (an in-place update such as an optimizer step or
-        a load, a move, a new dtype; a change written through `param.data` goes unseen).
+        it is kept until a parameter changes: an in-place update (an optimizer step, a load), a move
+        or a new dtype (a change written through `param.data` goes unseen).
         """
+        kept = self._stacked
+        if kept is not None and not _needs_graph(kept[0]) and kept[1] == _versions(kept[0]):
+            return kept[2], kept[3]
         layers = (self.w_q, self.w_k, self.w_v)
-        parameters = [p for layer in layers for p in (layer.weight, layer.bias) if p is not None]
-        if torch.is_grad_enabled() and any(p.requires_grad for p in parameters):
-            return self._stack(layers)
-        versions = tuple((p.data_ptr(), p._version, p.device, p.dtype) for p in parameters)
-        if self._stacked is None or self._stacked[0] != versions:
-            with torch.inference_mode(False), torch.no_grad():               # an ordinary tensor, usable anywhere
-                self._stacked = (versions, *self._stack(layers))
-        return self._stacked[1], self._stacked[2]
-
-    @staticmethod
-    def _stack(layers) -> tuple[torch.Tensor, torch.Tensor | None]:
-        weight = torch.cat([layer.weight for layer in layers])                # [3D, D]
-        bias = None if layers[0].bias is None else torch.cat([layer.bias for layer in layers])
+        parameters = tuple(p for layer in layers for p in (layer.weight, layer.bias) if p is not None)
+        if _needs_graph(parameters):
+            return _stack(layers)
+        with torch.inference_mode(False), torch.no_grad():                   # an ordinary tensor, usable anywhere
+            weight, bias = _stack(layers)
+        self._stacked = (parameters, _versions(parameters), weight, bias)
         return weight, bias
+
+    def _load_from_state_dict(self, *args, **kwargs):
+        self._stacked = None                      # a load may put new parameter objects in place
+        super()._load_from_state_dict(*args, **kwargs)
 
     def uses_reference_pieces(self) -> bool:
         return self.score_fn is scaled_scores and self.split is split_heads and self.merge is merge_heads

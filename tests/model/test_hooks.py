@@ -209,3 +209,12 @@ def test_training_sends_gradients_to_each_projection_and_frozen_weights_pass_gra
     with hooks(frozen, {"decoder.0.resid_pre": leaf}):
         frozen(ids)[0, -1].sum().backward()
     assert start["x"].grad is not None and start["x"].grad.abs().sum() > 0
+
+
+def test_a_load_that_puts_new_parameter_objects_in_place_is_seen_by_the_stacked_projection():
+    model, other = tiny_model("decoder_only", seed=0), randomize_parameters(tiny_model("decoder_only", seed=1))
+    ids = torch.randint(5, 23, (1, 5))
+    with torch.no_grad():
+        model(ids)
+        model.load_state_dict(other.state_dict(), assign=True)
+        torch.testing.assert_close(model(ids), other(ids), rtol=0, atol=0)
