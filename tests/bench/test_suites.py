@@ -47,7 +47,7 @@ def test_model_suite_reports_its_seven_metrics(monkeypatch):
         torch.set_num_threads(threads)
     assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
                              "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff",
-                             "gpt2_small_attention_view_ms"]
+                             "gpt2_small_attention_view_ms", "activation_patching_ms"]
     assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
 
 
