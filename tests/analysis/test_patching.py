@@ -196,13 +196,3 @@ def test_bad_pairs_and_patches_are_refused_with_the_reason(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
 
-
-def test_the_view_of_the_shipped_induction_model_names_its_induction_heads():
-    from playground.checkpoint import load
-    from playground.ui.registry import pretrained_dir
-    checkpoint = load(pretrained_dir() / "induction")
-    view = activation_patching(checkpoint.model, induction_pair(checkpoint.config.vocab_size, seed=0))
-    heads = view.heads[0].values                                              # [L, H]
-    assert view.clean_metric > 3 and view.corrupted_metric < -3             # the model copies the block
-    assert heads[1].sum() > 0.8 and heads[1].min() > 0.2                    # layer 1's heads carry the answer ...
-    assert np.abs(view.residual[0].values[-1, :-1]).max() < 1e-6            # ... to the last position alone
