@@ -8,7 +8,7 @@ from playground.analysis.patching import (
     Patch, PatchingPair, activation_patching, induction_pair, pair_from_inputs, patched_metrics, task_pair,
 )
 from playground.data import BOS_ID, tasks
-from playground.model import ModelConfig, Trace, build_model, hook_names, hooks
+from playground.model import ModelConfig, build_model, hook_names, hooks
 from tests.model.helpers import randomize_parameters, tiny_model
 
 T = 6
