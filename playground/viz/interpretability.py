@@ -4,6 +4,7 @@ layer x head), direct logit attribution (one bar per component) and linear probe
 Signed values share one diverging scale centred at 0 (blue below, white at 0, red above); a patching
 map spans at least -1..1, so 1 (the answer fully restored) has the same colour in every view.
 """
+import html
 from collections.abc import Sequence
 
 import numpy as np
@@ -110,7 +111,9 @@ def logit_attribution_bars(
         raise ValueError(f"labels has {len(labels)} names but values has {len(contributions)} contributions")
     if not np.isfinite(logit):
         raise ValueError(f"logit must be a finite number, got {logit}")
-    categories, tick_text = axis_categories(labels)
+    categories = [html.escape(str(label), quote=False) for label in labels]       # names, not tokens: spaces stay
+    if len(set(categories)) != len(categories):
+        raise ValueError("labels must name each component once")
     colors = np.where(contributions >= 0, theme.DIVERGING_COLORSCALE[-1][1], theme.DIVERGING_COLORSCALE[0][1])
     total = float(np.sum(contributions, dtype=np.float64))
     trace = dict(
@@ -122,8 +125,8 @@ def logit_attribution_bars(
     layout = theme.base_layout(
         title,
         height=height if height is not None else 460,
-        xaxis=dict(title=dict(text=component_label), type="category", tickmode="array", tickvals=categories,
-                   ticktext=tick_text, tickfont=dict(size=tick_font_size(len(categories)))),
+        xaxis=dict(title=dict(text=component_label), type="category",
+                   tickfont=dict(size=tick_font_size(len(categories)))),
         yaxis=dict(title=dict(text=value_label), zeroline=True, zerolinecolor="#444444", zerolinewidth=2),
         annotations=[dict(text=note, x=0, y=1.02, xref="paper", yref="paper", xanchor="left", yanchor="bottom",
                           showarrow=False, font=dict(size=theme.SMALL_FONT_SIZE + 2))],
