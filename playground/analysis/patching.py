@@ -12,9 +12,9 @@ a cell near 0 carries nothing the answer needs. An activation equal in both runs
 so it scores exactly 0 without being run; every other patched run is one row of a batch, so a
 whole view is a few forward passes.
 
-The pair makers build inputs the tasks make meaningful: `induction_pair` changes the token after
-the earlier occurrence of the current token (the one an induction head copies), `task_pair` one
-character of a sequence-to-sequence source, `pair_from_inputs` any two inputs a learner types.
+The pair makers build inputs the tasks make meaningful: `induction_pair` changes the token that
+followed the earlier occurrences of the last token (the one an induction head copies), `task_pair`
+one character of a sequence-to-sequence source, `pair_from_inputs` any two inputs a learner types.
 """
 from __future__ import annotations
 
@@ -216,7 +216,7 @@ def pair_from_inputs(model: nn.Module, clean: Sequence[int], corrupted: Sequence
     """Two inputs a learner chose: right is the clean run's top token at `position` (default: the last),
     wrong the corrupted run's (its second choice when both runs agree)."""
     position = len(clean) - 1 if position is None else position
-    probe = PatchingPair(tuple(clean), tuple(corrupted), position, 0, 1,
+    probe = PatchingPair(tuple(clean), tuple(corrupted), position, 0, 1,        # the answers are read below
                          None if clean_source is None else tuple(clean_source),
                          None if corrupted_source is None else tuple(corrupted_source))
     _check_model(model, probe)
