@@ -121,8 +121,11 @@ def _stack(layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, torch.Tensor | 
     return weight, bias
 
 
-def _versions(parameters: tuple[torch.Tensor, ...]) -> tuple[tuple[int, int], ...]:
-    """What changes when a tensor's values do: its in-place version counter and its storage."""
+def _versions(parameters: tuple[torch.Tensor, ...]) -> tuple[tuple[int, int], ...] | None:
+    """What changes when a tensor's values do: its in-place version counter and its storage (None for
+    tensors made in inference mode, which keep no version counter)."""
+    if any(p.is_inference() for p in parameters):
+        return None
     return tuple((p._version, p.data_ptr()) for p in parameters)
 
 
@@ -163,18 +166,20 @@ class MultiHeadAttention(nn.Module):
 
         Training needs the stacking inside the autograd graph, so it is done on every call; otherwise
         it is kept until a parameter changes: an in-place update (an optimizer step, a load), a move
-        or a new dtype (a change written through `param.data` goes unseen).
+        or a new dtype (a change written through `param.data` goes unseen). Parameters made in inference
+        mode keep no version counter, so their stacking is never kept.
         """
         kept = self._stacked
         if kept is not None and not _needs_graph(kept[0]) and kept[1] == _versions(kept[0]):
             return kept[2], kept[3]
         layers = (self.w_q, self.w_k, self.w_v)
         parameters = tuple(p for layer in layers for p in (layer.weight, layer.bias) if p is not None)
-        if _needs_graph(parameters):
+        versions = _versions(parameters)
+        if _needs_graph(parameters) or versions is None:
             return _stack(layers)
         with torch.inference_mode(False), torch.no_grad():                   # an ordinary tensor, usable anywhere
             weight, bias = _stack(layers)
-        self._stacked = (parameters, _versions(parameters), weight, bias)
+        self._stacked = (parameters, versions, weight, bias)
         return weight, bias
 
     def _load_from_state_dict(self, *args, **kwargs):

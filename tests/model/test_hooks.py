@@ -218,3 +218,17 @@ def test_a_load_that_puts_new_parameter_objects_in_place_is_seen_by_the_stacked_
         model(ids)
         model.load_state_dict(other.state_dict(), assign=True)
         torch.testing.assert_close(model(ids), other(ids), rtol=0, atol=0)
+
+
+def test_a_model_built_in_inference_mode_projects_from_its_current_weights():
+    with torch.inference_mode():
+        model = randomize_parameters(tiny_model("decoder_only"))
+        ids = torch.randint(5, 23, (1, 5))
+        model(ids)
+        model.decoder.blocks[0].self_attn.w_v.weight.mul_(2.0)              # no version counter to see this
+        changed = model(ids)
+    twin = tiny_model("decoder_only")
+    with torch.no_grad():
+        for target, source in zip(twin.parameters(), model.parameters()):
+            target.copy_(source)
+        torch.testing.assert_close(changed, twin(ids), rtol=0, atol=1e-6)
