@@ -80,13 +80,15 @@ def _check(model: nn.Module, heads: list[Head], how: str, layers: dict) -> None:
             raise ValueError(f"{name} has heads 0..{n_heads - 1}, got head {h.head}")
 
 
-def _copy_along(module: nn.Module, path: list[str], replace: Callable[[nn.Module], nn.Module]) -> nn.Module:
-    """A shallow copy of `module` whose child at `path` is `replace`d; every other child is shared."""
-    if not path:
-        return replace(module)
+def _copy_along(module: nn.Module, path: list[str], replace: Callable) -> nn.Module:
+    """A shallow copy of `module` whose descendant at `path` (submodules, then the attribute named last) is
+    `replace`d; every other child is shared."""
     clone = copy.copy(module)
     clone._modules = dict(module._modules)
-    clone._modules[path[0]] = _copy_along(module._modules[path[0]], path[1:], replace)
+    if len(path) == 1:
+        setattr(clone, path[0], replace(getattr(module, path[0])))
+    else:
+        clone._modules[path[0]] = _copy_along(module._modules[path[0]], path[1:], replace)
     return clone
 
 
