@@ -11,7 +11,8 @@ and is active in two ways:
         logits = model(ids)
 
 runs the hooks for the passes inside the block, in the current thread (or asyncio task) only: a
-model shared by many users answers each of them with their own hooks. A HookPoint may also carry
+model shared by many users answers each of them with their own hooks. (Keep the block around the
+model calls themselves, not around a `yield`: a streamed handler may resume in another thread.) A HookPoint may also carry
 hooks of its own (`with_hook`), which run in every pass through it; `heads_off` builds a view of
 a model from such points. Recording (Trace), switching heads off and activation patching are all
 hooks. With no hook active, a hook point costs one context-variable lookup.
