@@ -1,7 +1,8 @@
 """Hook points: the named places of a forward pass where an activation can be read or replaced.
 
 Every activation listed in trace.py passes through a HookPoint, an identity that knows its name
-("decoder.1.cross_attn.weights"), held by the module whose forward computes the activation. A hook is a function
+("decoder.1.cross_attn.weights"), held by the module whose forward computes the activation.
+A hook is a function
 
     hook(tensor, name) -> None (keep the tensor) or a tensor of the same shape (use it instead)
 
@@ -12,10 +13,11 @@ and is active in two ways:
 
 runs the hooks for the passes inside the block, in the current thread (or asyncio task) only: a
 model shared by many users answers each of them with their own hooks. (Keep the block around the
-model calls themselves, not around a `yield`: a streamed handler may resume in another thread.) A HookPoint may also carry
-hooks of its own (`with_hook`), which run in every pass through it; `heads_off` builds a view of
-a model from such points. Recording (Trace), switching heads off and activation patching are all
-hooks. With no hook active, a hook point costs one context-variable lookup.
+model calls themselves, not around a `yield`: a streamed handler may resume in another thread.)
+A HookPoint may also carry hooks of its own (`with_hook`), which run in every pass through it;
+`heads_off` builds a view of a model from such points. Recording (Trace), switching heads off and
+activation patching are all hooks. With no hook active, a hook point costs one context-variable
+lookup.
 """
 from __future__ import annotations
 
