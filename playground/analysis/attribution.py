@@ -140,5 +140,6 @@ def _parts(stack: nn.Module, trace: Trace, position: int) -> list[tuple]:
             if attention.w_o.bias is not None:
                 parts.append((f"{name}.{layer}.{sublayer}.bias", "attention_bias", layer, None, sublayer,
                               attention.w_o.bias.double()))
-        parts.append((f"{name}.{layer}.ffn", "mlp", layer, None, None, trace[f"{name}.{layer}.ffn.out"][0, position].double()))
+        ffn_out = trace[f"{name}.{layer}.ffn.out"][0, position].double()    # [D], the second bias included
+        parts.append((f"{name}.{layer}.ffn", "mlp", layer, None, None, ffn_out))
     return parts

@@ -69,7 +69,8 @@ class PatchingPair:
             raise ValueError("the clean and corrupted sources must have the same, non-zero length")
         if isinstance(self.position, bool) or not isinstance(self.position, int) \
                 or not 0 <= self.position < len(self.clean):
-            raise ValueError(f"position must be an index into the {len(self.clean)} input tokens, got {self.position!r}")
+            raise ValueError(f"position must be an index into the {len(self.clean)} input tokens, "
+                             f"got {self.position!r}")
         for name in ("right", "wrong"):
             if isinstance(getattr(self, name), bool) or not isinstance(getattr(self, name), int):
                 raise TypeError(f"{name} must be a token id (int), got {getattr(self, name)!r}")
@@ -225,7 +226,8 @@ def pair_from_inputs(model: nn.Module, clean: Sequence[int], corrupted: Sequence
     right = int(clean_logits.argmax())
     ranked = corrupted_logits.argsort(descending=True).tolist()
     wrong = ranked[0] if ranked[0] != right else ranked[1]
-    return PatchingPair(probe.clean, probe.corrupted, position, right, wrong, probe.clean_source, probe.corrupted_source)
+    return PatchingPair(probe.clean, probe.corrupted, position, right, wrong, probe.clean_source,
+                        probe.corrupted_source)
 
 
 # ----------------------------------------------------------------------------------------- running

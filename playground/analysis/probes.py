@@ -148,7 +148,8 @@ def induction_probe_data(model: nn.Module, property: str = "offset", n_sequences
         raise ValueError(f"periods must lie between 2 and length - 1 = {length - 1}, got {periods}")
     rng = random.Random(f"induction-probe/{seed}")
     vocab = model.config.vocab_size
-    ids, positions = torch.zeros(n_sequences, length, dtype=torch.long), torch.zeros(n_sequences, length, dtype=torch.bool)
+    ids = torch.zeros(n_sequences, length, dtype=torch.long)
+    positions = torch.zeros(n_sequences, length, dtype=torch.bool)
     labels = []
     for row in range(n_sequences):
         period = rng.choice(periods)

@@ -16,11 +16,13 @@ IDS, SOURCE = [7, 12, 9, 5, 20, 11], [8, 14, 6, 19, 10]
 def test_the_parts_of_a_random_pre_norm_model_sum_to_its_logit(arch, positional):
     model = randomize_parameters(tiny_model(arch, positional, seed=3), seed=4, std=0.3)
     for position, token in [(-1, None), (2, 17)]:
-        attribution = logit_attribution(model, IDS, position, token, source=SOURCE if arch == "encoder_decoder" else None)
+        source = SOURCE if arch == "encoder_decoder" else None
+        attribution = logit_attribution(model, IDS, position, token, source=source)
         assert attribution.total == pytest.approx(attribution.logit, abs=1e-4)
         heads = [c for c in attribution.components if c.kind == "head"]
         n_sublayers = 2 if arch == "encoder_decoder" else 1
-        assert len(heads) == 2 * 4 * n_sublayers and len({c.name for c in attribution.components}) == len(attribution.components)
+        assert len(heads) == 2 * 4 * n_sublayers
+        assert len({c.name for c in attribution.components}) == len(attribution.components)
     assert attribution.token == 17 and attribution.position == 2
 
 

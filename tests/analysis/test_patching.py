@@ -39,13 +39,14 @@ def test_patching_finds_the_planted_head_and_the_position_it_reads():
     model = planted_copier()
     clean, corrupted = (5, 8, 9, 8, 9, 7), (6, 8, 9, 8, 9, 7)
     with torch.no_grad():
-        assert model(torch.tensor([clean]))[0, -1].argmax() == 5 and model(torch.tensor([corrupted]))[0, -1].argmax() == 6
+        assert model(torch.tensor([clean]))[0, -1].argmax() == 5
+        assert model(torch.tensor([corrupted]))[0, -1].argmax() == 6
     view = activation_patching(model, PatchingPair(clean, corrupted, T - 1, 5, 6))
     assert view.clean_metric > 1 and view.corrupted_metric < -1
     residual = view.residual[0]
     assert residual.rows == ["decoder.0.resid_pre", "decoder.1.resid_pre", "decoder.1.resid_post"]
     expected = np.zeros((3, T))
-    expected[0, 0] = expected[1, 0] = expected[2, T - 1] = 1.0               # position 0 before the copy, the answer after
+    expected[0, 0] = expected[1, 0] = expected[2, T - 1] = 1.0     # position 0 before the copy, the answer after
     np.testing.assert_allclose(residual.values, expected, atol=1e-5)
     heads = view.heads[0]
     expected_heads = np.zeros((2, 2))
@@ -66,7 +67,8 @@ def test_patching_every_activation_of_a_run_into_itself_changes_nothing(arch):
     patches += [Patch(n, None, 1) for n in names if n.rsplit(".", 1)[-1] in ("q", "k", "v", "scores", "weights", "z")]
     metrics = patched_metrics(model, pair, patches)
     with torch.no_grad():
-        logits = model(torch.tensor([src]), torch.tensor([ids])) if arch == "encoder_decoder" else model(torch.tensor([ids]))
+        inputs = (torch.tensor([src]), torch.tensor([ids])) if arch == "encoder_decoder" else (torch.tensor([ids]),)
+        logits = model(*inputs)
     clean = float(logits[0, 4, 9] - logits[0, 4, 13])
     assert len(metrics) == len(patches) > 60
     np.testing.assert_allclose(metrics, clean, atol=1e-5)
@@ -151,7 +153,8 @@ def test_induction_pairs_change_one_token_of_the_block_in_every_copy():
 def test_task_pairs_change_one_source_character_and_read_the_first_target_character_it_changes(name, knobs):
     task = tasks.get(name, **knobs)
     pair = task_pair(task, seed=0)
-    source, corrupted = task.tokenizer.decode(list(pair.clean_source)), task.tokenizer.decode(list(pair.corrupted_source))
+    source = task.tokenizer.decode(list(pair.clean_source))
+    corrupted = task.tokenizer.decode(list(pair.corrupted_source))
     assert len(source) == len(corrupted) and sum(a != b for a, b in zip(source, corrupted)) == 1
     assert pair.clean == pair.corrupted and pair.clean[0] == BOS_ID and pair.position == len(pair.clean) - 1
     target = dict(task.held_out(64, seed=0)).get(source) or task.transform(source)

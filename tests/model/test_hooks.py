@@ -21,7 +21,8 @@ def expected_names(arch: str, positional: str = "sinusoidal") -> set[str]:
         if positional in ("sinusoidal", "learned"):
             names.add(f"{stack}.pos_embed")
         for i in range(2):
-            names |= {f"{stack}.{i}.{part}" for part in ("resid_pre", "resid_mid", "resid_post", "ffn.hidden", "ffn.out")}
+            parts = ("resid_pre", "resid_mid", "resid_post", "ffn.hidden", "ffn.out")
+            names |= {f"{stack}.{i}.{part}" for part in parts}
             names |= {f"{stack}.{i}.self_attn.{part}" for part in ATTENTION_PARTS}
             if stack == "decoder" and arch == "encoder_decoder":
                 names |= {f"{stack}.{i}.cross_attn.{part}" for part in ATTENTION_PARTS} | {f"{stack}.{i}.resid_cross"}
@@ -96,7 +97,8 @@ def test_replacing_the_attention_weights_sends_them_through_the_values_and_w_o()
     attention = model.decoder.blocks[0].self_attn
     by_hand = attention.w_o((uniform @ trace["decoder.0.self_attn.v"]).transpose(1, 2).flatten(2))   # [1, T, D]
     torch.testing.assert_close(trace["decoder.0.self_attn.out"], by_hand, atol=1e-5, rtol=0)
-    torch.testing.assert_close(trace["decoder.0.self_attn.weights"], uniform.expand(1, 4, 6, 6))  # the trace sees the replacement
+    seen = trace["decoder.0.self_attn.weights"]                             # the trace sees the replacement
+    torch.testing.assert_close(seen, uniform.expand(1, 4, 6, 6))
 
 
 def test_hooks_run_in_the_order_given_and_nest():
