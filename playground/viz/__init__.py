@@ -11,6 +11,12 @@ from playground.viz.attention import (
 )
 from playground.viz.embeddings import embedding_map, neighbour_bars
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.interpretability import (
+    head_patching_heatmap,
+    logit_attribution_bars,
+    patching_heatmap,
+    probe_accuracy,
+)
 from playground.viz.matrices import mask_grid, matrix_panels
 from playground.viz.norms import layer_norm_vector, residual_norms
 from playground.viz.logit_lens import logit_lens_heatmap
@@ -48,6 +54,7 @@ __all__ = [
     "compare_runs",
     "cosine_similarity",
     "embedding_map",
+    "head_patching_heatmap",
     "head_scores_heatmap",
     "head_scores_over_steps",
     "layer_norm_vector",
@@ -55,15 +62,18 @@ __all__ = [
     "mask_grid",
     "matrix_panels",
     "induction_formation",
+    "logit_attribution_bars",
     "logit_lens_heatmap",
     "merges_table",
     "neighbour_bars",
     "parameter_treemap",
+    "patching_heatmap",
     "placeholder",
     "position_similarity",
     "residual_norms",
     "positional_curves",
     "positional_heatmap",
+    "probe_accuracy",
     "rope_angles",
     "rope_rotation",
     "shape_table",

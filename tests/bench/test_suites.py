@@ -46,7 +46,8 @@ def test_model_suite_reports_its_six_metrics(monkeypatch):
     finally:
         torch.set_num_threads(threads)
     assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
-                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff"]
+                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff",
+                             "activation_patching_ms"]
     assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
 
 

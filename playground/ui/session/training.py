@@ -24,7 +24,6 @@ from playground.checkpoint import to_bytes
 from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tiny_shakespeare
 from playground.train import Snapshot, Trainer, TrainEvent, recipes, zerogpu
 from playground.train.card import card, metadata
-from playground.train.config import SCHEDULES
 from playground.train.metrics import perplexity
 from playground.train.recipes import (  # noqa: F401  (the tab's names for the recipes)
     DATA_BLOCK_SIZES,
