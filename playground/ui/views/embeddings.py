@@ -53,5 +53,5 @@ def embedding_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, go.F
         title=t("fig_emb_map", n=len(projection.ids), d=table.size(1)),
         x_label=t("emb_component", k=1, share=first), y_label=t("emb_component", k=2, share=second),
         highlighted_label=t("emb_marked", token=piece(token)), others_label=t("emb_others"))
-    return bars, emb_map, t("emb_explain", token=piece(token), v=table.size(0), d=table.size(1), share=first + second,
+    return bars, emb_map, t("emb_explain", token=piece(token), v=len(projection.ids), d=table.size(1), share=first + second,
                             nearest=piece(neighbours[0][0]), cosine=neighbours[0][1])

@@ -320,7 +320,8 @@ def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, s
     scores_figure, best = scores_view(attention, kind, score, lang)
     walk = _derived(attention, ("shapes",), lambda: shape_walkthrough(attention.trace, entry.config))
     shapes = viz.shape_table(shape_rows(walk, entry.config, lang),
-                             title=t("fig_shapes"), headers=(t("w_stage"), t("w_tensor"), t("w_shape"), t("w_note")))
+                             title=t("fig_shapes"),
+                             headers=(t("w_stage"), t("w_tensor"), t("w_shape"), t("w_note"), t("w_values")))
     return AttentionViews(grid, head_view(attention, kind, layer, head, bool(mean), lang), scores_figure, best, shapes,
                           summary_text(attention, lang, at_step), n_layers, n_heads)
 
