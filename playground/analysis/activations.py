@@ -123,9 +123,16 @@ def dead_units_after_training(activation: str, ids: torch.Tensor, steps: int = 4
                               width: int = 32, layers: int = 2, batch: int = 4, block: int = 32) -> DeadUnitRun:
     """Train a `layers`-block decoder of width `width` (d_ff = 4 x width, byte vocabulary) with `activation`
     for `steps` AdamW steps at learning rate `lr` on random windows of `ids` [N] (byte ids), from the
-    seed `seed`, then read every feed-forward unit's largest input over the first `block` ids."""
+    seed `seed`, then read every feed-forward unit's largest input over the first `block` ids. Gradients
+    are on for the training even when the caller runs without them."""
     if ids.dim() != 1 or ids.numel() <= block + 1:
         raise ValueError(f"ids must be one sequence of more than {block + 1} byte ids")
+    with torch.inference_mode(False), torch.enable_grad():
+        return _train_and_read(activation, ids.clone(), steps, lr, seed, width, layers, batch, block)
+
+
+def _train_and_read(activation: str, ids: torch.Tensor, steps: int, lr: float, seed: int, width: int, layers: int,
+                    batch: int, block: int) -> DeadUnitRun:
     torch.manual_seed(seed)
     config = ModelConfig(arch="decoder_only", vocab_size=256, d_model=width, n_heads=4, n_decoder_layers=layers,
                          d_ff=4 * width, max_len=block, tie_weights=False, activation=activation)

@@ -29,7 +29,8 @@ def _groups(model: nn.Module) -> list[tuple[str, list[nn.Parameter]]]:
 def layer_gradient_norms(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> dict[str, float]:
     """Group name -> L2 norm of the gradient of the mean next-token cross-entropy of a decoder-only
     `model` on `inputs` [B, T] (targets [B, T]) over that group's parameters, in forward order
-    ("embedding", each block by its trace name, "output"). The model's gradients are cleared after."""
+    ("embedding", each block by its trace name, "output"). The model's gradients are cleared after;
+    gradients are on for this pass even when the caller runs without them."""
     if model.has_encoder:
         raise ValueError("layer_gradient_norms runs a decoder-only model; give one with arch='decoder_only'")
     if inputs.shape != targets.shape or inputs.dim() != 2:
@@ -37,8 +38,9 @@ def layer_gradient_norms(model: nn.Module, inputs: torch.Tensor, targets: torch.
                          f"and {tuple(targets.shape)}")
     model.zero_grad(set_to_none=True)
     model.train()
-    logits = model(inputs)                                                    # [B, T, V]
-    F.cross_entropy(logits.flatten(0, 1), targets.flatten()).backward()
+    with torch.inference_mode(False), torch.enable_grad():
+        logits = model(inputs.clone())                                        # [B, T, V]
+        F.cross_entropy(logits.flatten(0, 1), targets.clone().flatten()).backward()
     norms = {}
     for name, params in _groups(model):
         squares = [p.grad.double().pow(2).sum() for p in params if p.grad is not None]

@@ -10,6 +10,8 @@ from playground.viz.matrices import column_domains
 
 LEGEND_ABOVE = dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left")
 TOP_WITH_LEGEND = 120        # px above the plot for a title line and a legend line under it
+LOG_AXIS = dict(type="log", dtick=1, exponentformat="power")   # ticks at powers of ten only
+MAX_LABELLED_BARS = 16       # more bars than this and their values show on hover only (labels would collide)
 
 
 def _finite(values, name: str) -> np.ndarray:
@@ -52,16 +54,16 @@ def line_chart(
     lines = "<br>".join(theme.wrap(title, theme.TITLE_CELLS))
     extra = {}
     if marker_x is not None:
-        at = float(np.log10(marker_x)) if log_x else marker_x          # a log axis places shapes by log10
-        extra = dict(shapes=[dict(type="line", xref="x", yref="paper", x0=at, x1=at, y0=0, y1=1,
+        at = float(np.log10(marker_x)) if log_x else marker_x          # a log axis places annotations by log10
+        extra = dict(shapes=[dict(type="line", xref="x", yref="paper", x0=marker_x, x1=marker_x, y0=0, y1=1,
                                   line=dict(color=theme.TEXT_COLOR, width=2, dash="dash"))],
                      annotations=[dict(x=at, y=1, xref="x", yref="paper",
                                        text=marker_label, showarrow=False, xanchor="left", yanchor="top",
                                        xshift=6, bgcolor="rgba(255,255,255,0.85)")])
     layout = theme.base_layout(
         lines, height=height or 460, legend=LEGEND_ABOVE, margin=dict(l=80, r=30, t=_title_margin(title), b=60),
-        xaxis=dict(title=dict(text=x_label), type="log" if log_x else "linear"),
-        yaxis=dict(title=dict(text=y_label), **(dict(type="log") if log_y else dict(rangemode="tozero"))),
+        xaxis=dict(title=dict(text=x_label), **(LOG_AXIS if log_x else {})),
+        yaxis=dict(title=dict(text=y_label), **(LOG_AXIS if log_y else dict(rangemode="tozero"))),
         **extra)
     return theme.figure(traces, layout)
 
@@ -86,21 +88,22 @@ def grouped_bars(
         raise ValueError(f"categories must be distinct, got {shown}")
     traces = []
     top = 0.0
+    labelled = len(categories) * len(series) <= MAX_LABELLED_BARS
     for k, (name, values) in enumerate(series.items()):
         ys = _finite(values, f"series[{name!r}]")
         if ys.size != len(categories):
             raise ValueError(f"series[{name!r}] has {ys.size} values for {len(categories)} categories")
         top = max(top, float(ys.max()))
         fmt = ".0%" if percent else value_format
+        labels = dict(text=[format(v, fmt) for v in ys], textposition="outside", cliponaxis=False) if labelled else {}
         traces.append(dict(type="bar", x=shown, y=ys, name=name,
-                           marker=dict(color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)]),
-                           text=[format(v, fmt) for v in ys], textposition="outside", cliponaxis=False,
+                           marker=dict(color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)]), **labels,
                            hovertemplate=f"{name}<br>%{{x}}<br>{value_label}: %{{y:{fmt}}}<extra></extra>"))
     lines = "<br>".join(theme.wrap(title, theme.TITLE_CELLS))
     if percent:
         yaxis = dict(title=dict(text=value_label), range=[0, 1.12], tickformat=".0%")
     elif log_y:
-        yaxis = dict(title=dict(text=value_label), type="log")
+        yaxis = dict(title=dict(text=value_label), **LOG_AXIS)
     else:
         yaxis = dict(title=dict(text=value_label), range=[0, top * 1.15 if top > 0 else 1])
     layout = theme.base_layout(

@@ -8,9 +8,13 @@ A shipped model's results are read from its card's "## Held-out results" lines, 
 from __future__ import annotations
 
 import functools
+import math
 import re
+import threading
+import weakref
 
 from playground.analysis.baselines import as_unsure_as, uniform_loss, unigram_loss
+from playground.data.tokenizer import NUM_SPECIAL
 from playground.data import EOS_ID, CorpusUnavailable, load_corpus
 
 from ..session.registry import ModelEntry
@@ -20,6 +24,7 @@ _HELD_OUT = re.compile(r"^- (?P<name>[^:]+): (?P<value>.+)$")
 _CORPUS = re.compile(r"Corpus `(?P<name>[a-z_]+)`")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 TASK_TARGETS = 500          # held-out targets a task model's unigram baseline is counted on
+RANDOM_BLOCKS = "Repeated random sequences"      # how a card describes uniformly drawn repeated blocks
 
 
 def held_out(card: str) -> dict[str, str]:
@@ -64,12 +69,15 @@ def _task_unigram(entry_name: str, task) -> float:
 
 
 def unigram_of(entry: ModelEntry) -> float | None:
-    """The unigram baseline of a shipped model's data: its corpus's token frequencies, or its task's
-    target tokens (eos included); None when it is not known (another model, or a corpus not on disk)."""
+    """The unigram baseline of a shipped model's data: its corpus's token frequencies, its task's target
+    tokens (eos included), or for repeated random blocks (uniform tokens) ln of the ordinary tokens;
+    None when it is not known (another model, or a corpus not on disk)."""
     if entry.source != "pretrained":
         return None
     if entry.task is not None:
         return _task_unigram(entry.name, entry.task)
+    if RANDOM_BLOCKS in (entry.card or ""):
+        return math.log(entry.tokenizer.vocab_size - NUM_SPECIAL)
     corpus = _CORPUS.search(entry.card or "")
     return None if corpus is None else _corpus_unigram(corpus["name"], entry.name, entry.tokenizer)
 
@@ -98,3 +106,28 @@ def exact_and_bleu(exact: float | None, bleu: float | None, lang: str) -> str:
 def entry_loss_meaning(entry: ModelEntry, loss: float, lang: str) -> str:
     """loss_meaning for a model entry: its output vocabulary and, when known, its data's unigram baseline."""
     return loss_meaning(loss, entry.config.target_vocab_size, unigram_of(entry), lang)
+
+
+_training_unigrams: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # objective -> unigram loss
+_training_lock = threading.Lock()
+
+
+def training_unigram(objective) -> float | None:
+    """The unigram baseline of a training's data: the frequencies of its training text's tokens, of its
+    held-out targets (eos included) for a task, and ln of the ordinary tokens for repeated random blocks
+    (drawn uniformly); None for data it does not know. Counted once per training."""
+    with _training_lock:
+        if objective in _training_unigrams:
+            return _training_unigrams[objective]
+    data, held = getattr(objective, "data", None), getattr(objective, "held_out", None)
+    if data is not None and hasattr(data, "ids"):
+        value = unigram_loss(data.ids("train").tolist())
+    elif held is not None and hasattr(objective, "task"):
+        value = unigram_loss([i for _, target in held for i in (*objective.tokenizer.encode(target), EOS_ID)])
+    elif data is not None and hasattr(data, "random_blocks"):
+        value = math.log(data.vocab_size - NUM_SPECIAL)
+    else:
+        value = None
+    with _training_lock:
+        _training_unigrams[objective] = value
+    return value

@@ -24,6 +24,7 @@ from playground.viz.training import MARKER_LIMIT
 from ..page.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from ..session.training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from ..text.i18n import text
+from .meaning import exact_and_bleu, loss_meaning, training_unigram
 
 CURVE_POINTS = 400            # progress points drawn at most; evaluated ones are always kept
 SHORT_KIND = {site.name: site.id for site in SITES}     # a probe kind (a site's name) -> the site's id
@@ -113,6 +114,10 @@ def status_text(session: TrainingSession, lang: str) -> str:
             exact += t("train_bleu", bleu=evaluated.bleu)
         lines.append(t("train_heldout", step=evaluated.step, val_loss=evaluated.val_loss,
                        perplexity=evaluated.perplexity, accuracy=_percent(evaluated.accuracy), exact=exact))
+        vocab = trainer.model_config.target_vocab_size
+        lines.append(loss_meaning(evaluated.val_loss, vocab, training_unigram(trainer.objective), lang))
+        if evaluated.exact_match is not None:
+            lines.append(exact_and_bleu(evaluated.exact_match, evaluated.bleu, lang))
     if session.entry is not None and session.state != "running":
         lines.append(t("train_published", name=session.entry.name))
     return "\n\n".join(lines)

@@ -28,6 +28,7 @@ from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number,
 from ...session.registry import ModelEntry, ModelRegistry
 from ...text.i18n import text
 from ...views.induction import induction_text
+from ...views.meaning import entry_loss_meaning
 from ...views.shapes import shape_rows
 from .passes import SHARED_PASSES, RecordedPass
 
@@ -275,6 +276,8 @@ def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] |
     if attention.generated:
         written = entry.tokenizer.decode(attention.target_ids[1:])
         lines.append(t("attention_generated", target=written or "∅"))
+    keys = len(attention.source_ids or attention.target_ids)
+    lines.append(t("attention_weight_meaning", n=keys, even=1 / keys))
     if entry.source == "untrained":
         lines.append(t("attention_untrained"))
     if at_step is not None:
@@ -287,7 +290,9 @@ def held_out_text(entry: ModelEntry, lang: str) -> str:
     """The model's held-out loss and its perplexity (exp of the loss), or that none is known."""
     if entry.held_out_loss is None:
         return text(lang, "attention_held_out_unknown")
-    return text(lang, "attention_held_out", loss=entry.held_out_loss, perplexity=perplexity(entry.held_out_loss))
+    return " ".join([text(lang, "attention_held_out", loss=entry.held_out_loss,
+                          perplexity=perplexity(entry.held_out_loss)),
+                     entry_loss_meaning(entry, entry.held_out_loss, lang)])
 
 
 @dataclass(frozen=True)

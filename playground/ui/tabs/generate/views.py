@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
+import numpy as np
 import plotly.graph_objects as go
 
 from playground import viz
@@ -148,7 +149,7 @@ def settings_text(settings: SamplingConfig, lang: str) -> str:
             parts.append(t("settings_top_p", p=f"{settings.top_p:g}"))
     if settings.repetition_penalty != 1:
         parts.append(t("settings_repetition", penalty=f"{settings.repetition_penalty:g}"))
-    return ", ".join(parts)
+    return t("settings_join").join(parts)
 
 
 def candidates_figure(generation: Generation, lang: str, title: str | None = None) -> go.Figure | None:
@@ -224,6 +225,9 @@ def status_text(generation: Generation, lang: str) -> str:
         probability = float(step.probs[step.token_id])
         lines.append(t("status_step", index=step.index + 1, token=literal(step.token_text), p=probability,
                        raw=float(step.raw_probs[step.token_id]), strategy=t(f"strategy_{generation.settings.strategy}")))
+        raw = step.raw_probs[step.raw_probs > 0].astype(np.float64)
+        lines.append(t("status_unsure", n=float(np.exp(-(raw * np.log(raw)).sum())),
+                       p=float(step.raw_probs[step.token_id])))
     lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
                    generated=len(stepper.generated_ids)))
     if step is not None and step.slid:

@@ -345,12 +345,13 @@ def _gradient_norms() -> dict[str, dict[str, float]]:
                          d_ff=256, max_len=64, tie_weights=False)
     ids = torch.tensor(list(text_value.encode("utf-8")[:GRADIENT_BATCH * 65])).view(GRADIENT_BATCH, 65)   # [B, 65]
     norms = {}
-    for name, norm, residual in (("pre", "pre", True), ("post", "post", True), ("no_residual", "pre", False)):
-        torch.manual_seed(0)
-        model = build_model(config.replace(norm=norm))
-        if not residual:
-            drop_residuals(model)
-        norms[name] = layer_gradient_norms(model, ids[:, :-1], ids[:, 1:])
+    with torch.inference_mode(False):                      # models built here take gradients, whoever calls
+        for name, norm, residual in (("pre", "pre", True), ("post", "post", True), ("no_residual", "pre", False)):
+            torch.manual_seed(0)
+            model = build_model(config.replace(norm=norm))
+            if not residual:
+                drop_residuals(model)
+            norms[name] = layer_gradient_norms(model, ids[:, :-1], ids[:, 1:])
     return norms
 
 
