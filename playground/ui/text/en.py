@@ -772,7 +772,7 @@ EN: dict[str, str] = {
     "ln_input": "input x",
     "ln_normalised": "normalised x̂",
     "ln_output": "output γ·x̂ + β",
-    "fig_ln_vector": "LayerNorm of token {token} (position {position}) in {norm}",
+    "fig_ln_vector": "LayerNorm of {token} (position {position}), block {layer}",
     "ln_explain": "**Token {token}, d = {d} features.** Mean μ = {mean}; variance σ² = the mean of (x − μ)² = "
                   "{variance} (divided by d, not d − 1); ε = {eps}; √(σ² + ε) = {std}. The normalised "
                   "x̂ = (x − μ) / √(σ² + ε) has mean 0 and variance ≈ 1 over the features; the output is γ·x̂ + β "
@@ -780,7 +780,7 @@ EN: dict[str, str] = {
     "bn_batch": "a small batch x",
     "bn_layer": "LayerNorm: each row",
     "bn_batchnorm": "BatchNorm: each column",
-    "fig_bn": "LayerNorm normalises each token over its features; BatchNorm each feature over the batch",
+    "fig_bn": "LayerNorm (each token) vs BatchNorm (each feature)",
     "bn_explain": "Rows: {n} tokens; columns: their first {f} features in the residual stream, a small batch "
                   "(without γ and β). **LayerNorm** normalises each row over its features: each token has its own "
                   "mean and variance and does not depend on the other tokens (row means after: {layer_means}). "
@@ -1209,4 +1209,8 @@ EN: dict[str, str] = {
     "status_unsure": "Before the filters the model was as unsure as a fair choice among **{n:.1f}** tokens (e to the entropy of its distribution); the chosen token's raw probability {p:.1%} is the share of draws that would pick it.",
     "attention_weight_meaning": "Each attention weight is a share of one query's attention: a row sums to 1, so 0.25 is a quarter of it. Spread evenly over {n} keys, each would get 1/{n} = {even:.3f}.",
     "settings_join": ", ",
+    "kind_title_encoder": "encoder self-attention",
+    "kind_title_decoder": "decoder self-attention",
+    "kind_title_cross": "cross-attention",
+    "sentence_join": " ",
 }

@@ -697,7 +697,7 @@ ZH: dict[str, str] = {
     "ln_input": "输入 x",
     "ln_normalised": "归一化 x̂",
     "ln_output": "输出 γ·x̂ + β",
-    "fig_ln_vector": "词元 {token}（位置 {position}）在 {norm} 中的 LayerNorm",
+    "fig_ln_vector": "{token}（位置 {position}）的 LayerNorm，第 {layer} 块",
     "ln_explain": "**词元 {token}，d = {d} 个特征。** 均值 μ = {mean}；方差 σ² = (x − μ)² 的平均 = {variance}"
                   "（除以 d，而不是 d − 1）；ε = {eps}；√(σ² + ε) = {std}。归一化后的 x̂ = (x − μ) / √(σ² + ε) "
                   "在各特征上均值为 0、方差约为 1；输出是 γ·x̂ + β，γ（增益）和 β（偏置）是这个 LayerNorm 学到的"
@@ -705,7 +705,7 @@ ZH: dict[str, str] = {
     "bn_batch": "一个小批次 x",
     "bn_layer": "LayerNorm：按行",
     "bn_batchnorm": "BatchNorm：按列",
-    "fig_bn": "LayerNorm 在每个词元的特征上归一化；BatchNorm 在批次上对每个特征归一化",
+    "fig_bn": "LayerNorm（按词元）vs BatchNorm（按特征）",
     "bn_explain": "行：{n} 个词元；列：它们在残差流中的前 {f} 个特征，构成一个小批次（不含 γ 和 β）。"
                   "**LayerNorm** 在每一行的特征上归一化：每个词元有自己的均值和方差，与其他词元无关（归一化后各行"
                   "均值：{layer_means}）。**BatchNorm** 在批次上对每一列归一化：每个特征一个均值和方差，由批次中的"
@@ -1098,4 +1098,8 @@ ZH: dict[str, str] = {
     "status_unsure": "过滤之前，模型的不确定程度相当于在 **{n:.1f}** 个词元中公平地选一个（e 的分布熵次方）；被选词元的原始概率 {p:.1%} 就是抽样时选中它的次数占比。",
     "attention_weight_meaning": "每个注意力权重都是一个查询的注意力中分给某个键的份额：一行之和为 1，所以 0.25 就是四分之一。如果平均分给 {n} 个键，每个得到 1/{n} = {even:.3f}。",
     "settings_join": "，",
+    "kind_title_encoder": "编码器自注意力",
+    "kind_title_decoder": "解码器自注意力",
+    "kind_title_cross": "交叉注意力",
+    "sentence_join": "",
 }

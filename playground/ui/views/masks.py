@@ -57,7 +57,7 @@ def mask_views(entry: ModelEntry, first, second, lang: str,
         grid = torch.stack([masks.expanded(name) for name in names], dim=1)  # [B, C, Tq, Tk]
         figures.append(viz.mask_grid(
             grid.numpy(), row_titles, columns, _tokens(entry, queries), _tokens(entry, keys),
-            title=t("fig_masks", kind=t(f"kind_{site.id}")), query_label=t("w_query"), key_label=t("w_key"),
+            title=t("fig_masks", kind=t(f"kind_title_{site.id}")), query_label=t("w_query"), key_label=t("w_key"),
             visible_label=t("mask_visible"), hidden_label=t("mask_hidden"), empty_label=t("mask_empty_row")))
         notes.append(t(SITE_NOTES[site.id]))
 

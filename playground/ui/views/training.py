@@ -188,7 +188,7 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     queries, keys = snapshot.tokens[kind]
     t = partial(text, lang)
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
-                              title=t("fig_train_probe", kind=t(f"kind_{SHORT_KIND[kind]}"), step=snapshot.step),
+                              title=t("fig_train_probe", kind=t(f"kind_title_{SHORT_KIND[kind]}"), step=snapshot.step),
                               layer_label=t("w_layer"), head_label=t("w_head"), query_label=t("w_query"),
                               key_label=t("w_key"), weight_label=t("w_weight"), block_label=t("w_block"),
                               height=420)

@@ -223,10 +223,10 @@ def head_view(attention: AttentionPass, kind: str, layer, head, mean: bool, lang
     words = dict(query_label=t("w_query"), key_label=t("w_key"), weight_label=t("w_weight"))
     if mean:
         return viz.attention_mean(weights[layer], queries, keys,
-                                  title=t("fig_attention_mean", kind=t(f"kind_{kind}"), layer=layer), **words)
+                                  title=t("fig_attention_mean", kind=t(f"kind_title_{kind}"), layer=layer), **words)
     head = check_number(head, lang, "head", 0, n_heads - 1, integer=True)
     return viz.attention_head(weights[layer, head], queries, keys,
-                              title=t("fig_attention_head", kind=t(f"kind_{kind}"), layer=layer, head=head), **words)
+                              title=t("fig_attention_head", kind=t(f"kind_title_{kind}"), layer=layer, head=head), **words)
 
 
 def scores_view(attention: AttentionPass, kind: str, score: str, lang: str) -> tuple[go.Figure, str]:
@@ -236,7 +236,7 @@ def scores_view(attention: AttentionPass, kind: str, score: str, lang: str) -> t
         raise fail(lang, "err_bad_choice", name=text(lang, "param_score"), value=score, choices=", ".join(scores))
     t = partial(text, lang)
     figure = viz.head_scores_heatmap(scores[score], score_name=t(f"score_{score}"),
-                                     title=t("fig_head_scores", score=t(f"score_{score}"), kind=t(f"kind_{kind}")),
+                                     title=t("fig_head_scores", score=t(f"score_{score}"), kind=t(f"kind_title_{kind}")),
                                      layer_label=t("w_layer"), head_label=t("w_head"))
     return figure, best_heads_text(scores, lang) + "\n\n" + induction_text(attention.entry, lang)
 
@@ -290,7 +290,7 @@ def held_out_text(entry: ModelEntry, lang: str) -> str:
     """The model's held-out loss and its perplexity (exp of the loss), or that none is known."""
     if entry.held_out_loss is None:
         return text(lang, "attention_held_out_unknown")
-    return " ".join([text(lang, "attention_held_out", loss=entry.held_out_loss,
+    return text(lang, "sentence_join").join([text(lang, "attention_held_out", loss=entry.held_out_loss,
                           perplexity=perplexity(entry.held_out_loss)),
                      entry_loss_meaning(entry, entry.held_out_loss, lang)])
 

@@ -428,7 +428,7 @@ def _timeline(registry, lang, name: str, value: str, kind: str, score: str, step
         scores = scores_of(forward_pass(entry_at_step(registry, entry, step), value, "", lang), kind)
         figures.append(viz.head_scores_heatmap(
             scores[score], score_name=t(f"score_{score}"), layer_label=t("w_layer"), head_label=t("w_head"),
-            title=t("fig_lesson_timeline_scores", score=t(f"score_{score}"), kind=t(f"kind_{kind}"), model=name,
+            title=t("fig_lesson_timeline_scores", score=t(f"score_{score}"), kind=t(f"kind_title_{kind}"), model=name,
                     step=step)))
         best[step] = float(scores[score].max())
     note = t("lesson_timeline_note", model=name, steps=", ".join(map(str, timeline)),
