@@ -95,8 +95,8 @@ def training_curves(
             fig.update_yaxes(rangemode="tozero", row=row + 1, col=col + 1)
     fig.update_layout(theme.base_layout(
         title, height=height if height is not None else 820,
-        legend=dict(orientation="h", yanchor="top", y=-0.09, x=0),           # under the panels, clear of the title
-        margin=dict(l=70, r=30, t=90, b=130),
+        legend=dict(orientation="h", yanchor="top", y=-0.16, x=0),           # under the axis titles, clear of the title
+        margin=dict(l=70, r=30, t=90, b=150),
     ))
     return fig
 
