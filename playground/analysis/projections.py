@@ -58,8 +58,8 @@ def compare_projections(attention: MultiHeadAttention, tokens: int, seed: int = 
     per_head_weights = [weight[h * head_dim:(h + 1) * head_dim] for h in range(heads)]       # H x [Dh, D]
     per_head_biases = [None if bias is None else bias[h * head_dim:(h + 1) * head_dim] for h in range(heads)]
 
-    def per_head():
-        return [torch.nn.functional.linear(x, w, b) for w, b in zip(per_head_weights, per_head_biases)]  # H x [1, T, Dh]
+    def per_head():                                                         # H x [1, T, Dh]
+        return [torch.nn.functional.linear(x, w, b) for w, b in zip(per_head_weights, per_head_biases)]
 
     def fused():
         return w_q(x).view(1, tokens, heads, head_dim).transpose(1, 2)    # [1, H, T, Dh]
