@@ -167,6 +167,16 @@ def _classroom_cases(rng: np.random.Generator) -> dict:
         "probe_accuracy": lambda: viz.probe_accuracy([f"block {i}" for i in range(L + 1)], rng.uniform(0.5, 1, L + 1),
                                                      rng.uniform(0.45, 0.55, L + 1), 0.5),
         "placeholder": lambda: viz.placeholder("Train a model to see its loss curves here: press Start above."),
+        "line_chart": lambda: viz.line_chart(list(range(1, 129)), {"tokens": np.linspace(0.1, 1, 128),
+                                                                 "positions": np.linspace(0, 0.2, 128)},
+                                             "Energy by direction", "k", "share", marker_x=34, marker_label="k = 34"),
+        "grouped_bars": lambda: viz.grouped_bars([f"block {i}" for i in range(L)],
+                                                 {"pre": rng.random(L), "post": rng.random(L)},
+                                                 "Gradient norms", "layer", "norm", log_y=True),
+        "activation_comparison": lambda: viz.activation_comparison(
+            np.linspace(-4, 4, 201), {"ReLU": np.maximum(np.linspace(-4, 4, 201), 0)},
+            {"ReLU": (np.linspace(-4, 4, 201) > 0).astype(float)}, {"ReLU": rng.normal(size=4 * d)},
+            {"ReLU": 100}, "ReLU and its units"),
     }
 
 

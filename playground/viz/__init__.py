@@ -2,6 +2,7 @@
 plotly.graph_objects.Figure, in one shared look (see theme). Titles and labels are parameters
 with English defaults, so the UI can pass translated text."""
 from playground.viz.architecture import architecture_diagram, parameter_treemap, shape_table
+from playground.viz.charts import activation_comparison, grouped_bars, line_chart
 from playground.viz.attention import (
     attention_filling,
     attention_grid,
@@ -42,6 +43,7 @@ from playground.viz.training import (
 
 __all__ = [
     "BeamNode",
+    "activation_comparison",
     "architecture_diagram",
     "attention_filling",
     "attention_grid",
@@ -55,10 +57,12 @@ __all__ = [
     "cosine_similarity",
     "embedding_map",
     "head_patching_heatmap",
+    "grouped_bars",
     "head_scores_heatmap",
     "head_scores_over_steps",
     "layer_norm_vector",
     "learning_rate_schedule",
+    "line_chart",
     "mask_grid",
     "matrix_panels",
     "induction_formation",

@@ -25,6 +25,7 @@ from ..page.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from ..session.training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from ..text.i18n import text
 from ..text.markup import literal
+from .meaning import exact_and_bleu, loss_meaning, training_unigram
 
 CURVE_POINTS = 400            # progress points drawn at most; evaluated ones are always kept
 SHORT_KIND = {site.name: site.id for site in SITES}     # a probe kind (a site's name) -> the site's id
@@ -114,6 +115,10 @@ def status_text(session: TrainingSession, lang: str) -> str:
             exact += t("train_bleu", bleu=evaluated.bleu)
         lines.append(t("train_heldout", step=evaluated.step, val_loss=evaluated.val_loss,
                        perplexity=evaluated.perplexity, accuracy=_percent(evaluated.accuracy), exact=exact))
+        vocab = trainer.model_config.target_vocab_size
+        lines.append(loss_meaning(evaluated.val_loss, vocab, training_unigram(trainer.objective), lang))
+        if evaluated.exact_match is not None:
+            lines.append(exact_and_bleu(evaluated.exact_match, evaluated.bleu, lang))
     if session.entry is not None and session.state != "running":
         lines.append(t("train_published", name=literal(session.entry.name)))
     return "\n\n".join(lines)
@@ -184,7 +189,7 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     queries, keys = snapshot.tokens[kind]
     t = partial(text, lang)
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
-                              title=t("fig_train_probe", kind=t(f"kind_{SHORT_KIND[kind]}"), step=snapshot.step),
+                              title=t("fig_train_probe", kind=t(f"kind_title_{SHORT_KIND[kind]}"), step=snapshot.step),
                               layer_label=t("w_layer"), head_label=t("w_head"), query_label=t("w_query"),
                               key_label=t("w_key"), weight_label=t("w_weight"), block_label=t("w_block"),
                               height=420)
