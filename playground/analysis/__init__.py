@@ -18,14 +18,16 @@ from .patching import (
     pair_from_inputs, patched_metrics, task_pair,
 )
 from .probes import (
-    ProbeData, ProbeResult, fit_probes, induction_probe_data, next_vowel_probe_data, reverse_probe_data,
+    ProbeData, ProbeResult, fit_probes, induction_probe_data, line_end_probe_data, next_vowel_probe_data,
+    reverse_probe_data,
 )
 from .shapes import ShapeRow, shape_walkthrough
 
 __all__ = [
     "Component", "GuessingGame", "HeadPatching", "LogitAttribution", "ModelGuess", "Patch", "PatchingPair",
     "PatchingView", "ProbeData", "ProbeResult", "ResidualPatching", "Round", "Score", "activation_patching",
-    "fit_probes", "held_out_text", "induction_pair", "induction_probe_data", "logit_attribution", "model_guess",
+    "fit_probes", "held_out_text", "induction_pair", "induction_probe_data", "line_end_probe_data",
+    "logit_attribution", "model_guess",
     "next_vowel_probe_data", "pair_from_inputs", "patched_metrics", "reverse_probe_data", "task_pair",
     "CROSS_SCORES", "FLOP_COMPONENTS", "INDUCTION_THRESHOLD", "InductionVerdict", "MEMORY_COMPONENTS",
     "RepeatMeasurement", "SELF_SCORES", "ExactMatchChange", "GenerationChange", "LogitLens", "NextTokenChange",

@@ -31,6 +31,7 @@ from playground.model import Trace
 from .logit_lens import read_stack
 
 VOWELS = frozenset("aeiouAEIOU")
+LINE_ENDS = "，。？！；"             # what ends a line of a Chinese poem (full-width punctuation)
 
 
 @dataclass
@@ -215,3 +216,26 @@ def next_vowel_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, n_w
     labels = [int(ch in VOWELS) for following in nexts for ch in following if ch.isalpha() and ch.isascii()]
     layers, features = residual_features(model, windows, positions)
     return ProbeData(layers, features, torch.tensor(labels), ["consonant", "vowel"], _groups(positions))
+
+
+def line_end_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, ends: str = LINE_ENDS, n_windows: int = 64,
+                        seed: int = 0) -> ProbeData:
+    """Windows of `text` (held-out text of a poetry corpus), probed at every position that is itself inside a
+    line (not a line end, not a newline): does the next character end the line (one of `ends`)?
+
+    A line of a Tang poem has 5 or 7 characters, so the answer depends on how far the line has come, which
+    a single character does not tell: a model that counts makes it readable in later layers."""
+    length = model.config.max_len
+    ids = tokenizer.encode(text)
+    if len(ids) != len(text):
+        raise ValueError("this probe reads one token per character; the model's tokenizer is not a character tokenizer")
+    if len(text) < length + 1:
+        raise ValueError(f"the text has {len(text)} characters; the probe needs at least {length + 1}")
+    rng = random.Random(f"line-end-probe/{seed}")
+    starts = [rng.randrange(len(text) - length) for _ in range(n_windows)]
+    windows = torch.tensor([ids[s:s + length] for s in starts])               # [B, T]
+    inside = [[ch not in ends and ch != "\n" for ch in text[s:s + length]] for s in starts]
+    positions = torch.tensor(inside)                                          # [B, T]
+    labels = [int(text[s + 1 + t] in ends) for s, row in zip(starts, inside) for t, probed in enumerate(row) if probed]
+    layers, features = residual_features(model, windows, positions)
+    return ProbeData(layers, features, torch.tensor(labels), ["inside the line", "line ends next"], _groups(positions))

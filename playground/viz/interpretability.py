@@ -72,12 +72,18 @@ def head_patching_heatmap(
     head_label: str = "head",
     value_label: str = "restored",
     height: int | None = None,
+    row_labels: Sequence[str] | None = None,
 ) -> go.Figure:
-    """values [L, H]: the normalised metric of patching each head's output (at every position)."""
+    """values [L, H]: the normalised metric of patching each head's output (at every position).
+    row_labels: a name per row (several attention sites stacked: "cross 1"), else "{layer_label} i"."""
     grid = as_float32(values, "values", 2)                                  # [L, H]
     n_layers, n_heads = grid.shape
     bound = _signed_range(grid, 1.0)
-    rows, heads = [f"{layer_label} {i}" for i in range(n_layers)], [f"{head_label} {h}" for h in range(n_heads)]
+    if row_labels is not None and len(row_labels) != n_layers:
+        raise ValueError(f"row_labels has {len(row_labels)} labels but values has {n_layers} rows")
+    rows = [html.escape(str(name), quote=False) for name in row_labels] if row_labels is not None \
+        else [f"{layer_label} {i}" for i in range(n_layers)]
+    heads = [f"{head_label} {h}" for h in range(n_heads)]
     trace = dict(
         type="heatmap", z=grid, x=heads, y=rows, customdata=_number_cells(grid, HOVER_DIGITS),
         text=_number_cells(grid, 2), texttemplate="%{text}", zmin=-bound, zmax=bound, zmid=0.0,

@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from playground.analysis.probes import (
-    ProbeData, _split, fit_probes, induction_probe_data, next_vowel_probe_data, residual_layers, reverse_probe_data,
+    ProbeData, _split, fit_probes, induction_probe_data, line_end_probe_data, next_vowel_probe_data, residual_layers,
+    reverse_probe_data,
 )
 from playground.data import CharTokenizer, tasks
 from playground.model import ModelConfig, build_model
@@ -85,6 +86,16 @@ def test_the_vowel_labels_are_the_next_characters_and_the_features_are_the_model
     assert abs(data.labels.float().mean() - np.mean([ch in "aeiou" for ch in letters])) < 0.2
 
 
+
+def test_the_line_end_labels_say_whether_the_next_character_ends_the_line():
+    text = "白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。\n" * 6
+    tokenizer = CharTokenizer.from_text(text)
+    model = build_model(ModelConfig(arch="decoder_only", vocab_size=tokenizer.vocab_size, d_model=16, n_heads=2,
+                                    n_decoder_layers=1, d_ff=32, max_len=14)).eval()
+    data = line_end_probe_data(model, tokenizer, text, n_windows=8, seed=0)
+    assert data.features.shape[:2] == (2, data.labels.numel()) and data.classes == ["inside the line", "line ends next"]
+    assert abs(data.labels.float().mean() - 0.2) < 0.05          # one line end after every 5 characters of a line
+
 @pytest.mark.parametrize("make, message", [
     (lambda: fit_probes(planted(), test_fraction=1.0), "test_fraction"),
     (lambda: fit_probes(ProbeData(["a"], torch.randn(1, 10, 3), torch.zeros(10, dtype=torch.long), ["x"],
@@ -96,6 +107,7 @@ def test_the_vowel_labels_are_the_next_characters_and_the_features_are_the_model
     (lambda: induction_probe_data(tiny_model("decoder_only"), periods=(8, 40)), "periods"),
     (lambda: reverse_probe_data(tiny_model("encoder_decoder"), tasks.get("copy")), "reverse task"),
     (lambda: next_vowel_probe_data(tiny_model("decoder_only"), CharTokenizer("ab"), "ab" * 4), "at least"),
+    (lambda: line_end_probe_data(tiny_model("decoder_only"), CharTokenizer("ab，"), "ab，" * 2), "at least"),
 ])
 def test_bad_probe_requests_are_refused_with_the_reason(make, message):
     with pytest.raises((ValueError, TypeError), match=message):

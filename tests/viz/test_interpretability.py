@@ -45,6 +45,13 @@ def test_the_head_map_names_layers_and_heads():
     assert fig.layout.xaxis.title.text == "head" and fig.layout.yaxis.title.text == "layer" and trace.zmid == 0
 
 
+
+def test_the_head_map_takes_a_name_per_row_for_stacked_sites_written_as_text():
+    fig = viz.head_patching_heatmap(VALUES, row_labels=["encoder 0", "cross <1>"])
+    assert list(fig.data[0].y) == ["encoder 0", "cross &lt;1&gt;"]
+    with pytest.raises(ValueError, match="3 labels but values has 2 rows"):
+        viz.head_patching_heatmap(VALUES, row_labels=["a", "b", "c"])
+
 def test_the_attribution_bars_colour_by_sign_and_state_the_sum_and_the_logit():
     fig = viz.logit_attribution_bars(["embed", "L0 H1", "L0 <MLP>"], [1.5, -0.25, 2.0], 3.25, logit_label="logit")
     go.Figure(fig.to_dict())
