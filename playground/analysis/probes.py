@@ -88,11 +88,11 @@ def fit_probes(data: ProbeData, seed: int = 0, test_fraction: float = 0.25, step
     mean, std = x[:, train].mean(dim=1, keepdim=True), x[:, train].std(dim=1, keepdim=True) + 1e-6
     x = torch.cat([(x - mean) / std] * 2)                                     # [2L, N, D]: probes, then controls
     labels = torch.cat([data.labels.expand(n_layers, n), shuffled.expand(n_layers, n)])   # [2L, N]
-    x_train, labels_train = x[:, train], labels[:, train].flatten()
-    weight = torch.zeros(2 * n_layers, x.size(-1), n_classes, requires_grad=True)        # [2L, D, C]
-    bias = torch.zeros(2 * n_layers, 1, n_classes, requires_grad=True)
-    optimizer = torch.optim.Adam([weight, bias], lr=lr)
-    with torch.enable_grad():
+    with torch.inference_mode(False), torch.enable_grad():      # trainable even when called under inference_mode
+        x_train, labels_train = x[:, train].clone(), labels[:, train].flatten().clone()   # ordinary tensors
+        weight = torch.zeros(2 * n_layers, x.size(-1), n_classes, requires_grad=True)    # [2L, D, C]
+        bias = torch.zeros(2 * n_layers, 1, n_classes, requires_grad=True)
+        optimizer = torch.optim.Adam([weight, bias], lr=lr)
         for _ in range(steps):
             logits = torch.baddbmm(bias, x_train, weight)                    # [2L, n_train, C]
             loss = nn.functional.cross_entropy(logits.flatten(0, 1), labels_train) * 2 * n_layers \

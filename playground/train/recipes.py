@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from playground.analysis import flops_per_token
-from playground.data import CharTokenizer, bundled_text, tasks
+from playground.data import CharTokenizer, bundled_text, tang_poems_text, tasks
 from playground.data.lm_data import TextTooShort
 from playground.limits import MAX_MODEL_VOCAB, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, TRAIN_LIMITS
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
@@ -26,7 +26,7 @@ from playground.train.trainer import Trainer
 TASK_PRESETS = {"copy": "copy", "reverse": "reverse", "sort": "sort", "dates": "dates",
                 "char-lm": "shakespeare-char", "bpe-lm": "shakespeare-bpe", "masked-lm": "masked-char",
                 "induction": "induction"}
-DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "pasted")     # an uploaded .txt becomes pasted text
+DATA_SOURCES = ("bundled", "tiny_shakespeare", "rhyme", "tang_poems", "pasted")   # an uploaded .txt becomes pasted text
 DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's validation split can hold
 EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
 EVAL_EVERY_S = 2.0            # held-out loss, accuracy and exact match at most this often
@@ -221,14 +221,23 @@ def training_cost(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
 
 
 def estimated_vocab(spec: TrainSpec, pasted: str | None = None) -> int:
-    """The vocabulary the model will have: a task's own, a character tokenizer of pasted text, else the preset's."""
+    """The vocabulary the model will have: a task's own, a character tokenizer of pasted text or of a bundled
+    text, else the preset's."""
     if spec.preset.tokenizer == "char" and spec.data == "pasted" and isinstance(pasted, str) and pasted:
         return CharTokenizer.from_text(pasted).vocab_size
-    if spec.preset.tokenizer == "char" and spec.data == "bundled":
-        return CharTokenizer.from_text(bundled_text()).vocab_size
+    if spec.preset.tokenizer == "char" and spec.data in BUNDLED_TEXTS:
+        return _char_vocab(spec.data)
     if spec.preset.tokenizer == "bpe":
         return spec.preset.bpe_vocab_size
     return spec.preset.model_config.vocab_size
+
+
+BUNDLED_TEXTS = {"bundled": bundled_text, "tang_poems": tang_poems_text}     # texts shipped with the project
+
+
+@cache
+def _char_vocab(source: str) -> int:
+    return CharTokenizer.from_text(BUNDLED_TEXTS[source]()).vocab_size
 
 
 def check_size(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:

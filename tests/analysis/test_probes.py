@@ -33,6 +33,15 @@ def test_a_planted_linear_feature_is_found_and_shuffled_labels_stay_at_chance():
     assert result.n_test == pytest.approx(600, abs=20)
 
 
+
+def test_probes_train_when_called_under_inference_mode_as_the_app_calls_them():
+    data = planted()
+    with torch.inference_mode():
+        inside = fit_probes(ProbeData(data.layers, data.features.clone(), data.labels.clone(), data.classes,
+                                      data.groups.clone()))
+    assert inside.accuracy[1] > 0.95 and np.array_equal(inside.accuracy, fit_probes(data).accuracy)
+
+
 def test_probes_repeat_under_a_seed_and_another_seed_holds_out_other_sequences():
     data = planted()
     first, again, other = fit_probes(data, seed=3), fit_probes(data, seed=3), fit_probes(data, seed=4)

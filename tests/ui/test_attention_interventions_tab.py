@@ -18,7 +18,8 @@ def workspace(registry):
 def test_the_new_fields_come_last_so_the_attention_api_keeps_its_order():
     assert list(AttentionForm.params())[:9] == ["model", "text", "target", "kind", "layer", "head", "mean", "score",
                                                 "step"]
-    assert list(AttentionForm.params())[9:] == ["ho_heads", "ho_how"]
+    assert list(AttentionForm.params())[9:] == ["ho_heads", "ho_how", "dla_token", "pt_corrupted", "pr_property"]
+    assert AttentionForm.LATE == tuple(AttentionForm.params())[9:]
 
 
 def test_a_link_drops_heads_the_model_lacks_and_says_so(registry):

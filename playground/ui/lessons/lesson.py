@@ -55,7 +55,7 @@ class Lesson:
 
     views: the keys of the live views the lesson shows (built by the Lessons tab from the same
         handlers as the tabs); link: the tab view that explores further, as query parameters
-        (`view` names the tab).
+        (`view` names the tab); game: whether the screen has the guess-the-next-character game.
     """
 
     id: str
@@ -66,3 +66,4 @@ class Lesson:
     check: Question
     views: tuple[str, ...]
     link: dict = field(default_factory=dict)
+    game: bool = False

@@ -41,9 +41,12 @@ TOKENS = Lesson(
     look_for=T(
         "- The same text as characters and as BPE tokens: count both.\n- The merges in the order BPE learned "
         "them: the first ones join the most frequent pairs (often a letter and a space).\n- Chinese text shown "
-        "as byte pieces like `<E6><B3>`.",
+        "as byte pieces like `<E6><B3>`.\n- Below the figures, a game: a character model reads text it never "
+        "trained on, one character at a time, and so do you. Guess the next character against it, then rematch "
+        "it as it was early in its training.",
         "- 同一段文本的字符切分与 BPE 切分：数一数各有多少词元。\n- BPE 学到合并的先后顺序：最先合并的是最常见的一对"
-        "（常常是字母加空格）。\n- 中文显示为 `<E6><B3>` 这样的字节片段。"),
+        "（常常是字母加空格）。\n- 中文显示为 `<E6><B3>` 这样的字节片段。\n- 图的下面有一个游戏：一个字符级模型一次一个字符地"
+        "读它从未训练过的文本，你也一样。和它比赛猜下一个字符，再和训练早期的它再赛一局。"),
     experiment=Experiment(
         predict=Question(
             T("A BPE trained on English tokenizes 注意力 (3 Chinese characters). How many tokens?",
@@ -77,6 +80,7 @@ TOKENS = Lesson(
                "不会删除任何内容：把 id 解码回去能得到完全相同的文本。"))),
     views=("tokens_compare", "tokens_merges"),
     link={"view": "tokenizer"},
+    game=True,
 )
 
 EMBEDDINGS = Lesson(
@@ -630,17 +634,26 @@ MEASURING = Lesson(
         "as unsure as if it chose uniformly among that many tokens.\n- **Accuracy**: share of tokens whose top "
         "prediction is right.\n- **Exact match**: share of whole sequences written entirely right.\n- **BLEU**: "
         "$\\mathrm{BP} \\cdot \\exp\\big(\\sum_{n=1}^{4} \\tfrac{1}{4} \\log p_n\\big)$, the geometric mean of n-gram "
-        "precisions with a brevity penalty; partial credit for partly right outputs, not a measure of meaning.",
+        "precisions with a brevity penalty; partial credit for partly right outputs, not a measure of meaning.\n\n"
+        "These measure what comes out. A **linear probe** measures what is inside: a logistic regression reads a "
+        "property from the residual stream of one layer, trained on some positions and scored on held-out ones. "
+        "A **control** probe learns the same vectors with shuffled labels, so what it scores is what chance looks "
+        "like for a probe of that size.",
         "- **损失**：每个词元的平均交叉熵，单位是奈特（nats）。\n- **困惑度** $= e^{\\text{loss}}$：模型的不确定程度，"
         "相当于在这么多个词元中均匀地选一个。\n- **准确率**：最高预测正确的词元所占比例。\n- **完全匹配率**：整条序列完全写对的比例。\n"
         "- **BLEU**：$\\mathrm{BP} \\cdot \\exp\\big(\\sum_{n=1}^{4} \\tfrac{1}{4} \\log p_n\\big)$，即带长度惩罚的 n 元组精确率"
-        "几何平均；对部分正确的输出给部分分，它不衡量意思是否正确。"),
+        "几何平均；对部分正确的输出给部分分，它不衡量意思是否正确。\n\n"
+        "这些衡量的是输出。**线性探针**衡量的是内部：一个逻辑回归从某一层的残差流读出一个性质，在一部分位置上训练，"
+        "在留出的位置上打分。**对照**探针用打乱的标签学习同样的向量，所以它的得分就是这种大小的探针碰运气的样子。"),
     look_for=T(
         "- Each validation loss beside two baselines: $\\ln V$, uniform guessing among the $V$ outputs, and the "
         "unigram loss of a model that knows only how often each token occurs.\n- Perplexity as the number of "
-        "equally likely tokens the model is as unsure between.\n- Exact match beside BLEU where a card has both.",
+        "equally likely tokens the model is as unsure between.\n- Exact match beside BLEU where a card has both.\n"
+        "- The probes of the induction model: whether a token is inside a repeat is read far above the control "
+        "and chance, its offset inside the repeat at no layer.",
         "- 每个验证损失旁边的两个基准：$\\ln V$，即在 $V$ 个输出中均匀猜测；以及只知道每个词元出现频率的一元（unigram）模型的损失。\n"
-        "- 困惑度：模型的不确定程度相当于在多少个等可能的词元中选一个。\n- 模型卡同时列出时，完全匹配率旁边的 BLEU。"),
+        "- 困惑度：模型的不确定程度相当于在多少个等可能的词元中选一个。\n- 模型卡同时列出时，完全匹配率旁边的 BLEU。\n"
+        "- induction 模型的探针：一个词元是否在重复之中，读出的准确率远高于对照和随机水平；它在重复中的位置则没有哪一层读得出。"),
     experiment=Experiment(
         predict=Question(
             T("A character model has validation loss 1.5 nats per character. Its perplexity is about…",
@@ -664,7 +677,7 @@ MEASURING = Lesson(
          wrong("No: exact match must be higher than BLEU", "不可能：完全匹配率一定高于 BLEU",
                "An exact output scores BLEU 100 too, so exact match can only be the stricter one.",
                "完全正确的输出 BLEU 也是 100，所以完全匹配只会是更严格的那个。"))),
-    views=("measuring_table",),
+    views=("measuring_table", "measuring_probes"),
     link={"view": "train"},
 )
 
@@ -738,22 +751,31 @@ HEADS_FORM = Lesson(
         "it. An **induction head** completes repeats: at a token it has seen before, it attends to the token "
         "that **followed** the earlier occurrence, and copies it — $[A][B] \\dots [A] \\to [B]$.\n\n"
         "It needs two layers: a previous-token head in layer 0 writes \"my predecessor was A\" into each position, "
-        "and layer 1's induction head searches for it.\n\nThe figures show the shipped *induction* model at three "
-        "checkpoints. **Run** trains the same preset (2 layers of 2 heads, width 64, on random blocks of 8 to 32 "
+        "and layer 1's induction head searches for it.\n\nThe first figures show the shipped *induction* model at three "
+        "checkpoints. The next ones show its heads at work once trained. **Activation patching** reads a repeat as "
+        "it is (clean) and with the token that followed the earlier occurrence changed (corrupted), and copies one "
+        "activation at a time from the clean run into the corrupted one: an activation that brings the answer back "
+        "carries it. **Direct logit attribution** splits the answer's logit into what each head and each MLP "
+        "writes.\n\n**Run** trains the same preset (2 layers of 2 heads, width 64, on random blocks of 8 to 32 "
         "tokens written again and again) from random weights in your session, follows both scores and stops as "
         "soon as a layer-1 head's induction score reaches 0.3.",
         "有些注意力头承担可识别的任务。**前一词元头**让每个位置关注它前面的那个位置。**归纳头**补全重复："
         "在一个之前出现过的词元处，它关注前一次出现时**紧跟其后**的词元，并把它复制出来——$[A][B] \\dots [A] \\to [B]$。\n\n"
         "这需要两层：第 0 层的前一词元头把“我前面是 A”写进每个位置，第 1 层的归纳头再去搜索它。\n\n"
-        "图中是发布的 *induction* 模型的三个检查点。**运行**会在你的会话里用同样的预设（2 层、每层 2 个头、宽度 64，"
+        "前几张图是发布的 *induction* 模型的三个检查点。后面几张图显示训练好后它的头如何工作。**激活修补**读取一段重复的原样"
+        "（干净）和把前一次出现之后的那个词元改掉的版本（损坏），每次把一个激活从干净运行复制到损坏运行：能把答案带回来的激活"
+        "就携带着答案。**直接 logit 归因**把答案的 logit 拆成每个头和每个 MLP 写入的份额。\n\n**运行**会在你的会话里用同样的预设（2 层、每层 2 个头、宽度 64，"
         "训练数据是 8 到 32 个词元的随机块反复书写）从随机权重开始训练，跟踪这两个分数，"
         "一旦第 1 层某个头的归纳分数达到 0.3 就停下。"),
     look_for=T(
         "- While it trains: the loss plateau, then the drop.\n- The previous-token score of layer 0 and the "
         "induction score of layer 1: when each starts to rise, and the step where the induction score crosses its "
-        "threshold.",
+        "threshold.\n- In the patching maps: the answer sits at the changed position as it enters the first block and "
+        "at the last position as it leaves the last; the head that restores most is in layer 1.\n- In the "
+        "attribution bars: layer 1's heads add far more to the answer's logit than layer 0's.",
         "- 训练时：损失平台期，然后骤降。\n- 第 0 层的前一词元分数和第 1 层的归纳分数：各自从什么时候开始上升，"
-        "以及归纳分数越过阈值的那一步。"),
+        "以及归纳分数越过阈值的那一步。\n- 修补图中：答案进入第一个块时位于被改动的位置，离开最后一个块时位于最后一个位置；"
+        "恢复最多的头在第 1 层。\n- 归因条形图中：第 1 层的头给答案 logit 增加的远多于第 0 层的头。"),
     experiment=Experiment(
         predict=Question(
             T("The induction head reads what the previous-token head writes. When do the two form during training?",
@@ -783,7 +805,7 @@ HEADS_FORM = Lesson(
                "That is a previous-token head.", "那是前一词元头。"),
          wrong("the first token of the sequence", "序列的第一个词元", "That is a first-token (\"attention sink\") "
                "head.", "那是首词元（“注意力汇聚”）头。"))),
-    views=("heads_form_timeline",),
+    views=("heads_form_timeline", "heads_form_patching", "heads_form_attribution"),
     link={"view": "attention", "model": "induction"},
 )
 

@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from playground.checkpoint import to_bytes
-from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tiny_shakespeare
+from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tang_poems_text, tiny_shakespeare
 from playground.train import Snapshot, Trainer, TrainEvent, recipes, zerogpu
 from playground.train.card import card, metadata
 from playground.train.metrics import perplexity
@@ -146,6 +146,8 @@ def training_text(spec: TrainSpec, pasted, lang: str) -> str | None:
         return shakespeare_text(lang)
     if spec.data == "rhyme":
         return rhyme_text()
+    if spec.data == "tang_poems":
+        return tang_poems_text()
     return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
 
 

@@ -4,8 +4,9 @@ A Workspace is the session's single source of truth: its own models (uploaded or
 shared pretrained ones are never copied until a session changes them), the model it works with now
 (the one picked, uploaded or trained last: every tab that shows models follows it when it is next
 shown), each tab's form as last drawn, what each tab and each of its derived panels was drawn for,
-its generation state, its training and its labs. A tab draws itself from its workspace when it is
-shown; nothing is pushed into a hidden tab. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
+its generation state, its guessing game (one, of a few rounds, holding the shared models and text),
+its training and its labs. A tab draws itself from its workspace when it is shown; nothing is pushed
+into a hidden tab. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
 stops its training.
 Events of one session are serialised by the workspace's lock; different sessions never share
 anything mutable, so nothing one session does changes what another sees.
@@ -40,6 +41,7 @@ class Workspace:
         self.language: str | None = None          # the language the page was last drawn in
         self.lessons: dict | None = None          # the learner's place and answers (the browser keeps a copy)
         self.generation: Any = None
+        self.game: Any = None                     # the guessing game (views.guessing.GameState): one a session
         self.training: Any = None
         self.labs: Any = None
         self.lock = threading.RLock()

@@ -1223,4 +1223,155 @@ EN: dict[str, str] = {
     "kind_title_decoder": "decoder self-attention",
     "kind_title_cross": "cross-attention",
     "sentence_join": " ",
+    # --- Explaining an answer: activation patching, direct logit attribution, linear probes, the guessing game ---
+    "what_corrupted": "corrupted input",
+    "lbl_pt_panel": "Activation patching: which activation carries the answer",
+    "param_pt_corrupted": "Corrupted input",
+    "info_pt_corrupted": "The text above with one token changed (as many tokens). Empty: the suggested one.",
+    "btn_pt_suggest": "Suggest a corruption",
+    "btn_pt_run": "Patch",
+    "pt_explain": "Run the model twice: on the **clean** input (the text above) and on a **corrupted** copy with one "
+                  "token changed, so that its answer changes. The metric is the **logit difference of the right "
+                  "answer**, logit[right] − logit[wrong] where the answer is read: right is what the model answers "
+                  "on the clean input, wrong what it answers on the corrupted one. It is normalised so that the "
+                  "clean run scores **1** and the corrupted run **0**. Each cell runs the corrupted input again with "
+                  "one activation copied from the clean run (the residual stream of one layer at one position, or "
+                  "one head's output): near 1 that activation alone carries the answer, near 0 it carries nothing "
+                  "the answer needs. A sequence-to-sequence model reads both inputs as sources; its decoder reads "
+                  "the clean output up to where the two outputs part.",
+    "err_pt_no_suggestion_seq2seq": "{model} has no task whose sources the app can change; type a corrupted input "
+                                    "yourself (one character changed).",
+    "err_pt_no_suggestion_task": "No change of one character of this input changes what {model} writes for the {task} "
+                                 "task; use one of its examples, or type a corrupted input yourself.",
+    "err_pt_no_suggestion_encoder": "No corruption is suggested for {model}; type one yourself: the same text with "
+                                    "one token changed.",
+    "err_pt_no_repeat": "The last token ({token}) does not occur earlier in the text, so there is nothing to copy from "
+                        "an earlier occurrence: repeat a part of the text (like the examples), or type a corrupted "
+                        "input yourself.",
+    "err_pt_lengths": "The corrupted input has {corrupted} tokens and the clean one {clean}: patching compares them "
+                      "position by position, so change tokens without adding or removing any.",
+    "err_pt_same": "The corrupted input is the same as the clean one: change one token.",
+    "err_pt_same_answer": "{model} writes the same output for both inputs, so there is no answer to restore: change a "
+                          "character that changes its output.",
+    "err_pt_no_spread": "The two inputs give the same logit difference, so nothing can be restored: choose a "
+                        "corruption that changes the model's answer.",
+    "w_pt_restored": "restored",
+    "w_pt_blocks_passed": "layer (blocks passed)",
+    "w_pt_position_decoder": "position (what the model reads)",
+    "w_pt_position_encoder": "source position",
+    "w_pt_site_encoder_self_attn": "encoder",
+    "w_pt_site_decoder_self_attn": "self",
+    "w_pt_site_decoder_cross_attn": "cross",
+    "w_pt_head": "head",
+    "fig_pt_residual": "Patching the residual stream: how much of the answer each layer x position restores",
+    "fig_pt_source": "Patching the encoder's residual stream (where the changed source enters)",
+    "fig_pt_heads": "Patching each head's output at every position",
+    "fig_pt_head_positions": "Patching each head's output at one position at a time",
+    "pt_answers": "**Right answer** {right}, **wrong answer** {wrong}, read at position {position}. Logit difference: "
+                  "**{clean:.3f}** on the clean input (scored 1), **{corrupted:.3f}** on the corrupted one (scored 0).",
+    "pt_residual_where": "Entering the first block the answer sits at position {first_position} ({first_token}), "
+                         "which restores {first_value:.0%} of it; leaving the last block at position {last_position} "
+                         "({last_token}), {last_value:.0%}.",
+    "pt_best_head": "The head that restores most: **{head}**, {value:.0%} of the answer.",
+    "param_dla_token": "Token to explain",
+    "info_dla_token": "Direct logit attribution splits this token's logit. Empty: the model's top token.",
+    "dla_explain": "**Direct logit attribution.** In a pre-norm model the residual stream that leaves the last "
+                   "block is a sum of what each part wrote into it: the embeddings, every head, every MLP. The final "
+                   "norm divides that sum by its spread σ; with σ frozen at its value for this input the norm is "
+                   "linear, so the logit of a token splits exactly into one share per part (its output through the "
+                   "frozen norm and the unembedding) plus the norm's bias. A head whose output matters only through "
+                   "later layers shows little here; activation patching sees it.",
+    "err_dla_one_token": "\"{token}\" is {n} tokens for this model; type exactly one token (one character for a "
+                         "character model).",
+    "err_dla_never_predicts": "{model} never predicts \"{token}\": its logit is fixed, not computed. Choose another "
+                              "token.",
+    "dla_post_norm": "Direct logit attribution splits the residual stream of a pre-norm model. This is a post-norm "
+                     "model: every block ends with a LayerNorm that rescales the sum of everything written before "
+                     "it, so the parts' shares cannot be told apart. Activation patching still works.",
+    "fig_dla_short": "Direct logit attribution",
+    "fig_dla": "What each part adds to the logit of “{token}” ({where})",
+    "w_dla_next": "the next token",
+    "w_dla_first_output": "the output's first token",
+    "w_dla_last": "at the last position",
+    "w_dla_part": "part",
+    "w_dla_share": "share of the logit",
+    "w_dla_total": "the parts sum to",
+    "w_dla_logit": "the model's logit",
+    "w_dla_cross": "cross",
+    "w_dla_attention_bias": "attention bias",
+    "w_dla_embedding": "token embedding",
+    "w_dla_positions": "position embedding",
+    "w_dla_norm_bias": "final norm's bias",
+    "dla_summary": "The logit of **{token}** ({where}): the parts sum to **{total:.3f}**; the model's logit is "
+                   "**{logit:.3f}**. The final norm's scale 1/σ = {scale:.4f} is frozen at its value for this input. "
+                   "The largest share: {top}, {top_value:+.3f}.",
+    "lbl_pr_panel": "Linear probes: what each layer makes readable",
+    "param_pr_property": "Property the probes read",
+    "btn_pr_run": "Train probes",
+    "pr_explain": "A **probe** is a logistic regression from the residual stream at one layer to a property, trained "
+                  "on some positions in a few seconds and measured on held-out sequences. High accuracy means the "
+                  "layer holds the property where a straight line can read it. The **control** probe learns the "
+                  "same vectors with shuffled labels: what it scores is what memorising looks like. The dashed "
+                  "line is chance, always answering the commonest label.",
+    "pr_property_inside": "inside a repeat (was this block seen before?)",
+    "pr_property_offset": "position inside the repeat (t mod period)",
+    "pr_property_letter": "the letter being copied",
+    "pr_property_index": "the source index being copied",
+    "pr_property_vowel": "the next character is a vowel",
+    "pr_property_line_end": "the next character ends the line (，or 。)",
+    "pr_offered": "Probes offered for {model}:",
+    "pr_none_offered": "No property the app probes means something for {model}: probes are offered for the induction "
+                       "model (repeats), reverse (what is copied), shakespeare-char (vowels) and tang-poems-char "
+                       "(line ends).",
+    "err_pr_none": "No probe is offered for {model}; pick induction, reverse, shakespeare-char or tang-poems-char.",
+    "err_pr_not_offered": "{model} is not probed for {property}; choose one of: {offered}.",
+    "err_pr_corpus": "The text the model was trained on ({corpus}) is not on this machine and could not be downloaded.",
+    "fig_pr": "Linear probes on {model}: {property}",
+    "w_pr_blocks_passed": "layer (blocks passed; 0 = the embeddings)",
+    "w_pr_accuracy": "held-out accuracy",
+    "w_pr_probe": "probe",
+    "w_pr_control": "control (shuffled labels)",
+    "w_pr_chance": "chance",
+    "pr_reads": "**Layer {layer}** reads it at **{accuracy:.0%}**, the control {control:.0%}, chance {chance:.0%} "
+                "(layer n is the residual stream after n blocks). It is first readable at layer {first}, where the "
+                "probe beats the control and chance by 5 points.",
+    "pr_at_chance": "**No layer reads it**: the best, layer {layer}, scores {accuracy:.0%}, the control {control:.0%}, "
+                    "chance {chance:.0%}. The model does not hold this property where a straight line can read it.",
+    "pr_counts": "Trained on {n_train:,} positions, measured on {n_test:,} held out.",
+    "lbl_gg_panel": "Guess the next character: you against the model",
+    "param_gg_guess": "Your guess",
+    "info_gg_guess": "One character; ␣ for a space, ↵ for a new line. Press Enter.",
+    "param_gg_step": "Rematch against the model at training step",
+    "btn_gg_play": "Guess",
+    "btn_gg_new": "New game",
+    "btn_gg_rematch": "Rematch",
+    "gg_explain": "The text is from the part of the corpus the model never trained on. Type the character you think "
+                  "comes next; the model guesses its most likely one (the argmax of its logits). Both are scored "
+                  "against the real text, 10 rounds a game. Then rematch the same rounds against the model earlier "
+                  "in its training.",
+    "err_gg_no_model": "No character model of a text is available to play against (shakespeare-char or "
+                       "tang-poems-char).",
+    "err_gg_no_timeline": "{model} has no training timeline to rematch against.",
+    "err_gg_one_char": "Type exactly one character (␣ for a space, ↵ for a new line), got \"{guess}\".",
+    "err_gg_over": "The game is over: press New game, or pick a step and Rematch.",
+    "err_gg_pick_step": "Pick a training step to rematch against.",
+    "gg_context_intro": "**Round {round} of {rounds}** against **{model}** ({at}). It reads the last {n} characters; "
+                        "what comes next?",
+    "gg_final": "as trained to the end",
+    "gg_at_step": "at step {step}",
+    "gg_table_head": "| round | real | you | model | model's p(real) |",
+    "gg_rematch": "**Rematch** on the same {rounds} rounds against the model at step {step}. On these rounds the "
+                  "model at step {step} guesses **{earlier}** right; at step {last}, **{final}**.",
+    "gg_replayed": "The game replayed ({at}): you {learner}, the model {model} of {rounds}.",
+    "gg_round": "**Round {round}:** the text goes on with **{answer}**. You: {learner} {learner_mark} · the model "
+                "({at}): {model} {model_mark}, {p:.0%} sure; it gave the real character {p_answer:.1%}.",
+    "gg_score": "**Score:** you {learner}, the model {model} after {rounds} of {total} rounds.",
+    "gg_over": "**Game over:** you {learner}, the model {model} of {total}. Pick an earlier training step and press "
+               "Rematch to play the same rounds against the model before it learned this much.",
+    "gg_started": "A new game of {rounds} rounds: type the character that comes next.",
+    "gg_none": "Press **New game** to play against {model}.",
+    "gg_finished_context": "The game is over.",
+    "data_tang_poems": "Tang poems (Chinese, 106,000 characters)",
+    "lesson_patching_note": "Clean: {clean} · corrupted: {corrupted} (the token at position {changed}, after the "
+                            "earlier occurrence of the last token, changed).",
 }

@@ -1112,4 +1112,132 @@ ZH: dict[str, str] = {
     "kind_title_decoder": "解码器自注意力",
     "kind_title_cross": "交叉注意力",
     "sentence_join": "",
+    # --- 解释一个答案：激活修补、直接 logit 归因、线性探针、猜字游戏 ---
+    "what_corrupted": "损坏的输入",
+    "lbl_pt_panel": "激活修补：哪个激活携带了答案",
+    "param_pt_corrupted": "损坏的输入",
+    "info_pt_corrupted": "上面的文本改动一个词元（词元数不变）。留空：使用建议的损坏输入。",
+    "btn_pt_suggest": "建议一个损坏输入",
+    "btn_pt_run": "修补",
+    "pt_explain": "让模型运行两次：一次读**干净**输入（上面的文本），一次读改动了一个词元的**损坏**副本，使它的答案改变。"
+                  "度量是**正确答案的 logit 差**：在读出答案的位置上 logit[正确] − logit[错误]，其中正确答案是模型对干净输入的回答，"
+                  "错误答案是它对损坏输入的回答。它经过归一化：干净运行得 **1**，损坏运行得 **0**。每个格子把损坏输入再运行一次，"
+                  "并从干净运行中复制一个激活（某一层某个位置的残差流，或某个头的输出）：接近 1 表示这个激活单独就携带了答案，"
+                  "接近 0 表示它不携带答案需要的任何信息。序列到序列模型把两个输入都当作源序列读取；它的解码器读取干净输出，"
+                  "直到两个输出第一次分开的地方。",
+    "err_pt_no_suggestion_seq2seq": "{model} 没有应用能够改动源序列的任务；请自己输入一个损坏输入（改动一个字符）。",
+    "err_pt_no_suggestion_task": "对这个输入改动任何一个字符，都不会改变 {model} 在 {task} 任务上写出的结果；"
+                                 "请用它的示例，或自己输入一个损坏输入。",
+    "err_pt_no_suggestion_encoder": "没有为 {model} 建议的损坏输入；请自己输入一个：同样的文本，改动一个词元。",
+    "err_pt_no_repeat": "最后一个词元（{token}）在文本前面没有出现过，所以没有可以从前一次出现处复制的东西："
+                        "请让文本的一部分重复（像示例那样），或自己输入一个损坏输入。",
+    "err_pt_lengths": "损坏输入有 {corrupted} 个词元，干净输入有 {clean} 个：修补逐个位置比较两者，"
+                      "所以只改动词元，不要增加或删除。",
+    "err_pt_same": "损坏输入与干净输入相同：请改动一个词元。",
+    "err_pt_same_answer": "{model} 对两个输入写出相同的输出，没有可以恢复的答案：请改动一个会改变其输出的字符。",
+    "err_pt_no_spread": "两个输入的 logit 差相同，没有什么可以恢复：请选择一个会改变模型答案的损坏输入。",
+    "w_pt_restored": "恢复比例",
+    "w_pt_blocks_passed": "层（经过的块数）",
+    "w_pt_position_decoder": "位置（模型读取的内容）",
+    "w_pt_position_encoder": "源序列位置",
+    "w_pt_site_encoder_self_attn": "编码器",
+    "w_pt_site_decoder_self_attn": "自注意力",
+    "w_pt_site_decoder_cross_attn": "交叉",
+    "w_pt_head": "头",
+    "fig_pt_residual": "修补残差流：每个层 x 位置恢复了多少答案",
+    "fig_pt_source": "修补编码器的残差流（改动的源序列从这里进入）",
+    "fig_pt_heads": "在所有位置修补每个头的输出",
+    "fig_pt_head_positions": "每次在一个位置修补每个头的输出",
+    "pt_answers": "**正确答案** {right}，**错误答案** {wrong}，在位置 {position} 读出。logit 差：干净输入上为 "
+                  "**{clean:.3f}**（记为 1），损坏输入上为 **{corrupted:.3f}**（记为 0）。",
+    "pt_residual_where": "进入第一个块时，答案位于位置 {first_position}（{first_token}），修补它恢复 {first_value:.0%}；"
+                         "离开最后一个块时位于位置 {last_position}（{last_token}），恢复 {last_value:.0%}。",
+    "pt_best_head": "恢复最多的头：**{head}**，恢复答案的 {value:.0%}。",
+    "param_dla_token": "要解释的词元",
+    "info_dla_token": "直接 logit 归因拆分这个词元的 logit。留空：模型最可能的词元。",
+    "dla_explain": "**直接 logit 归因。** 在前置归一化（pre-norm）模型中，离开最后一个块的残差流是各部分写入内容的和："
+                   "嵌入、每个头、每个 MLP。最终归一化把这个和除以它的离散程度 σ；把 σ 固定为这个输入上的值，归一化就是线性的，"
+                   "于是一个词元的 logit 恰好拆成每个部分一份（它的输出经过固定的归一化和反嵌入），再加上归一化的偏置。"
+                   "只通过后面的层起作用的头在这里显示得很少；激活修补能看到它。",
+    "err_dla_one_token": "对这个模型，“{token}”是 {n} 个词元；请输入恰好一个词元（字符级模型就是一个字符）。",
+    "err_dla_never_predicts": "{model} 从不预测“{token}”：它的 logit 是固定的，不是算出来的。请换一个词元。",
+    "dla_post_norm": "直接 logit 归因拆分的是前置归一化模型的残差流。这是一个后置归一化（post-norm）模型：每个块都以一个"
+                     " LayerNorm 结束，它会重新缩放之前写入的所有内容之和，所以无法区分各部分的份额。激活修补仍然可用。",
+    "fig_dla_short": "直接 logit 归因",
+    "fig_dla": "每个部分给“{token}”的 logit 增加了多少（{where}）",
+    "w_dla_next": "下一个词元",
+    "w_dla_first_output": "输出的第一个词元",
+    "w_dla_last": "最后一个位置",
+    "w_dla_part": "部分",
+    "w_dla_share": "对 logit 的份额",
+    "w_dla_total": "各部分之和",
+    "w_dla_logit": "模型的 logit",
+    "w_dla_cross": "交叉",
+    "w_dla_attention_bias": "注意力偏置",
+    "w_dla_embedding": "词元嵌入",
+    "w_dla_positions": "位置嵌入",
+    "w_dla_norm_bias": "最终归一化的偏置",
+    "dla_summary": "**{token}** 的 logit（{where}）：各部分之和为 **{total:.3f}**；模型的 logit 为 **{logit:.3f}**。"
+                   "最终归一化的缩放 1/σ = {scale:.4f} 固定为这个输入上的值。份额最大的是 {top}，{top_value:+.3f}。",
+    "lbl_pr_panel": "线性探针：每一层让什么变得可读",
+    "param_pr_property": "探针读取的性质",
+    "btn_pr_run": "训练探针",
+    "pr_explain": "**探针**是从某一层的残差流到某个性质的逻辑回归，在一部分位置上训练几秒钟，再在留出的序列上测量。"
+                  "准确率高说明这一层以一条直线就能读出的形式保存了这个性质。**对照**探针用打乱的标签学习同样的向量："
+                  "它的得分就是死记硬背的样子。虚线是随机水平，即总是回答最常见的标签。",
+    "pr_property_inside": "在重复之中（这一块之前出现过吗？）",
+    "pr_property_offset": "在重复中的位置（t mod 周期）",
+    "pr_property_letter": "正在复制的字母",
+    "pr_property_index": "正在复制的源序列下标",
+    "pr_property_vowel": "下一个字符是元音",
+    "pr_property_line_end": "下一个字符结束这一句（，或。）",
+    "pr_offered": "{model} 可用的探针：",
+    "pr_none_offered": "应用能探测的性质对 {model} 都没有意义：探针只为 induction 模型（重复）、reverse（复制的内容）、"
+                       "shakespeare-char（元音）和 tang-poems-char（句末）提供。",
+    "err_pr_none": "{model} 没有可用的探针；请选择 induction、reverse、shakespeare-char 或 tang-poems-char。",
+    "err_pr_not_offered": "{model} 不探测 {property}；请从这些中选择：{offered}。",
+    "err_pr_corpus": "模型训练用的文本（{corpus}）不在这台机器上，也无法下载。",
+    "fig_pr": "{model} 上的线性探针：{property}",
+    "w_pr_blocks_passed": "层（经过的块数；0 = 嵌入）",
+    "w_pr_accuracy": "留出数据准确率",
+    "w_pr_probe": "探针",
+    "w_pr_control": "对照（打乱标签）",
+    "w_pr_chance": "随机水平",
+    "pr_reads": "**第 {layer} 层**读出它的准确率为 **{accuracy:.0%}**，对照 {control:.0%}，随机水平 {chance:.0%}"
+                "（第 n 层是经过 n 个块之后的残差流）。它从第 {first} 层开始可读：探针在那里比对照和随机水平都高出 5 个百分点。",
+    "pr_at_chance": "**没有哪一层能读出它**：最好的是第 {layer} 层，得分 {accuracy:.0%}，对照 {control:.0%}，"
+                    "随机水平 {chance:.0%}。模型没有以一条直线能读出的形式保存这个性质。",
+    "pr_counts": "在 {n_train:,} 个位置上训练，在 {n_test:,} 个留出位置上测量。",
+    "lbl_gg_panel": "猜下一个字：你与模型对战",
+    "param_gg_guess": "你的猜测",
+    "info_gg_guess": "一个字符；空格输入 ␣，换行输入 ↵。按回车。",
+    "param_gg_step": "与训练到这一步的模型再赛一局",
+    "btn_gg_play": "猜",
+    "btn_gg_new": "新游戏",
+    "btn_gg_rematch": "再赛一局",
+    "gg_explain": "文本来自语料中模型从未训练过的部分。输入你认为接下来的字符；模型猜它最可能的那个（logit 的 argmax）。"
+                  "两者都按真实文本计分，每局 10 轮。然后在同样的轮次上与训练早期的模型再赛一局。",
+    "err_gg_no_model": "没有可以对战的文本字符级模型（shakespeare-char 或 tang-poems-char）。",
+    "err_gg_no_timeline": "{model} 没有训练时间线，无法再赛。",
+    "err_gg_one_char": "请输入恰好一个字符（空格输入 ␣，换行输入 ↵），收到的是“{guess}”。",
+    "err_gg_over": "这局已经结束：请按“新游戏”，或选一个训练步数再按“再赛一局”。",
+    "err_gg_pick_step": "请选择要对战的训练步数。",
+    "gg_context_intro": "**第 {round} / {rounds} 轮**，对手 **{model}**（{at}）。它读取最后 {n} 个字符；接下来是什么？",
+    "gg_final": "训练完成时",
+    "gg_at_step": "第 {step} 步",
+    "gg_table_head": "| 轮 | 真实 | 你 | 模型 | 模型给真实字符的概率 |",
+    "gg_rematch": "**再赛一局**：同样的 {rounds} 轮，对手是第 {step} 步的模型。在这些轮次上，第 {step} 步的模型猜对 "
+                  "**{earlier}** 个；第 {last} 步的模型猜对 **{final}** 个。",
+    "gg_replayed": "被重赛的那局（{at}）：你 {learner}，模型 {model}，共 {rounds} 轮。",
+    "gg_round": "**第 {round} 轮：** 文本接下来是 **{answer}**。你：{learner} {learner_mark} · 模型（{at}）："
+                "{model} {model_mark}，把握 {p:.0%}；它给真实字符的概率为 {p_answer:.1%}。",
+    "gg_score": "**比分：** {rounds} / {total} 轮后，你 {learner}，模型 {model}。",
+    "gg_over": "**本局结束：** 你 {learner}，模型 {model}，共 {total} 轮。选一个更早的训练步数并按“再赛一局”，"
+               "在同样的轮次上与还没学到这么多的模型对战。",
+    "gg_started": "新的一局，共 {rounds} 轮：输入接下来的那个字符。",
+    "gg_none": "按**新游戏**与 {model} 对战。",
+    "gg_finished_context": "这局已经结束。",
+    "data_tang_poems": "唐诗（106,000 字）",
+    "lesson_patching_note": "干净：{clean} · 损坏：{corrupted}（位置 {changed} 的词元，即最后一个词元前一次出现之后的那个，"
+                            "被改动了）。",
 }

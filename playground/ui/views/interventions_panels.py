@@ -2,11 +2,11 @@
 their components, the head picker that follows the model, and the updates their buttons draw.
 
     heads_off_panel(view, entry)                          -> {name: component}
-    lens_panel(view)                                      -> {name: component}
+    lens_panel(view)                                      -> {name: component} (with direct logit attribution)
     head_picker(entry, chosen, lang)                      -> gr.Dropdown
     fit_heads(entry, chosen)                              -> (the chosen heads it has, Refused or None)
     heads_off_updates(entry, value, heads, how, lang)     -> {"ho_distribution": ..., "ho_summary": ...}
-    lens_updates(entry, value, lang)                      -> {"lens_plot": ...}
+    lens_updates(entry, value, token, lang)               -> {"lens_plot": ..., "dla_plot": ..., "dla_summary": ...}
 
 Component names are the same in every tab ("ho_heads", "ho_how", "ho_run", ...); element ids
 are the tab's view name followed by the part ("attention-ho-run", "generate-lens-plot").
@@ -18,6 +18,7 @@ import gradio as gr
 from ..page.forms import Refused
 from playground.zoo import ModelEntry
 from ..text.i18n import label
+from .attribution import MAX_TOKEN_CHARS, attribution_view
 from .interventions import (
     HEADS_OFF_EXPLANATION,
     LOGIT_LENS_EXPLANATION,
@@ -29,7 +30,7 @@ from .interventions import (
 
 MAX_HEADS_OFF = 256            # heads a form may name
 HEADS_OFF = ("ho_distribution", "ho_summary")     # what the Switch heads off button draws
-LENS = ("lens_plot",)                             # what the Logit lens button draws
+LENS = ("lens_plot", "dla_plot", "dla_summary")   # what the Logit lens button draws: the lens and the attribution
 
 
 def heads_off_panel(view: str, entry: ModelEntry) -> dict[str, gr.components.Component]:
@@ -56,16 +57,25 @@ def heads_off_panel(view: str, entry: ModelEntry) -> dict[str, gr.components.Com
 
 
 def lens_panel(view: str) -> dict[str, gr.components.Component]:
-    """The closed Logit lens accordion: the button, the figure and the explanation."""
+    """The closed Logit lens accordion: the button, the figure and the explanation, and beside it direct logit
+    attribution: the token to explain, its bars, the sum against the logit and what the bars are."""
     c: dict[str, gr.components.Component] = {}
     with gr.Accordion(label("lbl_lens_panel"), open=False, elem_id=f"{view}-lens-panel"):
         with gr.Row():
             with gr.Column(scale=3):
-                c["lens_run"] = gr.Button(label("btn_lens_run"), variant="primary", elem_id=f"{view}-lens-run")
+                with gr.Row():
+                    c["dla_token"] = gr.Textbox("", label=label("param_dla_token"), info=label("info_dla_token"),
+                                                max_lines=1, max_length=MAX_TOKEN_CHARS, elem_id=f"{view}-dla-token",
+                                                scale=2)
+                    c["lens_run"] = gr.Button(label("btn_lens_run"), variant="primary", elem_id=f"{view}-lens-run",
+                                              scale=1)
                 c["lens_plot"] = gr.Plot(show_label=False, elem_id=f"{view}-lens-plot")
+                c["dla_plot"] = gr.Plot(show_label=False, elem_id=f"{view}-dla-plot")
             with gr.Column(scale=2):
                 gr.Markdown(label(LOGIT_LENS_EXPLANATION), elem_id=f"{view}-lens-explanation",
                             elem_classes="explanation")
+                c["dla_summary"] = gr.Markdown(elem_id=f"{view}-dla-summary")
+                gr.Markdown(label("dla_explain"), elem_id=f"{view}-dla-explanation", elem_classes="explanation")
     return c
 
 
@@ -93,6 +103,9 @@ def heads_off_updates(entry: ModelEntry, value, heads, how, lang: str) -> dict:
     return {"ho_distribution": views.distribution, "ho_summary": "\n\n".join(p for p in parts if p)}
 
 
-def lens_updates(entry: ModelEntry, value, lang: str) -> dict:
-    """The logit lens of `value`: the top token and its probability after every layer."""
-    return {"lens_plot": logit_lens_figure(entry, value, lang)}
+def lens_updates(entry: ModelEntry, value, token, lang: str) -> dict:
+    """The logit lens of `value` (the top token and its probability after every layer), and the direct logit
+    attribution of `token` (empty: the model's top token) where the model predicts after it."""
+    attribution = attribution_view(entry, value, token, lang)
+    return {"lens_plot": logit_lens_figure(entry, value, lang), "dla_plot": attribution.figure,
+            "dla_summary": attribution.summary}

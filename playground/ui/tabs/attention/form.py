@@ -4,7 +4,9 @@
      &score=anti_diagonal&step=400&lang=zh-CN
 
 `text` empty: the model's first example; `target` empty: the model writes its own (greedy);
-`step` empty: the model as trained to the end.
+`step` empty: the model as trained to the end. The panels' fields come last: `ho_heads`, `ho_how` (heads
+switched off), `dla_token` (the token whose logit is split; empty: the model's top token), `pt_corrupted`
+(the corrupted input patched; empty: the suggested one), `pr_property` (what the probes read).
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from playground.model.sites import SITES
 from ...page.forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, String, param
 from ...page.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
 from ...session.examples import ATTENTION_EXAMPLES, examples_for, suitable_input
+from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
+from ...views.probes import PROPERTIES, probe_properties
 from .views import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
@@ -27,7 +31,7 @@ MAX_STEP = 10**9
 @dataclass(frozen=True)
 class AttentionForm(Form):
     VIEW = "attention"
-    LATE = ("ho_heads", "ho_how")                                    # the Switch heads off panel's controls
+    LATE = ("ho_heads", "ho_how", "dla_token", "pt_corrupted", "pr_property")     # the panels' controls
 
     model: str = param(ModelName("copy"))
     text: str = param(String("", MAX_INPUT_CHARS))
@@ -40,6 +44,9 @@ class AttentionForm(Form):
     step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))
     ho_heads: tuple[str, ...] = param(NameList((), MAX_HEADS_OFF))     # "SITE.LAYER.HEAD": heads switched off
     ho_how: str = param(Choice("zero", ABLATIONS))
+    dla_token: str = param(String("", MAX_TOKEN_CHARS))                 # the token direct logit attribution splits
+    pt_corrupted: str = param(String("", MAX_INPUT_CHARS))              # the corrupted input activation patching reads
+    pr_property: str = param(Choice(PROPERTIES[0], PROPERTIES))         # what the linear probes read
 
     def follow(self, catalog, current: str | None) -> tuple["AttentionForm", bool]:
         """The session's current model with the form's text where it can read it (else its own first
@@ -86,4 +93,8 @@ class AttentionForm(Form):
         heads, lacking = fit_heads(entry, form.ho_heads)
         if lacking is not None:
             form = replace(form, ho_heads=fix("ho_heads", heads, lacking))
+        offered = probe_properties(entry)
+        if offered and form.pr_property not in offered:
+            form = replace(form, pr_property=fix("pr_property", offered[0], Refused(
+                "pr_property", "err_bad_choice", value=form.pr_property, choices=", ".join(offered))))
         return form, refused

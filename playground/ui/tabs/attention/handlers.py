@@ -1,8 +1,9 @@
 """The Attention tab's handlers: (workspace, form, language) -> updates by component name.
 
 Each returns only what it changes. `draw` is the whole tab (views and the controls that follow
-the model: kinds, scores, layer and head ranges, target box, timeline); the others redraw one
-figure for one control.
+the model: kinds, scores, layer and head ranges, target box, timeline, the properties probes read); the
+others redraw one figure for one control, or draw a panel computed on request (heads switched off, the
+logit lens with direct logit attribution, activation patching, linear probes).
 """
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ from ...session.examples import ATTENTION_EXAMPLES, examples_for
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
+from ...views.explaining_panels import (
+    PATCHING,
+    PATCHING_RUN,
+    PROBE_CONTROLS,
+    PROBES,
+    patching_updates,
+    probe_controls,
+    probe_updates,
+    suggestion_updates,
+)
 from ...views.inputs import input_note
 from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
 from .form import AttentionForm
@@ -43,6 +54,7 @@ from .views import (
 VIEW_FIGURES = ("grid", "head_plot", "scores_plot", "shapes")
 VIEWS = ("grid", "head_plot", "scores_plot", "best_heads", "shapes", "summary")   # the API's outputs, in order
 CONTROLS = ("kind", "score", "layer", "head", "target", "step_picker", "timeline_panel", "accepted", "ho_heads")
+LATE_CONTROLS = ("pt_corrupted", *PROBE_CONTROLS)     # the API's outputs after "step": the panels' controls
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,7 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
         "accepted": input_note(workspace.registry, seen.final, form.text, lang),
         "ho_heads": head_picker(entry, form.ho_heads, lang),
+        **probe_controls(seen.final, form.pr_property, lang),
     }
 
 
@@ -97,14 +110,48 @@ def heads_off(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
 
 
 def lens(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
-    """The logit lens of the current input: the top token and its probability after every layer."""
-    return lens_updates(shown(workspace, form, lang).entry, form.text, lang)
+    """The logit lens of the current input (the top token and its probability after every layer), and the
+    direct logit attribution of the chosen token (empty: the model's top token)."""
+    return lens_updates(shown(workspace, form, lang).entry, form.text, form.dla_token, lang)
+
+
+def patching(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """Activation patching from the text (clean) into the corrupted input (the suggested one when none is
+    typed): the residual stream by layer and position, each head, each head by position, and the summary."""
+    return patching_updates(shown(workspace, form, lang).entry, form.text, form.pt_corrupted, lang)
+
+
+def suggest_patching(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The suggested corruption of the text put in the box, and its patching maps."""
+    return suggestion_updates(shown(workspace, form, lang).entry, form.text, lang)
+
+
+def patching_maps(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """The patching panel drawn again for the same inputs (in another language)."""
+    drawn = patching(workspace, form, lang)
+    return {name: drawn[name] for name in PATCHING}
+
+
+def patching_refused(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """Why the inputs cannot be patched, in the maps and the summary (no map of an earlier input is left)."""
+    reason = refusal_reason(patching, workspace, form, lang)
+    return {**refusal_figures(("pt_residual", "pt_heads", "pt_positions"), reason, lang),
+            "pt_source": gr.Plot(None, visible=False), "pt_summary": text(lang, "refused_summary", reason=reason)}
+
+
+def probes(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """Linear probes of the chosen property on the model (at the timeline step shown): accuracy by layer
+    with the shuffled-label control and chance, and the sentence the result makes."""
+    seen = shown(workspace, form, lang)
+    return probe_updates(seen.final, seen.entry, form.pr_property, lang)
 
 
 heads_off_refused = refusal_handler(heads_off, ("ho_distribution",), "ho_summary")
-lens_refused = refusal_handler(lens, ("lens_plot",))
+lens_refused = refusal_handler(lens, ("lens_plot", "dla_plot"), "dla_summary")
 DERIVED = (Derived("heads_off", heads_off, HEADS_OFF, ("model", "text", "target", "step", "ho_heads", "ho_how")),
-           Derived("lens", lens, LENS, ("model", "text", "target", "step")))
+           Derived("lens", lens, LENS, ("model", "text", "target", "step", "dla_token")),
+           Derived("patching", patching_maps, PATCHING, ("model", "text", "step", "pt_corrupted")),
+           Derived("probes", probes, PROBES, ("model", "step", "pr_property")))
 
 
 def show(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
@@ -123,15 +170,21 @@ def draw(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
 
 
 def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
-    """A newly picked model, with its own first example, no target, as trained to the end."""
+    """A newly picked model, with its own first example, no target, as trained to the end, and the suggested
+    corruption for patching."""
     entry = workspace.model(form.model)
     if entry is None:
         return draw(workspace, form, lang)        # refused there, naming the models that exist
     first = next(iter(examples_for(entry, ATTENTION_EXAMPLES)), form.text)
-    form = replace(form, text=first, target="", step=None)
+    form = replace(form, text=first, target="", step=None, pt_corrupted="")
     reads_a_target = entry.model.has_encoder and entry.model.has_decoder
-    return {**draw(workspace, form, lang), "text": first, "step": None,
+    return {**draw(workspace, form, lang), "text": first, "step": None, "pt_corrupted": "",
             "target": gr.Textbox(value="", visible=reads_a_target)}
+
+
+def change_text(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
+    """A new input: the tab drawn for it, and the corrupted input left for the suggestion to fill."""
+    return {**draw(workspace, replace(form, pt_corrupted=""), lang), "pt_corrupted": ""}
 
 
 def redraw_head(workspace: Workspace, form: AttentionForm, lang: str) -> dict:

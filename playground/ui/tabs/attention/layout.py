@@ -8,6 +8,7 @@ from ...page.validation import MAX_INPUT_CHARS
 from ...page.widgets import FormRadio, examples_dataset, layer_head_sliders
 from ...session.examples import attention_examples
 from ...text.i18n import label
+from ...views.explaining_panels import patching_panel, probes_panel
 from ...views.interventions_panels import heads_off_panel, lens_panel
 from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
 
@@ -67,5 +68,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
         c["shapes"] = gr.Plot(show_label=False, elem_id="attention-shapes")
     c.update(heads_off_panel("attention", start))
     c.update(lens_panel("attention"))
+    c.update(patching_panel("attention"))
+    c.update(probes_panel("attention"))
     c["step"] = gr.State(None)           # the timeline step shown; None = the final model
     return c, examples

@@ -7,7 +7,8 @@
 `prompt` empty: the model's first example; `steps`: how many tokens have been generated (a link
 opens the generation after that many Step presses); `ho_heads`, `ho_how`: the heads the Switch
 heads off panel switches off, and how; `xb_target` empty: the target of the model's exposure-bias
-example for the prompt.
+example for the prompt; `dla_token`: the token direct logit attribution splits (empty: the model's top
+token); `gg_guess`, `gg_step`: the guessing game's guess and the training step it rematches against.
 """
 from __future__ import annotations
 
@@ -27,17 +28,20 @@ from ...page.validation import (
     TOP_P_RANGE,
 )
 from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target, suitable_input
+from ...views.attribution import MAX_TOKEN_CHARS
+from ...views.guessing import GUESS_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from .views import DEFAULTS, STRATEGIES
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
 MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
+MAX_STEP = 10**9
 
 
 @dataclass(frozen=True)
 class GenerateForm(Form):
     VIEW = "generate"
-    LATE = ("ho_heads", "ho_how", "xb_target")     # the Switch heads off and Exposure bias panels' controls
+    LATE = ("ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess", "gg_step")     # the panels' controls
 
     model: str = param(ModelName("copy", generative=True))
     prompt: str = param(String("", MAX_INPUT_CHARS))
@@ -54,6 +58,9 @@ class GenerateForm(Form):
     ho_heads: tuple[str, ...] = param(NameList((), MAX_HEADS_OFF))     # "SITE.LAYER.HEAD": heads switched off
     ho_how: str = param(Choice("zero", ABLATIONS))
     xb_target: str = param(String("", MAX_INPUT_CHARS))                  # the exposure-bias panel's target
+    dla_token: str = param(String("", MAX_TOKEN_CHARS))                  # the token direct logit attribution splits
+    gg_guess: str = param(String("", GUESS_CHARS))                       # the guessing game's guess
+    gg_step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))   # the step a rematch is played at
 
     def validated(self) -> "GenerateForm":
         """Beam search is run at once, never stepped: a beam form has no steps."""

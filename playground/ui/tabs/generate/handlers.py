@@ -3,8 +3,10 @@
 Step, Back and Reset act on the session's generation, under its lock. `draw` shows the form's
 generation: the session's own when it is at the form's model, prompt and step count, else one
 started afresh and stepped `steps` times (so a link opens at the step it was copied at). `run`
-streams the generation to its end (or beam search at once). The Switch heads off, Logit lens and
-Exposure bias panels each draw their own figures for the form's model and prompt.
+streams the generation to its end (or beam search at once). The Switch heads off, Logit lens (with
+direct logit attribution) and Exposure bias panels each draw their own figures for the form's model and
+prompt; the guessing game plays the session's game against the form's model when it is a character
+model of a text, else against the language's own (Tang poems for Chinese).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from ...session.examples import GENERATE_EXAMPLES, exposure_target, suitable_inp
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import label, text
+from ...views import guessing
 from ...views.exposure import exposure_view
 from ...views.inputs import input_note
 from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
@@ -46,6 +49,8 @@ FIGURES = ("candidates", "token_self", "token_cross", "filling", "tree")
 STEPPED = ("output", "status", "candidates", "token_self", "token_cross", "filling", "steps")
 EVERYTHING = (*STEPPED, "tree", "layer", "head", "step_button", "back_button")
 CONTROLS = ("ho_heads", "accepted", "prompt")          # what follows the model and the prompt
+LATE_CONTROLS = ("gg_step",)                           # the same, for the panels added later (after xb_target)
+CHINESE_MODEL = "tang-poems-char"                      # what the Chinese interface shows first
 EXPOSURE = ("xb_plot", "xb_explanation")
 RUN_REFRESH_SECONDS = 0.4      # Run redraws at most this often while it goes
 
@@ -140,7 +145,25 @@ def controls(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
     reads_a_source = entry.model.has_encoder
     return {"ho_heads": head_picker(entry, form.ho_heads, lang),
             "accepted": input_note(workspace.registry, entry, form.prompt, lang),
-            "prompt": gr.Textbox(form.prompt, label=label("lbl_prompt_source" if reads_a_source else "lbl_prompt"))}
+            "prompt": gr.Textbox(form.prompt, label=label("lbl_prompt_source" if reads_a_source else "lbl_prompt")),
+            "gg_step": game_steps(workspace, form, lang)}
+
+
+def game_steps(workspace: Workspace, form: GenerateForm, lang: str) -> gr.Radio:
+    """The checkpoints the game's model can be rematched at (none when no model can play)."""
+    try:
+        entry = guessing.game_entry(workspace, form.model, lang)
+    except gr.Error:
+        return gr.Radio(choices=[], value=None, visible=False)
+    return guessing.step_picker(workspace, entry, form.gg_step)
+
+
+def initial_form(workspace: Workspace) -> GenerateForm | None:
+    """The Chinese interface opens on the Chinese character model (fitted to it), where it is shipped; None
+    elsewhere (the layout's form)."""
+    if workspace.language != "zh-CN" or workspace.registry is None or workspace.registry.get(CHINESE_MODEL) is None:
+        return None
+    return GenerateForm(model=CHINESE_MODEL).fit(workspace.catalog, set())[0]
 
 
 def open_tab(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
@@ -243,8 +266,36 @@ def heads_off(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
 
 
 def lens(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
-    """The logit lens of the prompt: the top token and its probability after every layer."""
-    return lens_updates(generative_model(workspace, form, lang), form.prompt, lang)
+    """The logit lens of the prompt (the top token and its probability after every layer), and the direct
+    logit attribution of the chosen token (empty: the model's top token) after it."""
+    return lens_updates(generative_model(workspace, form, lang), form.prompt, form.dla_token, lang)
+
+
+def game_turn(workspace: Workspace, form: GenerateForm, lang: str, action: str = "turn") -> dict:
+    """One turn of the guessing game (the API): a guess plays a round (a new game starts when none is on);
+    no guess starts a new game, or with a step a rematch of the same rounds against that checkpoint."""
+    entry = guessing.game_entry(workspace, form.model, lang)
+    return guessing.turn(workspace, entry, action, form.gg_guess, form.gg_step, lang)
+
+
+def game_guess(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The guess scored against the real next character beside the model's (Guess, Enter)."""
+    return game_turn(workspace, form, lang, "guess")
+
+
+def game_new(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """A new game against the model as trained to the end (New game)."""
+    return game_turn(workspace, form, lang, "new")
+
+
+def game_rematch(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The same rounds against the model at the chosen step (Rematch)."""
+    return game_turn(workspace, form, lang, "rematch")
+
+
+def game_drawn(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """The session's game drawn again (in another language)."""
+    return guessing.game_updates(workspace, guessing.game_entry(workspace, form.model, lang), lang)
 
 
 def exposure(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
@@ -254,11 +305,12 @@ def exposure(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
 
 
 heads_off_refused = refusal_handler(heads_off, ("ho_distribution",), "ho_summary")
-lens_refused = refusal_handler(lens, ("lens_plot",))
+lens_refused = refusal_handler(lens, ("lens_plot", "dla_plot"), "dla_summary")
 exposure_refused = refusal_handler(exposure, ("xb_plot",), "xb_explanation")
 DERIVED = (Derived("heads_off", heads_off, HEADS_OFF, ("model", "prompt", "ho_heads", "ho_how")),
-           Derived("lens", lens, LENS, ("model", "prompt")),
-           Derived("exposure", exposure, EXPOSURE, ("model", "prompt", "xb_target")))
+           Derived("lens", lens, LENS, ("model", "prompt", "dla_token")),
+           Derived("exposure", exposure, EXPOSURE, ("model", "prompt", "xb_target")),
+           Derived("game", game_drawn, guessing.GAME, ("model",)))
 
 
 def refused(workspace: Workspace, form: GenerateForm, lang: str) -> dict:

@@ -8,6 +8,7 @@ from ...page.validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, 
 from ...page.widgets import examples_dataset, integer_number, integer_slider, layer_head_sliders
 from ...session.examples import exposure_target, generate_examples
 from ...text.i18n import label
+from ...views.guessing import game_panel
 from ...views.interventions_panels import heads_off_panel, lens_panel
 from .views import DEFAULTS, STRATEGIES
 
@@ -79,6 +80,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
     c.update(heads_off_panel("generate", start))
     c.update(lens_panel("generate"))
     c.update(exposure_panel(exposure_target(start, first_prompt)))
+    c.update(game_panel("generate"))
     c["steps"] = gr.State(0)             # tokens generated so far (a link replays as many Step presses)
     return c, examples
 

@@ -1,6 +1,7 @@
 """Lessons tab: the course, one screen per lesson: the explanation with its math, live figures built
 by the tabs' own view functions, what to look for, an experiment predicted before it runs, a check
-question with feedback on every answer, and a link to the tab view that explores further.
+question with feedback on every answer, and a link to the tab view that explores further; lesson 1
+also has a game, guessing the next character against a character model.
 
 layout.py declares the components, form.py the open lesson (and its link), handlers.py what each
 event does, views.py the live views by the keys the syllabus names."""
@@ -8,10 +9,11 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...page.context import CHECK, PRIVATE, QUIET, training
+from ...page.context import CHECK, FORM_INPUTS, PRIVATE, QUIET, light, training
 from ...page.runtime import guarded
 from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
+from ...views.guessing import GAME_TURN
 from .form import LessonsForm
 from .layout import layout
 
@@ -45,6 +47,20 @@ def build(ctx) -> None:
            progress_on="title", api_name="lesson", cancels=[running],
            adapt={"previous": handlers.neighbour_of(-1), "next": handlers.neighbour_of(1)})
     tab.on(c["run"].click, handlers.run_experiment, (*handlers.OUTCOME, "verdict"), link=False, shared=True)
+
+    # Lesson 1's game: the session's game, not a view of the lesson, so no field of the lesson's link.
+    actions = {id(c["gg_play"]): "guess", id(c["gg_guess"]): "guess", id(c["gg_new"]): "new",
+               id(c["gg_rematch"]): "rematch"}
+
+    @guarded
+    def game_turn(guess, step, language, request: gr.Request, event: gr.EventData) -> dict:
+        action = actions.get(id(getattr(event, "target", None)), "turn")
+        updates = handlers.game_turn(ctx.workspace(request), guess, step, language, action)
+        return {c[name]: update for name, update in updates.items()}
+
+    gr.on([c["gg_play"].click, c["gg_guess"].submit, c["gg_new"].click, c["gg_rematch"].click], game_turn,
+          [c["gg_guess"], c["gg_step"], lang], [c[name] for name in GAME_TURN], api_name="lesson_guess",
+          **light(c["gg_result"]), **FORM_INPUTS)
 
     @guarded
     def predicted(lesson_id, picked, language, request: gr.Request) -> dict:

@@ -31,7 +31,7 @@ from ...lessons import LESSONS, Lesson
 from ...lessons.syllabus import DECODING_TEMPERATURES, REPETITION_TOKENS
 from ...text.i18n import text
 from . import live
-from .views import REPETITION_STRATEGIES, VIEWS, Shown
+from .views import PROBED_PROPERTIES, REPETITION_STRATEGIES, VIEWS, Shown
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
 NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
@@ -287,6 +287,51 @@ def measuring_perplexity(shown: Shown, lang: str) -> list[Claim]:
                   tolerance=0.001)]
 
 
+def measuring_probes(shown: Shown, lang: str) -> list[Claim]:
+    inside, offset = (shown.facts[prop] for prop in PROBED_PROPERTIES)
+    drawn = {prop: (_values(figure, 0), _values(figure, 1)) for prop, figure in zip(PROBED_PROPERTIES, shown.figures)}
+    claims = []
+    for prop, found in shown.facts.items():
+        accuracy, control = drawn[prop]
+        claims += [Claim(f"lesson 12: the note's best accuracy ({prop}) is the figure's", round(found["accuracy"], 6),
+                         round(max(accuracy), 6), tolerance=1e-5),
+                   Claim(f"lesson 12: the note's control ({prop}) is the figure's at that layer",
+                         round(found["control"], 6), round(control[accuracy.index(max(accuracy))], 6), tolerance=1e-5),
+                   Claim(f"lesson 12: the control ({prop}) stays near chance (the explanation)", True,
+                         max(abs(c - found["chance"]) for c in control) < 0.05)]
+    return claims + [
+        Claim("lesson 12: inside a repeat is read far above the control and chance (what to look for)", True,
+              inside["first"] is not None and inside["accuracy"] - max(inside["control"], inside["chance"]) > 0.1),
+        Claim("lesson 12: the offset inside the repeat is read at no layer (what to look for)", None, offset["first"])]
+
+
+def heads_form_patching(shown: Shown, lang: str) -> list[Claim]:
+    facts = shown.facts
+    residual = np.asarray(shown.figures[0].data[0].z, dtype=float)            # [layers + 1, T]
+    heads = np.asarray(shown.figures[1].data[0].z, dtype=float)               # [L, H]
+    return [Claim("lesson 14: the answer enters the first block at the changed position (what to look for)",
+                  facts["changed"], int(np.argmax(residual[0]))),
+            Claim("lesson 14: the answer leaves the last block at the last position (what to look for)",
+                  facts["last"], int(np.argmax(residual[-1]))),
+            Claim("lesson 14: the note's positions are the map's", (facts["first_position"], facts["last_position"]),
+                  (int(np.argmax(residual[0])), int(np.argmax(residual[-1])))),
+            Claim("lesson 14: the head that restores most is in layer 1 (what to look for)", 1,
+                  int(np.unravel_index(int(np.argmax(heads)), heads.shape)[0])),
+            Claim("lesson 14: the note's best head restores what the head map shows", round(facts["best_head_value"], 5),
+                  round(float(heads.max()), 5), tolerance=1e-4)]
+
+
+def heads_form_attribution(shown: Shown, lang: str) -> list[Claim]:
+    bars = dict(zip(shown.figures[0].data[0].x, _values(shown.figures[0])))
+    heads = {layer: sum(v for name, v in bars.items() if re.fullmatch(rf"L{layer}·H\d+", name)) for layer in (0, 1)}
+    return [Claim("lesson 14: the parts sum to the model's logit (the note)", round(shown.facts["logit"], 3),
+                  round(shown.facts["total"], 3), tolerance=1e-3),
+            Claim("lesson 14: the bars add up to the note's sum", round(shown.facts["total"], 3),
+                  round(sum(bars.values()), 3), tolerance=1e-3),
+            Claim("lesson 14: layer 1's heads add far more than layer 0's (what to look for)", True,
+                  heads[1] > 1.0 and heads[1] > 3 * abs(heads[0]))]
+
+
 def _treemap(shown: Shown, lang: str) -> dict[str, int]:
     """The treemap's values by path in English ("model/decoder/block 0"), whatever the figure's language."""
     trace = next(figure.data[0] for figure in shown.figures if figure.data and figure.data[0].type == "treemap")
@@ -347,6 +392,9 @@ CLAIMS: dict[str, Callable[[Shown, str], list[Claim]]] = {
     "decoding_repetition": decoding_repetition,
     "measuring_table": measuring_table,
     "measuring_perplexity": measuring_perplexity,
+    "measuring_probes": measuring_probes,
+    "heads_form_patching": heads_form_patching,
+    "heads_form_attribution": heads_form_attribution,
     "cost_gpt2": cost_gpt2,
     "cost_treemap": cost_gpt2,
     "cost_recurrence": cost_recurrence,

@@ -10,9 +10,11 @@ import gradio as gr
 
 from ...lessons import LESSONS, Lesson, Question
 from ...page.forms import encode_query
+from ...page.validation import fail
 from ...page.view_cache import SHARED_VIEWS
 from ...session.workspace import Workspace
 from ...text.i18n import text
+from ...views import guessing
 from . import live
 from .form import LESSON_IDS, LessonsForm
 from .layout import FIGURE_SLOTS, OUTCOME_SLOTS
@@ -21,7 +23,9 @@ from .views import VIEWS
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
 FIGURES = tuple(f"figure_{k}" for k in range(FIGURE_SLOTS))
 OUTCOMES = tuple(f"outcome_{k}" for k in range(OUTCOME_SLOTS))
-SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", "look_for", "experiment_heading",
+GAME_SCREEN = ("gg_panel", *guessing.GAME, "gg_step")     # lesson 1's game, as a lesson's screen shows it
+SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", *GAME_SCREEN, "look_for",
+          "experiment_heading",
           "prediction", "run", "run_live", "stop", *OUTCOMES, "live_status", "verdict", "reveal", "check_heading",
           "answer", "feedback", "explore", "progress")
 OUTCOME = (*OUTCOMES, "reveal")
@@ -89,7 +93,32 @@ def lesson_screen(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
         "answer": gr.Radio(choices=choices(lesson.check, lang), value=None),
         "feedback": "",
         "explore": explore_link(lesson, lang),
+        **game_screen(workspace, lesson, lang),
     }
+
+
+def game_screen(workspace: Workspace, lesson: Lesson, lang: str) -> dict:
+    """The game panel, shown on the lessons that have the game, with the session's game against the
+    language's own character model (and its checkpoints); hidden on the others."""
+    if not lesson.game:
+        return {"gg_panel": gr.Accordion(visible=False)}
+    try:
+        entry = guessing.game_entry(workspace, None, lang)
+    except gr.Error as error:
+        return {"gg_panel": gr.Accordion(visible=True), "gg_context": error.message, "gg_result": "",
+                "gg_step": gr.Radio(choices=[], value=None, visible=False)}
+    return {"gg_panel": gr.Accordion(visible=True), **guessing.game_updates(workspace, entry, lang),
+            "gg_step": guessing.step_picker(workspace, entry, None)}
+
+
+def game_turn(workspace: Workspace, guess, step, lang: str, action: str = "turn") -> dict:
+    """One turn of lesson 1's game against the language's own character model: "guess" scores the guess,
+    "new" starts a new game, "rematch" replays its rounds at `step`; "turn" (the API) decides by what it is
+    given (see guessing.turn)."""
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
+        raise fail(lang, "err_not_integer", name=text(lang, "param_gg_step"), value=step)
+    entry = guessing.game_entry(workspace, None, lang)
+    return guessing.turn(workspace, entry, action, guess, step, lang)
 
 
 def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:

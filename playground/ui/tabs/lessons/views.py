@@ -27,7 +27,7 @@ from playground.analysis.projections import compare_projections
 from playground.analysis.recurrence import mixing_costs
 from playground.analysis.repetition import repetition
 from playground.data import load_corpus
-from playground.data.tokenizer import NUM_SPECIAL
+from playground.data.tokenizer import NUM_SPECIAL, visible
 from playground.generate import SamplingConfig, Stepper, beam_search
 from playground.labs.bugs import drop_residuals
 from playground.model import ModelConfig, MultiHeadAttention, build_model
@@ -37,11 +37,15 @@ from playground.zoo import ModelRegistry
 
 from ...lessons.syllabus import DECODING_TEMPERATURES, REPETITION_PENALTY, REPETITION_TOKENS
 from ...text.i18n import text
+from ...text.markup import literal
+from ...views.attribution import attribution_view
 from ...views.embeddings import embedding_view
 from ...views.inputs import input_note
 from ...views.masks import mask_views
 from ...views.meaning import card_number, entry_loss_meaning, held_out, unigram_of
 from ...views.norms import batch_norm_view, layer_norm_view, residual_view
+from ...views.patching import patching_views, suggested_corruption
+from ...views.probes import probe_view
 from ...views.worked_attention import worked_attention_view
 from ..architecture.views import FIELDS, GPT2_PRESET, architecture_views, presets
 from ..attention.views import attention_views, entry_at_step, forward_pass, scores_of
@@ -83,6 +87,7 @@ INIT_WIDTHS, INIT_LAYERS = (64, 768), 12
 MIXING_WIDTH = 512
 MIXING_LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 FUSED_TOKENS = 256
+PROBED_PROPERTIES = ("inside", "offset")   # lesson 12: what the induction model's probes read
 
 
 def _model(registry: ModelRegistry, name: str):
@@ -444,6 +449,25 @@ def heads_form_timeline(registry, lang):
     return _timeline(registry, lang, "induction", INDUCTION_PROBE, "decoder", "induction")
 
 
+def heads_form_patching(registry, lang):
+    """Activation patching of the induction model on the lesson's repeat, corrupted as the Attention tab
+    suggests: the token after the earlier occurrence of the last token changed."""
+    entry = _model(registry, "induction")
+    corrupted = suggested_corruption(entry, INDUCTION_PROBE, lang)
+    views = patching_views(entry, INDUCTION_PROBE, corrupted, lang)
+    changed = next(i for i, (a, b) in enumerate(zip(INDUCTION_PROBE, corrupted)) if a != b)
+    note = text(lang, "lesson_patching_note", clean=literal(visible(INDUCTION_PROBE)),
+                corrupted=literal(visible(corrupted)), changed=changed)
+    return Shown([views.residual, views.heads], note + "\n\n" + views.summary,
+                 dict(views.facts, changed=changed, last=len(INDUCTION_PROBE) - 1))
+
+
+def heads_form_attribution(registry, lang):
+    """Direct logit attribution of the induction model's answer after the lesson's repeat."""
+    view = attribution_view(_model(registry, "induction"), INDUCTION_PROBE, "", lang)
+    return Shown([view.figure], view.summary, view.facts)
+
+
 # ------------------------------------------------------------------ 10 character LM
 
 def char_lm_timeline(registry, lang):
@@ -607,6 +631,19 @@ def measuring_perplexity(registry, lang):
                                    uniform=uniform_loss(entry.config.target_vocab_size)))
 
 
+def measuring_probes(registry, lang):
+    """The induction model's probes: inside a repeat (readable) and the offset inside it (at chance)."""
+    entry = _model(registry, "induction")
+    t = partial(text, lang)
+    figures, notes, facts = [], [], {}
+    for prop in PROBED_PROPERTIES:
+        view = probe_view(entry, entry, prop, lang)
+        figures.append(view.figure)
+        notes.append(f"**{t(f'pr_property_{prop}')}**: {view.summary}")
+        facts[prop] = view.facts
+    return Shown(figures, "\n\n".join(notes), facts)
+
+
 # ------------------------------------------------------------------ 13 bugs
 
 def bugs_lab(registry, lang):
@@ -687,8 +724,11 @@ VIEWS: dict[str, View] = {view.__name__: view for view in (
     decoding_repetition,
     measuring_table,
     measuring_perplexity,
+    measuring_probes,
     bugs_lab,
     heads_form_timeline,
+    heads_form_patching,
+    heads_form_attribution,
     cost_treemap,
     cost_kv_cache,
     cost_gpt2,

@@ -15,7 +15,7 @@ from .form import FIRST_TASK, TrainForm
 
 BUTTON_WIDTH = 90
 DATA_LABELS = {"bundled": "data_bundled", "tiny_shakespeare": "data_tiny_shakespeare", "rhyme": "data_rhyme",
-               "pasted": "data_pasted"}
+               "tang_poems": "data_tang_poems", "pasted": "data_pasted"}
 
 
 def layout(ctx: AppContext) -> dict[str, gr.components.Component]:

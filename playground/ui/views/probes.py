@@ -1,0 +1,159 @@
+"""Linear probes as the Attention tab and the lessons show them: the properties a model's task makes
+meaningful, a probe per layer trained on the residual stream with its shuffled-label control, and a
+sentence computed from the result.
+
+    probe_properties(entry)                          -> the property keys offered for the model
+    probe_view(final, entry, property, lang)         -> ProbeView
+
+`final` is the model as trained to the end (what it was trained on decides the properties), `entry` the
+model probed (the same, or a checkpoint of its timeline).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import plotly.graph_objects as go
+
+from playground import viz
+from playground.analysis import (
+    ProbeResult,
+    fit_probes,
+    held_out_text,
+    induction_probe_data,
+    line_end_probe_data,
+    next_vowel_probe_data,
+    reverse_probe_data,
+)
+from playground.data import CharTokenizer, CorpusUnavailable, load_corpus
+from playground.zoo import ModelEntry
+
+from ..page.validation import fail
+from ..text.i18n import text
+from .meaning import RANDOM_BLOCKS
+
+PROPERTIES = ("inside", "offset", "letter", "index", "vowel", "line_end")   # every property, the default first
+LATIN_CORPORA = ("tiny_shakespeare", "bundled", "rhyme")
+CHINESE_CORPORA = ("tang_poems",)
+READABLE_MARGIN = 0.05         # a layer "reads" a property when it beats the control and chance by this much
+KEPT_RESULTS = 32              # probe results of shipped models kept for every session
+_CORPUS = re.compile(r"Corpus `(?P<name>[a-z_]+)`")
+
+
+@dataclass
+class ProbeView:
+    figure: go.Figure
+    summary: str                  # markdown: which layer reads it, against the control and chance
+    facts: dict                   # the numbers the summary states
+
+
+def corpus_of(entry: ModelEntry) -> str | None:
+    """The corpus a character language model was trained on, as its card names it (None if none)."""
+    found = _CORPUS.search(entry.card or "")
+    return found["name"] if found else None
+
+
+def probe_properties(entry: ModelEntry) -> tuple[str, ...]:
+    """The properties that mean something for the model: the induction model's repeats (inside one, and
+    the offset in it, which shows what chance looks like), the reverse model's copying (the letter being
+    copied, and the source index, trivially readable), a character model's next character (a vowel, for a
+    Latin text; the end of a line, for Tang poems); () for every other model."""
+    model = entry.model
+    if entry.task is not None and entry.task.name == "reverse":
+        return ("letter", "index")
+    if model.has_encoder or not model.has_decoder:
+        return ()
+    if RANDOM_BLOCKS in (entry.card or ""):
+        return ("inside", "offset")
+    if isinstance(entry.tokenizer, CharTokenizer):
+        corpus = corpus_of(entry)
+        if corpus in LATIN_CORPORA:
+            return ("vowel",)
+        if corpus in CHINESE_CORPORA:
+            return ("line_end",)
+    return ()
+
+
+@functools.lru_cache(maxsize=4)
+def held_out(corpus: str) -> str:
+    """The part of a corpus a character model trained on it never saw."""
+    return held_out_text(load_corpus(corpus))
+
+
+def _data(final: ModelEntry, entry: ModelEntry, prop: str, lang: str):
+    if prop in ("inside", "offset"):
+        return induction_probe_data(entry.model, prop)
+    if prop in ("letter", "index"):
+        return reverse_probe_data(entry.model, final.task, entry.tokenizer, prop)
+    try:
+        corpus = held_out(corpus_of(final))
+    except CorpusUnavailable:
+        raise fail(lang, "err_pr_corpus", corpus=corpus_of(final)) from None
+    if prop == "vowel":
+        return next_vowel_probe_data(entry.model, entry.tokenizer, corpus)
+    return line_end_probe_data(entry.model, entry.tokenizer, corpus)
+
+
+_kept: OrderedDict[tuple, ProbeResult] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def probe_result(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> ProbeResult:
+    """The probes of `prop` on `entry` (a shipped model's kept for every session, by name and checkpoint)."""
+    key = (entry.name, id(entry.model), prop) if entry.source == "pretrained" else None
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    result = fit_probes(_data(final, entry, prop, lang))
+    if key is not None:
+        with _kept_lock:
+            _kept[key] = result
+            while len(_kept) > KEPT_RESULTS:
+                _kept.popitem(last=False)
+    return result
+
+
+def blocks_passed(layer: str) -> int:
+    """"decoder.2.resid_pre" -> 2 (the stream entering block 2 has passed 2 blocks), "decoder.3.resid_post" -> 4."""
+    _, index, point = layer.split(".")
+    return int(index) + (point == "resid_post")
+
+
+def probe_view(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> ProbeView:
+    """Held-out accuracy by layer of the probe and of its control, the chance line, and what they say."""
+    t = partial(text, lang)
+    if prop not in probe_properties(final):
+        offered = ", ".join(t(f"pr_property_{p}") for p in probe_properties(final))
+        raise fail(lang, "err_pr_not_offered" if offered else "err_pr_none", model=final.name,
+                   property=t(f"pr_property_{prop}") if prop in PROPERTIES else prop, offered=offered)
+    result = probe_result(final, entry, prop, lang)
+    layers = [str(blocks_passed(name)) for name in result.layers]
+    figure = viz.probe_accuracy(
+        layers, result.accuracy, result.control, result.chance,
+        title=t("fig_pr", property=t(f"pr_property_{prop}"), model=final.name),
+        layer_label=t("w_pr_blocks_passed"), accuracy_label=t("w_pr_accuracy"), probe_label=t("w_pr_probe"),
+        control_label=t("w_pr_control"), chance_label=t("w_pr_chance"))
+    return ProbeView(figure, *probe_sentence(result, lang))
+
+
+def probe_sentence(result: ProbeResult, lang: str) -> tuple[str, dict]:
+    """"Layer 2 reads it at 98%, the control 70%, chance 70%", computed from the result, and its numbers."""
+    t = partial(text, lang)
+    accuracy, control = np.asarray(result.accuracy, dtype=float), np.asarray(result.control, dtype=float)
+    above = accuracy - np.maximum(control, result.chance)                  # [L] how far each layer beats both
+    best = int(np.argmax(accuracy))
+    readable = [i for i, margin in enumerate(above) if margin >= READABLE_MARGIN]
+    facts = dict(layer=blocks_passed(result.layers[best]), accuracy=float(accuracy[best]),
+                 control=float(control[best]), chance=float(result.chance),
+                 first=blocks_passed(result.layers[readable[0]]) if readable else None,
+                 n_train=result.n_train, n_test=result.n_test)
+    key = "pr_reads" if readable else "pr_at_chance"
+    sentence = t(key, layer=facts["layer"], accuracy=facts["accuracy"], control=facts["control"],
+                 chance=facts["chance"], first=facts["first"] if readable else 0)
+    return sentence + t("sentence_join") + t("pr_counts", n_train=result.n_train, n_test=result.n_test), facts
