@@ -141,8 +141,10 @@ def test_the_attention_tab_of_an_upload_shows_its_tokens_literally(workspace, up
     heads = ["decoder.0.0", "decoder.1.1"] if model != "seq2seq-bpe" else ["cross.0.0", "cross.1.1"]
     for target in ("", TYPED):
         form = attention.AttentionForm(model=name, text=TYPED, target=target, kind="decoder"
-                                       if model != "seq2seq-bpe" else "cross", ho_heads=tuple(heads))
-        for draw in (attention_handlers.draw, attention_handlers.heads_off, attention_handlers.lens):
+                                       if model != "seq2seq-bpe" else "cross", ho_heads=tuple(heads),
+                                       dla_token=PAYLOADS[0], pt_corrupted=PAYLOADS[7] + " " + PAYLOADS[2])
+        for draw in (attention_handlers.draw, attention_handlers.heads_off, attention_handlers.lens,
+                     attention_handlers.patching, attention_handlers.suggest_patching, attention_handlers.probes):
             assert not drawn_or_refused(draw, workspace, form, lang), (draw.__name__, target)
 
 
@@ -151,9 +153,10 @@ def test_the_attention_tab_of_an_upload_shows_its_tokens_literally(workspace, up
 def test_the_generate_tab_of_an_upload_shows_its_tokens_literally(workspace, uploads, model, lang):
     name = uploads[model].name
     heads = ("decoder.0.0",) if model != "seq2seq-bpe" else ("cross.0.0",)
-    form = generate.GenerateForm(model=name, prompt=TYPED, max_new=8, ho_heads=heads, xb_target=PAYLOADS[7])
+    form = generate.GenerateForm(model=name, prompt=TYPED, max_new=8, ho_heads=heads, xb_target=PAYLOADS[7],
+                                 dla_token=PAYLOADS[0], gg_guess=PAYLOADS[7][:8])
     h = generate_handlers
-    for draw in (h.open_tab, h.step, h.step, h.step, h.heads_off, h.lens, h.exposure, h.run):
+    for draw in (h.open_tab, h.step, h.step, h.step, h.heads_off, h.lens, h.exposure, h.run, h.game_new, h.game_guess):
         assert not drawn_or_refused(draw, workspace, form, lang), draw.__name__
     beam = dataclasses.replace(form, strategy="beam", beam_width=3)
     for draw in (h.draw, h.run):
@@ -161,6 +164,25 @@ def test_the_generate_tab_of_an_upload_shows_its_tokens_literally(workspace, upl
     if model != "gpt-chars":                             # a payload token is what it wrote, shown as written
         status = html.unescape(h.step(workspace, form, lang)["status"])
         assert any(payload.replace(" ", "␣") in status for payload in PAYLOADS), status
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_patching_attribution_and_the_game_show_typed_markup_literally_on_shipped_models(shipped, lang):
+    """The induction model reads every printable character: a repeated payload is patched (its tokens on the
+    axes, the answers in the summary) and its logit split; a guess of markup is echoed in the game's table."""
+    repeat = PAYLOADS[7][:12] + " " + PAYLOADS[7][:12]
+    workspace = Workspace("payloads-shipped", shipped)
+    form = attention.AttentionForm(model="induction", text=repeat, kind="decoder", score="induction",
+                                   dla_token="<")
+    for draw in (attention_handlers.patching, attention_handlers.lens):
+        updates = draw(workspace, form, lang)
+        assert updates and not problems(updates, attention.AttentionForm), draw.__name__
+    assert "&lt;" in updates["dla_plot"].layout.title.text                  # the token, drawn as written
+    game = generate.GenerateForm(model="tang-poems-char")
+    generate_handlers.game_new(workspace, game, lang)
+    for guess in ("<", "*", "[", "`"):
+        updates = generate_handlers.game_guess(workspace, dataclasses.replace(game, gg_guess=guess), lang)
+        assert not problems(updates, generate.GenerateForm), guess
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -274,6 +274,17 @@ def test_missing_tiny_shakespeare_suggests_another_text(monkeypatch):
         training_text(tiny_spec("char-lm", "tiny_shakespeare"), None, "en")
 
 
+def test_the_tang_poems_train_a_character_model_of_their_characters():
+    from playground.data import CharTokenizer, tang_poems_text
+    from playground.ui.session.training import estimated_vocab
+
+    spec = tiny_spec("char-lm", "tang_poems")
+    assert training_text(spec, None, "zh-CN") == tang_poems_text()
+    assert estimated_vocab(spec) == CharTokenizer.from_text(tang_poems_text()).vocab_size > 2_000   # not the preset's
+    params, _ = check_size(spec, estimated_vocab(spec), "en")
+    assert params == count_parameters(spec.preset.model_config.replace(vocab_size=estimated_vocab(spec)))["total"]
+
+
 def test_training_handlers_run_with_autograd_and_closing_them_closes_the_run():
     from playground.ui.page.runtime import guarded_training
 

@@ -19,6 +19,7 @@ from playground.zoo import ModelEntry
 from ..page.context import LATEX
 from ..page.validation import MAX_INPUT_CHARS
 from ..text.i18n import label, text
+from ..text.markup import literal
 from .patching import patching_views, suggested_corruption
 from .probes import PROPERTIES, probe_properties, probe_view
 
@@ -94,7 +95,8 @@ def probe_controls(final: ModelEntry, chosen: str, lang: str) -> dict:
     offered = probe_properties(final)
     value = chosen if chosen in offered else (offered[0] if offered else chosen)
     choices = [(t(f"pr_property_{p}"), p) for p in (offered or (value,))]
-    line = t("pr_offered", model=final.name) if offered else t("pr_none_offered", model=final.name)
+    model = literal(final.name)
+    line = t("pr_offered", model=model) if offered else t("pr_none_offered", model=model)
     return {"pr_property": gr.Radio(choices=choices, value=value, visible=bool(offered)), "pr_offered": line}
 
 

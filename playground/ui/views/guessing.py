@@ -161,9 +161,9 @@ def _context(state: GameState, entry: ModelEntry, lang: str) -> str:
     t = partial(text, lang)
     game = state.game
     lines = [literal(line) for line in game.context().split("\n")]
-    head = t("gg_context_intro", model=entry.name, at=_at(state, lang), round=len(game.rounds) + 1, rounds=MAX_ROUNDS,
+    head = t("gg_context_intro", model=literal(entry.name), at=_at(state, lang), round=len(game.rounds) + 1, rounds=MAX_ROUNDS,
              n=entry.config.max_len)
-    return f"{head}\n\n> {'↵<br>'.join(lines)}**▯**"
+    return head + "\n\n> " + "↵  \n> ".join(lines) + "**▯**"          # a hard line break after each ↵
 
 
 def _at(state: GameState, lang: str) -> str:
@@ -214,7 +214,7 @@ def game_updates(workspace: Workspace, entry: ModelEntry, lang: str) -> dict:
     with workspace.lock:
         state = current(workspace, entry)
         if state is None:
-            return {"gg_context": text(lang, "gg_none", model=entry.name), "gg_result": ""}
+            return {"gg_context": text(lang, "gg_none", model=literal(entry.name)), "gg_result": ""}
         context = text(lang, "gg_finished_context") if state.game.finished else _context(state, entry, lang)
         return {"gg_context": context, "gg_result": game_result(workspace, entry, state, lang)}
 

@@ -31,6 +31,7 @@ from playground.analysis import (
     reverse_probe_data,
 )
 from playground.data import CharTokenizer, CorpusUnavailable, load_corpus
+from playground.viz.labels import plotly_text
 from playground.zoo import ModelEntry
 
 from ..page.validation import fail
@@ -136,7 +137,7 @@ def probe_view(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> Pr
     layers = [str(blocks_passed(name)) for name in result.layers]
     figure = viz.probe_accuracy(
         layers, result.accuracy, result.control, result.chance,
-        title=t("fig_pr", property=t(f"pr_property_{prop}"), model=final.name),
+        title=t("fig_pr", property=t(f"pr_property_{prop}"), model=plotly_text(final.name)),
         layer_label=t("w_pr_blocks_passed"), accuracy_label=t("w_pr_accuracy"), probe_label=t("w_pr_probe"),
         control_label=t("w_pr_control"), chance_label=t("w_pr_chance"))
     return ProbeView(figure, *probe_sentence(result, lang))

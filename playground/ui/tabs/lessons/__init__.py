@@ -53,9 +53,9 @@ def build(ctx) -> None:
                id(c["gg_rematch"]): "rematch"}
 
     @guarded
-    def game_turn(guess, step, language, request: gr.Request, event: gr.EventData) -> dict:
+    def game_turn(guess, step, lang, request: gr.Request, event: gr.EventData) -> dict:
         action = actions.get(id(getattr(event, "target", None)), "turn")
-        updates = handlers.game_turn(ctx.workspace(request), guess, step, language, action)
+        updates = handlers.game_turn(ctx.workspace(request), guess, step, lang, action)
         return {c[name]: update for name, update in updates.items()}
 
     gr.on([c["gg_play"].click, c["gg_guess"].submit, c["gg_new"].click, c["gg_rematch"].click], game_turn,
