@@ -434,13 +434,17 @@ class TabWiring:
         return {self.components[name]: update for name, update in named.items()}
 
     def after(self, form: Form, updates: Mapping[str, Any]) -> Form:
-        """The form once `updates` are on the page (the values they set for the form's fields)."""
-        changes = {}
+        """The form once `updates` are on the page (the values they set for the form's fields, as the
+        form keeps them: a list of names as a tuple, for one)."""
+        params, changes = self.form_type.params(), {}
         for name, update in updates.items():
-            if name in self.form_type.params():
+            if name in params:
                 sets, value = value_of(update)
                 if sets:
-                    changes[name] = value
+                    try:
+                        changes[name] = params[name].check(name, value)
+                    except Refused:
+                        continue                      # a value the page shows but the form would refuse
         return dataclasses.replace(form, **changes) if changes else form
 
     def _outgoing(self, form: Form, name: str, update):
