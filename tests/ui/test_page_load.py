@@ -34,6 +34,12 @@ def open_page(demo, query: str, session: str, accept_language: str = "en", kept=
     return {**opened, **page_event(demo, "kept_read").fn(query, lang, request, kept)}
 
 
+@pytest.fixture(scope="module")
+def shipped_demo(shipped):
+    """The app on the shipped models (the lessons draw them)."""
+    return create_app()
+
+
 def test_the_page_opens_in_one_event(demo):
     loads, _ = page_load(demo)
     assert len(loads) == 1
@@ -51,7 +57,8 @@ def test_a_link_draws_its_view_in_the_page_load(demo):
     assert blocks["lesson-figure-0"] not in out                    # no other tab is drawn
 
 
-def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
+def test_a_lesson_link_keeps_its_lesson_in_the_picker(shipped_demo):
+    demo = shipped_demo
     out = open_page(demo, "?view=lessons&lesson=positions&lang=zh-CN", "link-b")
     blocks = by_elem_id(demo)
     picker = out[blocks["lesson-picker"]]
@@ -175,12 +182,6 @@ def test_a_model_that_cannot_read_a_tabs_input_shows_its_own_example_and_says_so
 def demo_workspace(demo, session: str):
     """The workspace of `session` in the app `demo`."""
     return demo.workspaces.get(session)
-
-
-@pytest.fixture(scope="module")
-def shipped_demo(shipped):
-    """The app on the shipped models (the lessons draw them)."""
-    return create_app()
 
 
 def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_names_one(shipped_demo):
