@@ -6,6 +6,7 @@ import gradio as gr
 import pytest
 
 from playground.ui import create_app
+from playground.ui.app import TABS
 
 from playground.ui.page.wiring import TabWiring, value_of, with_value
 
@@ -109,15 +110,16 @@ def page_event(demo, name: str):
 
 
 class Picked:
-    """What Gradio passes a tab's select: the tab picked."""
+    """What Gradio passes a tab's select: the tab picked, and its place in the tab row."""
 
-    def __init__(self, target):
-        self.target, self._data = target, {}
+    def __init__(self, target, index: int):
+        self.target, self._data = target, {"index": index}
 
 
 def pick(demo, view: str, session: str, lang: str = "en") -> dict:
     """The updates of picking the tab `view` in `session`."""
-    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), Picked(by_elem_id(demo)[f"tab-{view}"]))
+    picked = Picked(by_elem_id(demo)[f"tab-{view}"], [key for key, _ in TABS].index(view))
+    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), picked)
 
 
 def title(update) -> str:

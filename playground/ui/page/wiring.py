@@ -234,7 +234,10 @@ class TabWiring:
         self.link = gr.Textbox(visible="hidden", elem_id=f"{form_type.VIEW}-link", elem_classes="view-link",
                                show_label=False)
         self.note = getattr(ctx, "note", None)      # the tab's one-line note, declared at the top of the tab
-        self._names = {id(component): name for name, component in self.components.items()}
+        # A component an event updated is a new object in the session's state (Gradio rebuilds it), so a
+        # trigger is known by its elem_id, which the rebuilt one keeps.
+        self._names = {component.elem_id: name for name, component in self.components.items()
+                       if getattr(component, "elem_id", None)}
         self.export_name = export_name or (lambda form, name: file_name(form_type.VIEW, name))
         self.controls = controls
         self.draw, self.refused, self.shared = draw, refused, shared
@@ -318,7 +321,7 @@ class TabWiring:
 
         def prepared(values: tuple, lang: str, request, event) -> tuple[Workspace, Form, Handler, dict]:
             form = self.read(values, lang)
-            trigger = self._names.get(id(getattr(event, "target", None)))
+            trigger = self._names.get(getattr(getattr(event, "target", None), "elem_id", None))
             workspace = ctx.workspace(request)
             given = {}
             if trigger in adapt:
