@@ -6,6 +6,7 @@ import gradio as gr
 import pytest
 
 from playground.ui import create_app
+from playground.ui.app import TABS
 
 from playground.ui.page.wiring import TabWiring, value_of, with_value
 
@@ -34,6 +35,12 @@ def open_page(demo, query: str, session: str, accept_language: str = "en", kept=
     return {**opened, **page_event(demo, "kept_read").fn(query, lang, request, kept)}
 
 
+@pytest.fixture(scope="module")
+def shipped_demo(shipped):
+    """The app on the shipped models (the lessons draw them)."""
+    return create_app()
+
+
 def test_the_page_opens_in_one_event(demo):
     loads, _ = page_load(demo)
     assert len(loads) == 1
@@ -51,7 +58,8 @@ def test_a_link_draws_its_view_in_the_page_load(demo):
     assert blocks["lesson-figure-0"] not in out                    # no other tab is drawn
 
 
-def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
+def test_a_lesson_link_keeps_its_lesson_in_the_picker(shipped_demo):
+    demo = shipped_demo
     out = open_page(demo, "?view=lessons&lesson=positions&lang=zh-CN", "link-b")
     blocks = by_elem_id(demo)
     picker = out[blocks["lesson-picker"]]
@@ -102,15 +110,16 @@ def page_event(demo, name: str):
 
 
 class Picked:
-    """What Gradio passes a tab's select: the tab picked."""
+    """What Gradio passes a tab's select: the tab picked, and its place in the tab row."""
 
-    def __init__(self, target):
-        self.target, self._data = target, {}
+    def __init__(self, target, index: int):
+        self.target, self._data = target, {"index": index}
 
 
 def pick(demo, view: str, session: str, lang: str = "en") -> dict:
     """The updates of picking the tab `view` in `session`."""
-    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), Picked(by_elem_id(demo)[f"tab-{view}"]))
+    picked = Picked(by_elem_id(demo)[f"tab-{view}"], [key for key, _ in TABS].index(view))
+    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), picked)
 
 
 def title(update) -> str:
@@ -175,12 +184,6 @@ def test_a_model_that_cannot_read_a_tabs_input_shows_its_own_example_and_says_so
 def demo_workspace(demo, session: str):
     """The workspace of `session` in the app `demo`."""
     return demo.workspaces.get(session)
-
-
-@pytest.fixture(scope="module")
-def shipped_demo(shipped):
-    """The app on the shipped models (the lessons draw them)."""
-    return create_app()
 
 
 def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_names_one(shipped_demo):

@@ -564,6 +564,15 @@ EN: dict[str, str] = {
     "train_heldout": "held out, at step {step}: validation loss **{val_loss:.3f}** (perplexity **{perplexity:.2f}**) · "
                      "accuracy **{accuracy}**{exact}",
     "train_exact": " · exact match **{exact}**",
+    "train_computed": "Computed {where}.",
+    "train_computed_on": "on the {device} in {how}",
+    "train_gpu_quota": "**The GPU was refused: the daily GPU quota is spent**, so the run goes on on the CPU (slower, nothing is lost).{left}{when} Signed-in Hugging Face users get more quota than visitors: sign in and press Resume. ({detail})",
+    "train_gpu_busy": "**No GPU came free in time**, so the run goes on on the CPU (slower, nothing is lost); Resume tries the GPU again. ({detail})",
+    "train_gpu_unavailable": "**No GPU could be used**, so the run goes on on the CPU (slower, nothing is lost). ({detail})",
+    "train_gpu_left": " {seconds} s of quota are left.",
+    "train_gpu_retry": " The quota comes back in {retry_in}.",
+    "btn_train_download_best": "Download the best weights",
+    "train_best": "The validation loss was lowest at step {step} ({val_loss:.3f}): training past it fitted the training data more than the held-out data. Those weights are offered too (Download the best weights).",
     "train_published": "The model is now **{name}** in every tab's model picker (this session only); "
                        "Download saves it.",
     "train_sample_seq2seq": "**What the model writes now** (step {step}, greedy, held-out inputs):",

@@ -17,6 +17,7 @@ from playground.analysis import CROSS_SCORES, SELF_SCORES
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.model import SITES, AttentionSite, ModelConfig
 from playground.train import Snapshot, TrainEvent
+from playground.train.events import GpuRefusal
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.train.schedule import schedule_curve
 from playground.viz.training import MARKER_LIMIT
@@ -119,9 +120,26 @@ def status_text(session: TrainingSession, lang: str) -> str:
         lines.append(loss_meaning(evaluated.val_loss, vocab, training_unigram(trainer.objective), lang))
         if evaluated.exact_match is not None:
             lines.append(exact_and_bleu(evaluated.exact_match, evaluated.bleu, lang))
+    if trainer.trained_on:
+        lines.append(t("train_computed", where=", ".join(t("train_computed_on", device=device, how=how)
+                                                       for device, how in trainer.trained_on.items())))
+    refusal = next((e.gpu_refusal for e in reversed(trainer.history) if e.gpu_refusal is not None), None)
+    if refusal is not None:
+        lines.append(gpu_refusal_text(refusal, lang))
     if session.entry is not None and session.state != "running":
         lines.append(t("train_published", name=literal(session.entry.name)))
+        if session.download_best is not None and trainer.best is not None:
+            lines.append(t("train_best", step=trainer.best.step, val_loss=trainer.best.val_loss))
     return "\n\n".join(lines)
+
+
+def gpu_refusal_text(refusal: GpuRefusal, lang: str) -> str:
+    """Why a run on a ZeroGPU Space goes on on the CPU, and how to get the GPU back (the platform's own
+    words beside it, written literally)."""
+    t = partial(text, lang)
+    when = t("train_gpu_retry", retry_in=literal(refusal.retry_in)) if refusal.retry_in else ""
+    left = t("train_gpu_left", seconds=refusal.quota_left_s) if refusal.quota_left_s is not None else ""
+    return t(f"train_{refusal.reason}", when=when, left=left, detail=literal(refusal.detail))
 
 
 def _thinned(events: list[TrainEvent]) -> list[TrainEvent]:
