@@ -1381,6 +1381,7 @@ EN: dict[str, str] = {
     "gg_none": "Press **New game** to play against {model}.",
     "gg_finished_context": "The game is over.",
     "data_tang_poems": "Tang poems (Chinese, 106,000 characters)",
-    "lesson_patching_note": "Clean: {clean} · corrupted: {corrupted} (the token at position {changed}, after the "
-                            "earlier occurrence of the last token, changed).",
+    "lesson_patching_note": "The patching maps and the bars read the model as trained to the end. Clean: {clean} · "
+                            "corrupted: {corrupted} (the token at position {changed}, after the earlier occurrence "
+                            "of the last token, changed).",
 }

@@ -1247,6 +1247,6 @@ ZH: dict[str, str] = {
     "gg_none": "按**新游戏**与 {model} 对战。",
     "gg_finished_context": "这局已经结束。",
     "data_tang_poems": "唐诗（106,000 字）",
-    "lesson_patching_note": "干净：{clean} · 损坏：{corrupted}（位置 {changed} 的词元，即最后一个词元前一次出现之后的那个，"
-                            "被改动了）。",
+    "lesson_patching_note": "修补图和条形图读取的是训练完成时的模型。干净：{clean} · 损坏：{corrupted}（位置 {changed} "
+                            "的词元，即最后一个词元前一次出现之后的那个，被改动了）。",
 }

@@ -49,12 +49,12 @@ def build(ctx) -> None:
     tab.on(c["run"].click, handlers.run_experiment, (*handlers.OUTCOME, "verdict"), link=False, shared=True)
 
     # Lesson 1's game: the session's game, not a view of the lesson, so no field of the lesson's link.
-    actions = {id(c["gg_play"]): "guess", id(c["gg_guess"]): "guess", id(c["gg_new"]): "new",
-               id(c["gg_rematch"]): "rematch"}
+    actions = {c[name].elem_id: action for name, action in (("gg_play", "guess"), ("gg_guess", "guess"),
+                                                            ("gg_new", "new"), ("gg_rematch", "rematch"))}
 
     @guarded
     def game_turn(guess, step, lang, request: gr.Request, event: gr.EventData) -> dict:
-        action = actions.get(id(getattr(event, "target", None)), "turn")
+        action = actions.get(getattr(getattr(event, "target", None), "elem_id", None), "turn")  # by elem_id: see wiring
         updates = handlers.game_turn(ctx.workspace(request), guess, step, lang, action)
         return {c[name]: update for name, update in updates.items()}
 

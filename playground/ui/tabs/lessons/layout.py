@@ -43,7 +43,7 @@ def layout() -> dict[str, gr.components.Component]:
     for k in range(FIGURE_SLOTS):
         c[f"figure_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-figure-{k}")
     c["notes"] = markdown("lesson-notes")
-    c.update(game_panel("lesson", open_=True, visible=False))          # lesson 1's game
+    c.update(game_panel("lesson", open_=True))                          # lesson 1 (the first shown) has the game
     c["look_for"] = markdown("lesson-look-for")
     c["experiment_heading"] = markdown("lesson-experiment-heading")
     c["prediction"] = gr.Radio([], label=label("lbl_prediction"), elem_id="lesson-prediction")
