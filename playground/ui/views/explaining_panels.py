@@ -37,9 +37,9 @@ def patching_panel(view: str) -> dict[str, gr.components.Component]:
         with gr.Row():
             with gr.Column(scale=3):
                 with gr.Row():
-                    c["pt_corrupted"] = gr.Textbox("", label=label("param_pt_corrupted"), info=label("info_pt_corrupted"),
-                                                   max_lines=2, max_length=MAX_INPUT_CHARS,
-                                                   elem_id=f"{view}-pt-corrupted", scale=3)
+                    c["pt_corrupted"] = gr.Textbox("", label=label("param_pt_corrupted"),
+                                                   info=label("info_pt_corrupted"), max_lines=2,
+                                                   max_length=MAX_INPUT_CHARS, elem_id=f"{view}-pt-corrupted", scale=3)
                     c["pt_suggest"] = gr.Button(label("btn_pt_suggest"), elem_id=f"{view}-pt-suggest", scale=1)
                     c["pt_run"] = gr.Button(label("btn_pt_run"), variant="primary", elem_id=f"{view}-pt-run", scale=1)
                 c["pt_residual"] = gr.Plot(show_label=False, elem_id=f"{view}-pt-residual")

@@ -161,8 +161,8 @@ def _context(state: GameState, entry: ModelEntry, lang: str) -> str:
     t = partial(text, lang)
     game = state.game
     lines = [literal(line) for line in game.context().split("\n")]
-    head = t("gg_context_intro", model=literal(entry.name), at=_at(state, lang), round=len(game.rounds) + 1, rounds=MAX_ROUNDS,
-             n=entry.config.max_len)
+    head = t("gg_context_intro", model=literal(entry.name), at=_at(state, lang), round=len(game.rounds) + 1,
+             rounds=MAX_ROUNDS, n=entry.config.max_len)
     return head + "\n\n> " + "↵  \n> ".join(lines) + "**▯**"          # a hard line break after each ↵
 
 

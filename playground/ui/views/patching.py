@@ -178,9 +178,10 @@ def patching_views(entry: ModelEntry, clean, corrupted, lang: str) -> PatchingVi
                     position_values.append(by_position)
     heads_figure = viz.head_patching_heatmap(np.array(values), title=t("fig_pt_heads"), layer_label=t("w_layer"),
                                              head_label=t("w_head"), value_label=value_label, row_labels=rows)
-    positions = viz.patching_heatmap(np.array(position_values), position_rows, _tokens(entry, pair.tokens(answer_stack)),
-                                     title=t("fig_pt_head_positions"), row_label=t("w_pt_head"),
-                                     position_label=t(f"w_pt_position_{answer_stack}"), value_label=value_label)
+    positions = viz.patching_heatmap(np.array(position_values), position_rows,
+                                     _tokens(entry, pair.tokens(answer_stack)), title=t("fig_pt_head_positions"),
+                                     row_label=t("w_pt_head"), position_label=t(f"w_pt_position_{answer_stack}"),
+                                     value_label=value_label)
     summary, facts = _summary(entry, pair, view, rows, np.array(values), answer_stack, lang)
     return PatchingViews(residual, source, heads_figure, positions, summary, facts)
 

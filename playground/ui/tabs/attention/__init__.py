@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...page.context import QUIET, AppContext, heavy
 from ...page.wiring import LINK, TabWiring, any_of, example_adapter, file_name, on_slides, picked_value
+from ...views.explaining_panels import PATCHING_RUN
 from . import handlers
 from .form import AttentionForm
 from .layout import layout
@@ -60,7 +61,7 @@ def build(ctx: AppContext) -> None:
     tab.on(any_of(c["lens_run"].click, c["dla_token"].submit), handlers.lens, handlers.LENS,
            api_name="attention_logit_lens", refused=handlers.lens_refused, shared=True, derived="lens")
     tab.on(any_of(c["pt_run"].click, c["pt_suggest"].click, c["pt_corrupted"].submit), handlers.patching,
-           handlers.PATCHING_RUN, progress_on="pt_residual", api_name="attention_patching",
+           PATCHING_RUN, progress_on="pt_residual", api_name="attention_patching",
            refused=handlers.patching_refused, shared=True, derived="patching",
            by_trigger={"pt_suggest": handlers.suggest_patching})
     # Probes are refused only for a model or step whose panel was cleared already: no failure event to clear it.

@@ -22,7 +22,6 @@ from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views.explaining_panels import (
     PATCHING,
-    PATCHING_RUN,
     PROBE_CONTROLS,
     PROBES,
     patching_updates,

@@ -317,8 +317,8 @@ def heads_form_patching(shown: Shown, lang: str) -> list[Claim]:
                   (int(np.argmax(residual[0])), int(np.argmax(residual[-1])))),
             Claim("lesson 14: the head that restores most is in layer 1 (what to look for)", 1,
                   int(np.unravel_index(int(np.argmax(heads)), heads.shape)[0])),
-            Claim("lesson 14: the note's best head restores what the head map shows", round(facts["best_head_value"], 5),
-                  round(float(heads.max()), 5), tolerance=1e-4)]
+            Claim("lesson 14: the note's best head restores what the head map shows",
+                  round(facts["best_head_value"], 5), round(float(heads.max()), 5), tolerance=1e-4)]
 
 
 def heads_form_attribution(shown: Shown, lang: str) -> list[Claim]:
