@@ -165,7 +165,8 @@ def test_the_attention_api_keeps_its_order_and_the_new_panels_are_called_by_name
     client = session(server)
     names = [p["parameter_name"] for p in client.view_api(print_info=False, return_format="dict")
              ["named_endpoints"]["/attention"]["parameters"]]
-    assert names == ["model", "text", "target", "kind", "layer", "head", "mean", "score", "lang", "ho_heads", "ho_how"]
+    assert names == ["model", "text", "target", "kind", "layer", "head", "mean", "score", "lang", "ho_heads", "ho_how",
+                     "dla_token", "pt_corrupted", "pr_property"]
     figure, summary, link = client.predict("tiny-gpt", "abc ab", "", "decoder", 0, 0, False, "diagonal", "zh-CN",
                                      ["decoder.1.0"], "mean", api_name="/attention_heads_off")
     assert "KL" in summary and "nats" not in summary and "ho_heads=decoder.1.0" in link   # in Chinese, linked
@@ -204,7 +205,7 @@ def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(serv
     settings = ["strategy", "temperature", "top_k", "top_p", "seed", "max_new", "beam_width", "layer", "head"]
     for name in ("/generate_step", "/generate_heads_off", "/generate_exposure"):
         assert [p["parameter_name"] for p in endpoints[name]["parameters"]] == \
-            ["model", "prompt", *settings, "lang", "ho_heads", "ho_how", "xb_target"]
+            ["model", "prompt", *settings, "lang", "ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess", "gg_step"]
     tokens, _ = generate(client, "step", "tiny-gpt", "abc")              # by position, without the panels' fields
     assert len(generated(tokens)) == 1
     figure, summary, link = client.predict("tiny-gpt", "abc ab", *GREEDY, 0, 0, "zh-CN", ["decoder.1.0"], "mean",

@@ -21,7 +21,8 @@ def test_integer_controls_take_integers_and_say_so(server):
     listed = {p["parameter_name"]: p["python_type"]["type"]
               for p in client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/attention"]["parameters"]}
     assert listed["layer"] == "int" and listed["head"] == "int"
-    assert list(listed)[-3:] == ["lang", "ho_heads", "ho_how"]      # fields added later follow the language
+    assert list(listed)[-6:] == ["lang", "ho_heads", "ho_how", "dla_token", "pt_corrupted",
+                                 "pr_property"]                      # fields added later follow the language
     *_, summary = client.predict(*ARGS, api_name="/attention")
     assert "copy" in summary
     with pytest.raises(AppError, match="Head must be a whole number, got 0.5"):

@@ -430,13 +430,15 @@ class TabWiring:
         return (form.VIEW, handler.__module__, handler.__name__, link, form, lang)
 
     def signature(self) -> inspect.Signature:
-        """(request, event_data, FIELD..., lang, LATE FIELD...): the API lists an event's parameters by
-        the form's field names."""
+        """(request, event_data, FIELD..., lang, LATE FIELD=None...): the API lists an event's parameters by
+        the form's field names; a late field may be left out of a call (its component's value, else the
+        form's default: a control that starts empty, like a step picker, is then optional too)."""
         named = inspect.Parameter.POSITIONAL_OR_KEYWORD
         early, late = self.api_order
         return inspect.Signature([inspect.Parameter("request", named, annotation=gr.Request),
                                   inspect.Parameter("event_data", named, annotation=gr.EventData),
-                                  *(inspect.Parameter(name, named) for name in [*early, "lang", *late])])
+                                  *(inspect.Parameter(name, named) for name in [*early, "lang"]),
+                                  *(inspect.Parameter(name, named, default=None) for name in late)])
 
     def link_updates(self, workspace: Workspace, form: Form, lang: str) -> dict:
         """Updates by component that put `form` on the page: its fields' values (a model picker listing
