@@ -269,16 +269,17 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
     def kept_read(address_query: str, lang: str, request: gr.Request, *kept_values):
         """What the browser kept for the session (read once the page has loaded it) into the session's
         workspace; a tab that shows what was kept starts from it where the link names nothing of that
-        tab's, and is drawn again for it when it is on screen."""
+        tab's, and is drawn again with it when it is on screen."""
         workspace = ctx.workspace(request)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
         redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
-            if keep(workspace, value) and not (view == page.view and page.named):
-                with workspace.lock:
+            holds_a_place = keep(workspace, value)
+            with workspace.lock:
+                if holds_a_place and not (view == page.view and page.named):
                     workspace.forms.pop(view, None)
-                    workspace.drawn.pop(view, None)
-                redrawn.add(view)
+                workspace.drawn.pop(view, None)                  # drawn again with what was kept
+            redrawn.add(view)
         shown = workspace.shown_view
         return views[shown].show(workspace, lang) if shown in redrawn else {}
 
