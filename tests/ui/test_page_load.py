@@ -134,8 +134,9 @@ def test_a_tab_picked_is_drawn_from_the_session_once_and_again_only_when_somethi
     assert json.loads(drawn[blocks["attention-grid"]].plot)["data"]
     assert blocks["lesson-figure-0"] not in drawn and blocks["inside-emb-neighbours"] not in drawn
     assert pick(demo, "attention", "pick-a") == {}                # the page shows that drawing already
-    in_chinese = pick(demo, "attention", "pick-a", "zh-CN")      # the same tab in another language: drawn again
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in title(in_chinese[blocks["attention-grid"]]))
+    positional = pick(demo, "positional", "pick-a", "zh-CN")     # in the session's language, whatever is reported
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in title(positional[blocks["pos-heatmap"]]))
+    assert pick(demo, "attention", "pick-never-opened") == {}     # before the page has opened: its opening draws
 
 
 def test_a_new_language_redraws_the_tab_on_screen_and_each_other_tab_when_it_is_picked(demo):
@@ -197,7 +198,7 @@ def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_name
     linked = open_page(demo, "?view=lessons&lesson=positions&lang=en", "kept-b", kept=kept)
     assert linked[blocks["lesson-picker"]].constructor_args["value"] == "positions"
     record = next(block for block in demo.blocks.values() if isinstance(block, gr.BrowserState))
-    assert record not in linked                          # the browser's record is left as it is
-    assert demo.workspaces.get("kept-b").lessons["answers"]["masks"] == {"prediction": 1, "answer": 0}
+    assert linked[record]["lesson"] == "positions"                     # the link's lesson, every answer kept
+    assert linked[record]["answers"]["masks"] == {"prediction": 1, "answer": 0}
     fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # before the record is read: not written
     assert record not in fresh

@@ -37,9 +37,12 @@ def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], t
     def on_select(lang: str, request: gr.Request, event: gr.EventData) -> dict:
         index = selected(event).get("index")
         view = views[index] if isinstance(index, int) and 0 <= index < len(views) else None
-        if view not in ctx.views:
-            return {}
-        return ctx.views[view].show(ctx.workspace(request), lang)
+        workspace = ctx.workspace(request)
+        if view not in ctx.views or workspace.language is None:
+            return {}           # the page reports its first tab before it has opened: its opening draws it
+        # The session's language: the page may report a tab it selects itself (its opening) with the
+        # language control's value from before the opening set it.
+        return ctx.views[view].show(workspace, workspace.language)
 
     gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, **LIGHT, **progress,
           **PRIVATE)

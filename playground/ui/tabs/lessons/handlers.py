@@ -145,11 +145,16 @@ def keep(workspace: Workspace, lesson_id: str, prediction=None, answer=None) -> 
 
 
 def keep_progress(workspace: Workspace, progress) -> bool:
-    """What the browser kept (read when the page opens) as the session's record; whether it holds a
-    place (the Lessons tab then shows that lesson when the link names none)."""
+    """What the browser kept (read once the page has opened) as the session's record, under what the
+    session recorded since (a pick made before the browser's record was read is newer); whether it
+    holds a place (the Lessons tab then shows that lesson when the link names none)."""
+    kept = progress if isinstance(progress, dict) else {}
     with workspace.lock:
-        workspace.lessons = progress if isinstance(progress, dict) else None
-        return (workspace.lessons or {}).get("lesson") in BY_ID
+        since = workspace.lessons or {}
+        answers = {**(kept.get("answers") if isinstance(kept.get("answers"), dict) else {}),
+                   **(since.get("answers") or {})}
+        workspace.lessons = {"lesson": since.get("lesson", kept.get("lesson")), "answers": answers}
+        return kept.get("lesson") in BY_ID and "lesson" not in since
 
 
 def initial_form(workspace: Workspace) -> LessonsForm:
