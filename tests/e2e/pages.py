@@ -39,6 +39,27 @@ _FIGURE_JS = """
 """
 
 
+# The part of each title drawn outside its figure, in px (0 when the title fits): across, or above by
+# more than the few px of a font's ascent (a second title line pushed out of the figure is ~25 px).
+_TITLE_OVERFLOW_JS = """
+(id) => {
+  const g = document.querySelector(`#${id} .js-plotly-plot`);
+  const svg = g && g.querySelector('.main-svg');
+  if (!svg) return null;
+  const box = svg.getBoundingClientRect();
+  return Array.from(g.querySelectorAll('.gtitle'), (title) => {
+    const r = title.getBoundingClientRect();
+    return Math.max(0, box.left - r.left, r.right - box.right, box.top - r.top - 8);
+  }).reduce((a, b) => Math.max(a, b), 0);
+}
+"""
+
+
+def title_overflow(page, elem_id: str) -> float:
+    """How far, in px, the title of the figure in `elem_id` is drawn outside it (0 when it fits)."""
+    return page.evaluate(_TITLE_OVERFLOW_JS, elem_id)
+
+
 def open_page(browser, url: str, locale: str, tab: str = "attention"):
     """A fresh browser context with `locale`, at 1280x720, with the app loaded (on its first tab,
     Lessons) and then `tab` opened and drawn; a link (`?view=...`) opens its own tab instead."""

@@ -1,21 +1,30 @@
-"""The panels that explain an answer, in a real browser at 1280x720, each opened by a link in English and in
-Chinese: activation patching (a suggested corruption, the maps with the tokens on their axes and exact values
-in their hovers), direct logit attribution beside the logit lens, linear probes, the guessing game in
-Generate (which the Chinese interface opens on the Chinese model) and in lesson 1, and lesson 14's
-patching and attribution figures. Screenshots of each go to the screenshots folder."""
+"""The panels that explain an answer, in a real browser at 1280x720, each opened by a link that names its
+fields, in English and in Chinese, on one page that each link reloads: activation patching (the linked
+corrupted input, then a suggested one, the maps with the tokens on their axes and exact values in their
+hovers), direct logit attribution of the linked token beside the logit lens, linear probes of the linked
+property, the guessing game in Generate (which the Chinese interface opens on the Chinese model) rematched
+at the linked step, lesson 1's game and lesson 14's patching and attribution figures. Screenshots of each
+go to the screenshots folder."""
+from urllib.parse import parse_qsl, quote, urlsplit
+
 import pytest
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, hover_text, markdown, screenshot, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, drawn, hover_text, markdown, screenshot, title_overflow, wait_until
 
 REPEAT = "q7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp"
-LINK = "?view=attention&model=induction&text=q7%23Lm2x%21Vb%26Kp%20q7%23Lm2x%21Vb%26Kp&kind=decoder&score=induction"
+CORRUPTED = "q7#Lm2x!Vb&Kp~q7#Lm2x!Vb&Kp"         # the separator changed: the answer after "p" is no longer " "
+ATTENTION = (f"?view=attention&model=induction&text={quote(REPEAT)}&kind=decoder&score=induction"
+             f"&pt_corrupted={quote(CORRUPTED)}&dla_token=q&pr_property=offset")
+PANEL_FIGURES = ("attention-pt-residual", "attention-pt-heads", "attention-pt-positions", "attention-dla-plot",
+                 "attention-pr-plot")
 SAID = {   # what each view says, in each language
-    "en-US": {"answer": "Right answer", "sum": "the parts sum to", "probe": "reads it at", "round": "Round 1:",
-              "rematch": "Rematch", "against": "against tang-poems-char", "lesson_game": "Press New game"},
-    "zh-CN": {"answer": "正确答案", "sum": "各部分之和为", "probe": "读出它的准确率为", "round": "第 1 轮：",
-              "rematch": "再赛一局", "against": "对手 tang-poems-char", "lesson_game": "第 1 / 10 轮"},
+    "en": {"answer": "Right answer", "sum": "the parts sum to", "offset": "position inside the repeat",
+           "no_layer": "No layer reads it", "round": "Round 1:", "rematch": "against the model at step 100",
+           "against": "against tang-poems-char", "lesson_game": "Press New game"},
+    "zh-CN": {"answer": "正确答案", "sum": "各部分之和为", "offset": "在重复中的位置", "no_layer": "没有哪一层能读出它",
+              "round": "第 1 轮：", "rematch": "对手是第 100 步的模型", "against": "对手 tang-poems-char",
+              "lesson_game": "第 1 / 10 轮"},
 }
-LANG = {"en-US": "en", "zh-CN": "zh-CN"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -24,89 +33,109 @@ def shipped_models(pretrained_dir):
         pytest.skip("needs the shipped induction and tang-poems-char models")
 
 
-def opened(browser, url: str, locale: str):
-    context = browser.new_context(viewport=VIEWPORT, locale=locale)
+@pytest.fixture(scope="module")
+def page(browser):
+    """One page for every link (each link loads the app afresh in it)."""
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
     context.set_default_timeout(WAIT_SECONDS * 1000)
     page = context.new_page()
-    page.goto(url)
-    return page
+    yield page
+    context.close()
 
 
 def open_panel(page, elem_id: str) -> None:
     page.click(f"#{elem_id} .label-wrap")
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_patching_attribution_and_probes_draw_from_a_link(app, browser, screenshots, locale):
-    said = SAID[locale]
-    page = opened(browser, f"{app.url}{LINK}&lang={LANG[locale]}", locale)
-    drawn(page, "attention-grid", lambda fig: len(fig["traces"]) >= 1)
+def linked(page) -> dict:
+    """The parameters of the link in the page's address (read from the page: page.url lags behind
+    history.replaceState until Playwright next hears from the page)."""
+    return dict(parse_qsl(urlsplit(page.evaluate("location.href")).query))
 
+
+def value(page, elem_id: str) -> str:
+    return page.input_value(f"#{elem_id} textarea, #{elem_id} input[type=text]")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_patching_attribution_and_probes_open_from_a_link(app, page, screenshots, lang):
+    said = SAID[lang]
+    page.goto(f"{app.url}{ATTENTION}&lang={lang}")
+    drawn(page, "attention-grid", lambda fig: len(fig["traces"]) >= 1)
     open_panel(page, "attention-patching-panel")
-    page.click("#attention-pt-suggest")
+    assert value(page, "attention-pt-corrupted") == CORRUPTED                # the linked corrupted input
+    page.click("#attention-pt-run")
     residual = drawn(page, "attention-pt-residual", lambda fig: len(fig["traces"][0]["z"]) == 3)
     assert residual["ticks"][:4] == ["q", "7", "#", "L"] and "&" in residual["ticks"]      # the tokens, as written
-    corrupted = page.input_value("#attention-pt-corrupted textarea")
-    assert len(corrupted) == len(REPEAT) and corrupted != REPEAT
     drawn(page, "attention-pt-heads")
     drawn(page, "attention-pt-positions")
     wait_until(lambda: said["answer"] in markdown(page, "attention-pt-summary"), "the patching summary")
     hover = hover_text(page, "attention-pt-residual", 0.99, 0.97, r"\d\.\d{4}")             # the last position
     assert "1.0000" in hover                                                # leaving the last block: all of it
-    wait_until(lambda: "pt_corrupted=" in page.url and "pt_corrupted=&" not in page.url, "the corruption in the link")
+    page.click("#attention-pt-suggest")                                     # the suggested one replaces it
+    wait_until(lambda: value(page, "attention-pt-corrupted") not in ("", CORRUPTED), "the suggested corruption")
+    suggested = value(page, "attention-pt-corrupted")
+    assert len(suggested) == len(REPEAT) and suggested != REPEAT
+    wait_until(lambda: linked(page).get("pt_corrupted") == suggested, "the suggestion in the link")
 
     open_panel(page, "attention-lens-panel")
+    assert value(page, "attention-dla-token") == "q"                         # the linked token
     page.click("#attention-lens-run")
     drawn(page, "attention-lens-plot", lambda fig: fig["traces"][0]["type"] == "heatmap")
     bars = drawn(page, "attention-dla-plot", lambda fig: fig["traces"][0]["type"] == "bar")
-    assert "L1·H0" in bars["traces"][0]["x"] and bars["annotations"]
+    assert "L1·H0" in bars["traces"][0]["x"] and "“q”" in bars["title"]     # the linked token's logit
     wait_until(lambda: said["sum"] in markdown(page, "attention-dla-summary"), "the sum against the logit")
 
     open_panel(page, "attention-probes-panel")
+    assert page.is_checked("#attention-pr-property input[value='offset']")  # the linked property
     page.click("#attention-pr-run")
     probes = drawn(page, "attention-pr-plot", lambda fig: len(fig["traces"]) == 3)
-    assert probes["traces"][0]["x"] == ["0", "1", "2"]
-    wait_until(lambda: said["probe"] in markdown(page, "attention-pr-summary"), "the probes' sentence",
+    assert probes["traces"][0]["x"] == ["0", "1", "2"] and said["offset"] in probes["title"]
+    wait_until(lambda: said["no_layer"] in markdown(page, "attention-pr-summary"), "the probes' sentence",
                seconds=2 * WAIT_SECONDS)
-    screenshot(page, screenshots, f"explaining-attention-{locale}")
-    page.context.close()
+    for elem_id in (*PANEL_FIGURES, "attention-lens-plot"):
+        assert title_overflow(page, elem_id) <= 1, f"the title of #{elem_id} is clipped"
+    screenshot(page, screenshots, f"explaining-attention-{lang}")
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_the_guessing_game_is_played_and_rematched_in_generate(app, browser, screenshots, locale):
-    said = SAID[locale]
-    model = "" if locale == "zh-CN" else "&model=tang-poems-char"          # Chinese: the Chinese model by itself
-    page = opened(browser, f"{app.url}?view=generate{model}&lang={LANG[locale]}", locale)
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_the_guessing_game_is_played_and_rematched_at_the_linked_step(app, page, screenshots, lang):
+    said = SAID[lang]
+    # English: a link naming the model and the checkpoint; Chinese: the interface's own model by itself
+    fields = "&gg_step=100&lang=en&model=tang-poems-char" if lang == "en" else "&lang=zh-CN"
+    page.goto(f"{app.url}?view=generate{fields}")
+    page.wait_for_selector("#generate-model input", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     wait_until(lambda: page.input_value("#generate-model input") == "tang-poems-char", "the Chinese model",
                seconds=2 * WAIT_SECONDS)
     open_panel(page, "generate-game-panel")
+    if lang == "en":
+        assert page.is_checked("#generate-gg-step input[value='100']")      # the linked checkpoint
+    else:
+        page.click("#generate-gg-step label:has-text('100')")
     page.click("#generate-gg-new")
     wait_until(lambda: said["against"] in markdown(page, "generate-gg-context").replace("**", ""), "a new game")
     page.fill("#generate-gg-guess input", "春")
     page.press("#generate-gg-guess input", "Enter")
     wait_until(lambda: said["round"] in markdown(page, "generate-gg-result"), "the first round scored")
     assert page.input_value("#generate-gg-guess input") == ""
-    page.locator("#generate-gg-step label").first.click()
     page.click("#generate-gg-rematch")
-    wait_until(lambda: said["rematch"] in markdown(page, "generate-gg-result"), "the rematch")
-    screenshot(page, screenshots, f"explaining-game-{locale}")
-    page.context.close()
+    wait_until(lambda: said["rematch"] in markdown(page, "generate-gg-result").replace("**", ""), "the rematch")
+    screenshot(page, screenshots, f"explaining-game-{lang}")
 
 
-@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
-def test_lesson_1_has_the_game_and_lesson_14_patches_the_induction_head(app, browser, screenshots, locale):
-    said = SAID[locale]
-    page = opened(browser, f"{app.url}?view=lessons&lesson=tokens&lang={LANG[locale]}", locale)
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_lesson_1_has_the_game_and_lesson_14_patches_the_induction_head(app, page, screenshots, lang):
+    said = SAID[lang]
+    page.goto(f"{app.url}?view=lessons&lesson=tokens&lang={lang}")
     page.wait_for_selector("#lesson-game-panel", state="visible", timeout=2 * WAIT_SECONDS * 1000)
-    if locale == "zh-CN":                        # the English model's corpus may have to be downloaded
+    if lang == "zh-CN":                        # the English model's corpus may have to be downloaded
         page.click("#lesson-gg-new")
     wait_until(lambda: said["lesson_game"] in markdown(page, "lesson-gg-context").replace("**", ""), "the game")
-    screenshot(page, screenshots, f"explaining-lesson-1-{locale}")
-    page.goto(f"{app.url}?view=lessons&lesson=heads-form&lang={LANG[locale]}")
+    screenshot(page, screenshots, f"explaining-lesson-1-{lang}")
+    page.goto(f"{app.url}?view=lessons&lesson=heads-form&lang={lang}")
     drawn(page, "lesson-figure-3", lambda fig: fig["traces"][0]["type"] == "heatmap")        # the residual stream
     drawn(page, "lesson-figure-4", lambda fig: fig["traces"][0]["type"] == "heatmap")        # each head
     drawn(page, "lesson-figure-5", lambda fig: fig["traces"][0]["type"] == "bar")            # attribution
     assert not page.is_visible("#lesson-game-panel")
     wait_until(lambda: said["answer"] in markdown(page, "lesson-notes"), "the patching note")
-    screenshot(page, screenshots, f"explaining-lesson-14-{locale}")
-    page.context.close()
+    screenshot(page, screenshots, f"explaining-lesson-14-{lang}")

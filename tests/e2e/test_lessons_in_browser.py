@@ -10,7 +10,7 @@ import pytest
 from playground.ui.lessons import LESSONS
 from playground.ui.tabs.lessons.layout import STORAGE_KEY
 
-from .pages import CJK, figure, markdown, open_page, open_tab, screenshot, wait_until
+from .pages import CJK, figure, markdown, open_page, open_tab, screenshot, title_overflow, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -35,22 +35,6 @@ def pick(page, elem_id: str, index: int) -> None:
     page.locator(f"#{elem_id} label").nth(index).click()
 
 
-# The part of each title drawn outside its figure, in px (0 when the title fits): across, or above by
-# more than the few px of a font's ascent (a second title line pushed out of the figure is ~25 px).
-TITLE_OVERFLOW_JS = """
-(id) => {
-  const g = document.querySelector(`#${id} .js-plotly-plot`);
-  const svg = g && g.querySelector('.main-svg');
-  if (!svg) return null;
-  const box = svg.getBoundingClientRect();
-  return Array.from(g.querySelectorAll('.gtitle'), (title) => {
-    const r = title.getBoundingClientRect();
-    return Math.max(0, box.left - r.left, r.right - box.right, box.top - r.top - 8);
-  }).reduce((a, b) => Math.max(a, b), 0);
-}
-"""
-
-
 def screenshot_figures(page, screenshots, prefix: str) -> int:
     """Each figure the lesson shows, as prefix-figure-K.png at the page's 1280x720, its title checked
     to fit inside the figure; the number of figures."""
@@ -61,7 +45,7 @@ def screenshot_figures(page, screenshots, prefix: str) -> int:
         if not locator.count() or not locator.is_visible():
             continue
         drawn_somehow(page, elem_id)
-        assert page.evaluate(TITLE_OVERFLOW_JS, elem_id) <= 1, f"{prefix}: the title of figure {k} is clipped"
+        assert title_overflow(page, elem_id) <= 1, f"{prefix}: the title of figure {k} is clipped"
         locator.screenshot(path=str(screenshots / f"{prefix}-figure-{k}.png"))
         shown += 1
     return shown

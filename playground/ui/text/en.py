@@ -1272,7 +1272,7 @@ EN: dict[str, str] = {
     "w_pt_site_decoder_self_attn": "self",
     "w_pt_site_decoder_cross_attn": "cross",
     "w_pt_head": "head",
-    "fig_pt_residual": "Patching the residual stream: how much of the answer each layer x position restores",
+    "fig_pt_residual": "Patching the residual stream at each layer and position",
     "fig_pt_source": "Patching the encoder's residual stream (where the changed source enters)",
     "fig_pt_heads": "Patching each head's output at every position",
     "fig_pt_head_positions": "Patching each head's output at one position at a time",
