@@ -137,3 +137,22 @@ def test_a_new_model_brings_its_own_examples_and_ranges(workspace):
     assert changed["worked_vectors"].data
     masks = handlers.change_mask_model(workspace, InsideForm(mask_model="copy", mask_first="zz"), "en")
     assert (masks["mask_first"], masks["mask_second"]) == ("abcdefghij", "abcd")
+
+
+def test_the_chinese_interface_shows_the_chinese_model_in_the_language_model_sections(shipped, registry):
+    workspace = Workspace("inside", shipped)
+    assert handlers.initial_form(workspace) is None                          # no language yet: the layout's form
+    workspace.language = "zh-CN"
+    form = handlers.initial_form(workspace)
+    assert (form.emb_model, form.emb_token, form.norm_model, form.norm_text) == (
+        "tang-poems-char", "春", "tang-poems-char", "春眠不觉晓")
+    layout = InsideForm()
+    assert (form.worked_model, form.mask_model, form.fill_model) == (layout.worked_model, layout.mask_model,
+                                                                      layout.fill_model)   # the task models stay
+    drawn = handlers.draw(workspace, form, "zh-CN")
+    neighbours = [label.split(": ")[1].strip() for label in drawn["emb_neighbours"].data[0].y]
+    assert "春" not in neighbours and all("\u4e00" <= ch <= "\u9fff" for ch in neighbours)   # other characters
+    assert "**春**" in drawn["emb_note"] and "词元 春" in drawn["norm_note"]
+    elsewhere = Workspace("tiny", registry)
+    elsewhere.language = "zh-CN"
+    assert handlers.initial_form(elsewhere) is None                          # not shipped here

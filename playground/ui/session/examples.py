@@ -9,6 +9,7 @@ from playground.data.tokenizer import NUM_SPECIAL
 from playground.zoo import ModelEntry, ModelRegistry
 
 VOCABULARY_TOKENS = 12
+CHINESE_MODEL = "tang-poems-char"      # the language model the Chinese interface shows first, where it is shipped
 
 ATTENTION_EXAMPLES: dict[str, list[str]] = {
     "copy": ["abcdefghij", "aabbccddee"],                     # cross-attention: the diagonal

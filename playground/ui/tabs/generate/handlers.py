@@ -23,7 +23,7 @@ from ...page.refusals import refusal_handler
 from ...page.validation import fail
 from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
-from ...session.examples import GENERATE_EXAMPLES, exposure_target, suitable_input
+from ...session.examples import CHINESE_MODEL, GENERATE_EXAMPLES, exposure_target, suitable_input
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import label, text
@@ -50,7 +50,6 @@ STEPPED = ("output", "status", "candidates", "token_self", "token_cross", "filli
 EVERYTHING = (*STEPPED, "tree", "layer", "head", "step_button", "back_button")
 CONTROLS = ("ho_heads", "accepted", "prompt")          # what follows the model and the prompt
 LATE_CONTROLS = ("gg_step",)                           # the same, for the panels added later (after xb_target)
-CHINESE_MODEL = "tang-poems-char"                      # what the Chinese interface shows first
 EXPOSURE = ("xb_plot", "xb_explanation")
 RUN_REFRESH_SECONDS = 0.4      # Run redraws at most this often while it goes
 

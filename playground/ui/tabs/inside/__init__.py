@@ -29,7 +29,8 @@ def build(ctx: AppContext) -> None:
     button, its text boxes, its model and its other controls (a slider's last value drawn)."""
     c = layout(ctx)
     h = handlers
-    tab = TabWiring(ctx, InsideForm, c, export_name=export_name, controls=h.controls, draw=h.draw, shared=True)
+    tab = TabWiring(ctx, InsideForm, c, export_name=export_name, controls=h.controls, draw=h.draw, shared=True,
+                    initial=lambda workspace: h.initial_form(workspace) or tab.layout_form(workspace))
     sections = (("emb", h.embeddings, h.EMBEDDINGS, h.embeddings_refused, ("emb_token",), (), h.embeddings),
                 ("worked", h.worked, (*h.WORKED_CONTROLS, *h.WORKED), h.worked_refused, ("worked_text",),
                  ("worked_site", "worked_layer", "worked_head"), h.change_worked_model),

@@ -23,6 +23,8 @@ DEFAULT_WORKED_TEXT = "abcd"
 DEFAULT_MASK_INPUTS = ("abcdefghij", "abcd")
 DEFAULT_NORM_TEXT = "To be or not"
 DEFAULT_FILL_TEXT = "To be, or not to b_, that is the qu_stion"
+CHINESE_TOKEN = "春"                # the Chinese interface's token (its nearest neighbour in Tang poems: 秋)
+CHINESE_NORM_TEXT = "春眠不觉晓"     # and the LayerNorm section's text
 
 
 def norm_stack_depth(entry) -> int:

@@ -13,7 +13,7 @@ import gradio as gr
 from ...page.refusals import refusal_figures, refusal_reason
 from ...page.validation import fail
 from ...page.widgets import layer_head_updates
-from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES
+from ...session.examples import CHINESE_MODEL, FILL_EXAMPLES, MASK_EXAMPLES
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
@@ -22,7 +22,7 @@ from ...views.fill_blanks import fill_view
 from ...views.masks import mask_views
 from ...views.norms import batch_norm_view, layer_norm_view, residual_view
 from ...views.worked_attention import site_choices, worked_attention_view
-from .form import InsideForm, norm_stack_depth, site_depth
+from .form import CHINESE_NORM_TEXT, CHINESE_TOKEN, InsideForm, norm_stack_depth, site_depth
 
 EMBEDDINGS = ("emb_neighbours", "emb_map", "emb_note")       # each section's outputs, in order
 WORKED = ("worked_vectors", "worked_steps", "worked_note")
@@ -126,6 +126,16 @@ def controls(workspace: Workspace, form: InsideForm, lang: str) -> dict:
     depth = norm_stack_depth(_entry(workspace, form.norm_model, lang))
     return {**worked_controls(workspace, form, lang),
             "norm_layer": layer_head_updates(depth, 1, form.norm_layer, 0)["layer"]}
+
+
+def initial_form(workspace: Workspace) -> InsideForm | None:
+    """The Chinese interface shows the Chinese character model in the sections that show a language model
+    (embeddings, LayerNorm), where it is shipped; None elsewhere (the layout's form)."""
+    if workspace.language != "zh-CN" or workspace.registry is None or workspace.registry.get(CHINESE_MODEL) is None:
+        return None
+    form = InsideForm(emb_model=CHINESE_MODEL, emb_token=CHINESE_TOKEN, norm_model=CHINESE_MODEL,
+                      norm_text=CHINESE_NORM_TEXT)
+    return form.fit(workspace.catalog, set())[0]
 
 
 def draw(workspace: Workspace, form: InsideForm, lang: str) -> dict:
