@@ -82,6 +82,12 @@ def open_page(browser, url: str, locale: str, tab: str = "attention"):
     return page
 
 
+def address(page) -> str:
+    """The page's address as the page has it now. page.url is only what Playwright last heard: an address
+    written by history.replaceState while a test sleeps between polls is not seen until the next call."""
+    return page.evaluate("location.href")
+
+
 def wait_until(condition: Callable[[], object], what: str, seconds: float = WAIT_SECONDS):
     """Poll `condition` until it returns something truthy; fail with `what` after `seconds`."""
     deadline = time.monotonic() + seconds

@@ -8,6 +8,7 @@ import pytest
 
 from .pages import (
     CJK,
+    address,
     colour_bars,
     drawn,
     has_data,
@@ -41,9 +42,10 @@ def test_a_class_session_stays_coherent_across_tabs(app, browser, screenshots, l
         drawn(page, "attention-grid")
         bars_resolve(page)
         type_number(page, "attention-layer", 1)
-        wait_until(lambda: "layer=1" in page.url, "the address to follow the layer")
+        wait_until(lambda: "layer=1" in address(page), "the address to follow the layer")
         type_number(page, "attention-head", 1)
-        wait_until(lambda: "layer=1" in page.url and "head=1" in page.url, "the address to follow the head")
+        wait_until(lambda: all(part in address(page) for part in ("layer=1", "head=1")),
+                   "the address to follow the head")
         drawn(page, "attention-head-plot", lambda fig: "1" in fig["title"])
         bars_resolve(page)                                       # the address changed: the bars still resolve
         screenshot(page, screenshots, f"class-{lang}-1-attention")

@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, hover_text, markdown, screenshot, title_overflow, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, hover_text, markdown, screenshot, title_overflow, wait_until
 
 REPEAT = "q7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp"
 CORRUPTED = "q7#Lm2x!Vb&Kp~q7#Lm2x!Vb&Kp"         # the separator changed: the answer after "p" is no longer " "
@@ -48,9 +48,8 @@ def open_panel(page, elem_id: str) -> None:
 
 
 def linked(page) -> dict:
-    """The parameters of the link in the page's address (read from the page: page.url lags behind
-    history.replaceState until Playwright next hears from the page)."""
-    return dict(parse_qsl(urlsplit(page.evaluate("location.href")).query))
+    """The parameters of the link in the page's address."""
+    return dict(parse_qsl(urlsplit(address(page)).query))
 
 
 def value(page, elem_id: str) -> str:

@@ -7,6 +7,7 @@ import shutil
 from .pages import (
     VIEWPORT,
     WAIT_SECONDS,
+    address,
     choose_model,
     drawn,
     error_toast,
@@ -66,7 +67,7 @@ def test_a_link_with_steps_shows_what_three_step_presses_show(app, browser):
         wait_until(lambda: markdown(page, "generate-status").startswith(f"Step {index}:"), f"step {index}")
     by_clicks = at_step(page, 3)
     assert by_clicks == by_link
-    wait_until(lambda: "steps=3" in page.url and "seed=7" in page.url and "top_k=5" in page.url, "the address at step 3")
+    wait_until(lambda: all(part in address(page) for part in ("steps=3", "seed=7", "top_k=5")), "the address at step 3")
     page.context.close()
 
 

@@ -4,7 +4,7 @@ parameters opens with a note naming them, and presenter mode puts the main figur
 The presenter screenshot goes to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
-from .pages import CJK, choose_model, drawn, figure, markdown, no_error_toast, open_page, type_into, wait_until
+from .pages import CJK, address, choose_model, drawn, figure, markdown, no_error_toast, open_page, type_into, wait_until
 
 GPT = "untrained-gpt"                       # every installation has it: 2 layers x 4 heads
 TEXT = "abcabcab"
@@ -59,7 +59,7 @@ def test_a_link_draws_what_the_clicks_draw(app, browser, locale, lang, head_titl
     if lang == "zh-CN":
         assert all(CJK.search(fig["title"]) for fig in by_link.values())
     # the address followed every control in place: the same link, no reload, no history entries
-    wait_until(lambda: "score=induction" in page.url, "the address to follow the score")
+    wait_until(lambda: "score=induction" in address(page), "the address to follow the score")
     assert f"model={GPT}" in page.url and "layer=1" in page.url and "head=2" in page.url
     assert page.evaluate("history.length") == visits
     page.context.close()
