@@ -167,8 +167,21 @@ def error_toast(page) -> str:
     return message
 
 
+def address(page) -> str:
+    """The address as the page has it: the page rewrites it with history.replaceState, which
+    Playwright's page.url does not always follow."""
+    return page.evaluate("location.href")
+
+
 def markdown(page, elem_id: str) -> str:
-    return page.inner_text(f"#{elem_id}").strip()
+    """The text a component shows: a Markdown's prose alone, without the timer of Gradio's progress
+    tracker (which an event under way writes into the same block)."""
+    page.wait_for_selector(f"#{elem_id}", state="attached")
+    return page.evaluate("""id => {
+        const block = document.getElementById(id);
+        const prose = block && block.querySelector('[data-testid="markdown"]');
+        return block ? (prose || block).innerText : '';
+    }""", elem_id).strip()
 
 
 def screenshot(page, directory: Path, name: str) -> Path:

@@ -55,6 +55,12 @@ class GenerateForm(Form):
     ho_how: str = param(Choice("zero", ABLATIONS))
     xb_target: str = param(String("", MAX_INPUT_CHARS))                  # the exposure-bias panel's target
 
+    @classmethod
+    def from_values(cls, values: dict) -> "GenerateForm":
+        """As Form.from_values; with beam search picked, the page's step count belongs to the stepped
+        generation it replaces, so it reads as 0 (a link naming both is refused: see validated)."""
+        return super().from_values({**values, "steps": 0} if values.get("strategy") == "beam" else values)
+
     def validated(self) -> "GenerateForm":
         """Beam search is run at once, never stepped: a beam form has no steps."""
         if self.strategy == "beam" and self.steps:
