@@ -319,8 +319,9 @@ def generalisation_gap(stage: Stage) -> Check:
     def gap(trainer: Trainer) -> float:
         objective = trainer.objective
         inputs, targets = objective.data.batch("train", TRAIN_WINDOWS, torch.Generator().manual_seed(0))  # [N, T]
-        logits = _logits(trainer, (inputs,))                                  # [N, T, V]
-        train_loss = float(F.cross_entropy(logits.flatten(0, 1), targets.flatten()))
+        device = model_device(trainer.model)
+        logits = _logits(trainer, (inputs.to(device),))                      # [N, T, V]
+        train_loss = float(F.cross_entropy(logits.flatten(0, 1), targets.to(device).flatten()))
         return objective.evaluate(trainer.model).val_loss - train_loss
 
     return Check("generalisation_gap", stage, Bilingual(

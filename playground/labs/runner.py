@@ -114,7 +114,7 @@ class LabRun:
             data = (variant.data or self.lab.data).build()
             model_config, train_config = self.lab.configs(variant, data.tokenizer.vocab_size)
             quiet = train_config.replace(eval_every_s=None, event_every_s=NO_INTERMEDIATE_EVENTS_S,
-                                         snapshot_every_s=None)
+                                         snapshot_every_s=None, bf16_autocast=False)   # float32 on any device
             trainer = Trainer(model_config, quiet, data)
             if variant.bug is not None:
                 variant.bug(trainer.model)

@@ -1,5 +1,5 @@
 """The hand-written Transformer stack: config, attention, positions, blocks, models, hook points, trace, interventions."""
-from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scaled_scores, split_heads
+from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scaled_scores, split_heads, weights_changed
 from .blocks import DecoderBlock, EncoderBlock, FeedForward, residual_add
 from .config import ACTIVATIONS, ARCHITECTURES, FIELD_RANGES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
 from .hooks import HookPoint, hook_names, hooks
@@ -21,5 +21,5 @@ __all__ = [
     "hook_names", "hooks",
     "merge_heads",
     "padding_mask", "parameter_table", "residual_add", "rope_angles", "scaled_scores", "sinusoidal_table",
-    "split_heads",
+    "split_heads", "weights_changed",
 ]

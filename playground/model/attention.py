@@ -166,8 +166,9 @@ class MultiHeadAttention(nn.Module):
 
         Training needs the stacking inside the autograd graph, so it is done on every call; otherwise
         it is kept until a parameter changes: an in-place update (an optimizer step, a load), a move
-        or a new dtype (a change written through `param.data` goes unseen). Parameters made in inference
-        mode keep no version counter, so their stacking is never kept.
+        or a new dtype (a change written through `param.data` goes unseen, and so does a fused optimizer's
+        step, which updates parameters without counting it: `weights_changed` says so). Parameters made in
+        inference mode keep no version counter, so their stacking is never kept.
         """
         kept = self._stacked
         if kept is not None and not _needs_graph(kept[0]) and kept[1] == _versions(kept[0]):
@@ -181,6 +182,10 @@ class MultiHeadAttention(nn.Module):
             weight, bias = _stack(layers)
         self._stacked = (parameters, versions, weight, bias)
         return weight, bias
+
+    def weights_changed(self) -> None:
+        """Forget the kept stacking: the weights changed in a way their version counters miss."""
+        self._stacked = None
 
     def _load_from_state_dict(self, *args, **kwargs):
         self._stacked = None                      # a load may put new parameter objects in place
@@ -230,3 +235,10 @@ class MultiHeadAttention(nn.Module):
                              self.hook_scores, self.hook_weights)            # [B, H, Tq, Dh]
         heads = self.hook_z(z.transpose(1, 2))                               # [B, Tq, H, Dh]: each head's output
         return self.hook_out(self.w_o(self.merge(heads.transpose(1, 2))))    # [B, Tq, D]
+
+
+def weights_changed(model: nn.Module) -> None:
+    """Tell every attention layer of ``model`` that its weights changed unseen (e.g. a fused AdamW step)."""
+    for module in model.modules():
+        if isinstance(module, MultiHeadAttention):
+            module.weights_changed()

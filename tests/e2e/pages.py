@@ -82,12 +82,6 @@ def open_page(browser, url: str, locale: str, tab: str = "attention"):
     return page
 
 
-def address(page) -> str:
-    """The page's address as the page has it now. page.url is only what Playwright last heard: an address
-    written by history.replaceState while a test sleeps between polls is not seen until the next call."""
-    return page.evaluate("location.href")
-
-
 def wait_until(condition: Callable[[], object], what: str, seconds: float = WAIT_SECONDS):
     """Poll `condition` until it returns something truthy; fail with `what` after `seconds`."""
     deadline = time.monotonic() + seconds
@@ -194,8 +188,21 @@ def error_toast(page) -> str:
     return message
 
 
+def address(page) -> str:
+    """The address as the page has it: the page rewrites it with history.replaceState, which
+    Playwright's page.url does not always follow."""
+    return page.evaluate("location.href")
+
+
 def markdown(page, elem_id: str) -> str:
-    return page.inner_text(f"#{elem_id}").strip()
+    """The text a component shows: a Markdown's prose alone, without the timer of Gradio's progress
+    tracker (which an event under way writes into the same block)."""
+    page.wait_for_selector(f"#{elem_id}", state="attached")
+    return page.evaluate("""id => {
+        const block = document.getElementById(id);
+        const prose = block && block.querySelector('[data-testid="markdown"]');
+        return block ? (prose || block).innerText : '';
+    }""", elem_id).strip()
 
 
 def screenshot(page, directory: Path, name: str) -> Path:

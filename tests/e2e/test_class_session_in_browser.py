@@ -11,8 +11,8 @@ from .pages import (
     address,
     colour_bars,
     drawn,
-    has_data,
     figure,
+    has_data,
     markdown,
     no_error_toast,
     open_page,
@@ -44,8 +44,7 @@ def test_a_class_session_stays_coherent_across_tabs(app, browser, screenshots, l
         type_number(page, "attention-layer", 1)
         wait_until(lambda: "layer=1" in address(page), "the address to follow the layer")
         type_number(page, "attention-head", 1)
-        wait_until(lambda: all(part in address(page) for part in ("layer=1", "head=1")),
-                   "the address to follow the head")
+        wait_until(lambda: "layer=1" in address(page) and "head=1" in address(page), "the address to follow the head")
         drawn(page, "attention-head-plot", lambda fig: "1" in fig["title"])
         bars_resolve(page)                                       # the address changed: the bars still resolve
         screenshot(page, screenshots, f"class-{lang}-1-attention")

@@ -9,7 +9,17 @@ from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
 
-from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, hover_text, markdown, screenshot, title_overflow, wait_until
+from .pages import (
+    VIEWPORT,
+    WAIT_SECONDS,
+    address,
+    drawn,
+    hover_text,
+    markdown,
+    screenshot,
+    title_overflow,
+    wait_until,
+)
 
 REPEAT = "q7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp"
 CORRUPTED = "q7#Lm2x!Vb&Kp~q7#Lm2x!Vb&Kp"         # the separator changed: the answer after "p" is no longer " "

@@ -8,7 +8,19 @@ import pytest
 
 from playground.labs import LABS, get_lab
 
-from .pages import CJK, VIEWPORT, address, drawn, figure, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
+from .pages import (
+    CJK,
+    VIEWPORT,
+    address,
+    drawn,
+    figure,
+    markdown,
+    no_error_toast,
+    open_page,
+    open_tab,
+    screenshot,
+    wait_until,
+)
 
 LAB = get_lab("weight-tying")
 LAB_CHOICE = f"Ablation · {LAB.title.en}"
@@ -90,7 +102,7 @@ def test_a_link_opens_its_lab_and_names_the_pick_it_lacks(app, browser, screensh
         assert page.input_value("#labs-picker input").endswith(lab.title.get("zh-CN"))
         wait_until(lambda: CJK.search(" ".join((figure(page, "labs-curves") or {}).get("annotations", []))),
                    "the curves' placeholder in Chinese")
-        wait_until(lambda: all(part in address(page) for part in ("lab=positional-encodings", "variant=learned")),
+        wait_until(lambda: "lab=positional-encodings" in address(page) and "variant=learned" in address(page),
                    "the address naming the lab and the variant shown")
         no_error_toast(page)
         screenshot(page, screenshots, "zh-labs-link")

@@ -10,7 +10,17 @@ import pytest
 from playground.ui.lessons import LESSONS
 from playground.ui.tabs.lessons.layout import STORAGE_KEY
 
-from .pages import CJK, figure, markdown, open_page, open_tab, screenshot, title_overflow, wait_until
+from .pages import (
+    CJK,
+    address,
+    figure,
+    markdown,
+    open_page,
+    open_tab,
+    screenshot,
+    title_overflow,
+    wait_until,
+)
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +147,7 @@ def test_the_plain_address_resumes_the_lesson_the_browser_was_on_with_its_answer
     page.goto(app.url + "?lang=zh-CN")
     wait_until(lambda: markdown(page, "lesson-title") == positions.title.zh, "the lesson the browser was on")
     wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "its kept answer")
-    assert "lesson=positions" in page.url                                   # the address describes it
+    assert "lesson=positions" in address(page)                                   # the address describes it
 
 
 def test_a_link_opens_a_lesson_and_a_bad_one_opens_lesson_one_with_a_note(page, app):

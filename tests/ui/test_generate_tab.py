@@ -246,6 +246,18 @@ def test_beam_search_hides_step_and_back_and_runs_at_once(registry):
     assert ran["tree"].constructor_args["visible"] and "Best:" in ran["status"]
 
 
+def test_beam_search_picked_after_steps_starts_again_waiting_for_run(registry):
+    workspace = Workspace("s", registry)
+    stepped = GenerateForm(model="tiny-gpt", prompt="abc")
+    handlers.step(workspace, stepped, "en")
+    page = GenerateForm.from_values({**{name: getattr(stepped, name) for name in GenerateForm.params()},
+                                     "strategy": "beam", "steps": 1})      # the page still counts the step
+    assert page.steps == 0
+    restarted = handlers.restart(workspace, page, "en")
+    assert not restarted["step_button"].constructor_args["interactive"] and restarted["steps"] == 0
+    assert workspace.generation is None
+
+
 def test_run_streams_to_the_end_and_counts_every_step(registry):
     workspace, form = Workspace("s", registry), GenerateForm(model="tiny-gpt", prompt="abc", max_new=5)
     updates = list(handlers.run(workspace, form, "en"))

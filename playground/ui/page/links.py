@@ -163,7 +163,10 @@ def write_address_js(views: tuple[str, ...]) -> str:
 
 WRITE_ADDRESS_JS = r"""
 async (...links) => {
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  await new Promise((done) => {        // after the page has drawn the update (a page not drawing frames: 100 ms)
+    requestAnimationFrame(() => requestAnimationFrame(done));
+    setTimeout(done, 100);
+  });
   const views = VIEWS;
   const index = views.findIndex((view) => {
     const panel = document.querySelector(`#tab-${view}`);
@@ -295,7 +298,7 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
                     **PRIVATE)
     links = [wiring.link for wiring in views.values()]
     gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values())], None, links, None,
-          js=write_address_js(tuple(views)), **PRIVATE)
+          js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)
 
     def on_copy(payload: str, lang: str) -> str:
         link, _, address = (payload or "").partition("\n")

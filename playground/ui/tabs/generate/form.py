@@ -62,6 +62,12 @@ class GenerateForm(Form):
     gg_guess: str = param(String("", GUESS_CHARS))                       # the guessing game's guess
     gg_step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))   # the step a rematch is played at
 
+    @classmethod
+    def from_values(cls, values: dict) -> "GenerateForm":
+        """As Form.from_values; with beam search picked, the page's step count belongs to the stepped
+        generation it replaces, so it reads as 0 (a link naming both is refused: see validated)."""
+        return super().from_values({**values, "steps": 0} if values.get("strategy") == "beam" else values)
+
     def validated(self) -> "GenerateForm":
         """Beam search is run at once, never stepped: a beam form has no steps."""
         if self.strategy == "beam" and self.steps:
