@@ -35,7 +35,9 @@ def in_language(lang: str, words: str) -> bool:
     return bool(CJK.search(words)) == (lang == "zh-CN")
 
 
-@pytest.mark.parametrize("locale, lang, other", [("en-US", "en", "zh-CN"), ("zh-CN", "zh-CN", "en")])
+# One walk, from English to Chinese: a Chinese page is walked tab by tab in the lessons' and the
+# app's browser tests, and the switch back is the same event.
+@pytest.mark.parametrize("locale, lang, other", [("en-US", "en", "zh-CN")])
 def test_a_class_session_stays_coherent_across_tabs(app, browser, screenshots, locale, lang, other):
     page = open_page(browser, app.url + LINK.format(lang=lang), locale)
     try:
