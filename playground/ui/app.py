@@ -11,6 +11,8 @@ from .page import links, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .page.language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
+from .page.phone import phone_css
+from .page.present import present_css
 from .page.runtime import configure_torch
 from .page.security_headers import SecurityHeaders
 from .page.session_state import lean_sessions
@@ -41,15 +43,11 @@ QUEUE_STATUS_SECONDS = 1.0
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
-PRESENT_FONT_PX = 18         # presenter mode (?present=1): the smallest figure text, for a projector in a lit room
-CSS = f"""
-#header {{ align-items: center; }}
-.explanation {{ font-size: 1.02rem; }}
-.accepted {{ font-size: 0.9rem; }}
-body.present .js-plotly-plot text {{ font-size: {PRESENT_FONT_PX}px !important; }}
-body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}
-body.present .explanation {{ display: none; }}
-"""
+CSS = """
+#header { align-items: center; }
+.explanation { font-size: 1.02rem; }
+.accepted { font-size: 0.9rem; }
+""" + present_css()
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
@@ -72,7 +70,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         ctx = AppContext(registry, store, language)
         upload, upload_status, hub = own_models.build(ctx)
         tab_components = {}
-        with gr.Tabs(elem_id="tabs") as tab_set:
+        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:     # a phone shows every tab
             for key, module in TABS:
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
                     ctx.note = gr.Markdown(visible=False, elem_id=f"{key}-note", elem_classes="tab-note")
@@ -120,6 +118,7 @@ def launch_kwargs() -> dict:
         "css": CSS + toast_title_css(),
         "i18n": I18N,
         "js": FOLLOW_SETTINGS_JS,
+        "head": f"<style>{phone_css()}</style>",
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
