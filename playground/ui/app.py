@@ -7,10 +7,11 @@ from pathlib import Path
 import gradio as gr
 from starlette.middleware import Middleware
 
-from .page import links, session_costs, showing
+from .page import accessibility, hiding, links, qr, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
-from .page.language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
+from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
+from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
 from .page.runtime import configure_torch
@@ -45,9 +46,11 @@ CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the
 TITLE = "Transformer Playground"
 CSS = """
 #header { align-items: center; }
+#app-title { min-width: min(440px, 100%) !important; }
+.block.explanation { overflow: visible; }
 .explanation { font-size: 1.02rem; }
 .accepted { font-size: 0.9rem; }
-""" + present_css()
+""" + present_css() + qr.CSS + hiding.hiding_css()
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
@@ -63,9 +66,11 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
             copy, copied = links.build_copy_button()
+            show_qr = qr.build_button()
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
         note, query = links.build_link_note()
+        qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language)
         upload, upload_status, hub = own_models.build(ctx)
@@ -80,6 +85,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         showing.wire(ctx, tab_set, tab_components, targets)
         own_models.wire(ctx, upload, upload_status, hub, targets)
         links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, targets)
+        qr.wire(show_qr, qr_panel, copied, ctx.language)
 
         def on_unload(request: gr.Request) -> None:
             if request is not None and request.session_hash:
@@ -103,7 +109,9 @@ def echo(value: str) -> str:
 
 
 def launch_kwargs() -> dict:
-    """Arguments for demo.launch(): theme, css, translations and the language-following script.
+    """Arguments for demo.launch(): the theme, the css (presenter mode, the QR code, a link's hidden
+    parts), the translations, the page's script (page_script) and the <head>'s own styles (a phone's
+    layout, reduced motion).
 
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
@@ -114,11 +122,11 @@ def launch_kwargs() -> dict:
     config (see session_state).
     """
     return {
-        "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
+        "theme": accessibility.theme(),
         "css": CSS + toast_title_css(),
         "i18n": I18N,
-        "js": FOLLOW_SETTINGS_JS,
-        "head": f"<style>{phone_css()}</style>",
+        "js": page_js(),
+        "head": f"<style>{phone_css()}{accessibility.REDUCED_MOTION_CSS}</style>",
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
