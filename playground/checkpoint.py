@@ -8,6 +8,9 @@ for people to read. Loading never unpickles: the bytes are checked before safete
 them (a zip, a torch.save file or a pickle is named as such), a caller's SizeLimits are checked
 against the config before any weight is allocated (and the tokenizer's JSON against the config's
 vocabulary before it is parsed), and every tensor must match the shape its config implies.
+
+A directory may also hold a training timeline, `timeline/step_XXXXXX.safetensors`: complete
+checkpoints of the same run at chosen steps (`timeline_files` lists them).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import io
 import json
 import os
 import pickletools
+import re
 import struct
 from pathlib import Path
 from typing import NamedTuple
@@ -30,6 +34,8 @@ from .model import ModelConfig, SizeLimitError, SizeLimits, build_model
 
 FORMAT = "transformer-playground"
 MODEL_FILE, TOKENIZER_FILE, CARD_FILE = "model.safetensors", "tokenizer.json", "card.md"
+TIMELINE_DIR = "timeline"
+TIMELINE_FILE = re.compile(r"step_(\d+)\.safetensors")
 MAX_HEADER_BYTES = 16 * 1024 * 1024
 MAX_FILE_BYTES = 512 * 1024 * 1024
 SNIFF_BYTES = 64 * 1024          # what a file that is not safetensors is recognised from
@@ -312,3 +318,12 @@ def load_metadata(path: str | Path) -> dict:
         head += handle.read(min(header_size, MAX_HEADER_BYTES))
     fields = _header_fields(_parse_header(head, file_size))
     return json.loads(fields.get("metadata") or "{}")
+
+
+def timeline_files(directory: str | Path) -> dict[int, Path]:
+    """step -> checkpoint file of a saved directory's training timeline, by step (empty when it has none)."""
+    folder = Path(directory) / TIMELINE_DIR
+    if not folder.is_dir():
+        return {}
+    found = {int(m.group(1)): f for f in folder.iterdir() if (m := TIMELINE_FILE.fullmatch(f.name)) and f.is_file()}
+    return dict(sorted(found.items()))

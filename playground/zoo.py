@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import re
 import string
 import threading
 from dataclasses import dataclass
@@ -27,7 +26,13 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from playground.checkpoint import MODEL_FILE, CheckpointError, load, load_metadata
+from playground.checkpoint import (
+    MODEL_FILE,
+    CheckpointError,
+    load,
+    load_metadata,
+    timeline_files,
+)
 from playground.data import CharTokenizer, Tokenizer, tasks
 from playground.data.tasks import Task
 from playground.model import ModelConfig, build_model
@@ -35,8 +40,6 @@ from playground.model import ModelConfig, build_model
 PRETRAINED_ENV_VAR = "PLAYGROUND_PRETRAINED_DIR"
 DEFAULT_PRETRAINED_DIR = Path(__file__).resolve().parents[1] / "pretrained"
 UNTRAINED_SEED = 0
-TIMELINE_DIR = "timeline"
-TIMELINE_FILE = re.compile(r"step_(\d+)\.safetensors")
 
 log = logging.getLogger(__name__)
 
@@ -149,15 +152,6 @@ def held_out_loss(metadata: dict) -> float | None:
     if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not math.isfinite(loss):
         return None
     return float(loss)
-
-
-def timeline_files(folder: Path) -> dict[int, Path]:
-    """step -> checkpoint file of a pretrained folder's training timeline, by step (empty when none)."""
-    directory = folder / TIMELINE_DIR
-    if not directory.is_dir():
-        return {}
-    found = {int(m.group(1)): f for f in directory.iterdir() if (m := TIMELINE_FILE.fullmatch(f.name)) and f.is_file()}
-    return dict(sorted(found.items()))
 
 
 class ModelRegistry:

@@ -43,10 +43,11 @@ class ExactMatchChange:
 
 
 def kl_divergence(p_logits: torch.Tensor, q_logits: torch.Tensor) -> float:
-    """KL(p || q) = sum_v p(v) (log p(v) - log q(v)) of two logit vectors [V], in nats."""
+    """KL(p || q) = sum_v p(v) (log p(v) - log q(v)) of two logit vectors [V], in nats. A KL is never
+    negative; the sum's rounding can make two equal distributions come out at -1e-17, which is 0."""
     log_p = torch.log_softmax(p_logits.double(), dim=-1)
     log_q = torch.log_softmax(q_logits.double(), dim=-1)
-    return float((log_p.exp() * (log_p - log_q)).sum())
+    return max(0.0, float((log_p.exp() * (log_p - log_q)).sum()))
 
 
 def _as_batch(ids: Sequence[int], what: str) -> torch.Tensor:

@@ -1,4 +1,5 @@
-"""The shape walk-through: the tensor shape at every stage of a forward pass, read from a trace.
+"""The shape walk-through: the tensor shape at every stage of a forward pass, and the size of its
+values (mean, standard deviation, largest), read from a trace.
 
 Record the pass with Trace(include=("*",)); every recorded tensor becomes one ShapeRow, in the
 order the forward pass produced it. Symbols: B batch, T target / sequence length, S source length
@@ -6,8 +7,11 @@ order the forward pass produced it. Symbols: B batch, T target / sequence length
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
+
+import torch
 
 from playground.model import ModelConfig, Trace
 
@@ -16,13 +20,27 @@ _NAME = re.compile(r"^(?P<stack>encoder|decoder)\.(?:(?P<layer>\d+)\.)?(?P<part>
 
 @dataclass(frozen=True)
 class ShapeRow:
-    """One recorded tensor: where it is (stage), its trace name, its shape, and what it holds."""
+    """One recorded tensor: where it is (stage), its trace name, its shape, what it holds, and its
+    values' mean, standard deviation and largest value (over every entry; NaN for an empty tensor)."""
 
     stage: str                   # e.g. "decoder block 0: self-attention"
     name: str                    # the trace name, e.g. "decoder.0.self_attn.q"
     shape: tuple[int, ...]
     note: str                    # what the tensor is, with this config's numbers
     symbols: str                 # the shape in symbols, e.g. "[B, H, T, Dh]"
+    mean: float = math.nan
+    std: float = math.nan
+    max: float = math.nan
+
+
+def value_stats(tensor: torch.Tensor) -> tuple[float, float, float]:
+    """(mean, standard deviation, largest value) of every entry of `tensor`, in float64 (the
+    standard deviation of one entry is 0); NaN for each when it is empty."""
+    values = tensor.detach().double().flatten()
+    if values.numel() == 0:
+        return math.nan, math.nan, math.nan
+    std = float(values.std(correction=0))
+    return float(values.mean()), std, float(values.max())
 
 
 def _attention_rows(part: str, kind: str, q_len: str, k_len: str, c: ModelConfig) -> tuple[str, str]:
@@ -100,5 +118,5 @@ def shape_walkthrough(trace: Trace, config: ModelConfig) -> list[ShapeRow]:
             if match is None:
                 raise ValueError(f"unknown trace name {name!r}")
             stage, symbols, note = _describe(match["stack"], match["layer"], match["part"], config)
-        rows.append(ShapeRow(stage, name, tuple(tensor.shape), note, symbols))
+        rows.append(ShapeRow(stage, name, tuple(tensor.shape), note, symbols, *value_stats(tensor)))
     return rows

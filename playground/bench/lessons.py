@@ -1,10 +1,13 @@
 """Benchmark suite "lessons": how many lessons the course has, how long the server takes to build a
-lesson's live views, and how many of the course's texts lack their Chinese.
+lesson's live views, how many of the course's texts lack their Chinese, and how many of the numbers
+and comparisons its texts state were checked against the data their figures draw (and disagree).
 
 lesson_open_ms_p95: the 95th percentile, over every lesson in both languages, of the time to build
 the views a lesson shows when no session has opened it yet (the shipped models loaded and the
 process warmed up as the app does at its first page load);
 after that first opening every session gets them from the view cache.
+lesson_claims_checked / lesson_claims_mismatched: the claims of every lesson's views and typed
+numbers (playground.ui.tabs.lessons.claims), in both languages, and how many the data do not bear out.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import numpy as np
 
 from playground.ui.lessons import LESSONS, Bilingual
 from playground.ui.page.runtime import configure_torch, warm_up
+from playground.ui.tabs.lessons.claims import lesson_claims
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.ui.text.i18n import text
 from playground.zoo import ModelRegistry
@@ -60,11 +64,17 @@ def open_times_ms(registry: ModelRegistry) -> list[float]:
     return times
 
 
+def claims(registry: ModelRegistry) -> list:
+    """Every claim of every lesson in both languages."""
+    return [claim for lang in ("en", "zh-CN") for lesson in LESSONS for claim in lesson_claims(registry, lesson, lang)]
+
+
 def run(quick: bool) -> list[dict]:
     configure_torch()
     warm_up()                      # what the app does when its first page loads
     registry = ModelRegistry()
     times = open_times_ms(registry)
+    checked = claims(registry)
     return [
         {"suite": SUITE, "name": "lessons_count", "value": len(LESSONS), "unit": "lessons", "goal": 15,
          "better": "higher"},
@@ -72,4 +82,9 @@ def run(quick: bool) -> list[dict]:
          "unit": "ms", "goal": 1000, "better": "lower", "max_ms": round(max(times), 1)},
         {"suite": SUITE, "name": "lessons_missing_translations", "value": missing_translations(), "unit": "texts",
          "goal": 0, "better": "lower"},
+        {"suite": SUITE, "name": "lesson_claims_checked", "value": len(checked), "unit": "claims",
+         "better": "higher", "languages": 2},
+        {"suite": SUITE, "name": "lesson_claims_mismatched", "value": sum(not c.holds for c in checked),
+         "unit": "claims", "goal": 0, "better": "lower",
+         "mismatched": [c.what for c in checked if not c.holds][:10]},
     ]

@@ -1,8 +1,9 @@
 """`python -m playground.bench model`: training throughput against torch's own layers, trace cost, KV cache,
-and how fast an upload too large for the app is refused."""
+how fast an upload too large for the app is refused, and how long the activation-patching view takes."""
 from __future__ import annotations
 
 import json
+import statistics
 import struct
 import time
 
@@ -10,13 +11,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from playground.checkpoint import CheckpointTooLarge, from_bytes, to_bytes
+from playground.analysis.patching import activation_patching, induction_pair
+from playground.checkpoint import CheckpointTooLarge, from_bytes, load, to_bytes
 from playground.data import tasks
 from playground.limits import UPLOAD_LIMITS
 from playground.model import ModelConfig, Trace, build_model
+from playground.zoo import pretrained_dir
 
 from . import gpt2
-from .common import alternate, result
+from .common import alternate, result, seconds
 from .torch_reference import TorchReference
 
 SUITE = "model"
@@ -123,6 +126,25 @@ def hostile_upload_refusal(rounds: int) -> dict:
                   what="median refusal of a crafted header under the app's upload limits, the slower of two files")
 
 
+def activation_patching_time(rounds: int) -> dict:
+    """The whole patching view of the shipped induction model on 64 tokens (every layer x position of the
+    residual stream, every head, every head at every position), on one thread as the app serves it."""
+    checkpoint = load(pretrained_dir() / "induction")
+    pair = induction_pair(checkpoint.config.vocab_size, length=64)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        activation_patching(checkpoint.model, pair)                          # warm-up
+        times = [seconds(lambda: activation_patching(checkpoint.model, pair)) for _ in range(rounds)]
+    finally:
+        torch.set_num_threads(threads)
+    view = activation_patching(checkpoint.model, pair)
+    cells = sum(r.values.size for r in view.residual) + sum(h.values.size + h.by_position.size for h in view.heads)
+    return result(SUITE, "activation_patching_ms", 1000 * statistics.median(times), "ms", 1000, "lower",
+                  tokens=64, cells=cells, threads=1, rounds=rounds,
+                  what="pretrained/induction: residual stream layer x position, heads, heads x position")
+
+
 def run(quick: bool) -> list[dict]:
     torch.set_num_threads(2)
     rounds = 3 if quick else 8
@@ -133,4 +155,5 @@ def run(quick: bool) -> list[dict]:
         kv_cache_speedup(max(2, rounds // 2)),
         hostile_upload_refusal(rounds),
         *gpt2.run(quick),
+        activation_patching_time(rounds),
     ]

@@ -109,7 +109,6 @@ def upload_view_lines() -> list[dict]:
     from playground.ui.page.runtime import configure_torch
     from playground.ui.page.validation import UPLOAD_LIMITS
     from playground.ui.session.own_models import load_own_model
-    from playground.ui.session.registry import ModelRegistry
     from playground.ui.session.workspace import Workspace
     from playground.ui.tabs.attention import AttentionForm
     from playground.ui.tabs.attention import handlers as attention
@@ -117,6 +116,7 @@ def upload_view_lines() -> list[dict]:
     from playground.ui.tabs.generate import handlers as generate
     from playground.ui.tabs.inside import InsideForm
     from playground.ui.tabs.inside import handlers as inside
+    from playground.zoo import ModelRegistry
 
     configure_torch()                                      # the app's threads per request
     config = largest_accepted(UPLOAD_LIMITS)

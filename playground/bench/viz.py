@@ -120,6 +120,8 @@ def _classroom_cases(rng: np.random.Generator) -> dict:
     similarities = np.sort(rng.uniform(0.2, 0.9, 10))[::-1]
     lens_probs = rng.random((L, T)).astype(np.float32)
     lens_top = [[vocab_texts[i] for i in rng.integers(0, vocab, T)] for _ in range(L)]
+    patched = rng.uniform(-0.3, 1.0, (L + 1, T)).astype(np.float32)          # layers of the stream x positions
+    parts = [f"L{layer} H{head}" for layer in range(L) for head in range(H)] + [f"L{layer} MLP" for layer in range(L)]
     schedule_steps = np.arange(5000)
     rates = 3e-4 * np.minimum(1.0, (schedule_steps + 1) / 200) * (0.5 + 0.5 * np.cos(np.pi * schedule_steps / 5000))
     return {
@@ -159,7 +161,22 @@ def _classroom_cases(rng: np.random.Generator) -> dict:
         "induction_formation": lambda: viz.induction_formation(
             list(range(0, 5000, 100)), np.linspace(0.1, 0.9, 50), np.linspace(0.0, 0.8, 50) ** 2 * 1.4, 0.4),
         "learning_rate_schedule": lambda: viz.learning_rate_schedule(schedule_steps.tolist(), rates.tolist()),
+        "patching_heatmap": lambda: viz.patching_heatmap(patched, [f"block {i}" for i in range(L + 1)], tokens),
+        "head_patching_heatmap": lambda: viz.head_patching_heatmap(patched[:L, :H]),
+        "logit_attribution_bars": lambda: viz.logit_attribution_bars(parts, rng.normal(size=len(parts)), 3.0),
+        "probe_accuracy": lambda: viz.probe_accuracy([f"block {i}" for i in range(L + 1)], rng.uniform(0.5, 1, L + 1),
+                                                     rng.uniform(0.45, 0.55, L + 1), 0.5),
         "placeholder": lambda: viz.placeholder("Train a model to see its loss curves here: press Start above."),
+        "line_chart": lambda: viz.line_chart(list(range(1, 129)), {"tokens": np.linspace(0.1, 1, 128),
+                                                                 "positions": np.linspace(0, 0.2, 128)},
+                                             "Energy by direction", "k", "share", marker_x=34, marker_label="k = 34"),
+        "grouped_bars": lambda: viz.grouped_bars([f"block {i}" for i in range(L)],
+                                                 {"pre": rng.random(L), "post": rng.random(L)},
+                                                 "Gradient norms", "layer", "norm", log_y=True),
+        "activation_comparison": lambda: viz.activation_comparison(
+            np.linspace(-4, 4, 201), {"ReLU": np.maximum(np.linspace(-4, 4, 201), 0)},
+            {"ReLU": (np.linspace(-4, 4, 201) > 0).astype(float)}, {"ReLU": rng.normal(size=4 * d)},
+            {"ReLU": 100}, "ReLU and its units"),
     }
 
 

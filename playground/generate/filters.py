@@ -1,4 +1,4 @@
-"""Sampling filters on a next-token distribution, applied in order: temperature, top-k, top-p.
+"""Filters on a next-token distribution, applied in order: repetition penalty, temperature, top-k, top-p.
 
 Every function takes and returns float64 numpy vectors [V]; the filtered distributions are
 renormalised, so each stage is itself a probability distribution. Ties are broken towards the
@@ -7,6 +7,7 @@ lower token id everywhere, the same way `numpy.argmax` breaks them, so top-k 1 e
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Sequence
 
 import numpy as np
 
@@ -24,6 +25,25 @@ def apply_temperature(logits: np.ndarray, temperature: float) -> np.ndarray:
     if not temperature > 0:
         raise ValueError(f"temperature must be > 0, got {temperature}")
     return softmax(logits / temperature)
+
+
+def apply_repetition_penalty(logits: np.ndarray, seen: Sequence[int], penalty: float) -> np.ndarray:
+    """The logits with ln(penalty) taken from every token id in `seen` (each counted once): after the
+    softmax, each token already in the context has its probability divided by `penalty`, and the
+    distribution is renormalised.  [V] -> [V]
+
+    This is the shift-free form of the CTRL penalty (Keskar et al., 2019), which divides a positive
+    logit by the penalty and multiplies a negative one: that depends on where the logits' zero lies,
+    which softmax ignores; subtracting ln(penalty) does the same to every seen token whatever it is.
+    """
+    if not penalty >= 1:
+        raise ValueError(f"repetition_penalty must be >= 1 (1 = off), got {penalty}")
+    out = np.array(logits, dtype=np.float64)
+    ids = np.unique(np.asarray(list(seen), dtype=np.int64))
+    if ids.size and (ids.min() < 0 or ids.max() >= out.shape[0]):
+        raise ValueError(f"seen token ids must lie in 0..{out.shape[0] - 1}")
+    out[ids] -= np.log(penalty)
+    return out
 
 
 def _order(probs: np.ndarray) -> np.ndarray:
@@ -57,14 +77,22 @@ def top_p_filter(probs: np.ndarray, p: float) -> np.ndarray:
     return _keep(probs, order[:n_keep])
 
 
-def filter_stages(logits: np.ndarray, settings: SamplingConfig) -> tuple[np.ndarray, "OrderedDict[str, np.ndarray]"]:
-    """(raw probabilities, stage name -> probabilities after that filter) for the active filters.
+def filter_stages(logits: np.ndarray, settings: SamplingConfig,
+                  seen: Sequence[int] = ()) -> tuple[np.ndarray, "OrderedDict[str, np.ndarray]"]:
+    """(raw probabilities, stage name -> probabilities after that filter) for the active filters;
+    `seen`: the token ids already in the context, which a repetition penalty lowers.
 
-    Greedy and beam search use the raw distribution, so they have no stages. Sampling always has
-    "temperature", then "top-k" and "top-p" when they are set.
+    A repetition penalty other than 1 adds the stage "repetition" first (greedy then picks the most
+    likely token after it). Beam search, and greedy without a penalty, use the raw distribution.
+    Sampling always has "temperature", then "top-k" and "top-p" when they are set.
     """
     raw = softmax(logits)
     stages: OrderedDict[str, np.ndarray] = OrderedDict()
+    if settings.strategy == "beam":
+        return raw, stages
+    if settings.repetition_penalty != 1:
+        logits = apply_repetition_penalty(logits, seen, settings.repetition_penalty)
+        stages["repetition"] = softmax(logits)
     if settings.strategy != "sample":
         return raw, stages
     probs = stages["temperature"] = apply_temperature(logits, settings.temperature)

@@ -9,6 +9,7 @@ MAX_BEAM_WIDTH = 16          # the tree grows by up to 2 x width nodes per step;
 MAX_NEW_TOKENS = 2048
 MAX_SEED = 2**63 - 1
 MAX_LENGTH_PENALTY = 5.0
+MAX_REPETITION_PENALTY = 10.0
 
 
 def _is_int(value) -> bool:
@@ -36,6 +37,9 @@ class SamplingConfig:
     max_new_tokens: the token budget, 1 .. MAX_NEW_TOKENS.
     length_penalty: beam search ranks finished hypotheses by log-prob / length ** length_penalty,
         in [0, MAX_LENGTH_PENALTY] (0 = raw log-prob, which favours short outputs).
+    repetition_penalty: greedy and sampling divide the probability of every token already in the
+        context by it before choosing (see `apply_repetition_penalty`), in [1, MAX_REPETITION_PENALTY]
+        (1 = off); beam search does not use it.
     """
 
     strategy: str = "greedy"
@@ -46,6 +50,7 @@ class SamplingConfig:
     beam_width: int = 4
     max_new_tokens: int = 64
     length_penalty: float = 1.0
+    repetition_penalty: float = 1.0
 
     def __post_init__(self) -> None:
         if self.strategy not in STRATEGIES:
@@ -67,6 +72,12 @@ class SamplingConfig:
             raise ValueError(f"max_new_tokens must be an integer from 1 to {MAX_NEW_TOKENS}, got {self.max_new_tokens!r}")
         if not _is_number(self.length_penalty) or not 0 <= self.length_penalty <= MAX_LENGTH_PENALTY:
             raise ValueError(f"length_penalty must be a number in [0, {MAX_LENGTH_PENALTY}], got {self.length_penalty!r}")
+        if not _is_number(self.repetition_penalty) or not 1 <= self.repetition_penalty <= MAX_REPETITION_PENALTY:
+            raise ValueError(f"repetition_penalty must be a number in [1, {MAX_REPETITION_PENALTY}] (1 = off), got "
+                             f"{self.repetition_penalty!r}")
+        if self.strategy == "beam" and self.repetition_penalty != 1:
+            raise ValueError("beam search ranks whole hypotheses by their log-probability and takes no repetition "
+                             "penalty; set repetition_penalty=1 or choose strategy 'greedy' or 'sample'")
 
     def replace(self, **changes) -> "SamplingConfig":
         """A copy with some fields changed (validated again)."""

@@ -43,7 +43,8 @@ class Step:
 
     raw_probs: the model's next-token distribution, softmax(logits), [V] float32.
     stages: filter name -> distribution after that filter, [V] float32 each, in the order applied
-        ("temperature", "top-k", "top-p"; only the active ones; empty for greedy).
+        ("repetition", "temperature", "top-k", "top-p"; only the active ones; empty for greedy
+        without a repetition penalty).
     attention: each decoder attention site (DECODER_SELF, and CROSS for encoder-decoder) -> the new
         token's attention row in every layer and head, [L, H, Tk] float32; empty when the Stepper
         does not trace attention.
@@ -210,10 +211,10 @@ class Stepper:
         if not np.isfinite(logits).all():
             raise FloatingPointError("the model produced NaN or infinite logits; it probably diverged in "
                                      "training (try a lower learning rate) and cannot generate")
-        raw, stages = filter_stages(logits, self.settings)
+        raw, stages = filter_stages(logits, self.settings, self.ids[self._window.start:])
         position = len(self.ids)
         if self.settings.strategy == "greedy":
-            token = int(np.argmax(raw))
+            token = int(np.argmax(next(reversed(stages.values())) if stages else raw))
         else:
             token = draw(next(reversed(stages.values())), self.settings.seed, position)
         undo = _Undo(logits, None)

@@ -6,10 +6,13 @@ report the values of the run at hand.
 from __future__ import annotations
 
 from playground.bilingual import Bilingual
+from playground.claims import Claim
 
 from . import checks
 from .bug_labs import REFERENCE
-from .lab import Lab, Variant
+from .findings import Finding
+from .lab import DataSpec, Lab, Variant
+from .results import LabResult
 from .presets import (
     BPE_TEXT,
     CHAR_LM_MODEL,
@@ -290,5 +293,111 @@ CHARACTERS_VS_BPE = Lab(
     checks=(checks.characters_per_token(), checks.loss_per_character("end")),
 )
 
+TRAINED_LENGTH = 10                     # the length lab trains on sources of 1 to 10 letters ...
+TESTED_LENGTHS = (12, 14, 16)           # ... and tests on longer ones
+LEARNED = 0.5                           # exact match at the trained length that counts as having learned it
+CARRIES_OVER = 0.5                      # exact match at a longer length at least half of that at the trained length
+
+
+def length_verdict(inside: float, beyond: list[float]) -> str:
+    """"not_learned" (below LEARNED within the trained lengths), "carries" (every longer length keeps at
+    least CARRIES_OVER of the trained length's exact match) or "stops"."""
+    if inside < LEARNED:
+        return "not_learned"
+    return "carries" if min(beyond) >= CARRIES_OVER * inside else "stops"
+
+
+LENGTH_VERDICTS = {
+    "not_learned": Bilingual("it had not learned the trained lengths yet, so its longer sources say nothing about "
+                             "extrapolation.", "它还没学会训练范围内的长度，所以更长的源序列说明不了外推能力。"),
+    "carries": Bilingual("what it learned carries over to longer sources.", "学到的东西迁移到了更长的源序列。"),
+    "stops": Bilingual("what it learned does not carry over to lengths it never saw.",
+                       "学到的东西没有迁移到没见过的长度。"),
+}
+
+
+def _length_findings(result: LabResult) -> list[Finding]:
+    """Per variant: exact match within the trained lengths and beyond, and what that says; then whether
+    any encoding that learned the task carried over."""
+    trained = result.check(f"exact_match_length_{TRAINED_LENGTH}")
+    tested = {length: result.check(f"exact_match_length_{length}") for length in TESTED_LENGTHS}
+    out, verdicts = [], {}
+    for variant in result.variants:
+        inside = trained.values[variant.id]
+        beyond = [tested[length].values[variant.id] for length in TESTED_LENGTHS]
+        verdicts[variant.id] = verdict = length_verdict(inside, beyond)
+        scores_en = ", ".join(f"{v:.0%} at {n}" for n, v in zip(TESTED_LENGTHS, beyond))
+        scores_zh = "，".join(f"{n} 个字母 {v:.0%}" for n, v in zip(TESTED_LENGTHS, beyond))
+        example = tested[TESTED_LENGTHS[0]].examples.get(variant.id, "")
+        out.append(Finding(Bilingual(
+            f"{variant.name.en}: {inside:.0%} of {TRAINED_LENGTH}-letter sources copied exactly, then {scores_en} "
+            f"letters: {LENGTH_VERDICTS[verdict].en}" + (f" For example `{example}`." if example else ""),
+            f"{variant.name.zh}：{TRAINED_LENGTH} 个字母的源序列完全复制对 {inside:.0%}，更长时 {scores_zh}："
+            f"{LENGTH_VERDICTS[verdict].zh}" + (f"例如 `{example}`。" if example else "")),
+            (Claim(f"length lab: what {variant.id} shows", verdict,
+                   length_verdict(result.check(f"exact_match_length_{TRAINED_LENGTH}").values[variant.id],
+                                  [result.check(f"exact_match_length_{n}").values[variant.id]
+                                   for n in TESTED_LENGTHS])),)))
+    learned = [v for v in result.variants if verdicts[v.id] != "not_learned"]
+    carried = [v for v in learned if verdicts[v.id] == "carries"]
+    longest = TESTED_LENGTHS[-1]
+    names_en = ", ".join(v.name.en for v in carried) or "none"
+    names_zh = "、".join(v.name.zh for v in carried) or "没有一个"
+    sinusoidal = tested[longest].values[result.reference.id]
+    out.append(Finding(Bilingual(
+        f"Of the {len(learned)} encoding(s) that learned the trained lengths, carried over to {TESTED_LENGTHS[0]} "
+        f"to {longest} letters: {names_en}. The sinusoidal table is defined at every position, and the model "
+        f"using it copied {sinusoidal:.0%} of {longest}-letter sources: a formula that extends to any position is "
+        f"not a model that has learned to use it there.",
+        f"学会了训练范围内长度的 {len(learned)} 种编码中，迁移到 {TESTED_LENGTHS[0]} 到 {longest} 个字母的有：{names_zh}。"
+        f"正弦表在任何位置都有定义，用它的模型在 {longest} 个字母的源序列上完全复制对 {sinusoidal:.0%}："
+        f"公式能延伸到任何位置，不等于模型学会了在那里使用它。"),
+        (Claim("length lab: the encodings that carried over", tuple(v.id for v in carried),
+               tuple(v.id for v in result.variants
+                     if length_verdict(trained.values[v.id], [tested[n].values[v.id] for n in TESTED_LENGTHS])
+                     == "carries")),)))
+    return out
+
+
+LENGTH_GENERALISATION = Lab(
+    id="length-generalisation",
+    kind="ablation",
+    title=Bilingual("Longer than trained: sinusoidal vs learned vs RoPE", "比训练时更长：正弦 vs 可学习 vs RoPE"),
+    question=Bilingual(
+        f"Three encoder-decoders learn to copy sources of 1 to {TRAINED_LENGTH} letters, one per kind of positional "
+        f"encoding. The tutorials say sinusoidal encodings let a model handle longer sequences than it was trained "
+        f"on. Which of them copies sources of {', '.join(map(str, TESTED_LENGTHS))} letters?",
+        f"三个编码器-解码器各用一种位置编码，学习复制 1 到 {TRAINED_LENGTH} 个字母的源序列。教程说正弦位置编码能让模型"
+        f"处理比训练时更长的序列。它们当中谁能复制 {'、'.join(map(str, TESTED_LENGTHS))} 个字母的源序列？"),
+    explanation=Bilingual(
+        f"The sinusoidal table is a formula, so it gives position {TESTED_LENGTHS[-1]} a code as readily as position 3, "
+        f"and a relative offset is a fixed rotation of it; from that the tutorials conclude that a model using it "
+        f"extrapolates. Whether it does is a question about the trained model, not the table: attention learned "
+        f"on codes 0 to {TRAINED_LENGTH} has never seen the later ones, and the decoder has never been asked to go "
+        f"on writing after {TRAINED_LENGTH} letters. A learned table's rows past {TRAINED_LENGTH} were never "
+        f"trained at all (they keep their random start). RoPE rotates queries and keys so that self-attention "
+        f"scores depend on the relative distance only. The checks decode fresh sources of exactly "
+        f"{TRAINED_LENGTH} letters (within training) and of {', '.join(map(str, TESTED_LENGTHS))} letters; the "
+        f"findings say what this run shows.",
+        f"正弦表是一个公式，所以它给位置 {TESTED_LENGTHS[-1]} 编码和给位置 3 编码一样容易，相对偏移也只是一个固定的旋转；"
+        f"教程由此得出结论：用它的模型能外推。但能否外推是训练出来的模型的问题，而不是这张表的问题："
+        f"在编码 0 到 {TRAINED_LENGTH} 上学到的注意力从没见过后面的编码，解码器也从没被要求在 {TRAINED_LENGTH} 个字母之后"
+        f"继续写。可学习的位置表在 {TRAINED_LENGTH} 之后的行根本没有训练过（保持随机初始值）。RoPE 旋转查询和键，"
+        f"让自注意力分数只取决于相对距离。检查项对恰好 {TRAINED_LENGTH} 个字母（训练范围内）以及 "
+        f"{'、'.join(map(str, TESTED_LENGTHS))} 个字母的新源序列做贪心解码；本次运行的结论写在下面。"),
+    data=DataSpec(task="copy", knobs=dict(length=TRAINED_LENGTH, min_length=1, symbols=8)),
+    model_config=SEQ2SEQ_MODEL,
+    train_config=SEQ2SEQ_TRAIN,
+    variants=(
+        Variant("sinusoidal", Bilingual("sinusoidal", "正弦")),
+        Variant("learned", Bilingual("learned", "可学习"), model_changes=dict(positional="learned")),
+        Variant("rope", Bilingual("RoPE", "RoPE"), model_changes=dict(positional="rope")),
+    ),
+    varies=("positional",),
+    checks=tuple(checks.exact_match_at_length(n) for n in (TRAINED_LENGTH, *TESTED_LENGTHS)),
+    findings=_length_findings,
+)
+
 ABLATION_LABS = (NO_POSITIONS_COPY, NO_POSITIONS_REVERSE, WEIGHT_TYING, NORM_SHALLOW, NORM_DEEP,
-                 DECODER_ONLY_VS_ENCODER_DECODER, POSITIONAL_ENCODINGS, OVERFITTING, CHARACTERS_VS_BPE)
+                 DECODER_ONLY_VS_ENCODER_DECODER, POSITIONAL_ENCODINGS, LENGTH_GENERALISATION, OVERFITTING,
+                 CHARACTERS_VS_BPE)

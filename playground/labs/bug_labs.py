@@ -6,6 +6,7 @@ numbers in them are tendencies, and a lab's own checks report the values of each
 from __future__ import annotations
 
 from playground.bilingual import Bilingual
+from playground.claims import Claim
 
 from . import checks
 from .bugs import (
@@ -17,7 +18,9 @@ from .bugs import (
     see_the_future,
     split_heads_wrongly,
 )
+from .findings import Finding, compared, last_value, word
 from .lab import Lab, Variant
+from .results import LabResult
 from .presets import (
     CHAR_LM_MODEL,
     CHAR_LM_TRAIN,
@@ -31,6 +34,72 @@ from .presets import (
 )
 
 REFERENCE = Variant("reference", Bilingual("reference (correct)", "参考（正确）"))
+ORDINARY_GAP = 0.10     # a final loss within 10% of the reference's looks ordinary on the curves
+LEAK_FLOOR = 1e-4       # an earlier logit moving by more than this when only the last token changes: a leak
+
+
+def loss_verdict(value: float, reference: float) -> str:
+    """"ordinary" when `value` is within ORDINARY_GAP of `reference` (relative), else "too_low" or "too_high"."""
+    if abs(value - reference) <= ORDINARY_GAP * reference:
+        return "ordinary"
+    return "too_low" if value < reference else "too_high"
+
+
+VERDICTS = {
+    "ordinary": Bilingual("on the loss curves alone nothing gives the bug away",
+                          "只看损失曲线，看不出任何错误"),
+    "too_low": Bilingual("a loss too good to be true: the model reads what it has to predict",
+                         "好得不真实的损失：模型读到了它要预测的东西"),
+    "too_high": Bilingual("the bug shows as a worse loss", "这个错误表现为更差的损失"),
+}
+
+
+def mask_leak_findings(variant_id: str):
+    """The findings of a lab whose variant lets the future leak into a causal model: its loss against
+    the reference's (what the curves show), the leak the check measures, and its loss once the true
+    causal mask is put back."""
+
+    def findings(result: LabResult) -> list[Finding]:
+        reference, broken = result.reference, result.variant(variant_id)
+        ref_val, val = last_value(reference.history, "val_loss"), last_value(broken.history, "val_loss")
+        out = []
+        if ref_val is not None and val is not None:
+            side, verdict = compared(val, ref_val), loss_verdict(val, ref_val)
+            out.append(Finding(Bilingual(
+                f"Its validation loss ended at {val:.3f}, {word(side, 'en')} the reference's {ref_val:.3f}: "
+                f"{VERDICTS[verdict].en}.",
+                f"它的验证损失最终为 {val:.3f}，{word(side, 'zh-CN')}参考模型的 {ref_val:.3f}：{VERDICTS[verdict].zh}。"),
+                (Claim(f"{result.lab_id}: final validation loss against the reference's", side,
+                       compared(broken.history["val_loss"][-1], reference.history["val_loss"][-1])),
+                 Claim(f"{result.lab_id}: how the final validation loss looks", verdict,
+                       loss_verdict(broken.final["val_loss"], reference.final["val_loss"])))))
+        leak = next((c for c in result.checks if c.id == "future_leak" and c.stage == "end"), None)
+        if leak is not None:
+            leaks = leak.values[variant_id] > LEAK_FLOOR
+            out.append(Finding(Bilingual(
+                f"Changing only the last token moved an earlier logit by up to {leak.values[variant_id]:.3g} "
+                f"(the reference's: {leak.values[reference.id]:.3g}): "
+                + ("the future leaks in." if leaks else "no leak was measured."),
+                f"只改最后一个词元，前面位置的 logit 最多变化了 {leak.values[variant_id]:.3g}"
+                f"（参考模型：{leak.values[reference.id]:.3g}）：" + ("未来泄漏进来了。" if leaks else "没有测到泄漏。")),
+                (Claim(f"{result.lab_id}: the variant's future leaks", leaks,
+                       result.check("future_leak", "end").values[variant_id] > LEAK_FLOOR),
+                 Claim(f"{result.lab_id}: the reference does not leak", True,
+                       result.check("future_leak", "end").values[reference.id] <= LEAK_FLOOR))))
+        causal = next((c for c in result.checks if c.id == "loss_with_causal_mask"), None)
+        if causal is not None:
+            side = compared(causal.values[variant_id], causal.values[reference.id])
+            out.append(Finding(Bilingual(
+                f"With the true causal mask put back, its held-out loss is {causal.values[variant_id]:.3f}, "
+                f"{word(side, 'en')} the reference's {causal.values[reference.id]:.3f}.",
+                f"换回真正的因果掩码后，它在留出数据上的损失为 {causal.values[variant_id]:.3f}，"
+                f"{word(side, 'zh-CN')}参考模型的 {causal.values[reference.id]:.3f}。"),
+                (Claim(f"{result.lab_id}: loss with the causal mask against the reference's", side,
+                       compared(result.check("loss_with_causal_mask").values[variant_id],
+                                result.check("loss_with_causal_mask").values[reference.id])),)))
+        return out
+
+    return findings
 
 CAUSAL_MASK = Lab(
     id="causal-mask",
@@ -42,17 +111,16 @@ CAUSAL_MASK = Lab(
         "如果用 torch.triu 而不是 torch.tril 构造因果掩码，让每个位置都能看到它后面的字符，会发生什么？"),
     explanation=Bilingual(
         "With the upper-triangular mask, position i attends to positions i, i+1, …, so during training it can "
-        "read the very character it has to predict. Its training and validation losses fall far below the "
-        "correct model's, because both are measured with the same leaky mask: a loss that is too good to be true. "
-        "The checks show the leak directly: changing only the last character changes the logits at earlier "
-        "positions, which cannot happen in a causal model. Hide the future again, as generation must, and the "
-        "broken model's loss ends up well above the reference's; its samples fall apart into repeated "
-        "characters. Fix: allowed = torch.tril(torch.ones(T, T)).bool(), so query i sees keys 0…i; a one-line "
-        "test changes a later token and asserts that earlier logits do not move.",
+        "read the very character it has to predict. Its training and validation losses are measured with the same "
+        "leaky mask, so compare them with the reference's: a loss far below the correct model's is too good to be "
+        "true. The checks show the leak directly: changing only the last character changes the logits at earlier "
+        "positions, which cannot happen in a causal model; and the held-out loss is measured again with the future "
+        "hidden, as generation must see it. Fix: allowed = torch.tril(torch.ones(T, T)).bool(), so query i sees "
+        "keys 0…i; a one-line test changes a later token and asserts that earlier logits do not move.",
         "使用上三角掩码时，位置 i 会关注 i、i+1、…，训练时它能直接读到自己要预测的那个字符。"
-        "于是训练损失和验证损失都远低于正确模型——两者用的是同一个漏掉未来的掩码，这种好得不真实的损失本身就是警报。"
-        "检查项直接暴露了泄漏：只改最后一个字符，前面位置的 logit 就变了，而因果模型绝不会这样。"
-        "像生成时那样重新遮住未来，出错的模型损失反而明显高于参考模型，生成的文本也退化成重复的字符。"
+        "它的训练损失和验证损失都是用同一个漏掉未来的掩码测的，所以要和参考模型比较：远低于正确模型的损失好得不真实。"
+        "检查项直接暴露了泄漏：只改最后一个字符，前面位置的 logit 就变了，而因果模型绝不会这样；"
+        "检查项还会像生成时那样重新遮住未来，再测一次留出数据上的损失。"
         "修复：allowed = torch.tril(torch.ones(T, T)).bool()，让查询 i 只看到键 0…i；"
         "一行测试即可守住它：改动后面的词元，断言前面的 logit 不变。"),
     data=CHARACTERS,
@@ -62,6 +130,7 @@ CAUSAL_MASK = Lab(
                                  bug=see_the_future)),
     varies=("mask_builder",),
     checks=(checks.future_leak("start"), checks.future_leak("end"), checks.loss_with_causal_mask()),
+    findings=mask_leak_findings("upper_triangular"),
 )
 
 ATTENTION_SCALE = Lab(
@@ -275,19 +344,22 @@ FLOAT_MASK = Lab(
     explanation=Bilingual(
         "A boolean mask says which keys a query may see: False becomes -inf before the softmax, so those weights are "
         "exactly 0. A float mask is added to the scores instead, so the 0/1 mask adds 1 to the allowed keys and 0 to "
-        "the future ones: nothing is hidden, and each position can read the character it has to predict. As in the "
-        "upper-triangular lab, the training and validation losses fall far too low, the first check shows earlier "
-        "logits moving when only the last token changes, and with the correct mask put back the loss is much worse. "
-        "Fix: build the mask as booleans, torch.tril(torch.ones(T, T, dtype=torch.bool)), or as an additive mask of "
-        "0 (may attend) and -inf (hidden). The last check shows the other trap of masks: a query whose whole row is "
-        "hidden gets softmax over nothing but -inf, 0/0, so every one of its weights is NaN, and a NaN spreads to "
-        "everything computed from it. The reference never builds such a row: the causal mask always lets a query "
-        "see itself, and the padding mask hides padded keys only, so every query keeps at least one key. With the "
-        "0/1 float mask the same row is not hidden at all: its weights spread over every key.",
+        "the future ones: nothing is hidden, and each position can read the characters after it. The future keys "
+        "start 1 behind in the scores, so the model has to learn to use them; whether its loss then looks any "
+        "different from the reference's is what the curves and the run's findings show. The first check shows "
+        "earlier logits moving when only the last token changes, and the second measures the held-out loss with "
+        "the correct mask put back. Fix: build the mask as booleans, torch.tril(torch.ones(T, T, "
+        "dtype=torch.bool)), or as an additive mask of 0 (may attend) and -inf (hidden). The last check shows the "
+        "other trap of masks: a query whose whole row is hidden gets softmax over nothing but -inf, 0/0, so every "
+        "one of its weights is NaN, and a NaN spreads to everything computed from it. The reference never builds "
+        "such a row: the causal mask always lets a query see itself, and the padding mask hides padded keys only, "
+        "so every query keeps at least one key. With the 0/1 float mask the same row is not hidden at all: its "
+        "weights spread over every key.",
         "布尔掩码说明查询可以看哪些键：False 在 softmax 之前变成 -inf，对应的权重恰好为 0。"
-        "浮点掩码则是被加到分数上：0/1 掩码给允许的键加 1，给未来的键加 0——什么也没有遮住，每个位置都能读到它要预测的字符。"
-        "和上三角掩码实验一样，训练损失和验证损失低得不真实；第一项检查显示只改最后一个词元时前面位置的 logit 也会变；"
-        "换回正确的掩码后，损失明显变差。修复：把掩码构造成布尔型 torch.tril(torch.ones(T, T, dtype=torch.bool))，"
+        "浮点掩码则是被加到分数上：0/1 掩码给允许的键加 1，给未来的键加 0——什么也没有遮住，每个位置都能读到它后面的字符。"
+        "未来的键在分数上先落后 1，模型得学会去用它们；它的损失和参考模型相比看起来有没有不同，要看曲线和本次运行的结论。"
+        "第一项检查显示只改最后一个词元时前面位置的 logit 也会变；第二项检查换回正确的掩码，再测留出数据上的损失。"
+        "修复：把掩码构造成布尔型 torch.tril(torch.ones(T, T, dtype=torch.bool))，"
         "或构造成取值 0（可以关注）和 -inf（遮住）的加性掩码。最后一项检查展示掩码的另一个陷阱："
         "一整行都被遮住的查询，softmax 的输入全是 -inf，得到 0/0，它的每个权重都是 NaN，而 NaN 会传染给由它算出的一切。"
         "参考模型从不构造这样的行：因果掩码总让查询看到它自己，填充掩码只遮住填充的键，所以每个查询至少保留一个键。"
@@ -298,6 +370,7 @@ FLOAT_MASK = Lab(
     variants=(REFERENCE, Variant("float_mask", Bilingual("0/1 float mask", "0/1 浮点掩码"), bug=mask_with_floats)),
     varies=("mask_builder",),
     checks=(checks.future_leak("end"), checks.loss_with_causal_mask(), checks.fully_masked_row()),
+    findings=mask_leak_findings("float_mask"),
 )
 
 BUG_LABS = (CAUSAL_MASK, ATTENTION_SCALE, EMBEDDING_SCALE, HEAD_SPLIT, MISSING_RESIDUAL, POST_NORM_NO_WARMUP,

@@ -15,9 +15,10 @@ import torch
 import torch.nn.functional as F
 
 from playground.bilingual import Bilingual
-from playground.data import IGNORE_INDEX
+from playground.data import EOS_ID, IGNORE_INDEX, pad_sequences, tasks
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.device import model_device
+from playground.generate.batch import bos, greedy
 from playground.model import MultiHeadAttention, Trace, causal_mask
 from playground.model.attention import attend
 from playground.model.blocks import DecoderBlock, EncoderBlock
@@ -41,7 +42,7 @@ class Measurement:
 class Check:
     """A named measurement of every variant, at the start or the end of a lab run.
 
-    unit: "" for plain numbers, "params" for parameter counts.
+    unit: "" for plain numbers, "params" for parameter counts, "share" for a share in [0, 1].
     """
 
     id: str
@@ -356,3 +357,37 @@ def characters_per_token() -> Check:
     return Check("characters_per_token", "start", Bilingual(
         "Characters per token of the held-out text", "验证文本中每个词元平均包含的字符数"), "",
         lambda trainers: _per_variant(trainers, ratio))
+
+
+LENGTH_EXAMPLES = 48     # sources of one length the length checks decode
+
+
+def exact_match_at_length(length: int, examples: int = LENGTH_EXAMPLES) -> Check:
+    """Share of `examples` fresh sources of exactly `length` symbols that an encoder-decoder writes
+    exactly right by greedy decoding (at the end of training): for a length the task never trained on,
+    how far what the model learned carries over."""
+
+    def measure(trainers: Mapping[str, Trainer]) -> Measurement:
+        values, examples = {}, {}
+        for variant, trainer in trainers.items():
+            values[variant], examples[variant] = share(trainer)
+        return Measurement(values, examples)
+
+    def share(trainer: Trainer) -> tuple[float, str]:
+        task = trainer.objective.task
+        if length + 1 > trainer.model_config.max_len:
+            raise ValueError(f"exact_match_at_length({length}) needs max_len >= {length + 1}, "
+                             f"the model has {trainer.model_config.max_len}")
+        knobs = {**task.knobs, "length": length, "min_length": length}
+        pairs = tasks.get(task.name, **knobs).held_out(examples, seed=length)
+        model, device = trainer.model.eval(), model_device(trainer.model)
+        with torch.no_grad():
+            src = pad_sequences([task.tokenizer.encode(source) for source, _ in pairs]).to(device)   # [N, S]
+            decoded = greedy(model, bos(len(pairs)).to(device), length + 1, src)
+        wanted = [task.tokenizer.encode(target) + [EOS_ID] for _, target in pairs]
+        example = f"{pairs[0][0]} → {task.tokenizer.decode(decoded[0]) or '∅'}"
+        return sum(out == want for out, want in zip(decoded, wanted)) / len(pairs), example
+
+    return Check(f"exact_match_length_{length}", "end", Bilingual(
+        f"Exact match on {examples} sources of {length} letters", f"{examples} 个长 {length} 个字母的源序列上的完全匹配率"),
+        "share", measure)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from torch import nn
 
@@ -15,6 +15,10 @@ from playground.model import ModelConfig
 from playground.train import TrainConfig
 
 from .checks import Check
+from .findings import Finding
+
+if TYPE_CHECKING:
+    from .results import LabResult
 
 KINDS = ("bug", "ablation")
 
@@ -108,6 +112,8 @@ class Lab:
     varies: what the variants change, by name: config fields ("positional", "warmup_steps") and
         swapped components ("mask_builder", "score_fn", "split/merge", "residual", "embed.scale").
     checks: measurements that show the symptom, taken before and/or after training.
+    findings: what a run showed, as sentences filled in from its result (see playground.labs.findings);
+        the explanation states no number or comparison that a run has to bear out.
     """
 
     id: str
@@ -121,6 +127,7 @@ class Lab:
     variants: tuple[Variant, ...]
     varies: tuple[str, ...]
     checks: tuple[Check, ...] = ()
+    findings: Callable[["LabResult"], list[Finding]] | None = None
     rounds: int = 12
     budget_s: float = 55.0
 

@@ -14,6 +14,8 @@ from typing import Any, Sequence
 from playground.bilingual import Bilingual
 from playground.train import Snapshot
 
+from .findings import Finding
+
 HISTORY_COLUMNS = ("step", "loss", "val_loss", "accuracy", "exact_match", "lr", "grad_norm")
 
 
@@ -70,6 +72,7 @@ class LabResult:
     stopped_early: bool
     variants: tuple[VariantResult, ...]
     checks: tuple[CheckResult, ...]
+    findings: tuple[Finding, ...] = ()          # what this run showed, filled in from its numbers
 
     @property
     def reference(self) -> VariantResult:

@@ -11,6 +11,7 @@ started when the lab's time budget would run out before it ends.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -197,13 +198,14 @@ class LabRun:
             for variant in lab.variants
             for trainer in (self.trainers[variant.id],)
         )
-        return LabResult(
+        result = LabResult(
             lab_id=lab.id, kind=lab.kind, title=lab.title, question=lab.question, explanation=lab.explanation,
             data=lab.data.describe(), varies=lab.varies, seed=lab.train_config.seed,
             steps_planned=lab.train_config.max_steps, steps_done=max(t.step for t in self.trainers.values()),
             seconds=round(self.elapsed, 2), stopped_early=self.stopped_early, variants=variants,
             checks=tuple(self._start_checks + self._end_checks),
         )
+        return result if lab.findings is None else dataclasses.replace(result, findings=tuple(lab.findings(result)))
 
 
 class _Clock:

@@ -7,16 +7,19 @@ WORDS = {
     "en": dict(final="After {steps} steps", loss="loss", val_loss="validation loss", accuracy="accuracy",
                exact_match="exact match", start="before training", end="after training",
                stopped="The time budget ran out after step {done} of {planned}; every variant stopped there.",
+               findings="What this run shows",
                diverged="{name} diverged: {message}"),
     "zh-CN": dict(final="训练 {steps} 步之后", loss="损失", val_loss="验证损失", accuracy="准确率",
                   exact_match="完全正确率", start="训练前", end="训练后",
                   stopped="时间预算在第 {done} 步（共 {planned} 步）用完，所有变体都停在这里。",
+                  findings="本次运行表明",
                   diverged="{name} 发散了：{message}"),
 }
 
 
 def summarize(result: LabResult, lang: str = "en") -> str:
-    """Markdown: final metrics per variant, then each check's values (and examples), in ``lang``."""
+    """Markdown: final metrics per variant, then each check's values (and examples), then what the
+    run shows (its findings), in ``lang``."""
     if lang not in WORDS:
         raise ValueError(f"unknown language {lang!r}; use one of {tuple(WORDS)}")
     words = WORDS[lang]
@@ -31,6 +34,9 @@ def summarize(result: LabResult, lang: str = "en") -> str:
         lines.append("\n" + words["stopped"].format(done=result.steps_done, planned=result.steps_planned))
     lines += ["\n" + words["diverged"].format(name=v.name.get(lang), message=v.final["message"])
               for v in result.variants if v.final["status"] == "diverged"]
+    if result.findings:
+        lines.append(f"\n**{words['findings']}**")
+        lines += [f"- {finding.text.get(lang)}" for finding in result.findings]
     return "\n".join(lines)
 
 
@@ -46,5 +52,7 @@ def _metrics(variant: VariantResult, words: dict) -> str:
 def _number(value: float, unit: str) -> str:
     if unit == "params":
         return f"{int(value):,}"
+    if unit == "share":
+        return f"{value:.0%}"
     return f"{value:.3g}"
 

@@ -4,7 +4,7 @@
 
 The pieces (score function, head split and merge) are module attributes, so an experiment can
 swap one from outside; the fused kernel is used only while every piece is the reference one
-and nothing is being recorded.
+and no hook reads or replaces the scores or the weights.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .hooks import HookPoint
 from .positional import PositionalEncoding
-from .trace import Trace, record
 
 
 def scaled_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
@@ -34,20 +34,26 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
     return x.transpose(1, 2).reshape(batch, length, n_heads * head_dim)
 
 
-def attend(q, k, v, mask: torch.Tensor | None, score_fn=scaled_scores, dropout: nn.Module | None = None):
+def _identity(x: torch.Tensor) -> torch.Tensor:
+    return x
+
+
+def attend(q, k, v, mask: torch.Tensor | None, score_fn=scaled_scores, dropout: nn.Module | None = None,
+           on_scores=_identity, on_weights=_identity):
     """The explicit path. Returns (output [B, H, Tq, Dh], scores [B, H, Tq, Tk], weights [B, H, Tq, Tk]).
 
     mask: bool (True = may attend; False becomes -inf before the softmax) or, as in
     torch.nn.functional.scaled_dot_product_attention, float numbers added to the scores.
+    on_scores, on_weights: what the scores and the weights pass through (a layer's hook points).
     """
-    scores = score_fn(q, k)
+    scores = on_scores(score_fn(q, k))
     if mask is None:
         masked = scores
     elif mask.dtype == torch.bool:
         masked = scores.masked_fill(~mask, float("-inf"))
     else:
         masked = scores + mask
-    weights = torch.softmax(masked, dim=-1)
+    weights = on_weights(torch.softmax(masked, dim=-1))
     dropped = weights if dropout is None else dropout(weights)
     return dropped @ v, scores, weights
 
@@ -108,6 +114,25 @@ class LayerCache:
         return twin
 
 
+def _stack(layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The layers' weights stacked along the output features [3D, D], and their biases [3D] (or None)."""
+    weight = torch.cat([layer.weight for layer in layers])
+    bias = None if layers[0].bias is None else torch.cat([layer.bias for layer in layers])
+    return weight, bias
+
+
+def _versions(parameters: tuple[torch.Tensor, ...]) -> tuple[tuple[int, int], ...] | None:
+    """What changes when a tensor's values do: its in-place version counter and its storage (None for
+    tensors made in inference mode, which keep no version counter)."""
+    if any(p.is_inference() for p in parameters):
+        return None
+    return tuple((p._version, p.data_ptr()) for p in parameters)
+
+
+def _needs_graph(parameters: tuple[torch.Tensor, ...]) -> bool:
+    return torch.is_grad_enabled() and any(p.requires_grad for p in parameters)
+
+
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention over H heads of size Dh = D / H.
 
@@ -129,16 +154,44 @@ class MultiHeadAttention(nn.Module):
         self.score_fn = scaled_scores
         self.split = split_heads
         self.merge = merge_heads
+        self.hook_q, self.hook_k, self.hook_v = (HookPoint(f"{name}.{part}") for part in "qkv")
+        self.hook_scores = HookPoint(f"{name}.scores")
+        self.hook_weights = HookPoint(f"{name}.weights")
+        self.hook_z = HookPoint(f"{name}.z")
+        self.hook_out = HookPoint(f"{name}.out")
+        self._stacked = None                      # (parameters, their versions, [3D, D] weight, [3D] bias or None)
 
-    def _project_qkv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """x W_q, x W_k, x W_v as one matrix product over the stacked weights (one pass over x).  [B, T, D] each"""
+    def _stacked_qkv(self) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """W_q, W_k, W_v stacked [3D, D] (and their biases [3D]), so one matrix product projects x.
+
+        Training needs the stacking inside the autograd graph, so it is done on every call; otherwise
+        it is kept until a parameter changes: an in-place update (an optimizer step, a load), a move
+        or a new dtype (a change written through `param.data` goes unseen). Parameters made in inference
+        mode keep no version counter, so their stacking is never kept.
+        """
+        kept = self._stacked
+        if kept is not None and not _needs_graph(kept[0]) and kept[1] == _versions(kept[0]):
+            return kept[2], kept[3]
         layers = (self.w_q, self.w_k, self.w_v)
-        weight = torch.cat([layer.weight for layer in layers])                # [3D, D]
-        bias = None if self.w_q.bias is None else torch.cat([layer.bias for layer in layers])
-        return F.linear(x, weight, bias).chunk(3, dim=-1)
+        parameters = tuple(p for layer in layers for p in (layer.weight, layer.bias) if p is not None)
+        versions = _versions(parameters)
+        if _needs_graph(parameters) or versions is None:
+            return _stack(layers)
+        with torch.inference_mode(False), torch.no_grad():                   # an ordinary tensor, usable anywhere
+            weight, bias = _stack(layers)
+        self._stacked = (parameters, versions, weight, bias)
+        return weight, bias
+
+    def _load_from_state_dict(self, *args, **kwargs):
+        self._stacked = None                      # a load may put new parameter objects in place
+        super()._load_from_state_dict(*args, **kwargs)
 
     def uses_reference_pieces(self) -> bool:
         return self.score_fn is scaled_scores and self.split is split_heads and self.merge is merge_heads
+
+    def uses_fused_kernel(self) -> bool:
+        """Whether this pass may run the fused kernel: reference pieces, and nothing reads the scores or weights."""
+        return self.uses_reference_pieces() and not (self.hook_scores.hooked or self.hook_weights.hooked)
 
     def forward(
         self,
@@ -149,10 +202,10 @@ class MultiHeadAttention(nn.Module):
         positions: PositionalEncoding | None = None,
         offset: int = 0,
         cache: LayerCache | None = None,
-        trace: Trace | None = None,
     ) -> torch.Tensor:                            # [B, Tq, D]
         if context is None:
-            q, k, v = (self.split(part, self.n_heads) for part in self._project_qkv(x))  # [B, H, Tq, Dh] each
+            qkv = F.linear(x, *self._stacked_qkv())                          # [B, Tq, 3D]
+            q, k, v = (self.split(part, self.n_heads) for part in qkv.chunk(3, dim=-1))   # [B, H, Tq, Dh] each
             if positions is not None:
                 q, k = positions.rotate(q, offset), positions.rotate(k, offset)
             if cache is not None:
@@ -166,19 +219,14 @@ class MultiHeadAttention(nn.Module):
             v = self.split(self.w_v(context), self.n_heads)
             if cache is not None:
                 cache.append(k, v)
-        for part, tensor in (("q", q), ("k", k), ("v", v)):
-            record(trace, f"{self.name}.{part}", tensor)
+        q, k, v = self.hook_q(q), self.hook_k(k), self.hook_v(v)
 
         dropout_p = self.dropout_p if self.training else 0.0
-        wants_weights = trace is not None and (trace.wants(f"{self.name}.weights") or trace.wants(f"{self.name}.scores"))
-        if wants_weights or not self.uses_reference_pieces():
-            out, scores, weights = attend(q, k, v, mask, self.score_fn, self.attn_dropout if dropout_p else None)
-            record(trace, f"{self.name}.scores", scores)
-            record(trace, f"{self.name}.weights", weights)
-        elif is_causal:
-            out = F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=dropout_p)
+        if self.uses_fused_kernel():
+            z = F.scaled_dot_product_attention(q, k, v, attn_mask=None if is_causal else mask, is_causal=is_causal,
+                                               dropout_p=dropout_p)
         else:
-            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p)
-        out = self.w_o(self.merge(out))                                      # [B, Tq, D]
-        record(trace, f"{self.name}.out", out)
-        return out
+            z, _, _ = attend(q, k, v, mask, self.score_fn, self.attn_dropout if dropout_p else None,
+                             self.hook_scores, self.hook_weights)            # [B, H, Tq, Dh]
+        heads = self.hook_z(z.transpose(1, 2))                               # [B, Tq, H, Dh]: each head's output
+        return self.hook_out(self.w_o(self.merge(heads.transpose(1, 2))))    # [B, Tq, D]

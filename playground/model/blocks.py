@@ -13,8 +13,8 @@ import torch
 from torch import nn
 
 from .attention import LayerCache, MultiHeadAttention
+from .hooks import HookPoint
 from .positional import PositionalEncoding
-from .trace import Trace, record
 
 
 def residual_add(x: torch.Tensor, sublayer_out: torch.Tensor) -> torch.Tensor:
@@ -39,13 +39,11 @@ class FeedForward(nn.Module):
         self.activation = activation_function(activation)
         self.dropout = nn.Dropout(dropout)
         self.w_out = nn.Linear(d_ff, d_model, bias=bias)
+        self.hook_hidden, self.hook_out = HookPoint(f"{name}.hidden"), HookPoint(f"{name}.out")
 
-    def forward(self, x: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
-        hidden = self.activation(self.w_in(x))                               # [B, T, F]
-        record(trace, f"{self.name}.hidden", hidden)
-        out = self.w_out(self.dropout(hidden))                               # [B, T, D]
-        record(trace, f"{self.name}.out", out)
-        return out
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        hidden = self.hook_hidden(self.activation(self.w_in(x)))              # [B, T, F]
+        return self.hook_out(self.w_out(self.dropout(hidden)))               # [B, T, D]
 
 
 class _Block(nn.Module):
@@ -61,6 +59,9 @@ class _Block(nn.Module):
         self.dropout = nn.Dropout(dropout)
         self.ffn = FeedForward(d_model, d_ff, activation, f"{name}.ffn", bias, dropout)
         self.norm_ffn = self.layer_norm(d_model, bias)
+        self.hook_resid_pre = HookPoint(f"{name}.resid_pre")
+        self.hook_resid_mid = HookPoint(f"{name}.resid_mid")
+        self.hook_resid_post = HookPoint(f"{name}.resid_post")
 
     def layer_norm(self, d_model: int, bias: bool) -> nn.LayerNorm:
         return nn.LayerNorm(d_model, eps=self.norm_eps, bias=bias)
@@ -70,10 +71,8 @@ class _Block(nn.Module):
             return self.residual(x, self.dropout(fn(norm(x))))
         return norm(self.residual(x, self.dropout(fn(x))))
 
-    def feed_forward(self, x: torch.Tensor, trace: Trace | None) -> torch.Tensor:
-        x = self.sublayer(x, self.norm_ffn, lambda h: self.ffn(h, trace))
-        record(trace, f"{self.name}.resid_post", x)
-        return x
+    def feed_forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.hook_resid_post(self.sublayer(x, self.norm_ffn, self.ffn))
 
 
 class EncoderBlock(_Block):
@@ -84,11 +83,10 @@ class EncoderBlock(_Block):
         self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
         self.norm_self = self.layer_norm(d_model, bias)
 
-    def forward(self, x, mask=None, positions: PositionalEncoding | None = None, trace: Trace | None = None):
-        record(trace, f"{self.name}.resid_pre", x)
-        x = self.sublayer(x, self.norm_self, lambda h: self.self_attn(h, mask, positions=positions, trace=trace))
-        record(trace, f"{self.name}.resid_mid", x)
-        return self.feed_forward(x, trace)
+    def forward(self, x, mask=None, positions: PositionalEncoding | None = None):
+        x = self.hook_resid_pre(x)                                           # [B, T, D]
+        x = self.sublayer(x, self.norm_self, lambda h: self.self_attn(h, mask, positions=positions))
+        return self.feed_forward(self.hook_resid_mid(x))
 
 
 class DecoderBlock(_Block):
@@ -101,6 +99,7 @@ class DecoderBlock(_Block):
         self.norm_self = self.layer_norm(d_model, bias)
         self.cross_attn = MultiHeadAttention(d_model, n_heads, f"{name}.cross_attn", bias, dropout) if cross_attention else None
         self.norm_cross = self.layer_norm(d_model, bias) if cross_attention else None
+        self.hook_resid_cross = HookPoint(f"{name}.resid_cross") if cross_attention else None
 
     def forward(
         self,
@@ -113,14 +112,13 @@ class DecoderBlock(_Block):
         memory_mask=None,                         # [B, 1, 1, S]
         self_cache: LayerCache | None = None,
         cross_cache: LayerCache | None = None,
-        trace: Trace | None = None,
     ):
-        record(trace, f"{self.name}.resid_pre", x)
+        x = self.hook_resid_pre(x)
         x = self.sublayer(x, self.norm_self, lambda h: self.self_attn(
-            h, mask, is_causal, positions=positions, offset=offset, cache=self_cache, trace=trace))
-        record(trace, f"{self.name}.resid_mid", x)
+            h, mask, is_causal, positions=positions, offset=offset, cache=self_cache))
+        x = self.hook_resid_mid(x)
         if self.cross_attn is not None:
             x = self.sublayer(x, self.norm_cross, lambda h: self.cross_attn(
-                h, memory_mask, context=memory, cache=cross_cache, trace=trace))
-            record(trace, f"{self.name}.resid_cross", x)
-        return self.feed_forward(x, trace)
+                h, memory_mask, context=memory, cache=cross_cache))
+            x = self.hook_resid_cross(x)
+        return self.feed_forward(x)

@@ -1,17 +1,17 @@
 """Switching heads off: a view of a model in which chosen attention heads contribute nothing.
 
 A head's output is its slice [B, T, Dh] of the attention output before the heads are merged and
-projected by W_o. Switching it off replaces that slice
+projected by W_o: the hook point `STACK.{i}.ATTN.z` [B, T, H, Dh]. Switching it off replaces that slice
 
     zero: by 0, so W_o receives nothing from the head;
     mean: by its mean over the positions of the pass (every position gets the same vector, so
           the head still adds its average, but nothing that depends on where it looked).
 
-The reference code has no switch for this: the intervention wraps the `merge` piece of the
-chosen MultiHeadAttention layers, which also moves them off the fused kernel. It never changes
-the model it is given: `heads_off` returns a view that shares every parameter with the model and
-has its own copy of the modules on the way to each changed layer, so a model shared between
-users stays as it is while one of them experiments.
+The reference code has no switch for this: the intervention is a hook at the chosen layers' `z`
+points. It never changes the model it is given: `heads_off` returns a view that shares every
+parameter with the model and has its own copy of the modules on the way to each changed hook
+point, whose copy carries the hook, so a model shared between users stays as it is while one of
+them experiments.
 
 Mean ablation averages over the positions of one call: decode without a KV cache (the whole
 sequence at each step) for the mean to cover the whole input.
@@ -26,6 +26,7 @@ import torch
 from torch import nn
 
 from .attention import MultiHeadAttention
+from .hooks import HookPoint
 from .sites import AttentionSite
 
 ABLATIONS = ("zero", "mean")
@@ -40,20 +41,20 @@ class Head:
     head: int
 
 
-def ablate_heads(x: torch.Tensor, heads: list[int], how: str) -> torch.Tensor:
-    """Per-head outputs [B, H, T, Dh] with `heads` replaced by zero or by their mean over T."""
-    out = x.clone()
+def ablate_heads(z: torch.Tensor, heads: list[int], how: str) -> torch.Tensor:
+    """Per-head outputs z [B, T, H, Dh] with `heads` replaced by zero or by their mean over T."""
+    out = z.clone()
     if how == "zero":
-        out[:, heads] = 0.0
+        out[:, :, heads] = 0.0
     else:
-        out[:, heads] = x[:, heads].mean(dim=2, keepdim=True)                # [B, h, 1, Dh] -> every position
+        out[:, :, heads] = z[:, :, heads].mean(dim=1, keepdim=True)          # [B, 1, h, Dh] -> every position
     return out
 
 
-def _merge_without(merge: Callable[[torch.Tensor], torch.Tensor], heads: list[int], how: str):
-    def merge_with_heads_off(x: torch.Tensor) -> torch.Tensor:                # [B, H, T, Dh] -> [B, T, D]
-        return merge(ablate_heads(x, heads, how))
-    return merge_with_heads_off
+def _heads_off_hook(heads: list[int], how: str) -> Callable[[torch.Tensor, str], torch.Tensor]:
+    def switch_heads_off(z: torch.Tensor, name: str) -> torch.Tensor:         # [B, T, H, Dh]
+        return ablate_heads(z, heads, how)
+    return switch_heads_off
 
 
 def _attention_layers(model: nn.Module) -> dict[str, tuple[str, MultiHeadAttention]]:
@@ -79,13 +80,15 @@ def _check(model: nn.Module, heads: list[Head], how: str, layers: dict) -> None:
             raise ValueError(f"{name} has heads 0..{n_heads - 1}, got head {h.head}")
 
 
-def _copy_along(module: nn.Module, path: list[str], replace: Callable[[nn.Module], nn.Module]) -> nn.Module:
-    """A shallow copy of `module` whose child at `path` is `replace`d; every other child is shared."""
-    if not path:
-        return replace(module)
+def _copy_along(module: nn.Module, path: list[str], replace: Callable) -> nn.Module:
+    """A shallow copy of `module` whose descendant at `path` (submodules, then the attribute named last) is
+    `replace`d; every other child is shared."""
     clone = copy.copy(module)
     clone._modules = dict(module._modules)
-    clone._modules[path[0]] = _copy_along(module._modules[path[0]], path[1:], replace)
+    if len(path) == 1:
+        setattr(clone, path[0], replace(getattr(module, path[0])))
+    else:
+        clone._modules[path[0]] = _copy_along(module._modules[path[0]], path[1:], replace)
     return clone
 
 
@@ -103,9 +106,7 @@ def heads_off(model: nn.Module, heads: Iterable[Head], how: str = "zero") -> nn.
         by_layer.setdefault(h.site.layer_name(h.layer), []).append(h.head)
     view = model
     for name, indices in by_layer.items():
-        def replace(attention: nn.Module, indices=sorted(set(indices))) -> nn.Module:
-            changed = copy.copy(attention)
-            changed.merge = _merge_without(attention.merge, indices, how)
-            return changed
-        view = _copy_along(view, layers[name][0].split("."), replace)
+        def replace(point: HookPoint, indices=sorted(set(indices))) -> HookPoint:
+            return point.with_hook(_heads_off_hook(indices, how))
+        view = _copy_along(view, f"{layers[name][0]}.hook_z".split("."), replace)
     return view

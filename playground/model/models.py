@@ -9,10 +9,11 @@ from torch import nn
 from .attention import LayerCache
 from .blocks import DecoderBlock, EncoderBlock
 from .config import ModelConfig
+from .hooks import HookPoint
 from .masks import causal_mask, padding_mask
 from .positional import build_positional, embedding_scale
 from .sites import AttentionSite
-from .trace import Trace, record
+from .trace import Trace, recording
 
 
 NEVER_LOGIT = -1e9   # the logit of a never-predicted id: exp(NEVER_LOGIT - max) is exactly 0 in float32 and
@@ -36,14 +37,16 @@ class Embedding(nn.Module):
         self.scale = embedding_scale(config.d_model, config.scale_embedding)
         self.positions = build_positional(config.positional, config.d_model, config.head_dim, config.max_len)
         self.dropout = nn.Dropout(config.dropout)
+        self.hook_tok_embed = HookPoint(f"{name}.tok_embed")
+        additive = self.positions.table(1) is not None                      # RoPE and none add no vectors
+        self.hook_pos_embed = HookPoint(f"{name}.pos_embed") if additive else None
 
-    def forward(self, ids: torch.Tensor, offset: int = 0, trace: Trace | None = None) -> torch.Tensor:
-        x = self.tokens(ids) * self.scale                                    # [B, T, D]
-        record(trace, f"{self.name}.tok_embed", x)
-        table = self.positions.table(offset + ids.size(1))
-        if table is not None:
-            record(trace, f"{self.name}.pos_embed", table[offset:])         # [T, D]
-        return self.dropout(self.positions.add(x, offset))
+    def forward(self, ids: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        x = self.hook_tok_embed(self.tokens(ids) * self.scale)               # [B, T, D]
+        added = self.positions.added(offset, ids.size(1))                    # [T, D], None for RoPE and none
+        if added is not None:
+            x = x + self.hook_pos_embed(added)
+        return self.dropout(x)
 
 
 class Memory(NamedTuple):
@@ -96,16 +99,15 @@ class EncoderStack(nn.Module):
             for i in range(config.n_encoder_layers)
         )
         self.final_norm = final_norm(config)
+        self.hook_final_norm = HookPoint(f"{name}.final_norm")
 
-    def forward(self, ids: torch.Tensor, trace: Trace | None = None):
+    def forward(self, ids: torch.Tensor):
         """ids [B, S] -> (hidden [B, S, D], key mask [B, 1, 1, S] or None when nothing is padded)."""
         mask = padding_mask(ids, self.pad_id) if bool((ids == self.pad_id).any()) else None
-        x = self.embed(ids, 0, trace)
+        x = self.embed(ids)
         for block in self.blocks:
-            x = block(x, mask, self.embed.positions, trace)
-        x = self.final_norm(x)
-        record(trace, f"{self.name}.final_norm", x)
-        return x, mask
+            x = block(x, mask, self.embed.positions)
+        return self.hook_final_norm(self.final_norm(x)), mask
 
 
 class DecoderStack(nn.Module):
@@ -121,9 +123,10 @@ class DecoderStack(nn.Module):
             for i in range(config.n_decoder_layers)
         )
         self.final_norm = final_norm(config)
+        self.hook_final_norm = HookPoint(f"{name}.final_norm")
         self.mask_builder = causal_mask
 
-    def forward(self, ids, cache: KVCache | None = None, trace: Trace | None = None, memory=None, memory_mask=None):
+    def forward(self, ids, cache: KVCache | None = None, memory=None, memory_mask=None):
         """ids [B, T] (the new tokens when a cache is given) -> hidden [B, T, D]."""
         offset = cache.length if cache is not None else 0
         n_keys = offset + ids.size(1)
@@ -132,14 +135,12 @@ class DecoderStack(nn.Module):
         if self.mask_builder is causal_mask:
             is_causal = offset == 0                                          # the kernel's own square mask
             mask = None if ids.size(1) == 1 else mask                        # one new query sees every key
-        x = self.embed(ids, offset, trace)
+        x = self.embed(ids, offset)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, is_causal, self.embed.positions, offset, memory, memory_mask,
                       cache.self_attn[i] if cache is not None else None,
-                      cache.cross_attn[i] if cache is not None else None, trace)
-        x = self.final_norm(x)
-        record(trace, f"{self.name}.final_norm", x)
-        return x
+                      cache.cross_attn[i] if cache is not None else None)
+        return self.hook_final_norm(self.final_norm(x))
 
 
 class _LanguageModelHead(nn.Module):
@@ -185,6 +186,7 @@ class _LanguageModelHead(nn.Module):
         never = torch.zeros(vocab_size, dtype=torch.bool)
         never[list(self.config.never_predict)] = True
         self.register_buffer("never_predict", never, persistent=False)      # [V]
+        self.hook_logits = HookPoint("logits")
 
     def _initialise(self) -> None:
         """Linear weights ~ N(0, 0.02); token embeddings ~ N(0, 1/D) when scaled by sqrt(D), else N(0, 0.02)."""
@@ -200,12 +202,11 @@ class _LanguageModelHead(nn.Module):
             if isinstance(module, nn.Embedding):
                 nn.init.normal_(module.weight, std=token_std if name.endswith("tokens") else 0.02)
 
-    def logits(self, hidden: torch.Tensor, trace: Trace | None) -> torch.Tensor:
+    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
         out = self.head(hidden)                                              # [B, T, V]
         if self.config.never_predict:
             out = out.masked_fill(self.never_predict, NEVER_LOGIT)
-        record(trace, "logits", out)
-        return out
+        return self.hook_logits(out)
 
 
 class DecoderOnly(_LanguageModelHead):
@@ -223,7 +224,8 @@ class DecoderOnly(_LanguageModelHead):
         """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only. No memory."""
         if memory is not None:
             raise ValueError("a decoder_only model reads no encoder memory; pass memory=None")
-        return self.logits(self.decoder(ids, cache, trace), trace)
+        with recording(trace):
+            return self.logits(self.decoder(ids, cache))
 
     def forward(self, ids: torch.Tensor, cache: KVCache | None = None, trace: Trace | None = None) -> torch.Tensor:
         """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only."""
@@ -242,7 +244,8 @@ class EncoderOnly(_LanguageModelHead):
 
     def encode(self, src: torch.Tensor, trace: Trace | None = None) -> Memory:
         """src [B, S] -> Memory(hidden [B, S, D], key mask)."""
-        return Memory(*self.encoder(src, trace))
+        with recording(trace):
+            return Memory(*self.encoder(src))
 
     def decode(self, ids: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
                trace: Trace | None = None) -> torch.Tensor:
@@ -255,7 +258,8 @@ class EncoderOnly(_LanguageModelHead):
             raise ValueError("an encoder_only model reads its whole input at once; it has no KV cache")
         if memory is None:
             memory = self.encode(ids, trace)
-        return self.logits(memory.hidden, trace)
+        with recording(trace):
+            return self.logits(memory.hidden)
 
     def forward(self, ids: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
         """ids [B, T] -> logits [B, T, V]."""
@@ -277,14 +281,16 @@ class EncoderDecoder(_LanguageModelHead):
 
     def encode(self, src: torch.Tensor, trace: Trace | None = None) -> Memory:
         """src [B, S] -> Memory(hidden [B, S, D], source key mask [B, 1, 1, S] or None)."""
-        return Memory(*self.encoder(src, trace))
+        with recording(trace):
+            return Memory(*self.encoder(src))
 
     def decode(self, tgt: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
                trace: Trace | None = None) -> torch.Tensor:
         """tgt [B, T] (new tokens when cached) -> logits [B, T, V], attending to the encoder's memory."""
         if memory is None:
             raise ValueError("an encoder_decoder model decodes from the encoder's memory: call encode(src) first")
-        return self.logits(self.decoder(tgt, cache, trace, memory.hidden, memory.mask), trace)
+        with recording(trace):
+            return self.logits(self.decoder(tgt, cache, memory.hidden, memory.mask))
 
     def forward(self, src: torch.Tensor, tgt: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
         """src [B, S], tgt [B, T] (bos + target, teacher forcing) -> logits [B, T, V]."""

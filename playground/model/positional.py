@@ -1,7 +1,7 @@
 """Positional encodings behind one interface.
 
-Each encoding offers `add(x, offset)` for absolute encodings added to the embeddings and
-`rotate(x, offset)` for encodings applied to queries and keys inside attention (RoPE).
+Each encoding offers `added(offset, length)`, the vectors an absolute encoding adds to the
+embeddings, and `rotate(x, offset)` for encodings applied to queries and keys inside attention (RoPE).
 `offset` is the absolute position of the first token (the KV-cache length while decoding).
 """
 from __future__ import annotations
@@ -32,8 +32,9 @@ def rope_angles(positions: torch.Tensor, head_dim: int, base: float = 10000.0) -
 class PositionalEncoding(nn.Module):
     """No positions at all: attention is then permutation-equivariant."""
 
-    def add(self, x: torch.Tensor, offset: int = 0) -> torch.Tensor:   # [B, T, D]
-        return x
+    def added(self, offset: int, length: int) -> torch.Tensor | None:
+        """The vectors added to the embeddings at positions offset..offset+length-1 [T, D]; None when none are."""
+        return None
 
     def rotate(self, x: torch.Tensor, offset: int = 0) -> torch.Tensor:  # [B, H, T, Dh]
         return x
@@ -56,8 +57,8 @@ class SinusoidalPositions(PositionalEncoding):
             return self.pe[:length]
         return sinusoidal_table(length, self.d_model).to(self.pe.device)
 
-    def add(self, x, offset=0):
-        return x + self.table(offset + x.size(1))[offset:]
+    def added(self, offset, length):
+        return self.table(offset + length)[offset:]
 
 
 class LearnedPositions(PositionalEncoding):
@@ -70,11 +71,11 @@ class LearnedPositions(PositionalEncoding):
     def table(self, length: int) -> torch.Tensor:
         return self.embedding.weight[:length]
 
-    def add(self, x, offset=0):
-        end = offset + x.size(1)
+    def added(self, offset, length):
+        end = offset + length
         if end > self.embedding.num_embeddings:
             raise ValueError(f"position {end - 1} is past the learned table (max_len={self.embedding.num_embeddings})")
-        return x + self.embedding.weight[offset:end]
+        return self.embedding.weight[offset:end]
 
 
 class RotaryPositions(PositionalEncoding):

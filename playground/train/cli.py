@@ -16,7 +16,7 @@ from typing import TextIO
 
 import torch
 
-from playground.checkpoint import from_bytes, save, to_bytes
+from playground.checkpoint import TIMELINE_DIR, from_bytes, save, to_bytes
 from playground.data import CorpusUnavailable
 from playground.train.card import card, extra_measurements, json_ready, metadata
 from playground.train.events import TrainEvent
@@ -25,7 +25,6 @@ from playground.train.remeasure import remeasure
 from playground.train.trainer import Trainer
 
 LOG_EVERY_S = 10.0   # without a terminal, one progress line per this many seconds
-TIMELINE_DIR = "timeline"
 DTYPES = {"float32": torch.float32, "float16": torch.float16}
 
 

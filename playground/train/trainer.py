@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Iterator
 
 import torch
@@ -46,13 +47,24 @@ FUSED_DEVICE_TYPES = ("cuda",)      # where AdamW runs fused and a step's loss i
 MAX_UNREAD_STEPS = 1_000            # read them then anyway, however far the next event is
 
 
+@dataclass(frozen=True)
+class BestWeights:
+    """The model's weights (on the CPU) at the evaluation with the lowest validation loss of a run: what
+    to keep when training past that point only fits the training data better."""
+
+    step: int
+    val_loss: float
+    state: dict[str, torch.Tensor]
+
+
 class Trainer:
     """Trains one model on one data object (a seq2seq task, LMData or MLMData).
 
     Attributes: ``model``, ``tokenizer``, ``step`` (optimisation steps done), ``elapsed``
     (training seconds so far), ``history`` (every TrainEvent yielded), ``step_losses`` (the
-    loss of every step), ``last_snapshot``, ``device``, ``trained_on`` (device type -> how its
-    steps computed there, e.g. {"cuda": "bfloat16 autocast, TF32 matmuls", "cpu": "float32"}).
+    loss of every step), ``last_snapshot``, ``best`` (BestWeights: the weights at the lowest
+    validation loss so far), ``device``, ``trained_on`` (device type -> how its steps computed
+    there, e.g. {"cuda": "bfloat16 autocast, TF32 matmuls", "cpu": "float32"}).
     Raises ValueError before any work when the data does not fit the architecture or the
     hyperparameters do not fit the data. The model (a given one too) is moved to the process's
     device (playground.device) and trains there; ``to`` moves the whole trainer.
@@ -78,6 +90,7 @@ class Trainer:
         self.step_losses: list[float] = []
         self.last_snapshot: Snapshot | None = None
         self.last_metrics: Metrics | None = None
+        self.best: BestWeights | None = None   # the weights at the lowest validation loss so far
         self.failure: str | None = None        # set when a step's loss or gradient was NaN / inf
         self.trained_on: dict[str, str] = {}   # device type -> how it computed there, in the order trained on
         self._grad_norm = 0.0
@@ -378,6 +391,10 @@ class Trainer:
             bleu=metrics.bleu if metrics else None,
         )
         self.history.append(event)
+        if metrics is not None and math.isfinite(metrics.val_loss) and (
+                self.best is None or metrics.val_loss < self.best.val_loss):
+            self.best = BestWeights(self.step, metrics.val_loss, {name: tensor.detach().to("cpu", copy=True)
+                                                                  for name, tensor in self.model.state_dict().items()})
         return event
 
 

@@ -2,6 +2,7 @@
 plotly.graph_objects.Figure, in one shared look (see theme). Titles and labels are parameters
 with English defaults, so the UI can pass translated text."""
 from playground.viz.architecture import architecture_diagram, parameter_treemap, shape_table
+from playground.viz.charts import activation_comparison, grouped_bars, line_chart
 from playground.viz.attention import (
     attention_filling,
     attention_grid,
@@ -11,6 +12,12 @@ from playground.viz.attention import (
 )
 from playground.viz.embeddings import embedding_map, neighbour_bars
 from playground.viz.generation import BeamNode, beam_tree, candidate_bars
+from playground.viz.interpretability import (
+    head_patching_heatmap,
+    logit_attribution_bars,
+    patching_heatmap,
+    probe_accuracy,
+)
 from playground.viz.matrices import mask_grid, matrix_panels
 from playground.viz.norms import layer_norm_vector, residual_norms
 from playground.viz.logit_lens import logit_lens_heatmap
@@ -36,6 +43,7 @@ from playground.viz.training import (
 
 __all__ = [
     "BeamNode",
+    "activation_comparison",
     "architecture_diagram",
     "attention_filling",
     "attention_grid",
@@ -48,22 +56,28 @@ __all__ = [
     "compare_runs",
     "cosine_similarity",
     "embedding_map",
+    "head_patching_heatmap",
+    "grouped_bars",
     "head_scores_heatmap",
     "head_scores_over_steps",
     "layer_norm_vector",
     "learning_rate_schedule",
+    "line_chart",
     "mask_grid",
     "matrix_panels",
     "induction_formation",
+    "logit_attribution_bars",
     "logit_lens_heatmap",
     "merges_table",
     "neighbour_bars",
     "parameter_treemap",
+    "patching_heatmap",
     "placeholder",
     "position_similarity",
     "residual_norms",
     "positional_curves",
     "positional_heatmap",
+    "probe_accuracy",
     "rope_angles",
     "rope_rotation",
     "shape_table",

@@ -20,6 +20,7 @@ _ARCHS = ("encoder_decoder", "decoder_only", "encoder_only")
 # Characters per line of each shape-table column (widths 2:3:2:4) in a full-width figure at 1280 px,
 # a little under what fits, so the rows' estimated heights err on the tall side.
 _SHAPE_COLUMN_CELLS = (24, 38, 24, 52)
+_SHAPE_COLUMN_CELLS_WITH_VALUES = (20, 32, 20, 44, 20)       # widths 2:3:2:4:2
 
 
 def _tree_rows(counts: Mapping, path: str, rows: list[tuple[str, str, str, int]]) -> int:
@@ -191,22 +192,29 @@ def shape_table(
     headers: Sequence[str] = ("stage", "tensor", "shape", "note"),
     height: int | None = None,
 ) -> go.Figure:
-    """rows: (stage, tensor name, shape tuple, note) per step of the forward pass -> a plotly Table.
+    """rows: (stage, tensor name, shape tuple, note) per step of the forward pass, or (stage, tensor
+    name, shape tuple, note, values) with a fifth column (e.g. the values' mean, std and largest) ->
+    a plotly Table; `headers` names as many columns as the rows have.
 
     Shapes are written as "[2, 4, 16, 16]". The figure is tall enough for every row, long notes
     wrapped, so the table never scrolls inside itself."""
-    if len(headers) != 4:
-        raise ValueError(f"headers needs 4 column names (stage, tensor, shape, note), got {len(headers)}")
+    if len(headers) not in (4, 5):
+        raise ValueError(f"headers needs 4 column names (stage, tensor, shape, note) or 5 (and values), "
+                         f"got {len(headers)}")
     for i, row in enumerate(rows):
-        if len(row) != 4:
-            raise ValueError(f"row {i} has {len(row)} fields; each row is (stage, tensor name, shape, note)")
+        if len(row) != len(headers):
+            raise ValueError(f"row {i} has {len(row)} fields; each row is (stage, tensor name, shape, note"
+                             f"{', values' if len(headers) == 5 else ''})")
     columns = [
         [str(r[0]) for r in rows],
         [str(r[1]) for r in rows],
         ["[" + ", ".join(str(d) for d in r[2]) + "]" for r in rows],
         [str(r[3]) for r in rows],
+        *([[str(r[4]) for r in rows]] if len(headers) == 5 else []),
     ]
-    row_lines = [max(len(theme.wrap(column[i], cells)) for column, cells in zip(columns, _SHAPE_COLUMN_CELLS))
+    cells = _SHAPE_COLUMN_CELLS if len(headers) == 4 else _SHAPE_COLUMN_CELLS_WITH_VALUES
+    row_lines = [max(len(theme.wrap(column[i], width)) for column, width in zip(columns, cells))
                  for i in range(len(rows))]
-    table = theme.table(columns, headers, [2, 3, 2, 4], title, row_lines=row_lines, height=height)
+    widths = [2, 3, 2, 4] if len(headers) == 4 else [2, 3, 2, 4, 2]
+    table = theme.table(columns, headers, widths, title, row_lines=row_lines, height=height)
     return theme.figure(table["traces"], table["layout"])

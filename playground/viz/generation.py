@@ -9,6 +9,9 @@ from playground.viz import theme
 from playground.viz.labels import as_float32, axis_categories, visible_token
 
 
+CHOSEN_COLOR = theme.TEXT_COLOR      # the chosen token's outline: unlike any stage's bar colour
+
+
 def top_candidates(stages: Mapping[str, np.ndarray], chosen: int, top_n: int) -> np.ndarray:
     """Token ids shown as bars: the top_n by raw (first-stage) probability, always including `chosen`,
     in descending raw probability."""
@@ -35,8 +38,8 @@ def candidate_bars(
 
     token_texts: the V vocabulary texts; stages: stage name -> probabilities [V] in pipeline order
     (e.g. "raw", "temperature", "top-k", "top-p"); chosen: the sampled token id. The candidates are
-    the top_n by raw probability plus the chosen one. The chosen token's bars get a thick red
-    outline and an arrow annotation.
+    the top_n by raw probability plus the chosen one. The chosen token's bars get a thick outline and
+    an arrow annotation in CHOSEN_COLOR, a colour no stage's bars have.
     """
     if len(stages) == 0:
         raise ValueError("stages is empty; pass at least the raw probabilities")
@@ -59,7 +62,7 @@ def candidate_bars(
         dict(
             type="bar",
             x=categories, y=p[ids], name=name,
-            marker=dict(color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)], line=dict(color=theme.HIGHLIGHT_COLOR, width=outline)),
+            marker=dict(color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)], line=dict(color=CHOSEN_COLOR, width=outline)),
             hovertemplate=f"{name}<br>{token_label}: %{{x}}<br>{probability_label}: %{{y:.4f}}<extra></extra>",
         )
         for k, (name, p) in enumerate(probs.items())
@@ -71,12 +74,13 @@ def candidate_bars(
             title=dict(text=token_label), type="category", tickmode="array",
             tickvals=categories, ticktext=tick_text,
         ),
-        yaxis=dict(title=dict(text=probability_label), range=[0, top * 1.25 + 0.02]),   # room for the marker
+        yaxis=dict(title=dict(text=probability_label), range=[0, min(top, 1.0) * 1.12 + 0.02],   # room for the marker
+                   **(dict(dtick=0.2) if top > 0.5 else {})),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
         margin=dict(l=70, r=30, t=110, b=60),
         annotations=[dict(
-            x=categories[chosen_at], y=top * 1.12, xref="x", yref="y", text=f"▼ {chosen_label}",
-            showarrow=False, font=dict(color=theme.HIGHLIGHT_COLOR, size=theme.FONT_SIZE),
+            x=categories[chosen_at], y=top * 1.06 + 0.01, xref="x", yref="y", text=f"▼ {chosen_label}",
+            showarrow=False, font=dict(color=CHOSEN_COLOR, size=theme.FONT_SIZE), yanchor="bottom",
         )],
     )
     return theme.figure(traces, layout)

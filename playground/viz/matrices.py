@@ -18,6 +18,8 @@ HIDDEN_COLOR, VISIBLE_COLOR, EMPTY_ROW_COLOR = "#e4e4e4", "#1f4e9c", "#d1291f"
 MASK_COLORSCALE = [[0.0, EMPTY_ROW_COLOR], [0.33, EMPTY_ROW_COLOR], [0.33, HIDDEN_COLOR], [0.67, HIDDEN_COLOR],
                    [0.67, VISIBLE_COLOR], [1.0, VISIBLE_COLOR]]
 MAX_NUMBER_COLUMNS = 40     # cells wider than this at 1280 px cannot hold a number
+CROWDED_COLUMNS = 9         # more columns across the figure: numbers in the small font
+SHORT_NUMBER_COLUMNS = 16   # more: one digit fewer in the cells
 ROW_PX = 30                 # a stacked panel's row: one line of numbers
 
 
@@ -65,6 +67,11 @@ def matrix_panels(
         domains = column_domains([max(m.shape[1], 2) for m in matrices])
         y_domains = [[0.0, 0.8]] * len(matrices)
         title_ys = [1.0] * len(matrices)
+    # Columns across the figure's width: side by side they share it, so cells are narrower and their
+    # numbers are written smaller and shorter (hover keeps every digit).
+    across = max(m.shape[1] for m in matrices) if stacked else sum(m.shape[1] for m in matrices)
+    size = theme.SMALL_FONT_SIZE if across > CROWDED_COLUMNS else theme.FONT_SIZE
+    cell_digits = digits if across <= SHORT_NUMBER_COLUMNS else max(1, digits - 1)
     traces, axes, annotations = [], {}, []
     for k, ((name, _, rows, cols), m, domain, y_domain, title_y) in enumerate(
             zip(panels, matrices, domains, y_domains, title_ys)):
@@ -75,6 +82,7 @@ def matrix_panels(
         col_cats, col_text = axis_categories(cols)
         shown = np.where(np.isfinite(m), m, np.nan)
         text = [[number_text(v, digits) for v in row] for row in m]
+        cells = text if cell_digits == digits else [[number_text(v, cell_digits) for v in row] for row in m]
         trace = dict(
             type="heatmap", z=shown, x=col_cats, y=row_cats, zmin=-bound, zmax=bound, colorscale=NUMBER_COLORSCALE,
             showscale=False, hoverongaps=False, xgap=1, ygap=1, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
@@ -82,8 +90,7 @@ def matrix_panels(
             hovertemplate=f"{name}<br>%{{y}} · %{{x}}<br>{value_label}: %{{customdata}}<extra></extra>",
         )
         if m.shape[1] <= MAX_NUMBER_COLUMNS:
-            size = theme.SMALL_FONT_SIZE if m.shape[1] > 12 else theme.FONT_SIZE
-            trace.update(text=text, texttemplate="%{text}", textfont=dict(size=size, color=theme.TEXT_COLOR))
+            trace.update(text=cells, texttemplate="%{text}", textfont=dict(size=size, color=theme.TEXT_COLOR))
         traces.append(trace)
         every = max(1, -(-len(cols) // 16))
         axes[f"xaxis{suffix}"] = dict(domain=domain, anchor=f"y{suffix}", type="category", showgrid=False,

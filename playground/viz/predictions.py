@@ -43,7 +43,8 @@ def blank_candidates(
                            marker=dict(color=colors), text=[f"{v:.0%}" for v in p], textposition="outside",
                            cliponaxis=False, showlegend=False,
                            hovertemplate=f"{name}<br>%{{y}}: %{{x:.2%}}<extra></extra>"))
-        axes[f"xaxis{suffix}"] = dict(domain=x_domains[col], anchor=f"y{suffix}", range=[0, 1.25], tickformat=".0%",
+        axes[f"xaxis{suffix}"] = dict(domain=x_domains[col], anchor=f"y{suffix}", range=[0, 1.15], tickformat=".0%",
+                                      dtick=0.25,
                                       title=dict(text=probability_label if row == n_rows - 1 else ""))
         axes[f"yaxis{suffix}"] = dict(domain=[round(max(0.0, top - cell), 6), round(top, 6)], anchor=f"x{suffix}",
                                       type="category", autorange="reversed", tickmode="array", tickvals=categories,

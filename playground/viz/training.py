@@ -26,6 +26,7 @@ TRAINING_PANELS = (
     ("Gradient norm", (("grad_norm", "gradient norm"),)),
 )
 GRADIENT_PANEL = 5          # index of the gradient-norm panel in TRAINING_PANELS
+RATE_PANEL = 2              # index of the learning-rate panel
 
 
 def history_column(history: Mapping[str, Sequence], name: str) -> np.ndarray:
@@ -83,10 +84,19 @@ def training_curves(
         fig.add_hline(y=grad_clip, line=dict(dash="dash", color=theme.HIGHLIGHT_COLOR, width=2), row=row + 1,
                       col=col + 1, annotation_text=f"{clip_label} = {grad_clip:g}", annotation_position="top left")
     fig.update_xaxes(title_text=step_label, row=rows)
+    fig.update_xaxes(rangemode="nonnegative")                              # steps start at 0, never below
+    if "lr" in history:
+        rates = history_column(history, "lr")
+        row, col = divmod(RATE_PANEL, 2)
+        finite = rates[np.isfinite(rates)]
+        if finite.size and finite.min() == finite.max() > 0:                 # a constant rate: 0 to twice it
+            fig.update_yaxes(range=[0, 2 * float(finite.max())], row=row + 1, col=col + 1)
+        else:
+            fig.update_yaxes(rangemode="tozero", row=row + 1, col=col + 1)
     fig.update_layout(theme.base_layout(
         title, height=height if height is not None else 820,
-        legend=dict(orientation="h", yanchor="bottom", y=1.08, x=0),
-        margin=dict(l=70, r=30, t=120, b=60),
+        legend=dict(orientation="h", yanchor="top", y=-0.16, x=0),           # under the axis titles, clear of the title
+        margin=dict(l=70, r=30, t=90, b=150),
     ))
     return fig
 

@@ -46,7 +46,8 @@ def test_model_suite_reports_its_six_metrics(monkeypatch):
     finally:
         torch.set_num_threads(threads)
     assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
-                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff"]
+                             "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff",
+                             "activation_patching_ms"]
     assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
 
 
@@ -213,13 +214,17 @@ def test_the_viewer_metric_is_null_unless_both_trainings_kept_running():
         app_training.viewer_line([], ["TimeoutError"], [True, True])
 
 
-def test_lessons_suite_reports_its_three_metrics_and_counts_an_untranslated_text(monkeypatch):
+def test_lessons_suite_reports_its_metrics_and_counts_an_untranslated_text_and_a_mismatched_claim(monkeypatch):
     from playground.bench import lessons
+    from playground.claims import Claim
     from playground.ui.lessons import LESSONS, Bilingual
     monkeypatch.setattr(lessons, "open_times_ms", lambda registry: [10.0] * 19 + [900.0])
+    monkeypatch.setattr(lessons, "claims", lambda registry: [Claim("a", 1, 1), Claim("b", 0.2, 0.5), Claim("c", "x", "x")])
     lines = lessons.run(quick=True)
-    assert _names(lines) == ["lessons_count", "lesson_open_ms_p95", "lessons_missing_translations"]
+    assert _names(lines) == ["lessons_count", "lesson_open_ms_p95", "lessons_missing_translations",
+                             "lesson_claims_checked", "lesson_claims_mismatched"]
     assert lines[0]["value"] == len(LESSONS) and lines[2]["value"] == 0
+    assert lines[3]["value"] == 3 and lines[4]["value"] == 1 and lines[4]["mismatched"] == ["b"]
     assert 10.0 < lines[1]["value"] < 900.0
     untranslated = dataclasses.replace(LESSONS[0], title=Bilingual("Tokens and merges", "Tokens and merges"))
     monkeypatch.setattr(lessons, "LESSONS", (untranslated, *LESSONS[1:]))

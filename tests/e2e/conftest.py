@@ -65,10 +65,10 @@ def screenshots() -> Path:
 
 
 class AppServer:
-    """`python app.py` started on a free localhost port; `url` waits until the page answers 200."""
+    """`python app.py` started on a free localhost port (or `port`); `url` waits until the page answers 200."""
 
-    def __init__(self, pretrained_dir: Path, log_path: Path):
-        port = free_port()
+    def __init__(self, pretrained_dir: Path, log_path: Path, port: int | None = None):
+        port = port or free_port()
         env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
                "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir), "GRADIO_ANALYTICS_ENABLED": "False"}
         self.log_path = log_path

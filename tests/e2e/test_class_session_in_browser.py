@@ -41,6 +41,7 @@ def test_a_class_session_stays_coherent_across_tabs(app, browser, screenshots, l
         drawn(page, "attention-grid")
         bars_resolve(page)
         type_number(page, "attention-layer", 1)
+        wait_until(lambda: "layer=1" in page.url, "the address to follow the layer")
         type_number(page, "attention-head", 1)
         wait_until(lambda: "layer=1" in page.url and "head=1" in page.url, "the address to follow the head")
         drawn(page, "attention-head-plot", lambda fig: "1" in fig["title"])

@@ -3,7 +3,8 @@ figures drawn, make a prediction (Run waits for it), run the experiment (a live 
 curve, then Stop), answer the check question wrongly then rightly; a reload resumes the last lesson
 with its answers, and so does the tab's first opening on a page opened elsewhere; a link opens a
 lesson and a bad one opens lesson 1 with a note; the plain address resumes the browser's lesson.
-Screenshots go to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
+Screenshots of every lesson and of each of its figures (whose titles must fit) go to
+$PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/, in Chinese and in English."""
 import pytest
 
 from playground.ui.lessons import LESSONS
@@ -34,11 +35,44 @@ def pick(page, elem_id: str, index: int) -> None:
     page.locator(f"#{elem_id} label").nth(index).click()
 
 
+# The part of each title drawn outside its figure, in px (0 when the title fits): across, or above by
+# more than the few px of a font's ascent (a second title line pushed out of the figure is ~25 px).
+TITLE_OVERFLOW_JS = """
+(id) => {
+  const g = document.querySelector(`#${id} .js-plotly-plot`);
+  const svg = g && g.querySelector('.main-svg');
+  if (!svg) return null;
+  const box = svg.getBoundingClientRect();
+  return Array.from(g.querySelectorAll('.gtitle'), (title) => {
+    const r = title.getBoundingClientRect();
+    return Math.max(0, box.left - r.left, r.right - box.right, box.top - r.top - 8);
+  }).reduce((a, b) => Math.max(a, b), 0);
+}
+"""
+
+
+def screenshot_figures(page, screenshots, prefix: str) -> int:
+    """Each figure the lesson shows, as prefix-figure-K.png at the page's 1280x720, its title checked
+    to fit inside the figure; the number of figures."""
+    shown = 0
+    for k in range(6):
+        elem_id = f"lesson-figure-{k}"
+        locator = page.locator(f"#{elem_id}")
+        if not locator.count() or not locator.is_visible():
+            continue
+        drawn_somehow(page, elem_id)
+        assert page.evaluate(TITLE_OVERFLOW_JS, elem_id) <= 1, f"{prefix}: the title of figure {k} is clipped"
+        locator.screenshot(path=str(screenshots / f"{prefix}-figure-{k}.png"))
+        shown += 1
+    return shown
+
+
 def test_walk_every_lesson_in_chinese(page, screenshots):
     for number, lesson in enumerate(LESSONS, start=1):
         wait_until(lambda: markdown(page, "lesson-title") == lesson.title.zh, f"lesson {lesson.id}")
         assert markdown(page, "lesson-position").startswith(f"第 {number} 课")
         drawn_somehow(page, "lesson-figure-0")
+        assert screenshot_figures(page, screenshots, f"zh-lesson-{number:02d}-{lesson.id}") >= 1
         assert CJK.search(markdown(page, "lesson-explanation"))
         run = "#lesson-run-live" if lesson.experiment.live else "#lesson-run"
         assert page.locator(run).is_disabled()                                   # no prediction yet
@@ -129,3 +163,15 @@ def test_a_link_opens_a_lesson_and_a_bad_one_opens_lesson_one_with_a_note(page, 
     page.goto(app.url + "?view=lessons&lesson=nonsense&lang=zh-CN")
     wait_until(lambda: markdown(page, "lesson-title") == LESSONS[0].title.zh, "lesson 1 for a bad id")
     wait_until(lambda: "nonsense" in markdown(page, "link-note"), "the note naming the bad id")
+
+
+def test_every_lesson_s_figures_in_english_fit_at_1280x720(app, browser, screenshots):
+    page = open_page(browser, app.url + "?view=lessons&lang=en", "en", tab="lessons")
+    try:
+        for number, lesson in enumerate(LESSONS, start=1):
+            page.goto(app.url + f"?view=lessons&lesson={lesson.id}&lang=en")
+            wait_until(lambda: markdown(page, "lesson-title") == lesson.title.en, f"lesson {lesson.id}")
+            drawn_somehow(page, "lesson-figure-0")
+            assert screenshot_figures(page, screenshots, f"en-lesson-{number:02d}-{lesson.id}") >= 1
+    finally:
+        page.context.close()

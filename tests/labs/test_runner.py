@@ -10,6 +10,7 @@ from torch import nn
 
 from playground import viz
 from playground.labs import LABS, LabRun, compare_results, get_lab, summarize
+from playground.labs.findings import claims_of
 
 from .helpers import tiny, tiny_result
 
@@ -251,6 +252,19 @@ def _characters_vs_bpe(r):
     assert bpe.final["val_loss"] > reference.final["val_loss"]               # per token BPE looks worse
 
 
+def _length_generalisation(r):
+    lengths = (10, 12, 14, 16)
+    for length in lengths:
+        check = r.check(f"exact_match_length_{length}")
+        assert set(check.values) == {"sinusoidal", "learned", "rope"}
+        assert all(0.0 <= value <= 1.0 for value in check.values.values())
+        source, output = check.examples["sinusoidal"].split(" → ")
+        assert len(source) == length                                        # the test sources have that length
+    assert [v.model_config["positional"] for v in r.variants] == ["sinusoidal", "learned", "rope"]
+    assert len(r.findings) == len(r.variants) + 1
+    assert all(claim.holds for claim in claims_of(r.findings))             # each sentence agrees with the checks
+
+
 EXPECTED = {
     "causal-mask": _causal_mask,
     "attention-scale": _attention_scale,
@@ -265,6 +279,7 @@ EXPECTED = {
     "norm-depth-8": _norm_depth_8,
     "decoder-only-vs-encoder-decoder": _architectures,
     "positional-encodings": _positional,
+    "length-generalisation": _length_generalisation,
     "merge-with-view": _merge_with_view,
     "float-mask": _float_mask,
     "overfitting": _overfitting,
@@ -310,3 +325,14 @@ def test_a_short_side_by_side_run_shows_the_lab_s_symptom(lab_id):
     EXPECTED[lab_id](result)
     text = summarize(result, "en")
     assert all(variant.name.en in text for variant in result.variants)
+
+
+@pytest.mark.parametrize("lab_id", [lab_id for lab_id, lab in LABS.items() if lab.findings is not None])
+def test_a_lab_s_findings_agree_with_its_own_run_in_both_languages(lab_id):
+    result = tiny_result(lab_id, steps=8, rounds=2)
+    assert result.findings
+    for claim in claims_of(result.findings):
+        assert claim.holds, str(claim)
+    for lang in ("en", "zh-CN"):
+        text = summarize(result, lang)
+        assert all(finding.text.get(lang) in text for finding in result.findings)

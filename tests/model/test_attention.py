@@ -1,4 +1,5 @@
 import math
+from contextlib import nullcontext
 
 import pytest
 import torch
@@ -26,7 +27,8 @@ def test_self_attention_matches_torch_multihead_attention(traced):
     reference = copy_into_torch_mha(ours, 32, 4)
     x = torch.randn(3, 9, 32)
     mask = causal_mask(9, 9)
-    ours_out = ours(x, mask, trace=Trace() if traced else None)
+    with Trace() if traced else nullcontext():
+        ours_out = ours(x, mask)
     ref_out, ref_weights = reference(x, x, x, attn_mask=~mask, average_attn_weights=False)
     torch.testing.assert_close(ours_out, ref_out, atol=1e-5, rtol=0)
 
@@ -37,8 +39,8 @@ def test_cross_attention_with_padding_matches_torch_and_records_weights():
     reference = copy_into_torch_mha(ours, 32, 4)
     x, memory = torch.randn(2, 5, 32), torch.randn(2, 7, 32)
     keep = torch.tensor([[True] * 7, [True] * 4 + [False] * 3])              # [B, S]
-    trace = Trace()
-    ours_out = ours(x, keep[:, None, None, :], context=memory, trace=trace)
+    with Trace() as trace:
+        ours_out = ours(x, keep[:, None, None, :], context=memory)
     ref_out, ref_weights = reference(x, memory, memory, key_padding_mask=~keep, average_attn_weights=False)
     torch.testing.assert_close(ours_out, ref_out, atol=1e-5, rtol=0)
     torch.testing.assert_close(trace["test.cross_attn.weights"], ref_weights, atol=1e-5, rtol=0)

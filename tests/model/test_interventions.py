@@ -86,5 +86,5 @@ def test_heads_the_model_does_not_have_are_refused_with_the_reason(heads, how, m
 def test_an_encoder_head_of_a_seq2seq_model_is_found_in_the_encoder():
     model = tiny_model("encoder_decoder")
     off = heads_off(model, [Head(ENCODER_SELF, 1, 0)])
-    assert off.encoder.blocks[1].self_attn.merge is not merge_heads
+    assert off.encoder.blocks[1].self_attn.hook_z.own_hooks and not model.encoder.blocks[1].self_attn.hook_z.own_hooks
     assert off.decoder is model.decoder

@@ -55,7 +55,7 @@ def test_sinusoidal_positions_add_the_formula_at_absolute_positions(offset, leng
     positions = SinusoidalPositions(8, MAX_LEN)
     x = torch.randn(2, length, 8, generator=torch.Generator().manual_seed(offset))
     expected = x.double() + sinusoidal_formula(length, 8, first=offset)
-    torch.testing.assert_close(positions.add(x, offset).double(), expected, rtol=0, atol=2e-6)
+    torch.testing.assert_close((x + positions.added(offset, length)).double(), expected, rtol=0, atol=2e-6)
     torch.testing.assert_close(positions.table(offset + length).double(), sinusoidal_formula(offset + length, 8),
                                rtol=0, atol=2e-6)
 
@@ -65,7 +65,7 @@ def test_learned_positions_add_the_row_of_each_absolute_position(offset, length)
     positions = LearnedPositions(8, MAX_LEN)
     x = torch.randn(2, length, 8, generator=torch.Generator().manual_seed(1))
     rows = torch.stack([positions.embedding.weight[offset + t] for t in range(length)])        # [T, D]
-    assert torch.equal(positions.add(x, offset), x + rows)
+    assert torch.equal(positions.added(offset, length), rows)
     assert torch.equal(positions.table(MAX_LEN), positions.embedding.weight)
 
 
@@ -84,12 +84,12 @@ def test_rope_keeps_lengths_and_adds_nothing():
     rope = RotaryPositions(8, MAX_LEN)
     x = torch.randn(1, 1, 10, 8, generator=torch.Generator().manual_seed(2))
     torch.testing.assert_close(rope.rotate(x).norm(dim=-1), x.norm(dim=-1))                   # a rotation
-    assert torch.equal(rope.add(x[0], 0), x[0]) and rope.table(10) is None
+    assert rope.added(0, 10) is None and rope.table(10) is None
 
 
 def test_no_positions_change_nothing():
     none = build_positional("none", 8, 4, MAX_LEN)
     x = torch.randn(2, 5, 8)
     assert type(none) is PositionalEncoding
-    assert torch.equal(none.add(x, 3), x) and torch.equal(none.rotate(x[:, None], 3), x[:, None])
+    assert none.added(3, 5) is None and torch.equal(none.rotate(x[:, None], 3), x[:, None])
     assert none.table(5) is None

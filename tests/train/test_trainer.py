@@ -285,3 +285,14 @@ def test_exact_match_equals_the_share_of_greedy_decodes_that_match(arch):
     decoded = trainer.objective.greedy(trainer.model, sources)
     right = [out == task.tokenizer.encode(target, add_eos=True) for out, (_, target) in zip(decoded, trainer.objective.held_out)]
     assert metrics.exact_match == sum(right) / len(right)
+
+
+def test_the_weights_at_the_lowest_validation_loss_are_kept_beside_the_last():
+    trainer = lm_trainer(max_steps=60, lr=0.05, warmup_steps=0, eval_every_s=0.0, val_size=8)   # evaluated each step
+    list(trainer.run())
+    evaluated = [e for e in trainer.history if e.evaluated]
+    lowest = min(evaluated, key=lambda e: e.val_loss)
+    assert trainer.best.step == lowest.step and trainer.best.val_loss == lowest.val_loss
+    assert all(t.device.type == "cpu" for t in trainer.best.state.values())
+    trainer.model.load_state_dict(trainer.best.state)                  # those weights measure that loss again
+    assert trainer.evaluate().val_loss == pytest.approx(lowest.val_loss, rel=1e-5)

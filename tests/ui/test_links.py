@@ -133,6 +133,9 @@ def test_figures_are_exported_at_twice_the_resolution_under_a_telling_name(regis
     assert file_name("my model/1", "x") == "my_model_1-x"
     config = export_config("copy-attention")["toImageButtonOptions"]
     assert config == {"format": "png", "filename": "copy-attention", "scale": 2}
+    chinese = export_config("copy-attention", "zh-CN")                         # the toolbar in the page's language
+    assert chinese["locale"] == "zh-CN" and chinese["locales"]["zh-CN"]["dictionary"]["Zoom in"] == "放大"
+    assert "locale" not in export_config("copy-attention", "en")
     views = handlers.show(Workspace("s", registry), AttentionForm(model="copy", text="abc"), "en")
     sent = json.loads(with_export(views["grid"], "copy-attention-grid").plot)
     assert sent["config"]["toImageButtonOptions"] == {"format": "png", "filename": "copy-attention-grid", "scale": 2}

@@ -63,3 +63,9 @@ def test_a_component_that_is_not_an_output_is_refused_as_gradio_refuses_it():
     with pytest.raises(ValueError, match="not specified as output"):
         anyio.run(demo.postprocess_data, event, {boxes[0]: "a", gr.Textbox(render=False): "b"},
                   LeanSessionState(demo))
+
+
+def test_an_event_that_changes_nothing_sends_every_output_unchanged():
+    """A tab picked when the page already shows its drawing returns no update at all."""
+    output, rebuilt = sent(PageBlocks, lambda boxes, slider, kept: {})
+    assert output == [{"__type__": "update"}] * 7 + [None] and not rebuilt

@@ -6,6 +6,7 @@ import gradio as gr
 import pytest
 
 from playground.ui import create_app
+from playground.ui.app import TABS
 
 from playground.ui.page.wiring import TabWiring, value_of, with_value
 
@@ -34,6 +35,12 @@ def open_page(demo, query: str, session: str, accept_language: str = "en", kept=
     return {**opened, **page_event(demo, "kept_read").fn(query, lang, request, kept)}
 
 
+@pytest.fixture(scope="module")
+def shipped_demo(shipped):
+    """The app on the shipped models (the lessons draw them)."""
+    return create_app()
+
+
 def test_the_page_opens_in_one_event(demo):
     loads, _ = page_load(demo)
     assert len(loads) == 1
@@ -51,7 +58,8 @@ def test_a_link_draws_its_view_in_the_page_load(demo):
     assert blocks["lesson-figure-0"] not in out                    # no other tab is drawn
 
 
-def test_a_lesson_link_keeps_its_lesson_in_the_picker(demo):
+def test_a_lesson_link_keeps_its_lesson_in_the_picker(shipped_demo):
+    demo = shipped_demo
     out = open_page(demo, "?view=lessons&lesson=positions&lang=zh-CN", "link-b")
     blocks = by_elem_id(demo)
     picker = out[blocks["lesson-picker"]]
@@ -102,15 +110,16 @@ def page_event(demo, name: str):
 
 
 class Picked:
-    """What Gradio passes a tab's select: the tab picked."""
+    """What Gradio passes a tab's select: the tab picked, and its place in the tab row."""
 
-    def __init__(self, target):
-        self.target, self._data = target, {}
+    def __init__(self, target, index: int):
+        self.target, self._data = target, {"index": index}
 
 
 def pick(demo, view: str, session: str, lang: str = "en") -> dict:
     """The updates of picking the tab `view` in `session`."""
-    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), Picked(by_elem_id(demo)[f"tab-{view}"]))
+    picked = Picked(by_elem_id(demo)[f"tab-{view}"], [key for key, _ in TABS].index(view))
+    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), picked)
 
 
 def title(update) -> str:
@@ -125,8 +134,9 @@ def test_a_tab_picked_is_drawn_from_the_session_once_and_again_only_when_somethi
     assert json.loads(drawn[blocks["attention-grid"]].plot)["data"]
     assert blocks["lesson-figure-0"] not in drawn and blocks["inside-emb-neighbours"] not in drawn
     assert pick(demo, "attention", "pick-a") == {}                # the page shows that drawing already
-    in_chinese = pick(demo, "attention", "pick-a", "zh-CN")      # the same tab in another language: drawn again
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in title(in_chinese[blocks["attention-grid"]]))
+    positional = pick(demo, "positional", "pick-a", "zh-CN")     # in the session's language, whatever is reported
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in title(positional[blocks["pos-heatmap"]]))
+    assert pick(demo, "attention", "pick-never-opened") == {}     # before the page has opened: its opening draws
 
 
 def test_a_new_language_redraws_the_tab_on_screen_and_each_other_tab_when_it_is_picked(demo):
@@ -177,12 +187,6 @@ def demo_workspace(demo, session: str):
     return demo.workspaces.get(session)
 
 
-@pytest.fixture(scope="module")
-def shipped_demo(shipped):
-    """The app on the shipped models (the lessons draw them)."""
-    return create_app()
-
-
 def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_names_one(shipped_demo):
     demo = shipped_demo
     blocks = by_elem_id(demo)
@@ -194,7 +198,7 @@ def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_name
     linked = open_page(demo, "?view=lessons&lesson=positions&lang=en", "kept-b", kept=kept)
     assert linked[blocks["lesson-picker"]].constructor_args["value"] == "positions"
     record = next(block for block in demo.blocks.values() if isinstance(block, gr.BrowserState))
-    assert record not in linked                          # the browser's record is left as it is
-    assert demo.workspaces.get("kept-b").lessons["answers"]["masks"] == {"prediction": 1, "answer": 0}
+    assert linked[record]["lesson"] == "positions"                     # the link's lesson, every answer kept
+    assert linked[record]["answers"]["masks"] == {"prediction": 1, "answer": 0}
     fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # before the record is read: not written
     assert record not in fresh

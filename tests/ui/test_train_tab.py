@@ -362,3 +362,16 @@ def test_before_any_training_the_view_choices_follow_the_language():
     assert english["score"][1] == chinese["score"][1]
     assert all(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in chinese["score"][0])
     assert not any(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in english["score"][0])
+
+
+def test_a_refused_gpu_says_why_and_how_to_get_more_in_the_sessions_language():
+    from playground.train.events import GpuRefusal
+    from playground.ui.views.training import gpu_refusal_text
+
+    refusal = GpuRefusal("gpu_quota", "You have exceeded your free ZeroGPU quota <b>now</b>", 3, "5:12:00")
+    english, chinese = gpu_refusal_text(refusal, "en"), gpu_refusal_text(refusal, "zh-CN")
+    assert "quota" in english and "sign in" in english and "3 s" in english and "5:12:00" in english
+    assert "<b>" not in english and "&lt;b&gt;" in english                     # the platform's words, as text
+    assert "配额" in chinese and "登录" in chinese and "CPU" in chinese
+    busy = gpu_refusal_text(GpuRefusal("gpu_busy", "no GPU"), "en")
+    assert "No GPU came free" in busy and "Resume" in busy

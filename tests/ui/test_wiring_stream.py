@@ -55,3 +55,17 @@ def test_a_training_stream_has_autograd_on(registry):
     values = [getattr(TokenizerForm(), name) for name in TokenizerForm.params()]
     assert next(tab.function(trains, stream=True, trains=True)("s", None, *values, "en"))[components["counts"]] == "True"
     assert next(tab.function(trains, stream=True)("s", None, *values, "en"))[components["counts"]] == "False"
+
+
+def test_a_trigger_is_known_by_its_elem_id_when_gradio_has_rebuilt_it(registry):
+    """An event that updated a component leaves a new object in the session's state: a later event
+    from it is still routed to its own handler."""
+    components = {name: gr.Textbox(elem_id=f"tok-{name}") for name in (*TokenizerForm.params(), "counts")}
+    tab = TabWiring(Context(registry, {}), TokenizerForm, components)
+    event = tab.function(lambda workspace, form, lang: {"counts": "drawn"},
+                         by_trigger={"corpus": lambda workspace, form, lang: {"counts": "corpus changed"}})
+    values = [getattr(TokenizerForm(), name) for name in TokenizerForm.params()]
+    rebuilt = gr.EventData(gr.Radio(elem_id="tok-corpus", render=False), {})            # not the layout's object
+    assert event("s", rebuilt, *values, "en")[components["counts"]] == "corpus changed"
+    other = gr.EventData(gr.Button(elem_id="tok-run", render=False), {})
+    assert event("s", other, *values, "en")[components["counts"]] == "drawn"

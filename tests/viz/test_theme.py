@@ -36,6 +36,15 @@ FIGURES = {
     "compare": lambda: viz.compare_runs({"run": {"step": [0, 1], "loss": [2.0, 1.0]}}),
     "scores_over_steps": lambda: viz.head_scores_over_steps([0, 1], np.full((2, 1, 2), 0.5)),
     "scores": lambda: viz.head_scores_heatmap(np.full((2, 2), 0.5)),
+    "shapes_with_values": lambda: viz.shape_table([("s", "t", (1, 2), "n", "mean 0")],
+                                                  headers=("stage", "tensor", "shape", "note", "values")),
+    "lines": lambda: viz.line_chart([1, 2, 4], {"a": [1, 2, 3], "b": [3, 2, 1]}, "t", "x", "y", log_x=True,
+                                    log_y=True, marker_x=2, marker_label="n = 2"),
+    "bars": lambda: viz.grouped_bars(["p", "q"], {"a": [0.1, 0.5], "b": [0.2, 0.4]}, "t", "c", "v", percent=True),
+    "log_bars": lambda: viz.grouped_bars(["p", "q"], {"a": [0.1, 5.0]}, "t", "c", "v", log_y=True),
+    "activations": lambda: viz.activation_comparison(
+        [-1.0, 0.0, 1.0], {"ReLU": [0.0, 0.0, 1.0]}, {"ReLU": [0.0, 0.0, 1.0]}, {"ReLU": [-0.5, 0.2, 1.0]},
+        {"ReLU": 1}, "t"),
 }
 
 

@@ -11,6 +11,10 @@ from .lesson import Choice, Experiment, Lesson, Question
 
 T = Bilingual
 
+DECODING_TEMPERATURES = (0.2, 2.0)     # lesson 11's two temperatures: its text and its figures
+REPETITION_PENALTY = 1.5               # lesson 11's repetition penalty ...
+REPETITION_TOKENS = 60                 # ... and the tokens each decoding writes
+
 
 def right(en: str, zh: str, why_en: str, why_zh: str) -> Choice:
     return Choice(T(en, zh), True, T(why_en, why_zh))
@@ -29,14 +33,11 @@ TOKENS = Lesson(
         "never saw becomes `<unk>`.\n"
         "- **Byte-level BPE**: start from the 256 possible bytes of UTF-8, then repeatedly **merge** the most "
         "frequent adjacent pair into a new token. Frequent words become one token; rare text falls back to "
-        "bytes, so nothing is ever unknown.\n\n"
-        "Chinese characters take 3 bytes each in UTF-8, so a BPE trained mostly on English may need up to three "
-        "tokens for one character.",
+        "bytes, so nothing is ever unknown.",
         "模型读的是数字而不是文字。**分词器**把文本切成片段，并给每个片段一个编号（id）。\n\n"
         "- **字符级**：每个字符一个词元。词表小、序列长；没见过的字符会变成 `<unk>`。\n"
         "- **字节级 BPE**：从 UTF-8 的 256 个字节出发，反复把最常见的相邻一对**合并**成新词元。常见的词成为一个词元；"
-        "罕见的文本退回到字节，所以永远不会出现未知词元。\n\n"
-        "在 UTF-8 中一个汉字占 3 个字节，因此主要用英文训练的 BPE 可能要用最多三个词元表示一个汉字。"),
+        "罕见的文本退回到字节，所以永远不会出现未知词元。"),
     look_for=T(
         "- The same text as characters and as BPE tokens: count both.\n- The merges in the order BPE learned "
         "them: the first ones join the most frequent pairs (often a letter and a space).\n- Chinese text shown "
@@ -57,9 +58,11 @@ TOKENS = Lesson(
                    "每个汉字是 3 个 UTF-8 字节，而英文语料几乎没有教会 BPE 合并这些字节。"))),
         run=T("Tokenize 注意力", "对“注意力”分词"),
         view="tokens_chinese",
-        reveal=T("Each character falls apart into its UTF-8 bytes: byte-level BPE never needs `<unk>`, but it pays "
-                 "in sequence length for text it was not trained on.",
-                 "每个汉字都被拆成 UTF-8 字节：字节级 BPE 从不需要 `<unk>`，但对没训练过的文本要付出更长的序列。")),
+        reveal=T("A Chinese character takes 3 bytes in UTF-8, and a BPE that learned few merges of those bytes "
+                 "keeps them apart: byte-level BPE never needs `<unk>`, but it pays in sequence length for text it "
+                 "was not trained on.",
+                 "在 UTF-8 中一个汉字占 3 个字节，而没学到多少这些字节合并的 BPE 会把它们分开：字节级 BPE 从不需要 "
+                 "`<unk>`，但对没训练过的文本要付出更长的序列。")),
     check=Question(
         T("Why does a byte-level BPE never produce `<unk>`?", "为什么字节级 BPE 永远不会产生 `<unk>`？"),
         (right("All 256 bytes are in its base vocabulary, and every text is a sequence of bytes",
@@ -93,8 +96,10 @@ EMBEDDINGS = Lesson(
         "把整张表投影到它最主要的两个方向（PCA）上，就能画在一页纸上。"),
     look_for=T(
         "- A trained model's nearest neighbours of a letter: its other case, other vowels or consonants.\n"
-        "- In the PCA picture, groups: letters, digits, punctuation, whitespace.",
-        "- 训练后的模型里一个字母的最近邻：它的大小写、其他元音或辅音。\n- PCA 图中的分组：字母、数字、标点、空白。"),
+        "- In the PCA picture, groups: letters, digits, punctuation, whitespace.\n"
+        "- The experiment compares one model, shakespeare-char, at its first and its last checkpoint.",
+        "- 训练后的模型里一个字母的最近邻：它的大小写、其他元音或辅音。\n- PCA 图中的分组：字母、数字、标点、空白。\n"
+        "- 实验比较的是同一个模型 shakespeare-char 的第一个和最后一个检查点。"),
     experiment=Experiment(
         predict=Question(
             T("In an untrained model, how similar is a token's embedding to its nearest neighbour (cosine)?",
@@ -106,16 +111,18 @@ EMBEDDINGS = Lesson(
                    "small.", "D 维中的随机方向，余弦约为 ±1/√D；几十个里最大的那个也仍然很小。"),
              wrong("Exactly −1", "恰好 −1", "That would need two rows to be exact opposites, which chance never gives.",
                    "那需要两行恰好方向相反，随机初始化不会出现。"))),
-        run=T("Compare untrained and trained neighbours", "比较未训练与训练后的最近邻"),
+        run=T("Compare the first and the last checkpoint", "比较第一个和最后一个检查点"),
         view="embeddings_untrained_vs_trained",
-        reveal=T("Before training the neighbours are arbitrary and weakly similar; after training the closest rows "
-                 "belong to tokens that are used alike.",
-                 "训练前最近邻是任意的、相似度很低；训练后最接近的行属于用法相近的词元。")),
+        reveal=T("Training changes **who** is close more than **how** close: at the start a token's neighbours are "
+                 "arbitrary, after training they are tokens used alike (other vowels, the same letter in the "
+                 "other case), as the counts above show.",
+                 "训练改变的主要是**谁**离得近，而不是离得**多**近：一开始一个词元的最近邻是任意的，训练后是用法相近的词元"
+                 "（其他元音、同一字母的另一种大小写），上面的统计显示了这一点。")),
     check=Question(
         T("Looking up token id 7 in $E$ gives…", "在 $E$ 中查找编号 7 的词元得到……"),
-        (right("Row 7 of $E$, the same as one_hot(7) · $E$", "$E$ 的第 7 行，等于 one_hot(7) · $E$",
+        (right("Row 7 of E, the same as one_hot(7) · E", "E 的第 7 行，等于 one_hot(7) · E",
                "A one-hot vector selects exactly one row.", "one-hot 向量恰好选出一行。"),
-         wrong("Column 7 of $E$", "$E$ 的第 7 列",
+         wrong("Column 7 of E", "E 的第 7 列",
                "Columns are features (D of them); tokens are rows (V of them).", "列是特征（D 个），行才是词元（V 个）。"),
          wrong("The number 7 times a learned scale", "数字 7 乘以一个学到的缩放系数",
                "Ids are names, not quantities: token 7 is not \"more\" than token 6.",
@@ -133,16 +140,26 @@ POSITIONS = Lesson(
         "$$PE_{(pos, 2i)} = \\sin\\left(pos / 10000^{2i/d}\\right), \\qquad "
         "PE_{(pos, 2i+1)} = \\cos\\left(pos / 10000^{2i/d}\\right)$$\n\n"
         "Dimension pair $i$ is a wave of wavelength $2\\pi \\cdot 10000^{2i/d}$: the **first** dimensions turn "
-        "fast, the last ones slowly, so together they give every position a distinct pattern.",
+        "fast, the last ones slowly, so together they give every position a distinct pattern.\n\n"
+        "**Add or concatenate?** Writing $[x; p]$ would keep token and position apart by construction, but widen "
+        "every layer after it. Adding keeps the width; the two stay apart only if they use different directions "
+        "of the $D$ dimensions, and a trained model arranges that (the figure measures it).\n\n"
+        "The formula gives a code to every position, however far; whether a model trained on short inputs can "
+        "use the codes of longer ones is a different question, which the Labs tab's length lab tests.",
         "自注意力会把每个词元与其他所有词元比较，但它本身不知道它们的**顺序**。原始 Transformer 在嵌入上加一张固定的表：\n\n"
         "$$PE_{(pos, 2i)} = \\sin\\left(pos / 10000^{2i/d}\\right), \\qquad "
         "PE_{(pos, 2i+1)} = \\cos\\left(pos / 10000^{2i/d}\\right)$$\n\n"
         "第 $i$ 对维度是一条波长为 $2\\pi \\cdot 10000^{2i/d}$ 的波：**前面的**维度变化快，后面的维度变化慢，"
-        "合起来就让每个位置都有独特的模式。"),
+        "合起来就让每个位置都有独特的模式。\n\n"
+        "**相加还是拼接？** 写成 $[x; p]$ 能让词元和位置天然分开，但之后的每一层都要变宽。相加保持宽度不变；"
+        "只有两者使用 $D$ 维中不同的方向时才能分开，而训练好的模型会这样安排（图中测量了这一点）。\n\n"
+        "这个公式能给任意远的位置编码；但在短输入上训练的模型能否用上更长位置的编码，是另一个问题，实验室页的长度实验会检验它。"),
     look_for=T(
         "- In the heatmap, stripes that are narrow on the left (fast dimensions) and wide on the right.\n"
+        "- Where a trained model puts its position vectors: in the directions its tokens use, or beside them.\n"
         "- Without positions, a shuffled input gives the same outputs, shuffled.",
-        "- 热力图中左边条纹窄（变化快的维度），右边条纹宽。\n- 没有位置编码时，打乱的输入得到的是同样被打乱的输出。"),
+        "- 热力图中左边条纹窄（变化快的维度），右边条纹宽。\n- 训练好的模型把位置向量放在哪里：放在词元使用的方向上，还是旁边。\n"
+        "- 没有位置编码时，打乱的输入得到的是同样被打乱的输出。"),
     experiment=Experiment(
         predict=Question(
             T("A model without any positional encoding reads a sentence, then the same words shuffled. Its outputs…",
@@ -162,16 +179,16 @@ POSITIONS = Lesson(
     check=Question(
         T("Which dimensions of the sinusoidal table change fastest from one position to the next?",
           "正弦位置编码表中，哪些维度随位置变化最快？"),
-        (right("The first ones (small $i$)", "前面的维度（$i$ 小）",
+        (right("The first ones (small i)", "前面的维度（i 小）",
                "Their wavelength $2\\pi \\cdot 10000^{2i/d}$ is shortest: $2\\pi$ at $i = 0$.",
                "它们的波长 $2\\pi \\cdot 10000^{2i/d}$ 最短：$i = 0$ 时为 $2\\pi$。"),
-         wrong("The last ones (large $i$)", "后面的维度（$i$ 大）",
+         wrong("The last ones (large i)", "后面的维度（i 大）",
                "Those have wavelengths up to $2\\pi \\cdot 10000$: they barely move over a few hundred positions.",
                "它们的波长长达 $2\\pi \\cdot 10000$：在几百个位置内几乎不变。"),
          wrong("All at the same speed", "所有维度一样快",
                "The frequency shrinks geometrically with $i$; that spread is what makes positions distinct.",
                "频率随 $i$ 按几何级数减小；正是这种差异让各个位置可以区分。"))),
-    views=("positions_table", "positions_curves"),
+    views=("positions_table", "positions_curves", "positions_add_vs_concat"),
     link={"view": "positional"},
 )
 
@@ -212,9 +229,9 @@ ATTENTION = Lesson(
                  "第一行在第一个词元上为 1.0：因果注意力中第一个词元只能读它自己。")),
     check=Question(
         T("Why divide the scores by $\\sqrt{d_k}$?", "为什么要把分数除以 $\\sqrt{d_k}$？"),
-        (right("If q and k have unit-variance entries, $q \\cdot k$ has variance $d_k$: the division keeps the "
-               "scores at unit scale, so softmax does not saturate",
-               "若 q、k 的各分量方差为 1，则 $q \\cdot k$ 的方差为 $d_k$：除法让分数保持单位尺度，softmax 不会饱和",
+        (right("If q and k have unit-variance entries, q · k has variance d_k: the division keeps the scores at "
+               "unit scale, so softmax does not saturate",
+               "若 q、k 的各分量方差为 1，则 q · k 的方差为 d_k：除法让分数保持单位尺度，softmax 不会饱和",
                "Saturated softmax is nearly one-hot, and its gradients vanish.",
                "饱和的 softmax 几乎是 one-hot，梯度会消失。"),
          wrong("To make the weights sum to 1", "为了让权重之和为 1",
@@ -232,15 +249,22 @@ HEADS = Lesson(
         "$[B, T, D] \\to [B, T, H, D_h] \\to$ (transpose) $[B, H, T, D_h]$; scores $[B, H, T_q, T_k]$; output "
         "$[B, H, T, D_h] \\to$ (transpose back) $[B, T, H \\cdot D_h] \\to W_O$.\n\n"
         "Splitting costs nothing extra: the $H$ heads together have the same parameters as one head of width $D$, "
-        "but each can attend somewhere different.",
+        "but each can attend somewhere different.\n\n"
+        "**Per-head or fused projections?** Head $h$ could have its own $W_Q^h$ of shape $[D, D_h]$. Side by side, "
+        "the $H$ of them are one $[D, D]$ matrix, so the model computes $XW_Q$ once and cuts it into $H$ slices: the "
+        "same numbers and parameters, one large matrix product instead of $H$ small ones.",
         "多头注意力并行运行 $H$ 个注意力，每个使用自己那份 $D_h = D / H$ 个特征：\n\n"
         "$[B, T, D] \\to [B, T, H, D_h] \\to$（转置）$[B, H, T, D_h]$；分数 $[B, H, T_q, T_k]$；输出 "
         "$[B, H, T, D_h] \\to$（转置回来）$[B, T, H \\cdot D_h] \\to W_O$。\n\n"
-        "拆分不增加参数：$H$ 个头合起来与一个宽度为 $D$ 的头参数相同，但每个头可以关注不同的地方。"),
+        "拆分不增加参数：$H$ 个头合起来与一个宽度为 $D$ 的头参数相同，但每个头可以关注不同的地方。\n\n"
+        "**每个头单独投影，还是合并投影？** 第 $h$ 个头可以有自己的 $[D, D_h]$ 矩阵 $W_Q^h$。把 $H$ 个并排放在一起，"
+        "就是一个 $[D, D]$ 矩阵，所以模型只算一次 $XW_Q$，再切成 $H$ 份：数值和参数完全相同，只是一次大的矩阵乘法代替了 $H$ 次小的。"),
     look_for=T(
-        "- The table of shapes of a real forward pass, stage by stage.\n- Where the head axis appears and "
-        "disappears.",
-        "- 一次真实前向传播中每一步的张量形状表。\n- 头这一维在哪里出现、又在哪里消失。"),
+        "- The table of shapes of a real forward pass, stage by stage, with the mean, spread and largest value "
+        "of each tensor: the attention weights stay between 0 and 1, the scores and the stream do not.\n"
+        "- Where the head axis appears and disappears.\n- Per-head and fused projections side by side.",
+        "- 一次真实前向传播中每一步的张量形状表，以及每个张量的均值、标准差和最大值：注意力权重始终在 0 到 1 之间，"
+        "分数和残差流则不然。\n- 头这一维在哪里出现、又在哪里消失。\n- 每个头单独投影与合并投影的对比。"),
     experiment=Experiment(
         predict=Question(
             T("One sequence of 10 tokens, a layer with H heads: what shape do its self-attention weights have?",
@@ -267,7 +291,7 @@ HEADS = Lesson(
          wrong("The head sizes do not add up to D", "各个头的维度之和不等于 D",
                "They do, since D = H · D_h; the error is about memory layout.",
                "它们相加正好等于 D（D = H · D_h）；错误来自内存布局。"))),
-    views=("heads_shapes",),
+    views=("heads_shapes", "heads_fused"),
     link={"view": "attention", "model": "copy"},
 )
 
@@ -279,13 +303,11 @@ MASKS = Lesson(
         "weight 0.\n\n- **Padding mask** $[B, 1, 1, T]$: hides the `<pad>` keys of shorter sequences in a batch, "
         "for every head and query.\n- **Causal mask** $[1, 1, T, T]$: lower-triangular, so position $t$ sees only "
         "$0..t$ — the decoder may not read the future it has to predict.\n- **Both**: their logical AND, "
-        "broadcast to $[B, 1, T, T]$.\n\nA row with every key masked would be $\\mathrm{softmax}(-\\infty, "
-        "\\dots) = 0/0$ = NaN.",
+        "broadcast to $[B, 1, T, T]$.",
         "掩码规定查询可以关注哪些键；被掩码的分数变成 $-\\infty$，softmax 后权重为 0。\n\n"
         "- **填充掩码** $[B, 1, 1, T]$：对每个头、每个查询，遮住批次中较短序列的 `<pad>` 键。\n"
         "- **因果掩码** $[1, 1, T, T]$：下三角，位置 $t$ 只能看到 $0..t$——解码器不能读取它要预测的未来。\n"
-        "- **两者结合**：逻辑与，广播成 $[B, 1, T, T]$。\n\n"
-        "如果一行的所有键都被掩码，就是 $\\mathrm{softmax}(-\\infty, \\dots) = 0/0$ = NaN。"),
+        "- **两者结合**：逻辑与，广播成 $[B, 1, T, T]$。"),
     look_for=T(
         "- The padded batch of two sequences and each mask over it, with the shape it is broadcast from.\n"
         "- Cross-attention uses the source's padding mask only: the target may look at every real source token.",
@@ -301,9 +323,11 @@ MASKS = Lesson(
              wrong("All zeros", "全是 0", "The numerator is 0 but so is the denominator.", "分子是 0，但分母也是 0。"))),
         run=T("Mask a whole row", "遮住整整一行"),
         view="masks_nan",
-        reveal=T("The fully masked row turns to NaN and would spread through every later layer. The models here "
+        reveal=T("Every score of the row is $-\\infty$, so softmax computes $0/0$: the fully masked row turns to "
+                 "NaN and would spread through every later layer. The models here "
                  "avoid it: a query always has at least one key it may see (itself, or a real source token).",
-                 "完全被掩码的一行变成 NaN，并会传遍后面的所有层。这里的模型避免了这一点：每个查询至少有一个可以看的键"
+                 "这一行的每个分数都是 $-\\infty$，softmax 算出的是 $0/0$：完全被掩码的一行变成 NaN，并会传遍后面的所有层。"
+                 "这里的模型避免了这一点：每个查询至少有一个可以看的键"
                  "（它自己，或一个真实的源词元）。")),
     check=Question(
         T("A padding mask of shape $[B, 1, 1, T]$ masks…", "形状为 $[B, 1, 1, T]$ 的填充掩码遮住的是……"),
@@ -329,17 +353,39 @@ BLOCK = Lesson(
         "The **residual** $x + F(\\cdot)$ lets each sub-layer add to the stream instead of replacing it. "
         "**LayerNorm** normalises each token's vector over its features:\n\n"
         "$$\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta,\\quad "
-        "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$",
+        "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$\n\n"
+        "**ReLU or GELU?** $\\mathrm{ReLU}(z) = \\max(0, z)$ is exactly 0, with slope 0, for every negative input: a "
+        "unit whose input is negative everywhere is **dead**, it neither contributes nor learns. "
+        "$\\mathrm{GELU}(z) = z\\,\\Phi(z)$ bends smoothly and keeps a small output and slope below 0.\n\n"
+        "**Initial weights.** A $[D, D]$ layer with entries of standard deviation $s$ scales its input by about "
+        "$s\\sqrt{D}$. Xavier picks $s = 1/\\sqrt{D}$ to keep it; GPT-2 (and the models here) use $s = 0.02$, "
+        "which shrinks a plain stack of layers but works in a Transformer: each sub-layer only **adds** to the "
+        "residual stream, and LayerNorm rescales what it reads.\n\n"
+        "**Gradients per layer.** Where the norm sits changes what each layer learns from the start: the last "
+        "figure takes one batch through an untrained pre-norm and post-norm stack and measures each block's "
+        "gradient.",
         "一个块由两个子层组成：先是注意力，再是前馈网络 $\\mathrm{FFN}(x) = W_2\\,\\mathrm{act}(W_1 x + b_1) + b_2$"
         "（通常 $d_{ff} = 4D$），两者用同样的方式包裹：\n\n"
         "- **前置归一化**（GPT-2）：$x + F(\\mathrm{LN}(x))$\n- **后置归一化**（原始论文）：$\\mathrm{LN}(x + F(x))$\n\n"
         "**残差** $x + F(\\cdot)$ 让每个子层在信息流上做加法，而不是替换它。**层归一化**对每个词元的向量在特征维上归一化：\n\n"
         "$$\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta,\\quad "
-        "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$"),
+        "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$\n\n"
+        "**ReLU 还是 GELU？** $\\mathrm{ReLU}(z) = \\max(0, z)$ 对每个负输入都恰好输出 0，斜率也是 0："
+        "一个输入处处为负的单元就**死**了，既不起作用也不学习。$\\mathrm{GELU}(z) = z\\,\\Phi(z)$ 弯得平滑，"
+        "在 0 以下仍保留很小的输出和斜率。\n\n"
+        "**初始权重。** 元素标准差为 $s$ 的 $[D, D]$ 层会把输入放大约 $s\\sqrt{D}$ 倍。Xavier 取 $s = 1/\\sqrt{D}$ "
+        "保持大小不变；GPT-2（以及这里的模型）用 $s = 0.02$，它会让单纯堆叠的线性层越算越小，但在 Transformer 里可行："
+        "每个子层只是往残差流上**加**东西，而层归一化会重新缩放它读到的输入。\n\n"
+        "**每层的梯度。** 归一化放在哪里，从一开始就改变各层学到的东西：最后一张图让一批数据通过未训练的前置归一化和后置归一化"
+        "模型，测量每个块的梯度。"),
     look_for=T(
         "- One token's vector through LayerNorm, number by number.\n- LayerNorm normalises along the features, "
-        "BatchNorm along the batch.\n- The size of the residual stream after every layer.",
-        "- 一个词元的向量逐个数字地经过层归一化。\n- 层归一化沿特征维归一化，批归一化沿批次维。\n- 每层之后残差流的大小。"),
+        "BatchNorm along the batch.\n- The size of the residual stream after every layer.\n- How many units of a "
+        "feed-forward layer a ReLU would leave dead on a piece of text.\n- A signal through a stack of layers "
+        "initialised N(0, 0.02) and Xavier.\n- Each block's gradient in a pre-norm and a post-norm stack.",
+        "- 一个词元的向量逐个数字地经过层归一化。\n- 层归一化沿特征维归一化，批归一化沿批次维。\n- 每层之后残差流的大小。\n"
+        "- 在一段文本上，前馈层有多少单元会被 ReLU 变成死单元。\n- 信号经过按 N(0, 0.02) 和 Xavier 初始化的多层线性层。\n"
+        "- 前置归一化与后置归一化模型中每个块的梯度。"),
     experiment=Experiment(
         predict=Question(
             T("After the normalising step of LayerNorm (before $\\gamma$ and $\\beta$), a token's vector has…",
@@ -367,7 +413,8 @@ BLOCK = Lesson(
          wrong("The positions of each sequence", "每条序列的各个位置",
                "Normalising over positions would mix tokens, and leak the future in a decoder.",
                "在位置上归一化会混合各个词元，在解码器里还会泄露未来的信息。"))),
-    views=("layernorm_by_hand", "layernorm_vs_batchnorm", "residual_norms"),
+    views=("layernorm_by_hand", "layernorm_vs_batchnorm", "residual_norms", "block_activations", "block_init",
+           "block_gradients"),
     link={"view": "inside"},
 )
 
@@ -390,8 +437,8 @@ ARCHITECTURES = Lesson(
         "- 编码器的注意力填满整个方阵；解码器的只有下三角。\n- reverse 模型的交叉注意力：一条反对角线。"),
     experiment=Experiment(
         predict=Question(
-            T("The reverse model writes \"fedcba\" for \"abcdef\". What pattern does its cross-attention show?",
-              "reverse 模型把 “abcdef” 写成 “fedcba”。它的交叉注意力呈现什么图案？"),
+            T("The reverse model writes \"jihgfedcba\" for \"abcdefghij\". What pattern does its cross-attention show?",
+              "reverse 模型把 “abcdefghij” 写成 “jihgfedcba”。它的交叉注意力呈现什么图案？"),
             (right("An anti-diagonal: the first output looks at the last input", "反对角线：第一个输出看最后一个输入",
                    "To write the reversed text, output step $t$ reads input $n - 1 - t$.",
                    "要写出反转后的文本，第 $t$ 步输出读取第 $n - 1 - t$ 个输入。"),
@@ -444,10 +491,9 @@ COPY_TRAINING = Lesson(
         run=T("Train copy live", "现场训练 copy"),
         view="",
         reveal=T("The diagonal sharpens as exact match climbs: decoder position $t$ attends to source position "
-                 "$t$, the token it has to write. The loss fell first; exact match rose only once nearly every "
-                 "token was right.",
+                 "$t$, the token it has to write. What your run showed:",
                  "随着完全匹配率上升，对角线越来越清晰：解码器位置 $t$ 关注源序列位置 $t$，也就是它要写出的那个词元。"
-                 "损失先下降；只有当几乎每个词元都对了，完全匹配率才上升。"),
+                 "你这次运行的结果："),
         live="copy"),
     check=Question(
         T("The loss is already low but exact match is still 0%. Why?", "损失已经很低，但完全匹配率仍为 0%，为什么？"),
@@ -466,7 +512,7 @@ CHAR_LM = Lesson(
     id="char-lm",
     title=T("10 · A character language model", "10 · 字符级语言模型"),
     explanation=T(
-        "A decoder-only model trained to predict the next character. On a tiny text, such as the 400-character "
+        "A decoder-only model trained to predict the next character. On a tiny text, such as the 407-character "
         "rhyme of the first tutorial, it **memorises**: training loss falls near 0 and greedy generation writes "
         "the rhyme back. On Shakespeare (1 MB) it cannot memorise; it learns spelling, words and the shape of a "
         "play.\n\nThe **block size** is how many characters it reads at once; it must fit the text.\n\n"
@@ -474,7 +520,7 @@ CHAR_LM = Lesson(
         "\"ROMEO: What light\" before and after its training. **Run** trains the Train tab's character preset "
         "(2 layers, width 128, blocks of 32 characters) on the rhyme from random weights in your session and "
         "stops as soon as the training loss is 0.3 or less.",
-        "一个训练来预测下一个字符的仅解码器模型。在很小的文本上（比如第一篇教程里 400 个字符的童谣），它会**背下来**："
+        "一个训练来预测下一个字符的仅解码器模型。在很小的文本上（比如第一篇教程里 407 个字符的童谣），它会**背下来**："
         "训练损失接近 0，贪心生成会把童谣原样写回。在莎士比亚（1 MB）上它背不下来，而是学到拼写、单词和剧本的格式。\n\n"
         "**块大小**是它一次读多少个字符；它必须放得进文本。\n\n"
         "图中是发布的 *shakespeare-char* 模型在训练前后对“ROMEO: What light”之后下一个字符的概率。"
@@ -501,12 +547,11 @@ CHAR_LM = Lesson(
                    "莎士比亚太大，背不下来，所以它的损失停得更高；童谣却背得下来。"))),
         run=T("Train on the rhyme live", "现场训练童谣"),
         view="",
-        reveal=T("The training loss falls below 0.3 and what the model writes continues the rhyme as written: it "
-                 "has memorised these 407 characters rather than learned English. Trained on tiny Shakespeare "
-                 "(the figures above), the same kind of model cannot memorise; it learns which characters tend "
-                 "to follow which.",
-                 "训练损失降到 0.3 以下，模型写出的内容按原文接着童谣往下写：它背下了这 407 个字符，而不是学会了英语。"
-                 "在 tiny Shakespeare 上训练（上面的图），同样的模型背不下来，学到的是哪些字符常常跟在哪些字符后面。"),
+        reveal=T("A model that writes the rhyme back as written has memorised these 407 characters rather than "
+                 "learned English. Trained on tiny Shakespeare (the figures above), the same kind of model cannot "
+                 "memorise; it learns which characters tend to follow which. What your run showed:",
+                 "按原文把童谣写回来的模型背下了这 407 个字符，而不是学会了英语。在 tiny Shakespeare 上训练（上面的图），"
+                 "同样的模型背不下来，学到的是哪些字符常常跟在哪些字符后面。你这次运行的结果："),
         live="rhyme"),
     check=Question(
         T("Training loss 0.2 while validation loss rises. What is happening?", "训练损失 0.2，而验证损失在上升。发生了什么？"),
@@ -528,26 +573,42 @@ DECODING = Lesson(
         "- **greedy**: the most likely token;\n- **temperature** $T$: $\\mathrm{softmax}(z / T)$ — below 1 "
         "sharper, above 1 flatter;\n- **top-k**: keep the $k$ most likely, renormalise;\n- **top-p**: keep the "
         "smallest set whose probabilities sum to at least $p$;\n- **beam search**: keep the $B$ best partial "
-        "sequences by total log-probability.",
+        "sequences by total log-probability;\n- **repetition penalty** $r$: before choosing, divide the probability "
+        "of every token already in the text by $r$ (subtract $\\ln r$ from its logit) and renormalise.\n\n"
+        "A probability on a bar is the share of draws that would pick that token when sampling.",
         "模型给出下一个词元的分布 $p = \\mathrm{softmax}(z)$。解码负责选择：\n\n"
         "- **贪心**：选概率最大的词元；\n- **温度** $T$：$\\mathrm{softmax}(z / T)$——小于 1 更尖锐，大于 1 更平坦；\n"
         "- **top-k**：保留概率最大的 $k$ 个，再归一化；\n- **top-p**：保留概率之和至少为 $p$ 的最小集合；\n"
-        "- **束搜索**：按总对数概率保留 $B$ 个最好的部分序列。"),
+        "- **束搜索**：按总对数概率保留 $B$ 个最好的部分序列；\n"
+        "- **重复惩罚** $r$：选择之前，把文本中已出现的每个词元的概率除以 $r$（即从它的 logit 中减去 $\\ln r$），再归一化。\n\n"
+        "条形上的概率就是采样时选中该词元的次数占比。"),
     look_for=T(
-        "- The candidate bars before and after each filter, the chosen token marked.\n- The beam tree: the best "
-        "path and the hypotheses that fell away.",
-        "- 每个过滤器前后的候选条形图，被选中的词元有标记。\n- 束搜索树：最佳路径以及被淘汰的假设。"),
+        "- The candidate bars at two temperatures: the figure titles name them.\n- The bars before and after "
+        "top-k and top-p, the chosen token marked.\n- The beam tree: the best path and the hypotheses that fell "
+        "away.",
+        "- 两个温度下的候选条形图：图的标题写明了温度。\n- top-k 和 top-p 前后的条形图，被选中的词元有标记。\n"
+        "- 束搜索树：最佳路径以及被淘汰的假设。"),
     experiment=Experiment(
         predict=Question(
-            T("Which temperature makes the candidate bars flatter?", "哪个温度会让候选条形图更平坦？"),
-            (right("2.0", "2.0", "Dividing the logits by $T > 1$ shrinks their differences.", "把 logits 除以 $T > 1$ 会缩小它们之间的差距。"),
-             wrong("0.2", "0.2", "Dividing by $T < 1$ stretches the differences: sharper.", "除以 $T < 1$ 会拉大差距：更尖锐。"),
-             wrong("Temperature does not change the bars", "温度不会改变条形图",
-                   "It changes every probability except when all logits are equal.", "除非所有 logits 相等，它会改变每个概率。"))),
-        run=T("Step at temperature 0.2 and 2.0", "分别用温度 0.2 和 2.0 生成一步"),
-        view="decoding_temperature",
-        reveal=T("At 2.0 the bars spread over many tokens; at 0.2 nearly all the mass sits on the top one.",
-                 "温度 2.0 时概率分散到许多词元上；0.2 时几乎全部集中在第一名。")),
+            T("A small language model writes 60 tokens after a prompt, decoded four ways. Which repeats itself most "
+              "(the largest share of 4-token pieces it has already written)?",
+              "一个小语言模型在提示之后写 60 个词元，用四种方式解码。哪一种最爱重复自己（已经写过的 4 词元片段占比最大）？"),
+            (wrong("Greedy", "贪心", "Greedy does loop, but beam search, which keeps the most likely whole sequences, "
+                   "loops even more.", "贪心确实会打转，但保留最可能整句的束搜索转得更厉害。"),
+             right("Beam search", "束搜索",
+                   "It keeps the sequences with the highest total probability, and once a phrase has been written, "
+                   "writing it again is very likely: repetition is what it finds.",
+                   "它保留总概率最高的序列，而一句话写过一次之后，再写一遍的概率很高：它找到的正是重复。"),
+             wrong("Sampling at temperature 1", "温度 1 的采样",
+                   "Sampling draws a different token now and then, which breaks loops: it repeats least.",
+                   "采样时不时会抽到别的词元，把循环打断：它重复得最少。"))),
+        run=T("Decode four ways and count repeats", "用四种方式解码并统计重复"),
+        view="decoding_repetition",
+        reveal=T("The most likely continuation is not the most natural one: a phrase already written makes itself "
+                 "more likely, so greedy and beam search, which chase likelihood, fall into loops; sampling and a "
+                 "repetition penalty break them.",
+                 "最可能的续写并不是最自然的：写过的话会让自己更可能再出现，所以追求似然的贪心和束搜索会陷入循环；"
+                 "采样和重复惩罚能打破循环。")),
     check=Question(
         T("Top-p with p = 0.9 keeps…", "p = 0.9 的 top-p 保留……"),
         (right("the smallest set of most likely tokens whose probabilities sum to at least 0.9",
@@ -557,7 +618,7 @@ DECODING = Lesson(
                "It counts probability mass, not tokens.", "它计算的是概率质量，而不是词元个数。"),
          wrong("every token with probability above 0.9", "概率大于 0.9 的每个词元",
                "At most one token can have probability above 0.5.", "概率大于 0.5 的词元最多只有一个。"))),
-    views=("decoding_candidates", "decoding_beam"),
+    views=("decoding_temperature", "decoding_candidates", "decoding_beam"),
     link={"view": "generate", "model": "shakespeare-char"},
 )
 
@@ -575,8 +636,11 @@ MEASURING = Lesson(
         "- **BLEU**：$\\mathrm{BP} \\cdot \\exp\\big(\\sum_{n=1}^{4} \\tfrac{1}{4} \\log p_n\\big)$，即带长度惩罚的 n 元组精确率"
         "几何平均；对部分正确的输出给部分分，它不衡量意思是否正确。"),
     look_for=T(
-        "- Perplexity beside every validation loss.\n- BLEU beside exact match for the sequence-to-sequence models.",
-        "- 每个验证损失旁边的困惑度。\n- 序列到序列模型的完全匹配率旁边的 BLEU。"),
+        "- Each validation loss beside two baselines: $\\ln V$, uniform guessing among the $V$ outputs, and the "
+        "unigram loss of a model that knows only how often each token occurs.\n- Perplexity as the number of "
+        "equally likely tokens the model is as unsure between.\n- Exact match beside BLEU where a card has both.",
+        "- 每个验证损失旁边的两个基准：$\\ln V$，即在 $V$ 个输出中均匀猜测；以及只知道每个词元出现频率的一元（unigram）模型的损失。\n"
+        "- 困惑度：模型的不确定程度相当于在多少个等可能的词元中选一个。\n- 模型卡同时列出时，完全匹配率旁边的 BLEU。"),
     experiment=Experiment(
         predict=Question(
             T("A character model has validation loss 1.5 nats per character. Its perplexity is about…",
@@ -647,17 +711,15 @@ BUGS = Lesson(
                    "NaN 来自所有分数都是 $-\\infty$ 的一行；这个掩码只加 0 和 1，所以没有哪个分数是 $-\\infty$。"))),
         run=T("Run the float-mask lab", "运行浮点掩码实验"),
         view="",
-        reveal=T("Its loss curves do not give the bug away: they look unremarkable beside the reference's. The "
-                 "check finds it: change only the last character and the logits at earlier positions move (by exactly 0 in the reference). Its attention reaches into the future, and with "
-                 "the true causal mask put back its held-out loss is higher than the reference's.",
-                 "它的损失曲线几乎暴露不出这个错误：和参考模型的放在一起看不出异常。检查项找到了它："
-                 "只改最后一个字符，前面位置的 logit 就会变（参考模型的变化恰好为 0）。它的注意力伸进了未来；"
-                 "换回真正的因果掩码后，它在留出数据上的损失高于参考模型。"),
+        reveal=T("A float mask is added to the scores, so no future key gets weight exactly 0: changing only the last "
+                 "character moves the logits at earlier positions, which the check measures. What your run showed:",
+                 "浮点掩码是加到分数上的，所以没有哪个未来的键的权重恰好为 0：只改最后一个字符，前面位置的 logit 就会变，"
+                 "检查项测量的正是这一点。你这次运行的结果："),
         live="float-mask"),
     check=Question(
         T("Which bug makes attention nearly one-hot at initialisation when $d_k$ is large?",
           "当 $d_k$ 很大时，哪个错误会让注意力在初始化时就几乎是 one-hot？"),
-        (right("Forgetting to divide the scores by $\\sqrt{d_k}$", "忘记把分数除以 $\\sqrt{d_k}$",
+        (right("Forgetting to divide the scores by √d_k", "忘记把分数除以 √d_k",
                "Unscaled scores have standard deviation $\\sqrt{d_k}$, which saturates softmax.",
                "未缩放的分数标准差为 $\\sqrt{d_k}$，会让 softmax 饱和。"),
          wrong("Forgetting the positional encoding", "忘记位置编码", "That hides order; it does not sharpen the "
@@ -687,29 +749,37 @@ HEADS_FORM = Lesson(
         "训练数据是 8 到 32 个词元的随机块反复书写）从随机权重开始训练，跟踪这两个分数，"
         "一旦第 1 层某个头的归纳分数达到 0.3 就停下。"),
     look_for=T(
-        "- While it trains: the loss plateau, then the drop.\n- The previous-token score of layer 0 rising before "
-        "the induction score of layer 1, and the step where the induction score crosses its threshold.",
-        "- 训练时：损失平台期，然后骤降。\n- 第 0 层的前一词元分数先于第 1 层的归纳分数上升，以及归纳分数越过阈值的那一步。"),
+        "- While it trains: the loss plateau, then the drop.\n- The previous-token score of layer 0 and the "
+        "induction score of layer 1: when each starts to rise, and the step where the induction score crosses its "
+        "threshold.",
+        "- 训练时：损失平台期，然后骤降。\n- 第 0 层的前一词元分数和第 1 层的归纳分数：各自从什么时候开始上升，"
+        "以及归纳分数越过阈值的那一步。"),
     experiment=Experiment(
         predict=Question(
-            T("Which forms first during training?", "训练中哪个先形成？"),
-            (right("Layer 0's previous-token head", "第 0 层的前一词元头",
-                   "The induction head reads what the previous-token head writes, so it can only work once that "
-                   "exists.", "归纳头读取前一词元头写下的信息，所以只有前者出现后它才能工作。"),
-             wrong("Layer 1's induction head", "第 1 层的归纳头", "Without the previous-token information it has "
-                   "nothing to search for.", "没有前一词元的信息，它就没有东西可搜索。"),
-             wrong("Both at exactly the same step", "两者在完全相同的步数形成",
-                   "They form close together, but in order.", "它们形成的时间很接近，但有先后。"))),
+            T("The induction head reads what the previous-token head writes. When do the two form during training?",
+              "归纳头读取前一词元头写下的信息。训练中这两个头什么时候形成？"),
+            (right("In the same stretch of steps: neither lowers the loss without the other",
+                   "在同一段步数里：缺了另一个，谁都降不了损失",
+                   "A previous-token head is of no use until something reads it, and an induction head has nothing "
+                   "to read without it; the two form in one phase change, with the drop in loss.",
+                   "没有谁读取，前一词元头就没有用；没有前一词元头，归纳头也没有东西可读；两者在同一次相变中形成，损失随之骤降。"),
+             wrong("The previous-token head long before the induction head", "前一词元头远早于归纳头",
+                   "It alone does not lower the loss on random repeated blocks, so nothing drives it to form early.",
+                   "在随机重复的块上，单靠它降不了损失，所以没有什么推动它提前形成。"),
+             wrong("The induction head long before the previous-token head", "归纳头远早于前一词元头",
+                   "Without the previous-token information it has nothing to search for.",
+                   "没有前一词元的信息，它就没有东西可搜索。"))),
         run=T("Train the induction model live", "现场训练 induction 模型"),
         view="",
-        reveal=T("The previous-token score climbs first; the induction score crosses its threshold a little later, "
-                 "together with the drop in loss.", "前一词元分数先上升；归纳分数稍后越过阈值，与损失骤降同时发生。"),
+        reveal=T("Neither head lowers the loss alone, so the two scores rise in the same stretch of steps, and the "
+                 "loss falls with them. What your run showed:",
+                 "单独哪个头都降不了损失，所以两个分数在同一段步数里上升，损失也随之下降。你这次运行的结果："),
         live="induction"),
     check=Question(
         T("At position $t$, an induction head attends to…", "在位置 $t$，归纳头关注的是……"),
         (right("the token right after the previous occurrence of the current token", "当前词元上一次出现位置的下一个词元",
                "That token is the prediction for what comes next.", "那个词元就是对下一个词元的预测。"),
-         wrong("the token right before position $t$", "位置 $t$ 前面紧挨着的词元",
+         wrong("the token right before position t", "位置 t 前面紧挨着的词元",
                "That is a previous-token head.", "那是前一词元头。"),
          wrong("the first token of the sequence", "序列的第一个词元", "That is a first-token (\"attention sink\") "
                "head.", "那是首词元（“注意力汇聚”）头。"))),
@@ -725,15 +795,25 @@ COST = Lesson(
         "$8D^2$ in the feed-forward network. A forward pass costs about $2N$ FLOPs per token for $N$ parameters. "
         "While decoding, the **KV cache** keeps $2 \\cdot L \\cdot T \\cdot D$ numbers so old tokens are not "
         "recomputed.\n\nGPT-2 small ($L = 12$, $D = 768$, $V = 50257$, 1024 positions) has **124,439,808** "
-        "parameters, 38.6 million of them in the token embedding.",
+        "parameters, 38.6 million of them in the token embedding.\n\n"
+        "**Why attention replaced recurrence.** A recurrent layer $h_t = \\tanh(W h_{t-1} + U x_t)$ mixes $n$ "
+        "positions with $2nD^2$ multiply-adds, in $n$ steps that must run one after another, and the first token "
+        "reaches the last through $n - 1$ of them. Self-attention mixes them with $2n^2D$ ($QK^\\top$ and the "
+        "weighted sum of $V$), all positions at once, every pair one step apart. The two costs are equal at "
+        "$n = D$; below it attention is cheaper as well.",
         "一个 $d_{ff} = 4D$ 的块约有 $12D^2$ 个权重：注意力中 $4D^2$（$W_Q, W_K, W_V, W_O$），前馈网络中 $8D^2$。"
         "对 $N$ 个参数，一次前向传播每个词元约需 $2N$ 次浮点运算。解码时，**KV 缓存**保存 $2 \\cdot L \\cdot T \\cdot D$ "
         "个数，避免重复计算旧词元。\n\nGPT-2 small（$L = 12$，$D = 768$，$V = 50257$，1024 个位置）有 **124,439,808** 个参数，"
-        "其中 3860 万在词元嵌入里。"),
+        "其中 3860 万在词元嵌入里。\n\n"
+        "**为什么注意力取代了循环网络。** 循环层 $h_t = \\tanh(W h_{t-1} + U x_t)$ 混合 $n$ 个位置要 $2nD^2$ 次乘加，"
+        "分 $n$ 步一步接一步地算，第一个词元要经过 $n - 1$ 步才能到达最后一个。自注意力混合它们要 $2n^2D$ 次"
+        "（$QK^\\top$ 和对 $V$ 的加权求和），所有位置同时计算，任意两个位置之间只隔一步。两者的代价在 $n = D$ 处相等；"
+        "短于它时注意力还更省。"),
     look_for=T(
         "- The parameter treemap: embeddings against blocks.\n- FLOPs and KV-cache memory growing with the "
-        "context length.",
-        "- 参数树状图：嵌入与各个块的对比。\n- 计算量和 KV 缓存内存随上下文长度增长。"),
+        "context length.\n- Attention's and recurrence's cost of mixing positions, and where they cross.",
+        "- 参数树状图：嵌入与各个块的对比。\n- 计算量和 KV 缓存内存随上下文长度增长。\n"
+        "- 注意力与循环网络混合各位置的代价，以及两者相交的地方。"),
     experiment=Experiment(
         predict=Question(
             T("In GPT-2 small, which holds more parameters: the token embedding (50257 × 768) or one block?",
@@ -756,7 +836,7 @@ COST = Lesson(
                "只有偏置和层归一化线性增长；矩阵随 $D^2$ 增长。"),
          wrong("8", "8 倍", "That would be $D^3$; a matrix of $D \\times D$ has $D^2$ entries.",
                "那是 $D^3$；$D \\times D$ 的矩阵只有 $D^2$ 个元素。"))),
-    views=("cost_treemap", "cost_kv_cache"),
+    views=("cost_treemap", "cost_kv_cache", "cost_recurrence"),
     link={"view": "architecture", "preset": "gpt2-small"},
 )
 

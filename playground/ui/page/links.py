@@ -52,6 +52,7 @@ class LinkedPage:
     form: Form | None = None
     ignored: list[Refused] = field(default_factory=list)
     named: set[str] = field(default_factory=set)      # the form's parameters the link named and kept
+    given: set[str] = field(default_factory=set)      # the form's parameters the link named, kept or not
 
 
 def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]], registry) -> LinkedPage:
@@ -98,6 +99,7 @@ def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]
     named = {name for name in given if name in form_type.params()} - {e.param for e in ignored}
     form, unfit = form.fit(registry, named)
     page.form, page.ignored, page.named = form, ignored + unfit, named - {e.param for e in unfit}
+    page.given = {name for name in given if name in form_type.params()}
     return page
 
 
@@ -263,7 +265,7 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         wiring = views.get(page.view)
         if wiring is not None:
             try:
-                out.update(wiring.show(workspace, lang, page.form if page.named else None))
+                out.update(wiring.show(workspace, lang, page.form if page.given else None))
             except Exception as error:         # the tab opens with the link's controls, saying why it has no views
                 if page.form is not None:
                     out.update(wiring.link_updates(workspace, page.form, lang))
@@ -277,16 +279,17 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
     def kept_read(address_query: str, lang: str, request: gr.Request, *kept_values):
         """What the browser kept for the session (read once the page has loaded it) into the session's
         workspace; a tab that shows what was kept starts from it where the link names nothing of that
-        tab's, and is drawn again for it when it is on screen."""
+        tab's, and is drawn again with it when it is on screen."""
         workspace = ctx.workspace(request)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
         redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
-            if keep(workspace, value) and not (view == page.view and page.named):
-                with workspace.lock:
+            holds_a_place = keep(workspace, value)
+            with workspace.lock:
+                if holds_a_place and not (view == page.view and page.given):
                     workspace.forms.pop(view, None)
-                    workspace.drawn.pop(view, None)
-                redrawn.add(view)
+                workspace.drawn.pop(view, None)                  # drawn again with what was kept
+            redrawn.add(view)
         shown = workspace.shown_view
         return views[shown].show(workspace, lang) if shown in redrawn else {}
 

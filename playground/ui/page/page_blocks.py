@@ -19,9 +19,12 @@ UNCHANGED = {"__type__": "update"}       # what Gradio sends for an output an ev
 
 def named_outputs(outputs: list, predictions) -> list[int] | None:
     """Positions in `outputs` of the components that `predictions` (an event's return value) names,
-    when it is a dict keyed by components that leaves some outputs out, else None."""
-    if not isinstance(predictions, dict) or not predictions or not all(isinstance(k, Block) for k in predictions):
+    when it is a dict keyed by components that leaves some outputs out (an empty one leaves them all
+    as they are), else None."""
+    if not isinstance(predictions, dict) or not all(isinstance(k, Block) for k in predictions):
         return None
+    if not predictions:
+        return [] if len(outputs) > 1 else None
     named = {component._id for component in predictions}
     positions = [i for i, block in enumerate(outputs) if block._id in named]
     if len(positions) == len(outputs) or len(positions) < len(named):
@@ -36,10 +39,12 @@ class PageBlocks(gr.Blocks):
         positions = named_outputs(list(block_fn.outputs), predictions)
         if positions is None or block_fn.batch or block_fn.is_validator_function:
             return await super().postprocess_data(block_fn, predictions, state)
+        output = [None if block.stateful else dict(UNCHANGED) for block in block_fn.outputs]
+        if not positions:
+            return output
         named = copy.copy(block_fn)
         named.outputs = [block_fn.outputs[i] for i in positions]
         sent = await super().postprocess_data(named, predictions, state)
-        output = [None if block.stateful else dict(UNCHANGED) for block in block_fn.outputs]
         for position, value in zip(positions, sent):
             output[position] = value
         return output

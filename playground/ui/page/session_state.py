@@ -74,8 +74,13 @@ class LeanStateHolder(StateHolder):
 
 @asynccontextmanager
 async def lean_sessions(app):
-    """A lifespan for Gradio's app (launch's app_kwargs): sessions start lean from the first request."""
+    """A lifespan for Gradio's app (launch's app_kwargs): sessions start lean from the first request,
+    and Gradio keeps as many sessions' states as the app keeps workspaces (Gradio's own default is
+    10,000, each with the last outputs of its events, however long ago the session ended)."""
     holder = LeanStateHolder()
     holder.set_blocks(app.blocks)
+    workspaces = getattr(app.blocks, "workspaces", None)
+    if workspaces is not None:
+        holder.capacity = workspaces.max_sessions
     app.state_holder = holder
     yield

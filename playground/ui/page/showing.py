@@ -13,6 +13,7 @@ from ..text.i18n import label
 from .context import LIGHT, PRIVATE, AppContext
 from .language import SET_LOCALE_JS
 from .runtime import guarded
+from .wiring import selected
 
 
 def page_targets(ctx: AppContext) -> list:
@@ -29,15 +30,19 @@ def shown_tab(ctx: AppContext, workspace: Workspace, lang: str) -> dict:
 def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], targets: list) -> None:
     """A tab picked draws it; a new language redraws the tab on screen (and translates every tab's
     name again: Gradio does so only for a tab once it has been opened)."""
-    views_by_tab = {id(tab): view for view, tab in tab_components.items()}
+    views = tuple(tab_components)            # a tab picked is known by its place (Gradio rebuilds a renamed tab)
     progress = {"show_progress_on": [tabs]}
 
     @guarded
     def on_select(lang: str, request: gr.Request, event: gr.EventData) -> dict:
-        view = views_by_tab.get(id(getattr(event, "target", None)))
-        if view not in ctx.views:
-            return {}
-        return ctx.views[view].show(ctx.workspace(request), lang)
+        index = selected(event).get("index")
+        view = views[index] if isinstance(index, int) and 0 <= index < len(views) else None
+        workspace = ctx.workspace(request)
+        if view not in ctx.views or workspace.language is None:
+            return {}           # the page reports its first tab before it has opened: its opening draws it
+        # The session's language: the page may report a tab it selects itself (its opening) with the
+        # language control's value from before the opening set it.
+        return ctx.views[view].show(workspace, workspace.language)
 
     gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, **LIGHT, **progress,
           **PRIVATE)

@@ -50,6 +50,17 @@ from .widgets import on_slide
 Handler = Callable[[Workspace, Form, str], Mapping[str, Any]]
 Adapter = Callable[[Form, Any], Form]
 EXPORT_SCALE = 2                  # PNG pixels per screen pixel
+PLOTLY_LOCALES = {                # the figure toolbar's words in the app's other language
+    "zh-CN": {"Autoscale": "自动缩放", "Box Select": "矩形框选择", "Compare data on hover": "悬停时比较数据",
+              "Double-click on legend to isolate one trace": "双击图例来突显对应轨迹",
+              "Double-click to zoom back out": "双击返回缩小显示", "Download plot as a png": "下载图表为 PNG 格式",
+              "Download plot": "下载图表", "Lasso Select": "套索选择", "Pan": "平移", "Reset": "重置",
+              "Reset axes": "重置坐标轴", "Reset view": "重置视图", "Reset views": "重置视图",
+              "Show closest data on hover": "悬停时显示最近的数据", "Snapshot succeeded": "生成快照成功",
+              "Taking snapshot - this may take a few seconds": "正在生成快照，可能需要几秒钟",
+              "Toggle Spike Lines": "启用/禁用尖峰线", "Toggle show closest data on hover": "启用/禁用悬停时显示最近的数据",
+              "Zoom": "缩放", "Zoom in": "放大", "Zoom out": "缩小"},
+}
 LINK = "link"                     # the name of every tab's (hidden) link box among its updates
 NOTE = "note"                     # the name of every tab's one-line note among its updates
 # Outputs whose postprocessing reads none of the properties an update may change (only its value,
@@ -82,16 +93,20 @@ def _serialised(value):
     return value.model_dump() if isinstance(value, (GradioModel, GradioRootModel)) else value
 
 
-def export_config(file_name: str) -> dict:
-    """Plotly's config for a figure: its camera button saves a PNG at EXPORT_SCALE x, as `file_name`.png."""
-    return {"toImageButtonOptions": {"format": "png", "filename": file_name, "scale": EXPORT_SCALE},
-            "displaylogo": False}
+def export_config(file_name: str, lang: str = "en") -> dict:
+    """Plotly's config for a figure: its camera button saves a PNG at EXPORT_SCALE x, as `file_name`.png;
+    its toolbar speaks the session's language (Plotly's own words, as its locale files have them)."""
+    config = {"toImageButtonOptions": {"format": "png", "filename": file_name, "scale": EXPORT_SCALE},
+              "displaylogo": False}
+    if lang in PLOTLY_LOCALES:
+        config.update(locale=lang, locales={lang: {"dictionary": PLOTLY_LOCALES[lang]}})
+    return config
 
 
-def with_export(figure: go.Figure, file_name: str) -> PlotData:
+def with_export(figure: go.Figure, file_name: str, lang: str = "en") -> PlotData:
     """The figure as gr.Plot sends it, with export_config (gr.Plot passes the JSON's "config" to
     Plotly), written in one pass (viz.figure_json)."""
-    return PlotData(type="plotly", plot=figure_json(figure, export_config(file_name)))
+    return PlotData(type="plotly", plot=figure_json(figure, export_config(file_name, lang)))
 
 
 def any_of(*triggers):
@@ -219,7 +234,10 @@ class TabWiring:
         self.link = gr.Textbox(visible="hidden", elem_id=f"{form_type.VIEW}-link", elem_classes="view-link",
                                show_label=False)
         self.note = getattr(ctx, "note", None)      # the tab's one-line note, declared at the top of the tab
-        self._names = {id(component): name for name, component in self.components.items()}
+        # A component an event updated is a new object in the session's state (Gradio rebuilds it), so a
+        # trigger is known by its elem_id, which the rebuilt one keeps.
+        self._names = {component.elem_id: name for name, component in self.components.items()
+                       if getattr(component, "elem_id", None)}
         self.export_name = export_name or (lambda form, name: file_name(form_type.VIEW, name))
         self.controls = controls
         self.draw, self.refused, self.shared = draw, refused, shared
@@ -303,7 +321,7 @@ class TabWiring:
 
         def prepared(values: tuple, lang: str, request, event) -> tuple[Workspace, Form, Handler, dict]:
             form = self.read(values, lang)
-            trigger = self._names.get(id(getattr(event, "target", None)))
+            trigger = self._names.get(getattr(getattr(event, "target", None), "elem_id", None))
             workspace = ctx.workspace(request)
             given = {}
             if trigger in adapt:
@@ -387,7 +405,7 @@ class TabWiring:
         """A handler's updates by name as they are sent: figures with their export config, and the
         tab's link (under LINK) for the form they leave on the page, when `link`."""
         shown = self.after(form, updates)
-        named = {name: self._outgoing(shown, name, update) for name, update in updates.items()}
+        named = {name: self._outgoing(shown, name, update, lang) for name, update in updates.items()}
         if link:
             named[LINK] = link_query(self.ctx.registry, form.VIEW, shown, lang)
         return named
@@ -434,22 +452,26 @@ class TabWiring:
         return {self.components[name]: update for name, update in named.items()}
 
     def after(self, form: Form, updates: Mapping[str, Any]) -> Form:
-        """The form once `updates` are on the page (the values they set for the form's fields)."""
-        changes = {}
+        """The form once `updates` are on the page (the values they set for the form's fields, as the
+        form keeps them: a list of names as a tuple, for one)."""
+        params, changes = self.form_type.params(), {}
         for name, update in updates.items():
-            if name in self.form_type.params():
+            if name in params:
                 sets, value = value_of(update)
                 if sets:
-                    changes[name] = value
+                    try:
+                        changes[name] = params[name].check(name, value)
+                    except Refused:
+                        continue                      # a value the page shows but the form would refuse
         return dataclasses.replace(form, **changes) if changes else form
 
-    def _outgoing(self, form: Form, name: str, update):
+    def _outgoing(self, form: Form, name: str, update, lang: str):
         if isinstance(update, go.Figure):
-            return with_export(update, self.export_name(form, name))
+            return with_export(update, self.export_name(form, name), lang)
         if isinstance(update, gr.Plot) and isinstance(update.constructor_args.get("value"), go.Figure):
             # a figure sent with other properties (its visibility): with its export config as well
             args = update.constructor_args
-            return gr.update(**{**args, "value": with_export(args["value"], self.export_name(form, name))})
+            return gr.update(**{**args, "value": with_export(args["value"], self.export_name(form, name), lang)})
         return update
 
     def on(self, trigger, handler: Handler, outputs: Iterable[str], progress_on: str | None = None,

@@ -24,7 +24,6 @@ from playground.checkpoint import to_bytes
 from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tiny_shakespeare
 from playground.train import Snapshot, Trainer, TrainEvent, recipes, zerogpu
 from playground.train.card import card, metadata
-from playground.train.config import SCHEDULES
 from playground.train.metrics import perplexity
 from playground.train.recipes import (  # noqa: F401  (the tab's names for the recipes)
     DATA_BLOCK_SIZES,
@@ -172,6 +171,7 @@ class TrainingSession:
         self.view_score: str | None = None       # the head score followed, e.g. "decoder.cross_attn.diagonal"
         self.entry: ModelEntry | None = None     # the published model
         self.download: Path | None = None
+        self.download_best: Path | None = None   # the weights at the lowest validation loss, when not the last
         self.figures: dict[str, object] = {}
         self._published: tuple[Trainer, int] | None = None
         self._worker = Worker()
@@ -286,10 +286,26 @@ class TrainingSession:
             self._directory = Path(tempfile.mkdtemp(prefix="playground-train-"))
         self.download = self._directory / f"{self.model_name}.safetensors"
         self.download.write_bytes(payload)
+        self.download_best = self._best_file(trainer)
         self.entry = ModelEntry(self.model_name, model, trainer.tokenizer, trainer.model_config, model_card, "session",
                                 held_out_loss=final.val_loss, examples=own_examples(_data_of(trainer), trainer.tokenizer))
         self._published = (trainer, trainer.step)
         return self.entry
+
+    def _best_file(self, trainer: Trainer) -> Path | None:
+        """The weights at the run's lowest validation loss as a .safetensors file beside the last ones,
+        when they are other weights (an earlier step); None otherwise."""
+        best = trainer.best
+        if best is None or best.step == trainer.step:
+            return None
+        model = copy.deepcopy(trainer.model).cpu()
+        model.load_state_dict(best.state)
+        evaluated = next(e for e in reversed(trainer.history) if e.step == best.step and e.evaluated)
+        model_card = card(self.spec.preset, trainer, evaluated, CARD_COMMAND)
+        path = self._directory / f"{self.model_name}-best-step{best.step}.safetensors"
+        path.write_bytes(to_bytes(freeze(model), trainer.tokenizer, model_card,
+                                  metadata(self.spec.preset, trainer, evaluated, CARD_COMMAND)))
+        return path
 
     def close(self) -> None:
         """The session is gone: stop its run and delete its download file."""

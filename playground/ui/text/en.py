@@ -438,7 +438,7 @@ EN: dict[str, str] = {
     "w_step": "step",
     "w_score": "score",
     "w_logprob": "log-probability",
-    "fig_candidates": "Step {index}: the candidates for the next token (chosen: {token})",
+    "fig_candidates": "Step {index}: the candidates for the next token, {settings} (chosen: {token})",
     "fig_token_attention_self": "Where the new token {token} looks, in every layer and head",
     "fig_token_attention_cross": "Which source tokens the new token {token} reads (cross-attention)",
     "fig_filling": "Causal self-attention, layer {layer}, head {head}: one new row per step",
@@ -482,9 +482,10 @@ EN: dict[str, str] = {
         "token, over the target tokens (for masked LM, over the 15% of positions chosen for prediction, most of them shown as "
         "`<mask>`). A model that spreads its probability "
         "evenly over $V$ tokens scores $\\ln V$; a perfect one scores 0. Backpropagation gives the gradient of "
-        "the loss for every weight, and AdamW takes one step against it (gradients clipped to norm 1). The "
-        "learning rate rises linearly during the warm-up steps, then falls along a cosine to a tenth of its peak "
-        "at the last step (the induction task keeps it constant).\n\n"
+        "the loss for every weight, and AdamW takes one step against it (gradients clipped to the norm you set, "
+        "1 unless you change it, or not clipped). The learning rate rises linearly during the warm-up steps, then "
+        "follows the schedule you choose (the presets decay it along a cosine to a tenth of its peak at the last "
+        "step; the induction task keeps it constant).\n\n"
         "**The curves.** Training loss is averaged over the steps since the last point. Validation loss and "
         "accuracy (the share of tokens predicted right) are measured on held-out examples the model never "
         "trains on; for copy, reverse, sort and dates, *exact match* is the share of held-out inputs whose whole "
@@ -563,6 +564,15 @@ EN: dict[str, str] = {
     "train_heldout": "held out, at step {step}: validation loss **{val_loss:.3f}** (perplexity **{perplexity:.2f}**) · "
                      "accuracy **{accuracy}**{exact}",
     "train_exact": " · exact match **{exact}**",
+    "train_computed": "Computed {where}.",
+    "train_computed_on": "on the {device} in {how}",
+    "train_gpu_quota": "**The GPU was refused: the daily GPU quota is spent**, so the run goes on on the CPU (slower, nothing is lost).{left}{when} Signed-in Hugging Face users get more quota than visitors: sign in and press Resume. ({detail})",
+    "train_gpu_busy": "**No GPU came free in time**, so the run goes on on the CPU (slower, nothing is lost); Resume tries the GPU again. ({detail})",
+    "train_gpu_unavailable": "**No GPU could be used**, so the run goes on on the CPU (slower, nothing is lost). ({detail})",
+    "train_gpu_left": " {seconds} s of quota are left.",
+    "train_gpu_retry": " The quota comes back in {retry_in}.",
+    "btn_train_download_best": "Download the best weights",
+    "train_best": "The validation loss was lowest at step {step} ({val_loss:.3f}): training past it fitted the training data more than the held-out data. Those weights are offered too (Download the best weights).",
     "train_published": "The model is now **{name}** in every tab's model picker (this session only); "
                        "Download saves it.",
     "train_sample_seq2seq": "**What the model writes now** (step {step}, greedy, held-out inputs):",
@@ -795,7 +805,7 @@ EN: dict[str, str] = {
     "ln_input": "input x",
     "ln_normalised": "normalised x̂",
     "ln_output": "output γ·x̂ + β",
-    "fig_ln_vector": "LayerNorm of token {token} (position {position}) in {norm}",
+    "fig_ln_vector": "LayerNorm of {token} (position {position}), block {layer}",
     "ln_explain": "**Token {token}, d = {d} features.** Mean μ = {mean}; variance σ² = the mean of (x − μ)² = "
                   "{variance} (divided by d, not d − 1); ε = {eps}; √(σ² + ε) = {std}. The normalised "
                   "x̂ = (x − μ) / √(σ² + ε) has mean 0 and variance ≈ 1 over the features; the output is γ·x̂ + β "
@@ -803,7 +813,7 @@ EN: dict[str, str] = {
     "bn_batch": "a small batch x",
     "bn_layer": "LayerNorm: each row",
     "bn_batchnorm": "BatchNorm: each column",
-    "fig_bn": "LayerNorm normalises each token over its features; BatchNorm each feature over the batch",
+    "fig_bn": "LayerNorm (each token) vs BatchNorm (each feature)",
     "bn_explain": "Rows: {n} tokens; columns: their first {f} features in the residual stream, a small batch "
                   "(without γ and β). **LayerNorm** normalises each row over its features: each token has its own "
                   "mean and variance and does not depend on the other tokens (row means after: {layer_means}). "
@@ -1077,7 +1087,9 @@ EN: dict[str, str] = {
     "inside_mask_explanation": (
         "Two inputs of different lengths make one batch: the shorter is padded with `<pad>` on the right. The "
         "**padding mask** hides pad keys; the **causal mask** hides keys after the query (a decoder must not "
-        "read the future); a decoder's self-attention uses both. Hidden cells get −∞ before the softmax, so "
+        "read the future). A decoder's self-attention applies the causal mask alone: with padding on the right, "
+        "causality already hides every pad key from every real query (the note under the figures says why). "
+        "Hidden cells get −∞ before the softmax, so "
         "their weight is exactly 0. The last figure pads on the left instead: under the causal mask a pad query at the start then sees "
         "no key at all, and a softmax over only −∞ is NaN."),
     "inside_norm_heading": "### LayerNorm and the residual stream",
@@ -1125,4 +1137,113 @@ EN: dict[str, str] = {
     "lesson_live_finished": "**The goal was not reached** in the preset's {step} steps. Press the experiment's button again to train from new random weights.",
     "err_lesson_runs_live": "This lesson's experiment trains live: press its own Run button.",
     "err_lesson_not_live": "This lesson's experiment shows a view of a shipped model; it has nothing to train or stop.",
+    "w_values": "values",
+    "shape_values": "mean {mean:.3g} · std {std:.3g} · max {max:.3g}",
+    "stage_repetition": "after the repetition penalty",
+    "settings_greedy": "greedy",
+    "settings_sample": "sampling at temperature {temperature}",
+    "settings_top_k": "top-k {k}",
+    "settings_top_p": "top-p {p}",
+    "settings_repetition": "repetition penalty {penalty}",
+    "fig_candidates_titled": "{title} (chosen: {token})",
+    "meaning_uniform": "guessing uniformly among its {v} outputs would score ln {v} = {uniform:.2f}",
+    "meaning_unigram": "knowing only how often each token occurs, {unigram:.2f}",
+    "meaning_perplexity": "perplexity {ppl:.2f}: as unsure as a fair choice among {ppl:.1f} tokens",
+    "meaning_join": "; ",
+    "meaning_exact": "exact match {exact:.1%}: the share of outputs entirely right",
+    "meaning_bleu": "BLEU {bleu:.1f} of 100: shared character n-grams, partial credit for partly right outputs",
+    "meaning_exact_bleu": "exact match {exact:.1%} (whole outputs entirely right) beside BLEU {bleu:.1f} of 100 (shared character n-grams, partial credit)",
+    "lesson_chinese_note": "**{chars} characters, {bytes} bytes in UTF-8, {n} BPE tokens.**",
+    "fig_lesson_neighbours_step": "Nearest neighbours of {token} in {model} at training step {step}",
+    "lesson_neighbours_note": "The same model at step {first} and at step {last}. Nearest to `{token}`: {start_top} (cosine {start_cos:.2f}) at step {first}; {end_top} ({end_cos:.2f}) at step {last}. Over the whole table: a vowel's nearest neighbour is another vowel for {start_vowels} of {n_vowels} vowels at step {first} and {end_vowels} of {n_vowels} at step {last}; a letter's other case is among its 5 nearest for {start_cases} of {letters} letters, then {end_cases} of {letters}; the mean cosine of a token to its nearest neighbour goes from {start_mean:.2f} to {end_mean:.2f}.",
+    "w_token_embeddings": "token embeddings",
+    "w_position_vectors": "position vectors",
+    "w_random_directions": "random directions (k / D)",
+    "fig_lesson_add_concat": "{model}: position vectors along its token embeddings' main directions",
+    "w_token_directions": "first k directions of the token embeddings",
+    "w_energy_share": "share of the energy",
+    "w_directions_marker": "k = {k}: {share:.0%} of the tokens' variance",
+    "lesson_add_concat_note": "In **{model}** ({d} dimensions) the first {k} directions of the token embeddings hold {token:.0%} of their variance, but only {position:.1%} of the learned position vectors' energy, where {k} random directions would catch {random:.1%}: the model keeps positions mostly in directions its tokens hardly use, so adding them works almost like concatenating, without widening the model.",
+    "lesson_shapes_note": "The copy model **{model}** on `abcdefghij` ({n} tokens): the encoder's self-attention weights are {weights} and its queries {q} ({h} heads).",
+    "w_per_head": "{h} projections of [D, {dh}], one per head",
+    "w_fused": "one projection of [D, {d}], cut into heads",
+    "w_projection": "queries computed by",
+    "w_parameters": "parameters",
+    "w_time_ms": "time (ms, median)",
+    "fig_lesson_fused": "{model}: per-head and fused query projections on {tokens} tokens",
+    "lesson_fused_note": "Both ways give the same queries: the largest difference is {difference:.1e} (rounding), with {params:,} parameters either way. On this server the {h} small products took {per_head_ms:.3f} ms and the one [D, {d}] product {fused_ms:.3f} ms for {tokens} tokens (medians of repeated runs; the times vary with the machine and its load).",
+    "fig_lesson_activations": "ReLU vs GELU: {units} feed-forward units each, after {steps} steps at learning rate {lr:g}",
+    "w_input_z": "input z",
+    "w_output": "output",
+    "w_slope": "slope",
+    "w_largest_input": "a unit's largest input over the text",
+    "w_units": "units",
+    "lesson_activations_note": "Two copies of a small decoder, the same seed and data, one with ReLU and one with GELU, trained {steps} steps at the high learning rate {lr:g}. Feed-forward units whose input is at most 0 at every position of the probe text: **ReLU {relu} of {units}**, **GELU {gelu} of {units}**; {more}. Under ReLU each of them outputs exactly 0 and gets no gradient from this text, so it cannot recover: it is dead. Under GELU the same unit still has a small output and slope, so it keeps learning. Final training losses: ReLU {relu_loss:.2f}, GELU {gelu_loss:.2f}.",
+    "w_grad_embedding": "embedding",
+    "w_grad_output": "output",
+    "w_grad_block": "block {i}",
+    "fig_lesson_gradients": "Each layer's gradient norm at initialisation ({depth} blocks, one batch)",
+    "lesson_gradients_note": "The same initial weights and batch. With residual connections every block gets about the same gradient: from {pre_low:.3f} to {pre_high:.3f} in the pre-norm stack ({pre_spread:.2f}× between the smallest and the largest) and from {post_low:.3f} to {post_high:.3f} post-norm, because x + F(x) passes the gradient back to every earlier layer unchanged. Without them each block's gradient has to pass through every later block: from {none_low:.2f} to {none_high:.2f}, a spread of {none_spread:.2f}×, and at least {factor:.0f} times the largest with residuals. Watching these norms per layer while training shows where learning stalls or blows up.",
+    "fig_lesson_init": "A signal through {layers} plain linear layers: N(0, 0.02) vs Xavier",
+    "w_linear_layers": "linear layers passed",
+    "w_signal_std": "standard deviation of the signal",
+    "lesson_init_note": "With N(0, 0.02) each layer scales the signal by {gain_small:.3f} at D = {small} (0.02 · √{small} = {expected_small:.3f}) and by {gain_large:.3f} at D = {large} (0.02 · √{large} = {expected_large:.3f}): after {layers} layers it is {final_small:.1e} and {final_large:.1e} of its size. Xavier keeps it (gain {xavier:.3f} at D = {large}).",
+    "fig_lesson_timeline_scores": "{model} at step {step}: {score} score of every head ({kind})",
+    "fig_lesson_candidates_step": "{model} at step {step}, after \"{prompt}\"",
+    "lesson_candidates_note": "Top-k 10 keeps {kept_k} candidates and top-p 0.9 then {kept_p}. The chosen token's probability is {p:.1%} after the filters ({raw:.1%} before them): a token of raw probability {raw:.1%} is as surprising as one fair pick among {n:.1f}.",
+    "lesson_temperature_note": "At temperature **{low}** the most likely token `{token}` (raw {raw:.1%}) gets **{low_share:.1%}**, and {low_90} token(s) hold 90% of the probability; at **{high}** it gets **{high_share:.1%}**, and it takes {high_90} tokens to hold 90%.",
+    "w_rep_greedy": "greedy",
+    "w_rep_penalty": "greedy, repetition penalty {penalty}",
+    "w_rep_beam": "beam search, width {width}",
+    "w_rep_sample": "sampling, temperature 1",
+    "fig_lesson_repetition": "{model}: share of repeated 4-token pieces in {n} generated tokens, by decoding",
+    "w_prompt": "prompt",
+    "w_repeated_share": "repeated 4-token pieces",
+    "lesson_repetition_note": "**{model}**, {n} tokens after each of {prompts} prompts. Mean share of 4-token pieces already written: greedy **{greedy:.0%}**, greedy with repetition penalty {factor} **{penalty:.0%}**, beam search (width {width}) **{beam:.0%}**, sampling **{sample:.0%}**. Repeats most: **{most}**. After the first prompt, greedy wrote “{greedy_text}…” and beam search “{beam_text}…”.",
+    "w_uniform_loss": "uniform ln V",
+    "w_unigram_loss": "unigram",
+    "w_as_unsure_as": "perplexity",
+    "w_token_accuracy": "accuracy",
+    "w_bleu": "BLEU",
+    "w_meaning": "what it means",
+    "lesson_measuring_note": "Each loss is in nats per token. **Uniform** is ln V, the loss of guessing evenly among the V outputs; **unigram** the loss of a model that knows only how often each token occurs in the data (– where the data are not at hand). Below the unigram loss is what a model learned from context. **Perplexity** e^loss: as unsure as a fair choice among that many tokens. **Exact match** counts whole outputs entirely right; **BLEU** (0-100) gives partial credit for shared character n-grams.",
+    "lesson_bleu_listed": "BLEU is on the cards of: {models}.",
+    "lesson_bleu_missing": "The cards of {models} list no BLEU (–): they were made before BLEU was measured.",
+    "w_self_attention": "self-attention: 2 n² D",
+    "w_recurrent": "recurrent layer: 2 n D²",
+    "fig_lesson_recurrence": "Multiply-adds to mix n positions of width D = {d}: self-attention vs a recurrent layer",
+    "w_sequence_length": "sequence length n",
+    "w_multiply_adds": "multiply-adds per layer",
+    "w_crossover": "n = {n}: equal cost",
+    "lesson_recurrence_note": "At D = {d} the two costs meet at n = **{crossover}**, where n = D. At n = {n}, attention mixes with {attention:,} multiply-adds and the recurrent layer with {recurrent:,}, in {steps} sequential steps, its first token reaching the last through {path} of them; attention takes one step for every pair.",
+    "meaning_sentence": "For scale: {parts}.",
+    "w_below_zero": "units with no positive input",
+    "lesson_activations_more_relu": "ReLU left more units without a positive input",
+    "lesson_activations_more_gelu": "GELU left more units without a positive input",
+    "lesson_activations_more_same": "both left as many units without a positive input",
+    "w_grad_series_pre": "pre-norm",
+    "w_grad_series_post": "post-norm",
+    "w_grad_series_no_residual": "pre-norm without residuals",
+    "lesson_findings_too_short": "The run ended before it had anything to show; run it again.",
+    "lesson_score_previous": "previous-token",
+    "lesson_score_induction": "induction",
+    "lesson_findings_first": "In your run the **{first}** score passed halfway to its highest value first, at step {a}; the {second} score at step {b}.",
+    "lesson_findings_same": "In your run both scores passed halfway to their highest values at the same snapshot, step {step}.",
+    "lesson_findings_not_risen": "In your run the {names} score had not risen yet.",
+    "lesson_findings_rise": "The previous-token score went from {previous_from:.2f} to {previous_to:.2f}, the induction score from {induction_from:.2f} to {induction_to:.2f}.",
+    "lesson_findings_goal": "The induction score crossed {threshold:.2f} at step {step}.",
+    "lesson_findings_copy": "In your run the training loss started at {loss:.2f} and had halved by step {halved}; held-out exact match first rose above 0% at step {exact}.",
+    "lesson_findings_copy_loss": "The loss moved first.",
+    "lesson_findings_copy_exact": "Exact match moved first.",
+    "lesson_findings_copy_goal": "It reached the goal at step {step}.",
+    "lesson_findings_rhyme": "In your run the training loss went from {first:.2f} at step {first_step} to {last:.2f} at step {last_step}; guessing uniformly among the rhyme's {v} tokens scores ln {v} = {uniform:.2f}.",
+    "fig_ho_distribution_after": "The prediction after {context}: every head on vs. {n} head(s) switched off",
+    "ho_where": "The bars show the prediction where the two greedy outputs first part (at the end of the input when they never do): after {context}.",
+    "status_unsure": "Before the filters the model was as unsure as a fair choice among **{n:.1f}** tokens (e to the entropy of its distribution); the chosen token's raw probability {p:.1%} is the share of draws that would pick it.",
+    "attention_weight_meaning": "Each attention weight is a share of one query's attention: a row sums to 1, so 0.25 is a quarter of it. Spread evenly over {n} keys, each would get 1/{n} = {even:.3f}.",
+    "settings_join": ", ",
+    "kind_title_encoder": "encoder self-attention",
+    "kind_title_decoder": "decoder self-attention",
+    "kind_title_cross": "cross-attention",
+    "sentence_join": " ",
 }

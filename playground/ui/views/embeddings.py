@@ -10,9 +10,9 @@ from playground import viz
 from playground.analysis.embeddings import embedding_table, nearest_neighbours, pca_2d
 from playground.data.tokenizer import NUM_SPECIAL, visible
 from playground.viz.labels import visible_token
+from playground.zoo import ModelEntry
 
 from ..page.validation import check_text, fail
-from playground.zoo import ModelEntry
 from ..text.i18n import text
 from ..text.markup import literal
 
@@ -56,5 +56,5 @@ def embedding_view(entry: ModelEntry, value, lang: str) -> tuple[go.Figure, go.F
         title=t("fig_emb_map", n=len(projection.ids), d=table.size(1)),
         x_label=t("emb_component", k=1, share=first), y_label=t("emb_component", k=2, share=second),
         highlighted_label=t("emb_marked", token=visible_token(piece(token))), others_label=t("emb_others"))
-    return bars, emb_map, t("emb_explain", token=literal(piece(token)), v=table.size(0), d=table.size(1),
-                            share=first + second, nearest=literal(piece(neighbours[0][0])), cosine=neighbours[0][1])
+    return bars, emb_map, t("emb_explain", token=literal(piece(token)), v=len(projection.ids), d=table.size(1), share=first + second,
+                            nearest=literal(piece(neighbours[0][0])), cosine=neighbours[0][1])

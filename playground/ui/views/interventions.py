@@ -24,13 +24,15 @@ from playground.data import BOS_ID, EOS_ID
 from playground.data.tokenizer import visible
 from playground.generate.batch import bos, greedy
 from playground.model import ABLATIONS, Head
+from playground.viz.labels import plotly_text
+from playground.zoo import ModelEntry
 
 from ..page.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_text, fail
-from playground.zoo import ModelEntry
 from ..text.i18n import text
 from ..text.markup import literal
 
 MAX_VIEW_TOKENS = 64           # input tokens these views read at most
+CONTEXT_SHOWN = 8              # tokens of the context a prediction is read after, shown in its title
 GENERATED_TOKENS = 20          # tokens generated before and after switching heads off
 EXACT_MATCH_EXAMPLES = 32      # held-out examples of a seq2seq model's task
 TOP_CANDIDATES = 10
@@ -123,30 +125,47 @@ def _shown(piece: str) -> str:
     return literal(visible(piece)) if piece else "∅"
 
 
+def _context_text(entry: ModelEntry, ids: list[int], figure: bool = False) -> str:
+    """The last CONTEXT_SHOWN tokens of a decoder input ("… h g f"), each written literally for
+    Markdown, or for a figure's title when `figure`."""
+    written = (plotly_text(visible(_piece(entry, i))) if figure else _shown(_piece(entry, i))
+               for i in ids[-CONTEXT_SHOWN:])
+    return ("… " if len(ids) > CONTEXT_SHOWN else "") + " ".join(written)
+
+
 def heads_off_views(entry: ModelEntry, value, settings: HeadsOffSettings, lang: str) -> HeadsOffViews:
-    """Every head on vs. the chosen heads switched off: next-token distribution, generation, exact match."""
+    """Every head on vs. the chosen heads switched off: generation, the next-token distribution where the
+    greedy outputs first part (at the input's end when they never do), exact match."""
     t = partial(text, lang)
     how = check_choice(settings.how, ABLATIONS, lang, "ho_how")
     heads = parse_heads(entry, settings.heads, lang)
     read = _read_input(entry, value, lang)
     model = entry.model
-    with torch.inference_mode():
-        change = next_token_change(model, heads, read.ids, read.source, how)
-    pieces = [_piece(entry, i) for i in range(len(change.before))]
-    top_before, top_after = int(change.before.argmax()), int(change.after.argmax())
-    distribution = viz.candidate_bars(
-        pieces, {t("w_ho_before"): change.before, t("w_ho_after"): change.after}, top_after, top_n=TOP_CANDIDATES,
-        title=t(DISTRIBUTION_TITLE[model.has_decoder], n=len(heads)), chosen_label=t("w_ho_top_after"),
-        token_label=t("w_token"), probability_label=t("w_probability"))
-    summary = t("ho_summary", kl=change.kl, before=_shown(pieces[top_before]),
-                p_before=float(change.before[top_before]), after=_shown(pieces[top_after]),
-                p_after=float(change.after[top_after]),
-                how=t(HOW_TEXT[how]), n=len(heads))
-    generation = None
+    gen, context = None, read.ids
     if model.has_decoder:
         room = entry.config.max_len - len(read.ids)
         with torch.inference_mode():
             gen = generation_change(model, heads, read.ids, min(GENERATED_TOKENS, room), read.source, how)
+        parted = next((i for i, changed in enumerate(gen.changed) if changed), None)
+        if parted is not None:
+            context = [*read.ids, *gen.before[:parted]]                     # the prediction where they first part
+    with torch.inference_mode():
+        change = next_token_change(model, heads, context, read.source, how)
+    pieces = [_piece(entry, i) for i in range(len(change.before))]
+    top_before, top_after = int(change.before.argmax()), int(change.after.argmax())
+    title = (t("fig_ho_distribution_after", context=_context_text(entry, context, figure=True), n=len(heads))
+             if model.has_decoder else t(DISTRIBUTION_TITLE[False], n=len(heads)))
+    distribution = viz.candidate_bars(
+        pieces, {t("w_ho_before"): change.before, t("w_ho_after"): change.after}, top_after, top_n=TOP_CANDIDATES,
+        title=title, chosen_label=t("w_ho_top_after"),
+        token_label=t("w_token"), probability_label=t("w_probability"))
+    summary = t("ho_summary", kl=change.kl, before=_shown(pieces[top_before]), p_before=float(change.before[top_before]),
+                after=_shown(pieces[top_after]), p_after=float(change.after[top_after]),
+                how=t(HOW_TEXT[how]), n=len(heads))
+    if model.has_decoder:
+        summary = t("ho_where", context=_context_text(entry, context)) + " " + summary
+    generation = None
+    if gen is not None:
         marked = [[_shown(_piece(entry, i)) for i in row] for row in (gen.before, gen.after)]
         for row in marked:
             for i in range(len(row)):

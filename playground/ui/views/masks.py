@@ -35,9 +35,11 @@ def _tokens(entry: ModelEntry, batch: torch.Tensor) -> list[list[str]]:
     return [pieces(entry, row.tolist()) for row in batch]
 
 
-def mask_views(entry: ModelEntry, first, second, lang: str) -> tuple[list[go.Figure], go.Figure, str]:
+def mask_views(entry: ModelEntry, first, second, lang: str,
+               nan_note: bool = True) -> tuple[list[go.Figure], go.Figure, str]:
     """One figure per attention site of the model (rows: the two inputs; columns: its masks), the
-    left-padding figure with its fully masked rows, and the explanation with the shapes."""
+    left-padding figure with its fully masked rows, and the explanation with the shapes (and, with
+    `nan_note`, what the left-padding figure's empty rows compute)."""
     t = partial(text, lang)
     rows = [encode_checked(entry, value, lang, MAX_MASK_TOKENS) for value in (first, second)]
     if len(rows[0]) == len(rows[1]):
@@ -55,7 +57,7 @@ def mask_views(entry: ModelEntry, first, second, lang: str) -> tuple[list[go.Fig
         grid = torch.stack([masks.expanded(name) for name in names], dim=1)  # [B, C, Tq, Tk]
         figures.append(viz.mask_grid(
             grid.numpy(), row_titles, columns, _tokens(entry, queries), _tokens(entry, keys),
-            title=t("fig_masks", kind=t(f"kind_{site.id}")), query_label=t("w_query"), key_label=t("w_key"),
+            title=t("fig_masks", kind=t(f"kind_title_{site.id}")), query_label=t("w_query"), key_label=t("w_key"),
             visible_label=t("mask_visible"), hidden_label=t("mask_hidden"), empty_label=t("mask_empty_row")))
         notes.append(t(SITE_NOTES[site.id]))
 
@@ -70,6 +72,6 @@ def mask_views(entry: ModelEntry, first, second, lang: str) -> tuple[list[go.Fig
         visible_label=t("mask_visible"), hidden_label=t("mask_hidden"), empty_label=t("mask_empty_row"))
     b, q = (int(i) for i in empty.nonzero()[0])
     nan_row = ", ".join("NaN" if math.isnan(w) else f"{w:.2f}" for w in weights[b, q].tolist())
-    explanation = "\n\n".join([t("mask_intro", n1=len(rows[0]), n2=len(rows[1]), t=max(map(len, rows))), *notes,
-                               t("mask_nan", k=b + 1, row=q, weights=nan_row)])
+    parts = [t("mask_intro", n1=len(rows[0]), n2=len(rows[1]), t=max(map(len, rows))), *notes]
+    explanation = "\n\n".join([*parts, t("mask_nan", k=b + 1, row=q, weights=nan_row)] if nan_note else parts)
     return figures, nan_figure, explanation

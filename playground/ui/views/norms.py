@@ -11,9 +11,9 @@ from playground.analysis.norms import batch_vs_layer, first_norm_input, layer_no
 from playground.analysis.worked_attention import traced_run
 from playground.data import BOS_ID
 from playground.viz.labels import number_text, visible_token
+from playground.zoo import ModelEntry
 
 from ..page.validation import check_number
-from playground.zoo import ModelEntry
 from ..text.i18n import text
 from ..text.markup import literal
 from .token_input import encode_checked, pieces
@@ -21,6 +21,7 @@ from .token_input import encode_checked, pieces
 FEATURES_IN_TABLE = 6      # features worked out in the table (all of them are drawn)
 BATCH_TOKENS, BATCH_FEATURES = 4, 6
 number = partial(number_text, digits=4)   # the numbers in the explanations
+cell = partial(number_text, digits=3)     # the numbers in its table: seven columns must fit half a page
 
 
 def _run(entry: ModelEntry, value, lang: str):
@@ -42,19 +43,19 @@ def layer_norm_view(entry: ModelEntry, value, layer, position, lang: str) -> tup
     layer = check_number(layer, lang, "layer", 0, n_layers - 1, integer=True)
     tokens, trace = _run(entry, value, lang)
     position = check_number(position, lang, "position", 0, len(tokens[stack]) - 1, integer=True)
-    x, norm, name = first_norm_input(entry.model, trace, layer)
+    x, norm, _ = first_norm_input(entry.model, trace, layer)
     steps = layer_norm_steps(x[position], norm)
     token = tokens[stack][position]
     figure = viz.layer_norm_vector(
         {t("ln_input"): steps.x.numpy(), t("ln_normalised"): steps.normalised.numpy(),
          t("ln_output"): steps.output.numpy()},
-        title=t("fig_ln_vector", token=visible_token(token), position=position, norm=name),
-        dimension_label=t("w_feature"), value_label=t("w_value"))
-    columns = [t("w_feature"), "x", "x − μ", "(x − μ) / √(σ² + ε)", "γ", "β", "γ·x̂ + β"]
+        title=t("fig_ln_vector", token=visible_token(token), position=position, layer=layer), dimension_label=t("w_feature"),
+        value_label=t("w_value"))
+    columns = [t("w_feature"), "x", "x − μ", "x̂", "γ", "β", "γ·x̂ + β"]          # narrow: x̂ is defined above
     rows = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for d in range(min(FEATURES_IN_TABLE, steps.x.numel())):
         values = (steps.x[d], steps.x[d] - steps.mean, steps.normalised[d], steps.gamma[d], steps.beta[d], steps.output[d])
-        rows.append("| " + " | ".join([str(d), *(number(float(v)) for v in values)]) + " |")
+        rows.append("| " + " | ".join([str(d), *(cell(float(v)) for v in values)]) + " |")
     explanation = t("ln_explain", token=literal(token), d=steps.x.numel(), mean=number(steps.mean),
                     variance=number(steps.variance), eps=f"{steps.eps:g}", std=number((steps.variance + steps.eps) ** 0.5),
                     shown=len(rows) - 2)

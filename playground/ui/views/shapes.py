@@ -1,4 +1,4 @@
-"""The shape walk-through's rows in the session's language: (stage, tensor, shape, note)."""
+"""The shape walk-through's rows in the session's language: (stage, tensor, shape, note, values)."""
 from __future__ import annotations
 
 import functools
@@ -43,23 +43,31 @@ def _note(name: str, part: str, config: ModelConfig, lang: str) -> str:
     return text(lang, f"shape_note_{part.replace('.', '_')}", **values)
 
 
-def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tuple[str, str, tuple, str]]:
-    """Rows for viz.shape_table: the stage and note in `lang`, the shape in symbols before the note."""
-    return list(_translated(tuple(rows), config, lang))
+def values_text(row: ShapeRow, lang: str) -> str:
+    """The row's values: "mean 0.012 · std 1.00 · max 3.21"."""
+    return text(lang, "shape_values", mean=row.mean, std=row.std, max=row.max)
+
+
+def shape_rows(rows: list[ShapeRow], config: ModelConfig, lang: str) -> list[tuple[str, str, tuple, str, str]]:
+    """Rows for viz.shape_table: the stage and note in `lang`, the shape in symbols before the note,
+    and the values' mean, std and largest value."""
+    keys = tuple((row.name, row.shape, row.symbols) for row in rows)
+    return [(*translated, values_text(row, lang)) for translated, row in zip(_translated(keys, config, lang), rows)]
 
 
 @functools.lru_cache(maxsize=256)         # every view of a model on inputs of one length has the same rows
-def _translated(rows: tuple[ShapeRow, ...], config: ModelConfig, lang: str) -> tuple[tuple[str, str, tuple, str], ...]:
+def _translated(rows: tuple[tuple[str, tuple, str], ...], config: ModelConfig,
+                lang: str) -> tuple[tuple[str, str, tuple, str], ...]:
     out = []
-    for row in rows:
-        if row.name == "logits":
+    for name, shape, symbols in rows:
+        if name == "logits":
             stage = text(lang, "shape_stage_output")
             note = text(lang, "shape_note_logits", v=config.target_vocab_size)
         else:
-            match = _NAME.match(row.name)
+            match = _NAME.match(name)
             if match is None:
-                raise ValueError(f"unknown trace name {row.name!r}")
-            stage = _stage(row.name, match["stack"], match["layer"], match["part"], lang)
-            note = _note(row.name, match["part"], config, lang)
-        out.append((stage, row.name, row.shape, f"{row.symbols} {note}"))
+                raise ValueError(f"unknown trace name {name!r}")
+            stage = _stage(name, match["stack"], match["layer"], match["part"], lang)
+            note = _note(name, match["part"], config, lang)
+        out.append((stage, name, shape, f"{symbols} {note}"))
     return tuple(out)

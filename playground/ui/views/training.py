@@ -17,6 +17,7 @@ from playground.analysis import CROSS_SCORES, SELF_SCORES
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.model import SITES, AttentionSite, ModelConfig
 from playground.train import Snapshot, TrainEvent
+from playground.train.events import GpuRefusal
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.train.schedule import schedule_curve
 from playground.viz.training import MARKER_LIMIT
@@ -25,6 +26,7 @@ from ..page.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from ..session.training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from ..text.i18n import text
 from ..text.markup import literal
+from .meaning import exact_and_bleu, loss_meaning, training_unigram
 
 CURVE_POINTS = 400            # progress points drawn at most; evaluated ones are always kept
 SHORT_KIND = {site.name: site.id for site in SITES}     # a probe kind (a site's name) -> the site's id
@@ -114,9 +116,30 @@ def status_text(session: TrainingSession, lang: str) -> str:
             exact += t("train_bleu", bleu=evaluated.bleu)
         lines.append(t("train_heldout", step=evaluated.step, val_loss=evaluated.val_loss,
                        perplexity=evaluated.perplexity, accuracy=_percent(evaluated.accuracy), exact=exact))
+        vocab = trainer.model_config.target_vocab_size
+        lines.append(loss_meaning(evaluated.val_loss, vocab, training_unigram(trainer.objective), lang))
+        if evaluated.exact_match is not None:
+            lines.append(exact_and_bleu(evaluated.exact_match, evaluated.bleu, lang))
+    if trainer.trained_on:
+        lines.append(t("train_computed", where=", ".join(t("train_computed_on", device=device, how=how)
+                                                       for device, how in trainer.trained_on.items())))
+    refusal = next((e.gpu_refusal for e in reversed(trainer.history) if e.gpu_refusal is not None), None)
+    if refusal is not None:
+        lines.append(gpu_refusal_text(refusal, lang))
     if session.entry is not None and session.state != "running":
         lines.append(t("train_published", name=literal(session.entry.name)))
+        if session.download_best is not None and trainer.best is not None:
+            lines.append(t("train_best", step=trainer.best.step, val_loss=trainer.best.val_loss))
     return "\n\n".join(lines)
+
+
+def gpu_refusal_text(refusal: GpuRefusal, lang: str) -> str:
+    """Why a run on a ZeroGPU Space goes on on the CPU, and how to get the GPU back (the platform's own
+    words beside it, written literally)."""
+    t = partial(text, lang)
+    when = t("train_gpu_retry", retry_in=literal(refusal.retry_in)) if refusal.retry_in else ""
+    left = t("train_gpu_left", seconds=refusal.quota_left_s) if refusal.quota_left_s is not None else ""
+    return t(f"train_{refusal.reason}", when=when, left=left, detail=literal(refusal.detail))
 
 
 def _thinned(events: list[TrainEvent]) -> list[TrainEvent]:
@@ -184,7 +207,7 @@ def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     queries, keys = snapshot.tokens[kind]
     t = partial(text, lang)
     return viz.attention_grid(snapshot.attention[kind], queries, keys,
-                              title=t("fig_train_probe", kind=t(f"kind_{SHORT_KIND[kind]}"), step=snapshot.step),
+                              title=t("fig_train_probe", kind=t(f"kind_title_{SHORT_KIND[kind]}"), step=snapshot.step),
                               layer_label=t("w_layer"), head_label=t("w_head"), query_label=t("w_query"),
                               key_label=t("w_key"), weight_label=t("w_weight"), block_label=t("w_block"),
                               height=420)

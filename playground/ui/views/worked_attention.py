@@ -62,7 +62,7 @@ def worked_attention_view(entry: ModelEntry, value, site_id, layer, head, lang: 
     vectors = viz.matrix_panels(
         [(t("wa_q"), worked.q, queries, dims), (t("wa_k"), worked.k, keys, dims), (t("wa_v"), worked.v, keys, dims),
          (t("wa_output"), worked.output, queries, dims)],
-        title=t("fig_wa_vectors", kind=t(f"kind_{site.id}"), layer=layer, head=head, dk=worked.d_k),
+        title=t("fig_wa_vectors", kind=t(f"kind_title_{site.id}"), layer=layer, head=head, dk=worked.d_k),
         value_label=t("w_value"), stacked=True)
     steps = viz.matrix_panels(
         [(t("wa_scores"), worked.scores, queries, keys),

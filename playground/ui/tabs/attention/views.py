@@ -29,6 +29,7 @@ from playground.zoo import ModelEntry, ModelRegistry
 from ...text.i18n import text
 from ...text.markup import literal
 from ...views.induction import induction_text
+from ...views.meaning import entry_loss_meaning
 from ...views.shapes import shape_rows
 from .passes import SHARED_PASSES, RecordedPass
 
@@ -223,10 +224,10 @@ def head_view(attention: AttentionPass, kind: str, layer, head, mean: bool, lang
     words = dict(query_label=t("w_query"), key_label=t("w_key"), weight_label=t("w_weight"))
     if mean:
         return viz.attention_mean(weights[layer], queries, keys,
-                                  title=t("fig_attention_mean", kind=t(f"kind_{kind}"), layer=layer), **words)
+                                  title=t("fig_attention_mean", kind=t(f"kind_title_{kind}"), layer=layer), **words)
     head = check_number(head, lang, "head", 0, n_heads - 1, integer=True)
     return viz.attention_head(weights[layer, head], queries, keys,
-                              title=t("fig_attention_head", kind=t(f"kind_{kind}"), layer=layer, head=head), **words)
+                              title=t("fig_attention_head", kind=t(f"kind_title_{kind}"), layer=layer, head=head), **words)
 
 
 def scores_view(attention: AttentionPass, kind: str, score: str, lang: str) -> tuple[go.Figure, str]:
@@ -236,7 +237,7 @@ def scores_view(attention: AttentionPass, kind: str, score: str, lang: str) -> t
         raise fail(lang, "err_bad_choice", name=text(lang, "param_score"), value=score, choices=", ".join(scores))
     t = partial(text, lang)
     figure = viz.head_scores_heatmap(scores[score], score_name=t(f"score_{score}"),
-                                     title=t("fig_head_scores", score=t(f"score_{score}"), kind=t(f"kind_{kind}")),
+                                     title=t("fig_head_scores", score=t(f"score_{score}"), kind=t(f"kind_title_{kind}")),
                                      layer_label=t("w_layer"), head_label=t("w_head"))
     return figure, best_heads_text(scores, lang) + "\n\n" + induction_text(attention.entry, lang)
 
@@ -276,6 +277,8 @@ def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] |
     if attention.generated:
         written = entry.tokenizer.decode(attention.target_ids[1:])
         lines.append(t("attention_generated", target=literal(written) if written else "∅"))
+    keys = len(attention.source_ids or attention.target_ids)
+    lines.append(t("attention_weight_meaning", n=keys, even=1 / keys))
     if entry.source == "untrained":
         lines.append(t("attention_untrained"))
     if at_step is not None:
@@ -288,7 +291,9 @@ def held_out_text(entry: ModelEntry, lang: str) -> str:
     """The model's held-out loss and its perplexity (exp of the loss), or that none is known."""
     if entry.held_out_loss is None:
         return text(lang, "attention_held_out_unknown")
-    return text(lang, "attention_held_out", loss=entry.held_out_loss, perplexity=perplexity(entry.held_out_loss))
+    return text(lang, "sentence_join").join([text(lang, "attention_held_out", loss=entry.held_out_loss,
+                          perplexity=perplexity(entry.held_out_loss)),
+                     entry_loss_meaning(entry, entry.held_out_loss, lang)])
 
 
 @dataclass(frozen=True)
@@ -321,7 +326,8 @@ def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, s
     scores_figure, best = scores_view(attention, kind, score, lang)
     walk = _derived(attention, ("shapes",), lambda: shape_walkthrough(attention.trace, entry.config))
     shapes = viz.shape_table(shape_rows(walk, entry.config, lang),
-                             title=t("fig_shapes"), headers=(t("w_stage"), t("w_tensor"), t("w_shape"), t("w_note")))
+                             title=t("fig_shapes"),
+                             headers=(t("w_stage"), t("w_tensor"), t("w_shape"), t("w_note"), t("w_values")))
     return AttentionViews(grid, head_view(attention, kind, layer, head, bool(mean), lang), scores_figure, best, shapes,
                           summary_text(attention, lang, at_step), n_layers, n_heads)
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
+import numpy as np
 import plotly.graph_objects as go
 
 from playground import viz
@@ -131,20 +132,40 @@ def current_generation(workspace: Workspace, entry: ModelEntry, prompt: str, set
 
 
 def _stage_names(lang: str) -> dict[str, str]:
-    return {name: text(lang, f"stage_{name.replace('-', '_')}") for name in ("raw", "temperature", "top-k", "top-p")}
+    return {name: text(lang, f"stage_{name.replace('-', '_')}")
+            for name in ("raw", "repetition", "temperature", "top-k", "top-p")}
 
 
-def candidates_figure(generation: Generation, lang: str) -> go.Figure | None:
-    """The last step's candidates: raw probabilities and after each active filter, the chosen one marked."""
+def settings_text(settings: SamplingConfig, lang: str) -> str:
+    """The decoding settings a step was drawn with: "greedy", or "sampling at temperature 0.5, top-k 10"."""
+    t = partial(text, lang)
+    if settings.strategy != "sample":
+        parts = [t("settings_greedy")]
+    else:
+        parts = [t("settings_sample", temperature=f"{settings.temperature:g}")]
+        if settings.top_k is not None:
+            parts.append(t("settings_top_k", k=settings.top_k))
+        if settings.top_p is not None:
+            parts.append(t("settings_top_p", p=f"{settings.top_p:g}"))
+    if settings.repetition_penalty != 1:
+        parts.append(t("settings_repetition", penalty=f"{settings.repetition_penalty:g}"))
+    return t("settings_join").join(parts)
+
+
+def candidates_figure(generation: Generation, lang: str, title: str | None = None) -> go.Figure | None:
+    """The last step's candidates: raw probabilities and after each active filter, the chosen one marked;
+    the title names the step and the settings it was drawn with (or is `title`)."""
     step = generation.last_step
     if step is None:
         return None
     names = _stage_names(lang)
     stages = {names["raw"]: step.raw_probs, **{names[k]: v for k, v in step.stages.items()}}
     t = partial(text, lang)
+    chosen = visible_token(step.token_text)
+    heading = t("fig_candidates", index=step.index + 1, settings=settings_text(generation.stepper.settings, lang),
+                token=chosen) if title is None else t("fig_candidates_titled", title=title, token=chosen)
     return viz.candidate_bars(Pieces(generation.entry.tokenizer), stages, step.token_id, top_n=TOP_CANDIDATES,
-                              title=t("fig_candidates", index=step.index + 1, token=visible_token(step.token_text)),
-                              chosen_label=t("w_chosen"), token_label=t("w_token"),
+                              title=heading, chosen_label=t("w_chosen"), token_label=t("w_token"),
                               probability_label=t("w_probability"))
 
 
@@ -204,6 +225,9 @@ def status_text(generation: Generation, lang: str) -> str:
         probability = float(step.probs[step.token_id])
         lines.append(t("status_step", index=step.index + 1, token=literal(step.token_text), p=probability,
                        raw=float(step.raw_probs[step.token_id]), strategy=t(f"strategy_{generation.settings.strategy}")))
+        raw = step.raw_probs[step.raw_probs > 0].astype(np.float64)
+        lines.append(t("status_unsure", n=float(np.exp(-(raw * np.log(raw)).sum())),
+                       p=float(step.raw_probs[step.token_id])))
     lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
                    generated=len(stepper.generated_ids)))
     if step is not None and step.slid:

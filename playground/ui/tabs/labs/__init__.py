@@ -48,7 +48,7 @@ def build(ctx: AppContext) -> None:
     def compare(selected, lang, request: gr.Request):
         """The kept results ticked (run numbers) compared in one figure: the session's ticks, not the link's."""
         figure = h.compare(ctx.workspace(request), selected, lang)["compare"]
-        return with_export(figure, file_name(LabsForm.VIEW, "compare"))
+        return with_export(figure, file_name(LabsForm.VIEW, "compare"), lang)
 
     c["kept"].input(compare, [c["kept"], ctx.language], [c["compare"]], api_name="labs_compare",
                     **{**light(c["compare"]), **QUIET})

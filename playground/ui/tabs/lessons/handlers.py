@@ -34,8 +34,8 @@ def live_views(registry, keys: tuple[str, ...], lang: str) -> tuple[list, str]:
     for key in keys:
         kept = SHARED_VIEWS.get(("lessons", key, lang))
         if kept is None:
-            shown, note = VIEWS[key](registry, lang)
-            kept = {"figures": list(shown), "note": note}
+            shown = VIEWS[key](registry, lang)
+            kept = {"figures": list(shown.figures), "note": shown.note}
             SHARED_VIEWS.put(("lessons", key, lang), kept)
         figures += kept["figures"]
         if kept["note"]:
@@ -116,11 +116,16 @@ def keep(workspace: Workspace, lesson_id: str, prediction=None, answer=None) -> 
 
 
 def keep_progress(workspace: Workspace, progress) -> bool:
-    """What the browser kept (read when the page opens) as the session's record; whether it holds a
-    place (the Lessons tab then shows that lesson when the link names none)."""
+    """What the browser kept (read once the page has opened) as the session's record, under what the
+    session recorded since (a pick made before the browser's record was read is newer); whether it
+    holds a place (the Lessons tab then shows that lesson when the link names none)."""
+    kept = progress if isinstance(progress, dict) else {}
     with workspace.lock:
-        workspace.lessons = progress if isinstance(progress, dict) else None
-        return (workspace.lessons or {}).get("lesson") in BY_ID
+        since = workspace.lessons or {}
+        answers = {**(kept.get("answers") if isinstance(kept.get("answers"), dict) else {}),
+                   **(since.get("answers") or {})}
+        workspace.lessons = {"lesson": since.get("lesson", kept.get("lesson")), "answers": answers}
+        return kept.get("lesson") in BY_ID and "lesson" not in since
 
 
 def initial_form(workspace: Workspace) -> LessonsForm:
@@ -167,12 +172,12 @@ def check_live(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
 
 def run_live(workspace: Workspace, form: LessonsForm, lang: str) -> Iterator[dict]:
     """The lesson's experiment run in the session (a training stopped at its goal, or a lab): its
-    figures and progress as it goes, then the reveal."""
+    figures and progress as it goes, then the reveal with what this run showed."""
     lesson = BY_ID[form.lesson]
     prediction, _ = kept_answers(workspace.lessons, form.lesson)
     for progress in live.run(workspace, _live_key(form.lesson, lang), lang):
-        yield {**changed_slots(OUTCOMES, progress.figures), "live_status": progress.status,
-               "reveal": lesson.experiment.reveal(lang) if progress.done else "",
+        reveal = "\n\n".join(filter(None, (lesson.experiment.reveal(lang), progress.findings))) if progress.done else ""
+        yield {**changed_slots(OUTCOMES, progress.figures), "live_status": progress.status, "reveal": reveal,
                "verdict": prediction_verdict(form.lesson, prediction, lang) if progress.done else ""}
 
 

@@ -5,7 +5,8 @@ start and stop, so its model joins the session's models and the Train tab shows 
 session's LabSession (so the Labs tab keeps the result to compare).
 
 Each run yields Progress: the outcome figures (None where a figure has not changed since the last
-Progress), a status line and, once it has ended, done=True.
+Progress), a status line and, once it has ended, done=True with what the run showed (findings, filled
+in from the run) and the claims those sentences make (see run_findings).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import Callable, Iterator
 import plotly.graph_objects as go
 
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
+from playground.claims import Claim
 from playground.labs import LabResult, summarize
 
 from ...session.training import DATA_BLOCK_SIZES, TrainingSession
@@ -39,6 +41,7 @@ from ..labs.form import LabsForm
 from ..labs.session import check_lab
 from ..train import handlers as train_handlers
 from ..train.form import TrainForm
+from .run_findings import copy_findings, induction_findings, lab_findings, rhyme_findings
 
 COPY_GOAL = 0.99          # held-out exact match of the copy task
 RHYME_GOAL = 0.3          # training loss on the seed rhyme: it has memorised it
@@ -54,6 +57,8 @@ class Progress:
     figures: list[go.Figure | None]
     status: str
     done: bool = False
+    findings: str = ""                       # what the run showed (markdown), once it is done
+    claims: tuple[Claim, ...] = ()           # what those sentences claim, against the run's figures
 
 
 def _latest_scores(session: TrainingSession) -> dict:
@@ -101,12 +106,14 @@ def induction_signal(session: TrainingSession, lang: str) -> str:
 @dataclass(frozen=True)
 class LiveTraining:
     """A Train tab preset (its form), the goal that ends it (the step reached, else None), the lesson's
-    own signal (a line of text) and the Train tab's views it shows (keys of FIGURES)."""
+    own signal (a line of text), the Train tab's views it shows (keys of FIGURES) and what a finished
+    run showed: (session, goal step or None, lang) -> (markdown, claims)."""
 
     form: TrainForm
     goal: Callable[[TrainingSession], int | None]
     signal: Callable[[TrainingSession, str], str]
     figures: tuple[str, ...]
+    findings: Callable[[TrainingSession, int | None, str], tuple[str, list[Claim]]]
 
 
 @dataclass(frozen=True)
@@ -119,11 +126,12 @@ class LiveLab:
 
 LIVE = {
     "copy": LiveTraining(TrainForm(task="copy").fit(None, {"task"})[0], copy_goal, copy_signal,
-                         ("curves", "probe", "scores")),
+                         ("curves", "probe", "scores"), copy_findings),
     "rhyme": LiveTraining(replace(TrainForm(task="char-lm", data="rhyme").fit(None, {"task", "data"})[0],
-                                  block_size=DATA_BLOCK_SIZES["rhyme"]), rhyme_goal, rhyme_signal, ("curves",)),
+                                  block_size=DATA_BLOCK_SIZES["rhyme"]), rhyme_goal, rhyme_signal, ("curves",),
+                          rhyme_findings),
     "induction": LiveTraining(TrainForm(task="induction").fit(None, {"task"})[0], induction_goal, induction_signal,
-                              ("scores", "curves", "probe")),
+                              ("scores", "curves", "probe"), induction_findings),
     "float-mask": LiveLab("float-mask", "float_mask"),
 }
 
@@ -159,8 +167,9 @@ def published(workspace: Workspace, key: str):
 
 
 def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, changed: set[str],
-                       ending: str = "") -> Progress:
-    """The run as it stands: the figures whose views `changed`, the step, the loss and the lesson's signal."""
+                       ending: str = "", reached: int | None = None) -> Progress:
+    """The run as it stands: the figures whose views `changed`, the step, the loss and the lesson's signal;
+    once it has ended (`ending`), what it showed."""
     t = partial(text, lang)
     event = session.last_event
     if event is None:
@@ -170,7 +179,10 @@ def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, 
                  loss=event.loss)
     figures = [FIGURES[key](session, lang) if key in changed else None for key in live.figures]
     status = "\n\n".join(filter(None, (ending, head, live.signal(session, lang))))
-    return Progress(figures, status, done=bool(ending))
+    if not ending:
+        return Progress(figures, status)
+    findings, claims = live.findings(session, reached, lang)
+    return Progress(figures, status, done=True, findings=findings, claims=tuple(claims))
 
 
 def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterator[Progress]:
@@ -201,7 +213,7 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
         return
     else:
         ending = t(ENDINGS.get(session.state, "lesson_live_finished"), step=session.trainer.step)
-    yield _training_progress(session, live, lang, set(FIGURES), ending)
+    yield _training_progress(session, live, lang, set(FIGURES), ending, reached)
 
 
 def run_lab(workspace: Workspace, live: LiveLab, lang: str) -> Iterator[Progress]:
@@ -225,4 +237,5 @@ def run_lab(workspace: Workspace, live: LiveLab, lang: str) -> Iterator[Progress
     attention = [lab_views.attention_figure(variant, kind, "end", lang)
                  for variant in (result.reference, result.variant(live.variant))]
     status = "\n\n".join([lab_views.status_text(session, lab, lang), summarize(result, lang)])
-    yield Progress([curves, *attention], status, done=True)
+    findings, claims = lab_findings(result, live.variant, lang)
+    yield Progress([curves, *attention], status, done=True, findings=findings, claims=tuple(claims))

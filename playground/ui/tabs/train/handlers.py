@@ -53,7 +53,8 @@ from ...views.training import (
 )
 from .form import TrainForm
 
-VIEWS = ("status", "curves", "probe", "scores", "sample", "probe_kind", "score", "download")   # output order
+VIEWS = ("status", "curves", "probe", "scores", "sample", "probe_kind", "score", "download",
+         "download_best")                                                                             # output order
 ESTIMATE = ("estimate", "schedule_plot")
 SHOWN = ("data_group", "pasted", "upload")                  # what the task and the data source show
 
@@ -70,7 +71,8 @@ def all_views(session: TrainingSession, lang: str) -> dict:
     """Every output, drawn from the session as it stands (the view choices only once there is a training)."""
     views = {"status": status_text(session, lang), "curves": curves_figure(session, lang),
              "probe": probe_figure(session, lang), "scores": scores_figure(session, lang),
-             "sample": sample_text(session, lang), "download": session.download}
+             "sample": sample_text(session, lang), "download": session.download,
+             "download_best": session.download_best}
     if session.spec is not None:
         views["probe_kind"] = (kind_choices(session.spec, lang), session.view_kind)
         views["score"] = (score_choices(session.spec, lang), session.view_score)
@@ -133,7 +135,8 @@ def _stream(workspace: Workspace, session: TrainingSession, build, max_steps: in
             yield batch_views(session, batch, lang)
     if session.entry is not None and session.entry is not before:
         workspace.add_model(session.entry)
-        yield {"status": status_text(session, lang), "download": session.download, "published": session.entry}
+        yield {"status": status_text(session, lang), "download": session.download,
+               "download_best": session.download_best, "published": session.entry}
 
 
 def _builder(session: TrainingSession, spec: TrainSpec, pasted, lang: str):
@@ -233,6 +236,8 @@ def shown_updates(views: dict) -> dict:
             updates[name] = gr.Dropdown(choices=value[0], value=value[1])
         elif name == "download":
             updates[name] = gr.DownloadButton(value=str(value) if value else None, interactive=value is not None)
+        elif name == "download_best":
+            updates[name] = gr.DownloadButton(value=str(value) if value else None, visible=value is not None)
         else:
             updates[name] = value
     return updates

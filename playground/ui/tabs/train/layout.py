@@ -84,7 +84,11 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             c["refusal"] = gr.Markdown(elem_id="train-refusal")
             c["status"] = gr.Markdown(label("train_status_idle"), elem_id="train-status")
             c["curves"] = gr.Plot(show_label=False, elem_id="train-curves")
-            c["download"] = gr.DownloadButton(label("btn_train_download"), interactive=False, elem_id="train-download")
+            with gr.Row():
+                c["download"] = gr.DownloadButton(label("btn_train_download"), interactive=False,
+                                                  elem_id="train-download")
+                c["download_best"] = gr.DownloadButton(label("btn_train_download_best"), visible=False,
+                                                       elem_id="train-download-best")
     with gr.Row():
         with gr.Column(scale=3):
             c["probe_kind"] = gr.Radio([(label(f"kind_{SHORT_KIND[k]}"), k) for k in kinds_of(first_spec)],

@@ -1,0 +1,102 @@
+"""Linear probes: a planted linear feature is found, shuffled labels stay at chance, held-out sequences are
+held out whole, results repeat under a seed, and the task datasets label what they say."""
+import numpy as np
+import pytest
+import torch
+
+from playground.analysis.probes import (
+    ProbeData, _split, fit_probes, induction_probe_data, next_vowel_probe_data, residual_layers, reverse_probe_data,
+)
+from playground.data import CharTokenizer, tasks
+from playground.model import ModelConfig, build_model
+from tests.model.helpers import tiny_model
+
+
+def planted(n_sequences=120, per_sequence=20, d=16, seed=0) -> ProbeData:
+    """Three 'layers': noise, a layer whose label is the sign of one direction, and noise again."""
+    g = torch.Generator().manual_seed(seed)
+    n = n_sequences * per_sequence
+    features = torch.randn(3, n, d, generator=g)
+    direction = torch.randn(d, generator=g)
+    labels = (features[1] @ direction > 0).long()                             # [N] linear in layer 1 only
+    groups = torch.arange(n) // per_sequence
+    return ProbeData(["noise", "planted", "noise again"], features, labels, ["below", "above"], groups)
+
+
+def test_a_planted_linear_feature_is_found_and_shuffled_labels_stay_at_chance():
+    result = fit_probes(planted())
+    assert result.accuracy[1] > 0.95
+    assert abs(result.accuracy[0] - 0.5) < 0.08 and abs(result.accuracy[2] - 0.5) < 0.08
+    assert np.all(np.abs(result.control - 0.5) < 0.08)
+    assert 0.5 <= result.chance < 0.6 and result.n_train + result.n_test == 2400
+    assert result.n_test == pytest.approx(600, abs=20)
+
+
+def test_probes_repeat_under_a_seed_and_another_seed_holds_out_other_sequences():
+    data = planted()
+    first, again, other = fit_probes(data, seed=3), fit_probes(data, seed=3), fit_probes(data, seed=4)
+    for field in ("accuracy", "control", "train_accuracy"):
+        np.testing.assert_array_equal(getattr(first, field), getattr(again, field))
+    assert not np.array_equal(first.control, other.control)
+
+
+def test_a_sequence_is_held_out_whole():
+    groups = torch.arange(400) // 10
+    train, test = _split(groups, 0.25, torch.Generator().manual_seed(0))
+    assert not set(groups[train].tolist()) & set(groups[test].tolist())
+    assert len(set(groups[test].tolist())) == 10 and bool((train ^ test).all())
+
+
+def test_the_induction_labels_are_the_offset_inside_the_repeat_or_whether_it_is_a_repeat():
+    model = tiny_model("decoder_only", max_len=32)
+    offset = induction_probe_data(model, "offset", n_sequences=6, periods=(3, 5), seed=1)
+    inside = induction_probe_data(model, "inside", n_sequences=6, periods=(3, 5), seed=1)
+    assert offset.layers == residual_layers(model) == ["decoder.0.resid_pre", "decoder.1.resid_pre",
+                                                       "decoder.1.resid_post"]
+    assert offset.features.shape[::2] == (3, 32) and inside.features.shape[1] == 6 * 31
+    assert len(offset.classes) == 5 and inside.classes == ["first copy", "repeat"]
+    for row in range(6):                                                     # a row's labels follow its period
+        first = [i for i, label in enumerate(inside.labels[inside.groups == row].tolist()) if label][0] + 1
+        assert first in (3, 5)
+        assert offset.labels[offset.groups == row].tolist() == [t % first for t in range(first, 32)]
+
+
+def test_the_reverse_labels_are_the_source_index_or_the_letter_copied():
+    task = tasks.get("reverse", length=6, symbols=6)
+    model = build_model(ModelConfig(arch="encoder_decoder", vocab_size=task.tokenizer.vocab_size, d_model=16,
+                                    n_heads=2, n_encoder_layers=1, n_decoder_layers=2, d_ff=32, max_len=16)).eval()
+    index = reverse_probe_data(model, task, property="index", n_sources=20)
+    letter = reverse_probe_data(model, task, property="letter", n_sources=20)
+    assert index.features.shape == (3, 20 * 6, 16) and index.labels[:6].tolist() == [5, 4, 3, 2, 1, 0]
+    source = task.held_out(20, seed=0)[0][0]
+    assert [letter.classes[i] for i in letter.labels[:6].tolist()] == list(source[::-1])
+    assert index.layers[0] == "decoder.0.resid_pre"
+
+
+def test_the_vowel_labels_are_the_next_characters_and_the_features_are_the_model_s():
+    text = "the cat sat on a mat, and ate. " * 20
+    tokenizer = CharTokenizer.from_text(text)
+    model = build_model(ModelConfig(arch="decoder_only", vocab_size=tokenizer.vocab_size, d_model=16, n_heads=2,
+                                    n_decoder_layers=1, d_ff=32, max_len=12)).eval()
+    data = next_vowel_probe_data(model, tokenizer, text, n_windows=8, seed=0)
+    letters = [ch for ch in text if ch.isalpha()]
+    assert data.features.shape[:2] == (2, data.labels.numel()) and data.classes == ["consonant", "vowel"]
+    assert 0 < data.labels.float().mean() < 1
+    assert abs(data.labels.float().mean() - np.mean([ch in "aeiou" for ch in letters])) < 0.2
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: fit_probes(planted(), test_fraction=1.0), "test_fraction"),
+    (lambda: fit_probes(ProbeData(["a"], torch.randn(1, 10, 3), torch.zeros(10, dtype=torch.long), ["x"],
+                                  torch.arange(10))), "two classes"),
+    (lambda: fit_probes(ProbeData(["a"], torch.randn(1, 10, 3), torch.zeros(10, dtype=torch.long), ["x", "y"],
+                                  torch.zeros(10, dtype=torch.long))), "cannot be split"),
+    (lambda: fit_probes("data"), "ProbeData"),
+    (lambda: induction_probe_data(tiny_model("decoder_only"), "period"), "offset"),
+    (lambda: induction_probe_data(tiny_model("decoder_only"), periods=(8, 40)), "periods"),
+    (lambda: reverse_probe_data(tiny_model("encoder_decoder"), tasks.get("copy")), "reverse task"),
+    (lambda: next_vowel_probe_data(tiny_model("decoder_only"), CharTokenizer("ab"), "ab" * 4), "at least"),
+])
+def test_bad_probe_requests_are_refused_with_the_reason(make, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        make()

@@ -1,0 +1,105 @@
+"""Every number, setting and comparison a lesson states about its figures agrees with the figures'
+own data, in both languages: the claims of each lesson's views and typed numbers (claims.py), and
+the findings a live run writes into its reveal (lesson 14's "first" follows the curves it drew;
+lesson 13's "the loss looks ordinary" holds for a full run of the float-mask lab, whose own
+findings agree too). A claim that contradicts its figure fails."""
+import pytest
+
+from playground.labs import get_lab
+from playground.ui.lessons import LESSONS
+from playground.ui.session import training
+from playground.ui.session.workspace import Workspace
+from playground.ui.tabs.labs import session as ui_labs
+from playground.ui.tabs.lessons import live
+from playground.ui.tabs.lessons import views as lesson_views
+from playground.ui.tabs.lessons.claims import CLAIMS, TEXT_CLAIMS, lesson_claims, view_keys
+from playground.ui.tabs.lessons.views import VIEWS, Shown
+from playground.zoo import ModelRegistry
+
+from ..labs.helpers import tiny
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return ModelRegistry()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_every_claim_of_a_lesson_agrees_with_its_figures(registry, lesson, lang):
+    claims = lesson_claims(registry, lesson, lang)
+    assert [str(claim) for claim in claims if not claim.holds] == []
+    shown = [VIEWS[key](registry, lang) for key in view_keys(lesson)]
+    if any(view.facts for view in shown) or lesson.id in TEXT_CLAIMS:
+        assert claims                                                       # numbers stated are numbers checked
+
+
+def test_every_view_whose_note_states_numbers_has_claims(registry):
+    stating = {key for key, view in VIEWS.items() if view(registry, "en").facts}
+    assert stating <= set(CLAIMS), stating - set(CLAIMS)
+
+
+def test_a_figure_drawn_at_another_temperature_than_the_text_says_is_caught(registry):
+    shown = VIEWS["decoding_temperature"](registry, "en")
+    half, _ = lesson_views._candidates(registry, "en", "shakespeare-char", lesson_views.SHAKESPEARE_PROMPT,
+                                       temperature=0.5)
+    claims = CLAIMS["decoding_temperature"](Shown([half, *shown.figures[1:]], shown.note, shown.facts), "en")
+    failed = [claim for claim in claims if not claim.holds]
+    assert any("temperature 0.2" in claim.what and claim.measured == pytest.approx(0.5, rel=1e-3) for claim in failed)
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    monkeypatch.setattr(training, "EVENT_EVERY_S", 0.0)
+    monkeypatch.setattr(training, "EVAL_EVERY_S", 1.0)
+    monkeypatch.setattr(training, "SNAPSHOT_EVERY_S", 0.5)
+    monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)
+
+
+def finished(key: str, lang: str):
+    progress = list(live.run(Workspace(key), key, lang))
+    assert progress[-1].done and progress[-1].findings
+    return progress[-1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_lesson_14_says_which_score_rose_first_as_its_curves_show(quick, monkeypatch, lang):
+    monkeypatch.setattr(live, "induction_goal", lambda session: next(
+        (step for step, _ in session.score_history if step >= 40), None))         # a short run, several snapshots
+    last = finished("induction", lang)
+    first = next(claim for claim in last.claims if "rose first" in claim.what)
+    assert first.holds and first.stated in ("previous", "induction", "same", "none")
+    assert all(claim.holds for claim in last.claims if "same stretch" not in claim.what), last.claims
+
+
+def test_lesson_9_says_what_moved_first_as_its_curves_show(quick, monkeypatch):
+    monkeypatch.setattr(live, "COPY_GOAL", 0.0)
+    last = finished("copy", "en")
+    assert last.claims and all(claim.holds for claim in last.claims)
+    assert "In your run the training loss started at" in last.findings
+
+
+def test_lesson_10_reads_its_run(quick, monkeypatch):
+    monkeypatch.setattr(live, "RHYME_GOAL", 3.0)
+    last = finished("rhyme", "zh-CN")
+    assert last.claims and all(claim.holds for claim in last.claims)
+    assert "训练损失从第" in last.findings
+
+
+def test_lesson_13_and_the_float_mask_lab_agree_with_a_full_run():
+    """The lab as the app runs it (its whole preset): its own findings, and lesson 13's statement that
+    the broken model's loss looks ordinary, hold for the run's numbers."""
+    last = finished("float-mask", "en")
+    assert {claim.what for claim in last.claims} >= {
+        "lesson 13: the float mask's loss looks ordinary beside the reference's",
+        "float-mask: the variant's future leaks"}
+    assert [str(claim) for claim in last.claims if not claim.holds] == []
+
+
+def test_a_tiny_float_mask_lab_still_reports_what_it_measured(monkeypatch):
+    monkeypatch.setattr(ui_labs, "get_lab", lambda lab_id: tiny(get_lab(lab_id)))
+    monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)
+    last = finished("float-mask", "zh-CN")
+    assert "未来泄漏进来了" in last.findings or "没有测到泄漏" in last.findings
+    leak = next(claim for claim in last.claims if claim.what == "float-mask: the variant's future leaks")
+    assert leak.holds
