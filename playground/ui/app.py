@@ -65,8 +65,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
+            show_qr = qr.build_button()                 # beside Copy link, before what Copy link says
             copy, copied = links.build_copy_button()
-            show_qr = qr.build_button()
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
         note, query = links.build_link_note()

@@ -3,13 +3,14 @@
 It follows the Settings menu's language (language.FOLLOW_SETTINGS_JS), marks the parts a link
 hides (hiding.HIDE_JS), and keeps what the page draws usable by everyone: whenever the page
 changes (a figure drawn, a tab shown, the language switched), at most once per SETTLE_MS, it adds
-the SVG button to new figure toolbars (export.py) and names Gradio's controls in the page's
-language (accessibility.py). One observer of the whole page does both.
+the SVG button to new figure toolbars (export.py), names Gradio's controls in the page's language
+(accessibility.py) and, on a phone, fits the figures' text to the screen (phone.py). One observer
+of the whole page does all three.
 """
 from __future__ import annotations
 
 from ..text.i18n import LANGUAGES, text
-from . import accessibility, export, hiding
+from . import accessibility, export, hiding, phone
 from .language import FOLLOW_SETTINGS_JS
 
 SETTLE_MS = 150
@@ -22,7 +23,7 @@ def page_js() -> str:
 () => {{
   ({FOLLOW_SETTINGS_JS})();
   ({hiding.HIDE_JS})();
-  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}];
+  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS}];
   let pending = null;
   const run = () => {{
     pending = null;
