@@ -862,7 +862,7 @@ EN: dict[str, str] = {
     "xb_parted": "they part",
     "xb_explain": "**Teacher forcing** (how the model trains): at every position the decoder reads the true target "
                   "so far and predicts the next token. **Free-running** (how it is used): it reads its own earlier "
-                  "outputs. Green: the token equals the target; red: it does not. Both read the same tokens until "
+                  "outputs. Blue: the token equals the target; orange: it does not. Both read the same tokens until "
                   "free-running first writes a token that differs from the target (outlined); from the next "
                   "position on their inputs part, and the free-running model continues from a prefix it never saw in "
                   "training, so its mistakes compound. This gap between training and use is exposure bias. The "
