@@ -8,6 +8,9 @@ next to the same clock for a one-figure Gradio page (deep_link_floor_s) and for 
 the app's size that draws one figure (deep_link_size_floor_s), and the server's CPU per page
 opened (page_open_server_cpu_s); see playground.bench.deep_link.
 
+a11y_serious_violations and a11y_critical_violations: axe-core's audit of every tab in both
+languages at 1280x720 (goal 0 each; see playground.bench.accessibility).
+
 gpt2_small_attention_view_ms and gpt2_small_attention_view_cached_ms: the Attention tab's view at
 GPT-2 small's size, cold and from the shared pass cache; see playground.bench.attention_view.
 
@@ -59,7 +62,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import attention_view, deep_link, load, uploads
+from playground.bench import accessibility, attention_view, deep_link, load, uploads
 from playground.bench.common import result
 from playground.ui.text.i18n import text
 
@@ -475,6 +478,7 @@ def run(quick: bool) -> list[dict]:
     try:
         choices = teacher_opens(app.url)
         lines += deep_link.deep_link_lines(app.url, quick, app.cpu_seconds)
+        lines += accessibility.accessibility_lines(app.url)
         lines += cpu_lines(app, choices, quick)
         for n_students in SESSION_COUNTS:
             lines += class_lines(app, choices, n_students, DURATION_S[quick])

@@ -7,10 +7,13 @@ from pathlib import Path
 import gradio as gr
 from starlette.middleware import Middleware
 
-from .page import links, session_costs, showing
+from .page import accessibility, hiding, links, qr, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
-from .page.language import FOLLOW_SETTINGS_JS, LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
+from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
+from .page.page_script import page_js
+from .page.phone import phone_css
+from .page.present import present_css
 from .page.runtime import configure_torch
 from .page.security_headers import SecurityHeaders
 from .page.session_state import lean_sessions
@@ -41,15 +44,13 @@ QUEUE_STATUS_SECONDS = 1.0
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
-PRESENT_FONT_PX = 18         # presenter mode (?present=1): the smallest figure text, for a projector in a lit room
-CSS = f"""
-#header {{ align-items: center; }}
-.explanation {{ font-size: 1.02rem; }}
-.accepted {{ font-size: 0.9rem; }}
-body.present .js-plotly-plot text {{ font-size: {PRESENT_FONT_PX}px !important; }}
-body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}
-body.present .explanation {{ display: none; }}
-"""
+CSS = """
+#header { align-items: center; }
+#app-title { min-width: min(440px, 100%) !important; }
+.block.explanation { overflow: visible; }
+.explanation { font-size: 1.02rem; }
+.accepted { font-size: 0.9rem; }
+""" + present_css() + qr.CSS + hiding.hiding_css()
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
@@ -64,15 +65,17 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
+            show_qr = qr.build_button()                 # beside Copy link, before what Copy link says
             copy, copied = links.build_copy_button()
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
         note, query = links.build_link_note()
+        qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language)
         upload, upload_status, hub = own_models.build(ctx)
         tab_components = {}
-        with gr.Tabs(elem_id="tabs") as tab_set:
+        with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:     # a phone shows every tab
             for key, module in TABS:
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
                     ctx.note = gr.Markdown(visible=False, elem_id=f"{key}-note", elem_classes="tab-note")
@@ -82,6 +85,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         showing.wire(ctx, tab_set, tab_components, targets)
         own_models.wire(ctx, upload, upload_status, hub, targets)
         links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, targets)
+        qr.wire(show_qr, qr_panel, copied, ctx.language)
 
         def on_unload(request: gr.Request) -> None:
             if request is not None and request.session_hash:
@@ -105,7 +109,9 @@ def echo(value: str) -> str:
 
 
 def launch_kwargs() -> dict:
-    """Arguments for demo.launch(): theme, css, translations and the language-following script.
+    """Arguments for demo.launch(): the theme, the css (presenter mode, the QR code, a link's hidden
+    parts), the translations, the page's script (page_script) and the <head>'s own styles (a phone's
+    layout, reduced motion).
 
     Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which Gradio reads itself.
     Server-side rendering stays off (Spaces would turn it on where Node is installed) so the page
@@ -116,10 +122,11 @@ def launch_kwargs() -> dict:
     config (see session_state).
     """
     return {
-        "theme": gr.themes.Soft(primary_hue="indigo", secondary_hue="amber"),
+        "theme": accessibility.theme(),
         "css": CSS + toast_title_css(),
         "i18n": I18N,
-        "js": FOLLOW_SETTINGS_JS,
+        "js": page_js(),
+        "head": f"<style>{phone_css()}{accessibility.REDUCED_MOTION_CSS}</style>",
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,

@@ -9,7 +9,8 @@ from playground.viz import theme
 from playground.viz.labels import as_float32, visible_token
 from playground.viz.matrices import column_domains
 
-MATCH_COLOR, MISS_COLOR, NONE_COLOR = "#9be39b", "#ff9e9e", "#ffffff"
+# Blue and orange: told apart by colour-blind viewers too (not green and red).
+MATCH_COLOR, MISS_COLOR, NONE_COLOR = "#8ec5ff", "#ffb870", "#ffffff"
 BLANKS_PER_ROW = 4
 
 
@@ -70,8 +71,8 @@ def two_decodings(
     parted_label: str = "parted here",
     height: int | None = None,
 ) -> go.Figure:
-    """Top: the target and each decoding's token at every position, green where it equals the
-    target, red where not. Bottom: the probability each gives the target token. The first
+    """Top: the target and each decoding's token at every position, blue where it equals the
+    target, orange where not. Bottom: the probability each gives the target token. The first
     position where free-running leaves the target (`parted_at`) is outlined in both."""
     n = len(target)
     if n == 0 or len(teacher_forced) != n or len(p_teacher) != n or len(free_running) > n \

@@ -1,6 +1,6 @@
 """Every view is a link: the page's address describes the tab on show and its controls.
 
-The scheme (documented in README): `?view=TAB&PARAM=VALUE&...&lang=LANG[&present=1]`, where the
+The scheme (documented in README): `?view=TAB&PARAM=VALUE&...&lang=LANG[&present=1][&hide=PARTS]`, where the
 parameters are the fields of the tab's form (see forms.py and each tab's form.py), every one
 written out. Opening a link selects the tab, sets its controls and draws it; a parameter that is
 unknown, out of range or names a model that is not shipped keeps its default, and a note at the
@@ -20,12 +20,13 @@ import gradio as gr
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import LIGHT, PRIVATE
+from . import hiding
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .language import PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
-PAGE_PARAMS = ("view", "lang", "present")
+PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM)
 MAX_NOTED = 12                     # ignored parameters the note lists (then how many more)
 
 
@@ -40,13 +41,14 @@ def link_query(registry, view: str, form: Form, lang: str) -> str:
 
 @dataclass
 class LinkedPage:
-    """What a link asks for: the tab, the language (None: the browser's), presenter mode, the
-    tab's form (None: a tab without a form, or no view named), every part that was ignored and the
-    parameters it named."""
+    """What a link asks for: the tab, the language (None: the browser's), presenter mode, the parts
+    it hides (see hiding.py), the tab's form (None: a tab without a form, or no view named), every
+    part that was ignored and the parameters it named."""
 
     view: str
     lang: str | None = None
     present: bool = False
+    hide: tuple[str, ...] = ()
     form: Form | None = None
     ignored: list[Refused] = field(default_factory=list)
     named: set[str] = field(default_factory=set)      # the form's parameters the link named and kept
@@ -80,6 +82,10 @@ def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]
             page.present = given["present"] == "1"
         else:
             ignored.append(Refused("present", "err_bad_choice", value=given["present"][:40], choices="0, 1"))
+    if hiding.PARAM in given:
+        page.hide, unknown = hiding.parse_hide(given[hiding.PARAM], page.view)
+        ignored += [Refused(hiding.PARAM, "link_unknown_part", value=name[:40],
+                            choices=", ".join(hiding.hideable(page.view))) for name in unknown]
     form_type = forms.get(page.view)
     known = set(PAGE_PARAMS) | (set(form_type.params()) if form_type else set())
     ignored += [Refused(name, "link_unknown_param") for name in given if name not in known]
@@ -175,8 +181,10 @@ async (...links) => {
   const link = index >= 0 ? links[index] : '';
   if (!link) return;
   const query = link.startsWith('#') ? `view=${views[index]}` : link;
-  const present = new URLSearchParams(location.search).get('present') === '1' ? '&present=1' : '';
-  history.replaceState(history.state, '', '?' + query + present);
+  const kept = new URLSearchParams(location.search);
+  const present = kept.get('present') === '1' ? '&present=1' : '';
+  const hide = (kept.get('hide') || '').replace(/[^a-z_,]/g, '');
+  history.replaceState(history.state, '', '?' + query + present + (hide ? '&hide=' + hide : ''));
   const base = location.href.split('#')[0];
   for (const element of document.querySelectorAll('.js-plotly-plot [style*="url("], .js-plotly-plot [clip-path]')) {
     for (const name of ['style', 'clip-path']) {

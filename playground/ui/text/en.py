@@ -704,6 +704,20 @@ EN: dict[str, str] = {
     "link_not_ready": "This view has no link yet: draw it first.",
     "link_copied": "Link copied: {address}",
     "btn_copy_link": "Copy link",
+    # A room of any size: the QR code, the reduced view, Gradio's own words for assistive technology
+    "btn_show_qr": "Show QR code",
+    "qr_title": "QR code of this view's link",
+    "qr_close": "Close (Esc)",
+    "qr_too_long": "This link has {length} characters, too many for a QR code that can be scanned across a room "
+                   "(at most {limit}): shorten the view's text, or copy the link instead.",
+    "qr_bad_address": "This page's address cannot be drawn as a QR code.",
+    "link_unknown_part": "this view has no part \"{value}\" to hide (it can hide: {choices}).",
+    "param_hide": "hide",
+    "common.complete": "Complete",
+    "a11y_range_slider": "{label} (slider)",
+    "a11y_number_input": "{label} (number)",
+    "a11y_reset_slider": "Reset to default value",
+    "a11y_svg_export": "Download plot as an SVG (vector)",
     "lbl_controls": "Controls",
     "param_model": "Model",
     "param_text": "Input",
@@ -848,7 +862,7 @@ EN: dict[str, str] = {
     "xb_parted": "they part",
     "xb_explain": "**Teacher forcing** (how the model trains): at every position the decoder reads the true target "
                   "so far and predicts the next token. **Free-running** (how it is used): it reads its own earlier "
-                  "outputs. Green: the token equals the target; red: it does not. Both read the same tokens until "
+                  "outputs. Blue: the token equals the target; orange: it does not. Both read the same tokens until "
                   "free-running first writes a token that differs from the target (outlined); from the next "
                   "position on their inputs part, and the free-running model continues from a prefix it never saw in "
                   "training, so its mistakes compound. This gap between training and use is exposure bias. The "

@@ -639,6 +639,19 @@ ZH: dict[str, str] = {
     "link_not_ready": "这个视图还没有链接：请先绘制它。",
     "link_copied": "已复制链接：{address}",
     "btn_copy_link": "复制链接",
+    "btn_show_qr": "显示二维码",
+    "qr_title": "此视图链接的二维码",
+    "qr_close": "关闭（Esc）",
+    "qr_too_long": "这个链接有 {length} 个字符，太长，无法生成在教室另一头也能扫描的二维码（最多 {limit} 个）："
+                   "请缩短视图中的文本，或改为复制链接。",
+    "qr_bad_address": "无法把此页面的地址画成二维码。",
+    "link_unknown_part": "这个视图没有可隐藏的部分“{value}”（可以隐藏：{choices}）。",
+    "param_hide": "隐藏（hide）",
+    "common.complete": "完成",
+    "a11y_range_slider": "{label}（滑块）",
+    "a11y_number_input": "{label}（数值）",
+    "a11y_reset_slider": "恢复默认值",
+    "a11y_svg_export": "下载为 SVG 矢量图",
     "lbl_controls": "控件",
     "param_model": "模型",
     "param_text": "输入",
@@ -764,7 +777,7 @@ ZH: dict[str, str] = {
     "xb_probability": "p(目标词元)",
     "xb_parted": "在此分开",
     "xb_explain": "**教师强制**（模型训练的方式）：在每个位置，解码器读取到目前为止真实的目标，并预测下一个词元。"
-                  "**自由运行**（模型使用的方式）：它读取自己之前的输出。绿色：词元与目标相同；红色：不同。两者读取"
+                  "**自由运行**（模型使用的方式）：它读取自己之前的输出。蓝色：词元与目标相同；橙色：不同。两者读取"
                   "相同的词元，直到自由运行第一次写出与目标不同的词元（框出的位置）；从下一个位置起，它们的输入就"
                   "分开了，自由运行的模型从训练中从未见过的前缀继续，错误会累积。训练与使用之间的这种差距称为暴露"
                   "偏差。下方的图：两种方式给正确目标词元的概率。",

@@ -1,0 +1,40 @@
+"""The page's own script (launch's `js`), run once when the page opens.
+
+It follows the Settings menu's language (language.FOLLOW_SETTINGS_JS), marks the parts a link
+hides (hiding.HIDE_JS), and keeps what the page draws usable by everyone: whenever the page
+changes (a figure drawn, a tab shown, the language switched), at most once per SETTLE_MS, it adds
+the SVG button to new figure toolbars (export.py), names Gradio's controls in the page's language
+(accessibility.py) and, on a phone, fits the figures' text to the screen (phone.py). One observer
+of the whole page does all three.
+"""
+from __future__ import annotations
+
+from ..text.i18n import LANGUAGES, text
+from . import accessibility, export, hiding, phone
+from .language import FOLLOW_SETTINGS_JS
+
+SETTLE_MS = 150
+
+
+def page_js() -> str:
+    """The page's script: a JS function of no arguments."""
+    svg_titles = {lang: text(lang, "a11y_svg_export") for lang in LANGUAGES}
+    return f"""
+() => {{
+  ({FOLLOW_SETTINGS_JS})();
+  ({hiding.HIDE_JS})();
+  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS}];
+  let pending = null;
+  const run = () => {{
+    pending = null;
+    const lang = document.documentElement.dataset.lang || 'en';
+    for (const pass of passes) {{
+      try {{ pass(lang); }} catch (error) {{ console.warn('page script', error); }}
+    }}
+  }};
+  new MutationObserver(() => {{ if (pending === null) pending = setTimeout(run, {SETTLE_MS}); }})
+    .observe(document.documentElement, {{subtree: true, childList: true, attributes: true,
+                                         attributeFilter: ['aria-label', 'data-lang']}});
+  run();
+}}
+"""

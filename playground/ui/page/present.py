@@ -1,0 +1,85 @@
+"""Presenter mode (`?present=1`, a class `present` on <body>): a projector at 1280x720.
+
+The figure a link names is on the first screen: the header is one line (the title, Copy link, the
+QR code, the language), every tab's controls are folded (see links.open_page), and what competes
+with the figure (explanations, examples, the own-model panel, the title's subtitle, notes about
+accepted inputs) is hidden. Figure text is at least PRESENT_FONT_PX. Only CSS: nothing moves on the
+server, and a tab looks the same in every session that is not presenting.
+"""
+from __future__ import annotations
+
+PRESENT_FONT_PX = 18         # the smallest figure text, for a projector in a lit room
+
+# The figure each tab's link names: what presenter mode puts on the first screen.
+NAMED_FIGURES = {
+    "lessons": "lesson-figure-0",
+    "attention": "attention-head-plot",        # the enlarged head: a link names its layer and head
+    "inside": "inside-emb-neighbours",         # the first section's first figure
+    "generate": "generate-candidates",
+    "train": "train-curves",
+    "labs": "labs-curves",
+    "positional": "pos-heatmap",
+    "tokenizer": "tok-char-spans",
+    "architecture": "arch-treemap",
+}
+
+# What a presenter hides: text that explains the figure (the presenter does), examples to click,
+# the own-model panel, the subtitle, the language control's caption, notes on accepted inputs.
+HIDDEN = (
+    "#own-model-panel", ".explanation", "#generate-explanation-panel", "#attention-examples",
+    "#generate-examples", "#tok-examples", ".accepted", "#inside-emb-note", "#inside-mask-note", "#inside-fill-note", "#app-title p", "#language [data-testid=block-info]",
+)
+
+# Attention: the grid (left) and the enlarged head (right) side by side on the first screen, the
+# summary under the grid and the layer and head sliders under the head (all one row lower when the
+# tab's note shows above them); every other row follows at full width. The two rows that hold them
+# give their columns to the tab's grid.
+_ATTENTION = """
+body.present #tab-attention > .column {
+  display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: var(--layout-gap); align-items: start;
+}
+body.present #tab-attention > .column > * { grid-column: 1 / -1; }
+body.present #tab-attention > .column > .row:has(#attention-grid),
+body.present #tab-attention > .column > .row:has(#attention-head-plot) { display: contents; }
+body.present #tab-attention .row:has(#attention-grid) > .column:first-child { grid-column: 1; grid-row: 1; }
+body.present #tab-attention .row:has(#attention-head-plot) > .column:first-child { grid-column: 2; grid-row: 1; }
+body.present #tab-attention .row:has(#attention-grid) > .column:last-child { grid-column: 1; grid-row: 2; }
+body.present #tab-attention .row:has(#attention-head-plot) > .column:last-child { grid-column: 2; grid-row: 2; }
+body.present #tab-attention > .column:has(> .tab-note) > .tab-note { grid-row: 1; }
+body.present #tab-attention > .column:has(> .tab-note) .row:has(#attention-grid) > .column:first-child,
+body.present #tab-attention > .column:has(> .tab-note) .row:has(#attention-head-plot) > .column:first-child { grid-row: 2; }
+body.present #tab-attention > .column:has(> .tab-note) .row:has(#attention-grid) > .column:last-child,
+body.present #tab-attention > .column:has(> .tab-note) .row:has(#attention-head-plot) > .column:last-child { grid-row: 3; }
+"""
+
+# Generate: the candidates (or the beam tree) on the right of the prompt, the buttons and the text so
+# far, the folded controls under them: the first row's two columns give their blocks to one grid.
+_GENERATE = """
+body.present #tab-generate .row:has(#generate-candidates) {
+  display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: var(--layout-gap); align-items: start;
+}
+body.present #tab-generate .row:has(#generate-candidates) > .column { display: contents; }
+body.present #tab-generate .row:has(#generate-candidates) > .column > * { grid-column: 1; }
+body.present #tab-generate .row:has(#generate-candidates) > .column > :is(#generate-candidates, #generate-beam-tree) {
+  grid-column: 2; grid-row: 1 / span 8;
+}
+"""
+
+# The header in one line: the title without its subtitle, the buttons, the language choices.
+_HEADER = """
+body.present #header { flex-wrap: nowrap; align-items: center; gap: var(--spacing-lg); }
+body.present #header > * { min-width: 0 !important; }
+body.present #header > button, body.present #header > #language { flex: none !important; white-space: nowrap; }
+body.present #app-title h1 { font-size: 1.6rem; margin: 0; white-space: nowrap; }
+body.present #language { padding: 0; background: none; border: none; box-shadow: none; }
+body.present #tabs .tab-container button { font-size: 1.05rem; }
+"""
+
+
+def present_css() -> str:
+    """The page's CSS for presenter mode."""
+    hidden = ",\n".join(f"body.present {selector}" for selector in HIDDEN)
+    return (f"body.present .js-plotly-plot text, body.present .js-plotly-plot text tspan "
+            f"{{ font-size: {PRESENT_FONT_PX}px !important; }}\n"
+            f"body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}\n"
+            f"{hidden} {{ display: none !important; }}\n" + _HEADER + _ATTENTION + _GENERATE)

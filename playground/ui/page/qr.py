@@ -1,0 +1,103 @@
+""""Show QR code": the address of the view on screen drawn as a QR code over the whole page, large
+enough to scan from the back of a room when projected; a click anywhere on it, or Escape, closes it.
+
+One event: its js sends the shown tab's link and the address (as Copy link's does); the server
+draws the address with segno as an SVG that fills the screen's smaller side, or says why there is
+no code (a session's own model has no link; an address too long to scan across a room). Closing
+is the page's alone (a class on <body>), so it costs no event.
+"""
+from __future__ import annotations
+
+import html
+
+import gradio as gr
+import segno
+
+from ..text.i18n import label, text
+from .context import PRIVATE
+from .links import PRIVATE_LINK, copy_message
+
+ERROR_CORRECTION = "m"            # 15% of the code may be lost (a glare on the screen) and it still reads
+MAX_QR_CHARS = 600                # a longer address makes modules too small to scan across a room
+PANEL_ID = "qr-code"
+CLOSED_CLASS = "qr-closed"
+SCHEMES = ("http://", "https://")
+
+CSS = f"""
+#{PANEL_ID} {{ position: fixed; inset: 0; z-index: 1000; background: #fff;
+  display: flex; align-items: center; justify-content: center; cursor: pointer; }}
+#{PANEL_ID} figure {{ display: flex; flex-direction: column; align-items: center; gap: var(--spacing-md); margin: 0; }}
+#{PANEL_ID} svg {{ width: min(78vh, 94vw); height: min(78vh, 94vw); }}
+#{PANEL_ID} figcaption {{ max-width: 94vw; overflow-wrap: anywhere; text-align: center; color: #111; }}
+body.{CLOSED_CLASS} #{PANEL_ID} {{ display: none !important; }}
+"""
+
+# Event js: show the panel again (a click had closed it) and send "<shown tab's link>\n<address>".
+SHOW_JS = f"""
+async (payload, lang) => {{
+  document.body.classList.remove('{CLOSED_CLASS}');
+  let link = '';
+  for (const box of document.querySelectorAll('.view-link')) {{
+    const panel = document.querySelector(`#tab-${{box.id.replace(/-link$/, '')}}`);
+    const field = box.querySelector('textarea, input');
+    if (panel && panel.offsetParent !== null && field) link = field.value;
+  }}
+  return [link + '\\n' + location.href, lang];
+}}
+"""
+
+# The panel's own js: a click on it or Escape closes it.
+CLOSE_JS = f"""
+const close = () => document.body.classList.add('{CLOSED_CLASS}');
+element.addEventListener('click', close);
+document.addEventListener('keydown', (event) => {{ if (event.key === 'Escape') close(); }});
+"""
+
+
+def qr_svg(address: str) -> str:
+    """`address` as an inline SVG QR code (a viewBox, no fixed size: the page sizes it)."""
+    code = segno.make_qr(address, error=ERROR_CORRECTION)
+    return code.svg_inline(scale=1, border=4, omitsize=True, dark="#000", light="#fff")
+
+
+def refusal(link: str, address: str, lang: str) -> str:
+    """Why the view on screen has no QR code ("" when it has one)."""
+    if link == PRIVATE_LINK or not link:
+        return copy_message(link, address, lang)
+    if not address.startswith(SCHEMES) or any(ch.isspace() for ch in address):
+        return text(lang, "qr_bad_address")
+    if len(address) > MAX_QR_CHARS:
+        return text(lang, "qr_too_long", length=len(address), limit=MAX_QR_CHARS)
+    return ""
+
+
+def panel_html(address: str, lang: str) -> str:
+    """The panel: the code, the address under it (as text) and a close button."""
+    title = html.escape(text(lang, "qr_title"))
+    return (f'<figure role="dialog" aria-label="{title}">{qr_svg(address)}'
+            f"<figcaption>{html.escape(address)}</figcaption>"
+            f'<button type="button" class="qr-close">{html.escape(text(lang, "qr_close"))}</button></figure>')
+
+
+def show(payload: str, lang: str) -> tuple:
+    """The panel for "<link>\\n<address>" (hidden, and the status saying why, when there is no code)."""
+    link, _, address = (payload or "").partition("\n")
+    why = refusal(link, address, lang)
+    if why:
+        return gr.HTML(visible=False), why
+    return gr.HTML(panel_html(address, lang), visible=True), ""
+
+
+def build_button() -> gr.Button:
+    """The "Show QR code" button (for the page's header, beside Copy link)."""
+    return gr.Button(label("btn_show_qr"), elem_id="show-qr", size="sm", scale=0, min_width=130)
+
+
+def build_panel() -> gr.HTML:
+    """The panel the code shows in (hidden until asked for)."""
+    return gr.HTML(visible=False, elem_id=PANEL_ID, js_on_load=CLOSE_JS)
+
+
+def wire(button: gr.Button, panel: gr.HTML, status: gr.Markdown, language) -> None:
+    """`button` draws the code of the address on screen into `panel`; `status` says why when it cannot."""
+    button.click(show, [status, language], [panel, status], js=SHOW_JS, show_progress="hidden", **PRIVATE)
