@@ -26,7 +26,7 @@ from playground.ui.page.phone import CROWDED_CLASS, MIN_FIGURE_FONT_PX
 from playground.ui.page.present import NAMED_FIGURES, PRESENT_FONT_PX
 from playground.ui.text.i18n import STRINGS
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, figure, has_data, markdown, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, figure, has_data, markdown, wait_until
 
 GPT = "untrained-gpt"                       # every installation has it: 2 layers x 4 heads
 ATTENTION_LINK = f"?view=attention&model={GPT}&text=abcabcab&kind=decoder&layer=1&head=2&lang=en"
@@ -320,13 +320,13 @@ def test_the_qr_code_holds_the_address_of_the_view(desktop, screenshots):
     page = desktop
     page.click("#show-qr")
     page.wait_for_selector("#qr-code svg")
-    address = page.evaluate("location.href")
-    expected = qr.qr_svg(address)                # segno's code of the address (tests/ui reads its modules back)
+    shown_address = address(page)
+    expected = qr.qr_svg(shown_address)                # segno's code of the address (tests/ui reads its modules back)
     drawn_path = page.get_attribute("#qr-code svg path.qrline", "d")
     assert drawn_path and f'd="{drawn_path}"' in expected
     size = page.locator("#qr-code svg").bounding_box()
     assert min(size["width"], size["height"]) >= 0.7 * VIEWPORT["height"]     # across a room
-    assert markdown(page, "qr-code").startswith(address)
+    assert markdown(page, "qr-code").startswith(shown_address)
     page.screenshot(path=str(screenshots / "qr-code.png"))
     page.keyboard.press("Escape")
     wait_until(lambda: not page.is_visible("#qr-code svg"), "the code closed by Escape")
@@ -344,9 +344,8 @@ def test_a_reduced_view_hides_what_its_link_names_and_keeps_it_in_the_address(ap
     box.fill("0")
     box.press("Enter")
     drawn(page, "attention-head-plot", lambda fig: "layer 0" in fig["title"])
-    address = lambda: page.evaluate("location.href")      # noqa: E731 (page.url follows only Playwright's calls)
-    wait_until(lambda: "layer=0" in address(), "the address to follow the layer")
-    assert "hide=controls,scores,wings" in address()
+    wait_until(lambda: "layer=0" in address(page), "the address to follow the layer")
+    assert "hide=controls,scores,wings" in address(page)
 
 
 def test_a_lesson_works_end_to_end_on_a_phone(phone, screenshots):

@@ -28,6 +28,7 @@ PARTS: dict[str, dict[str, tuple[str, ...]]] = {
                        "#lesson-live-status", "[id^='lesson-outcome-']", "#lesson-verdict", "#lesson-reveal"),
         "check": ("#lesson-check-heading", "#lesson-answer", "#lesson-feedback"),
         "explore": ("#lesson-explore",),
+        "game": ("#lesson-game-panel",),
     },
     "attention": {
         **_CONTROLS, **_EXPLANATION,
@@ -40,6 +41,8 @@ PARTS: dict[str, dict[str, tuple[str, ...]]] = {
         "shapes": ("#attention-shapes-panel",),
         "heads_off": ("#attention-heads-off-panel",),
         "lens": ("#attention-lens-panel",),
+        "patching": ("#attention-patching-panel",),
+        "probes": ("#attention-probes-panel",),
     },
     "inside": {
         **_EXPLANATION,
@@ -60,6 +63,7 @@ PARTS: dict[str, dict[str, tuple[str, ...]]] = {
         "heads_off": ("#generate-heads-off-panel",),
         "lens": ("#generate-lens-panel",),
         "exposure": ("#generate-exposure-panel",),
+        "game": ("#generate-game-panel",),
     },
     "train": {
         **_CONTROLS, **_EXPLANATION,
