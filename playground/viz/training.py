@@ -219,7 +219,7 @@ def head_scores_heatmap(
     s = as_float32(scores, "scores", 2)  # [L, H]
     trace = dict(
         type="heatmap",
-        z=s, x=[f"{head_label} {h}" for h in range(s.shape[1])], y=[f"{layer_label} {l}" for l in range(s.shape[0])],
+        z=s, x=[f"{head_label} {h}" for h in range(s.shape[1])], y=[f"{layer_label} {layer}" for layer in range(s.shape[0])],
         colorscale=theme.ATTENTION_COLORSCALE, zmin=0.0, zmax=1.0, texttemplate="%{z:.2f}",
         hovertemplate=f"%{{y}} · %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
     )

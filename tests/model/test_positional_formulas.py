@@ -63,7 +63,6 @@ def test_sinusoidal_positions_add_the_formula_at_absolute_positions(offset, leng
 @pytest.mark.parametrize("offset, length", [(0, 5), (4, 12)])
 def test_learned_positions_add_the_row_of_each_absolute_position(offset, length):
     positions = LearnedPositions(8, MAX_LEN)
-    x = torch.randn(2, length, 8, generator=torch.Generator().manual_seed(1))
     rows = torch.stack([positions.embedding.weight[offset + t] for t in range(length)])        # [T, D]
     assert torch.equal(positions.added(offset, length), rows)
     assert torch.equal(positions.table(MAX_LEN), positions.embedding.weight)

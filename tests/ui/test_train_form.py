@@ -139,7 +139,7 @@ def test_a_run_through_the_form_streams_component_updates_and_publishes(registry
     assert final["download"].constructor_args["value"].endswith("trained-copy.safetensors")
     with pytest.raises(gr.Error, match="all 30 of its steps"):
         handlers.on_resume_queued(workspace, TINY, "en")
-    stepped = list(handlers.on_step(workspace, TINY, "en"))              # a finished training starts afresh
+    list(handlers.on_step(workspace, TINY, "en"))                        # a finished training starts afresh
     assert workspace.training.trainer.step == 10 and workspace.newest_model().name == "trained-copy"
     assert workspace.newest_model() is workspace.training.entry
     cleared = handlers.on_reset(workspace, TINY, "en")

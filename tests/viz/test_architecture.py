@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from playground.viz import architecture_diagram, parameter_treemap, shape_table
