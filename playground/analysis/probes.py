@@ -198,19 +198,27 @@ def reverse_probe_data(model: nn.Module, task: Task, tokenizer: Tokenizer | None
     return ProbeData(layers, features, torch.tensor(labels), classes, _groups(positions))
 
 
-def next_vowel_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, n_windows: int = 64,
-                          seed: int = 0) -> ProbeData:
-    """Windows of `text` (held-out text of the model's corpus), probed at every position whose next character
-    is a letter: is it a vowel (a, e, i, o, u) or a consonant?"""
-    length = model.config.max_len
+def _character_windows(length: int, tokenizer: Tokenizer, text: str, stream: str,
+                       n_windows: int) -> tuple[list[int], torch.Tensor]:
+    """`n_windows` random windows of `length` characters of `text` (one more character follows each), drawn
+    from the random stream named `stream`: their starts and their ids [B, T]. Refused for a tokenizer that
+    is not one token per character, or a text too short."""
     ids = tokenizer.encode(text)
     if len(ids) != len(text):
         raise ValueError("this probe reads one token per character; the model's tokenizer is not a character tokenizer")
     if len(text) < length + 1:
         raise ValueError(f"the text has {len(text)} characters; the probe needs at least {length + 1}")
-    rng = random.Random(f"vowel-probe/{seed}")
+    rng = random.Random(stream)
     starts = [rng.randrange(len(text) - length) for _ in range(n_windows)]
-    windows = torch.tensor([ids[s:s + length] for s in starts])               # [B, T]
+    return starts, torch.tensor([ids[s:s + length] for s in starts])          # [B, T]
+
+
+def next_vowel_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, n_windows: int = 64,
+                          seed: int = 0) -> ProbeData:
+    """Windows of `text` (held-out text of the model's corpus), probed at every position whose next character
+    is a letter: is it a vowel (a, e, i, o, u) or a consonant?"""
+    length = model.config.max_len
+    starts, windows = _character_windows(length, tokenizer, text, f"vowel-probe/{seed}", n_windows)
     nexts = [text[s + 1:s + length + 1] for s in starts]                      # the character after each position
     positions = torch.tensor([[ch.isalpha() and ch.isascii() for ch in following] for following in nexts])
     labels = [int(ch in VOWELS) for following in nexts for ch in following if ch.isalpha() and ch.isascii()]
@@ -226,14 +234,7 @@ def line_end_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, ends:
     A line of a Tang poem has 5 or 7 characters, so the answer depends on how far the line has come, which
     a single character does not tell: a model that counts makes it readable in later layers."""
     length = model.config.max_len
-    ids = tokenizer.encode(text)
-    if len(ids) != len(text):
-        raise ValueError("this probe reads one token per character; the model's tokenizer is not a character tokenizer")
-    if len(text) < length + 1:
-        raise ValueError(f"the text has {len(text)} characters; the probe needs at least {length + 1}")
-    rng = random.Random(f"line-end-probe/{seed}")
-    starts = [rng.randrange(len(text) - length) for _ in range(n_windows)]
-    windows = torch.tensor([ids[s:s + length] for s in starts])               # [B, T]
+    starts, windows = _character_windows(length, tokenizer, text, f"line-end-probe/{seed}", n_windows)
     inside = [[ch not in ends and ch != "\n" for ch in text[s:s + length]] for s in starts]
     positions = torch.tensor(inside)                                          # [B, T]
     labels = [int(text[s + 1 + t] in ends) for s, row in zip(starts, inside) for t, probed in enumerate(row) if probed]
