@@ -41,3 +41,19 @@ def test_enter_in_either_text_box_and_a_new_kind_are_one_attention_event(demo):
     answering = [triggers for triggers in alike(demo).values() if (ids["attention-text"], "submit") in triggers[0]]
     assert len(answering) == 1
     assert {(ids["attention-target"], "submit"), (ids["attention-kind"], "input")} <= set(answering[0][0])
+
+
+def progress_targets(event: dict) -> list[int]:
+    """The components whose loading state Gradio's page tracks for an event: the ones it shows its
+    progress on, else every output."""
+    return event.get("show_progress_on") or event["outputs"]
+
+
+def test_every_event_tracks_its_progress_on_a_few_components(demo):
+    # The page refreshes the loading state of every component some event has tracked, on each status
+    # change of any event, each by a search of the page's tree: an event that tracked all of a tab's
+    # outputs made every later event of the page cost more (a link opened ~0.5 s later).
+    wide = {event.get("api_name") or event["id"]: len(progress_targets(event))
+            for event in demo.get_config_file()["dependencies"]
+            if event["backend_fn"] and len(progress_targets(event)) > 3}
+    assert not wide, f"events tracking their progress on many components: {wide}"

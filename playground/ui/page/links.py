@@ -303,7 +303,7 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
                        show_progress_on=[note], **PRIVATE)
     if ctx.kept:
         opened.then(guarded(kept_read), [query, ctx.language, *kept], targets, **LIGHT, show_progress="hidden",
-                    **PRIVATE)
+                    show_progress_on=[note], **PRIVATE)
     links = [wiring.link for wiring in views.values()]
     gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values())], None, links, None,
           js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)
