@@ -3,7 +3,8 @@
 A fresh browser context (no cache of the page) opens the link in Debian's chromium at 1280x720;
 the clock stops when the enlarged head shows the linked layer and head. Median of the repeats,
 after one unmeasured opening: the server's first page fills its caches (compressed scripts, the
-linked view) once for every later student.
+linked view) once for every later student. The link and the floors below take turns, one opening
+of each per round, so that a slower spell of a shared machine weighs on all of them alike.
 
 Measured in the same run:
 - deep_link_floor_s: the same clock for the smallest Gradio page that draws a figure from its
@@ -68,17 +69,28 @@ def deep_link_lines(url: str, quick: bool, server_cpu: Callable[[], float | None
         raise RuntimeError(f"{CHROMIUM} is missing: run tests/install_chromium.sh to measure deep_link_view_s")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            link = url.rstrip("/") + "/" + LINK
-            opened(browser, link, WARM_UPS, None)
-            times, cpu = opened(browser, link, REPEATS[quick], server_cpu)
-            floor_times = floor_opened(browser, floor_app(), quick)
-            size = page_size(url)
-            size_floor_times = floor_opened(browser, floor_app(size), quick)
-        finally:
-            browser.close()
+    size = page_size(url)
+    floors = [floor_app(), floor_app(size)]
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                link = url.rstrip("/") + "/" + LINK
+                addresses = [link, *(floor.local_url for floor in floors)]
+                for address in addresses:
+                    opened(browser, address, WARM_UPS, None)
+                times, cpu, floor_times, size_floor_times = [], [], [], []
+                for _ in range(REPEATS[quick]):           # one opening of each page per round
+                    seconds, cpu_seconds = opened(browser, link, 1, server_cpu)
+                    times += seconds
+                    cpu += cpu_seconds
+                    floor_times += opened(browser, addresses[1], 1, None)[0]
+                    size_floor_times += opened(browser, addresses[2], 1, None)[0]
+            finally:
+                browser.close()
+    finally:
+        for floor in floors:
+            floor.close()
     view, floor_s = statistics.median(times), statistics.median(floor_times)
     lines = [result(SUITE, "deep_link_view_s", view, "s", GOAL_S, "lower", times_s=[round(t, 2) for t in times],
                     link=LINK),
@@ -118,15 +130,6 @@ def opened(browser, address: str, repeats: int,
     return times, cpu
 
 
-def floor_opened(browser, floor, quick: bool) -> list[float]:
-    """opened() on a floor page (after its warm-up), which is closed afterwards."""
-    try:
-        opened(browser, floor.local_url, WARM_UPS, None)
-        return opened(browser, floor.local_url, REPEATS[quick], None)[0]
-    finally:
-        floor.close()
-
-
 def page_size(url: str) -> PageSize:
     """The size of the Gradio page served at `url`, read from its config."""
     with urllib.request.urlopen(url.rstrip("/") + "/config", timeout=30) as response:
@@ -134,13 +137,19 @@ def page_size(url: str) -> PageSize:
 
 
 def floor_app(size: PageSize | None = None):
-    """floor_blocks(size), launched on a free localhost port."""
+    """floor_blocks(size), launched on a free localhost port. Its queue looks for work as often as the
+    app's does: an idle Gradio server polls its queue every millisecond, a tenth of a core taken from
+    the page being measured beside it."""
+    from playground.ui.app import PROGRESS_POLL_SECONDS, QUEUE_POLL_SECONDS
+
     demo = floor_blocks(size)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True,
                         ssr_mode=False)
+    demo._queue.sleep_when_free = QUEUE_POLL_SECONDS
+    demo._queue.progress_update_sleep_when_free = PROGRESS_POLL_SECONDS
     return demo
 
 
