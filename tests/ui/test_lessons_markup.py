@@ -1,5 +1,5 @@
-"""No shown string carries raw markup: `$...$` only where the page renders LaTeX (the lessons'
-markdown and the tabs' explanation panels), and there balanced; `**` and backticks balanced
+"""No shown string carries raw markup: `$...$` only where the page shows formulas (the lessons'
+markdown and the tabs' explanation panels, as MathML), and there balanced; `**` and backticks balanced
 everywhere markdown is rendered; none of them in what is never rendered as markdown (a radio's
 answers, a button, a figure's title, an error toast). In both languages."""
 import re
@@ -14,8 +14,8 @@ from playground.ui.text.zh import ZH
 from playground.zoo import ModelRegistry
 
 LANGS = ("en", "zh-CN")
-# Text keys shown in a gr.Markdown with latex_delimiters=LATEX (see each tab's layout.py); the
-# lessons' own texts and notes are all shown that way.
+# Text keys shown in a MathMarkdown (see each tab's layout.py); the lessons' own texts and notes
+# are all shown that way.
 LATEX_KEYS = {"pos_explanation", "rope_explanation", "arch_explanation", "attention_explanation",
               "generate_explanation", "train_explanation", "inside_worked_explanation", "inside_norm_explanation",
               "lesson_perplexity_note"}

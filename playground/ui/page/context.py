@@ -29,7 +29,6 @@ PRIVATE = {"api_visibility": "private"}                # secondary triggers of a
 # each in a thread of its own (~0.2 ms of the server's event loop per input, 15 inputs an event).
 FORM_INPUTS = {"preprocess": False}
 LOCAL_SESSION = "local"
-LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "$", "right": "$", "display": False}]
 
 
 def light(*progress_on) -> dict:

@@ -6,6 +6,7 @@ import gradio as gr
 from playground.model import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
 
 from ..text.i18n import label
+from ..text.math import with_mathml
 
 
 def integer_slider(*args, **kwargs) -> gr.Slider:
@@ -36,6 +37,25 @@ class FormRadio(gr.Radio):
 
     def preprocess(self, payload):
         return payload
+
+
+class MathMarkdown(gr.Markdown):
+    """A Markdown text whose TeX formulas ($...$, $$...$$) the page shows as MathML, which the browser
+    draws itself (see text.math): a view with formulas opens without loading a typesetting script.
+    Text declared with label() reaches the page already converted (i18n.I18N); text made on the
+    server is converted here. Drawn with gr.Markdown's own code (the block name)."""
+
+    def __init__(self, value=None, **kwargs):
+        super().__init__(value, latex_delimiters=[], **kwargs)
+
+    def get_block_name(self) -> str:
+        return "markdown"
+
+    def get_config(self, cls=None) -> dict:
+        return super().get_config(cls or gr.Markdown)      # every gr.Markdown setting, not only this __init__'s
+
+    def postprocess(self, value):
+        return super().postprocess(with_mathml(value) if isinstance(value, str) else value)
 
 
 def integer_number(value: int, **kwargs) -> gr.Number:

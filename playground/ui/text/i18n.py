@@ -14,13 +14,15 @@ import gradio as gr
 from gradio.i18n import I18nData
 
 from .en import EN
+from .math import with_mathml
 from .zh import ZH
 
 STRINGS: dict[str, dict[str, str]] = {"en": EN, "zh-CN": ZH}
 LANGUAGES: dict[str, str] = {"en": "English", "zh-CN": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 
-I18N = gr.I18n(**STRINGS)
+# What the browser shows of a label(): formulas already written as MathML (see math.py).
+I18N = gr.I18n(**{lang: {key: with_mathml(value) for key, value in table.items()} for lang, table in STRINGS.items()})
 
 
 def label(key: str) -> I18nData:

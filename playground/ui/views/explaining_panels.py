@@ -16,8 +16,8 @@ import gradio as gr
 
 from playground.zoo import ModelEntry
 
-from ..page.context import LATEX
 from ..page.validation import MAX_INPUT_CHARS
+from ..page.widgets import MathMarkdown
 from ..text.i18n import label, text
 from ..text.markup import literal
 from .patching import patching_views, suggested_corruption
@@ -48,8 +48,7 @@ def patching_panel(view: str) -> dict[str, gr.components.Component]:
                 c["pt_positions"] = gr.Plot(show_label=False, elem_id=f"{view}-pt-positions")
             with gr.Column(scale=2):
                 c["pt_summary"] = gr.Markdown(elem_id=f"{view}-pt-summary")
-                gr.Markdown(label("pt_explain"), elem_id=f"{view}-pt-explanation", latex_delimiters=LATEX,
-                            elem_classes="explanation")
+                MathMarkdown(label("pt_explain"), elem_id=f"{view}-pt-explanation", elem_classes="explanation")
     return c
 
 

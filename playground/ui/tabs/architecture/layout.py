@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...page.context import LATEX, AppContext
-from ...page.widgets import integer_number, model_config_controls
+from ...page.context import AppContext
+from ...page.widgets import MathMarkdown, integer_number, model_config_controls
 from ...text.i18n import label
 from .form import DEFAULT_CONTEXT, GPT2
 from .views import FIELDS, GPT2_PRESET, presets
@@ -25,8 +25,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                 c["run"] = gr.Button(label("btn_draw"), variant="primary", elem_id="arch-run")
             c["summary"] = gr.Markdown(elem_id="arch-summary")
         with gr.Column(scale=2):
-            gr.Markdown(label("arch_explanation"), elem_id="arch-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
+            MathMarkdown(label("arch_explanation"), elem_id="arch-explanation", elem_classes="explanation")
     with gr.Accordion(label("lbl_config"), open=False, elem_id="arch-config"):
         with gr.Row():
             c.update(model_config_controls("arch", GPT2, ("arch", "positional", "norm", "activation")))

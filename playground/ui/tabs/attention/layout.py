@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...page.context import LATEX, AppContext
+from ...page.context import AppContext
 from ...page.validation import MAX_INPUT_CHARS
-from ...page.widgets import FormRadio, examples_dataset, layer_head_sliders
+from ...page.widgets import FormRadio, MathMarkdown, examples_dataset, layer_head_sliders
 from ...session.examples import attention_examples
 from ...text.i18n import label
 from ...views.explaining_panels import patching_panel, probes_panel
@@ -47,8 +47,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
                                             label=label("lbl_timeline"), elem_id="attention-timeline")
                 gr.Markdown(label("timeline_explanation"), elem_id="timeline-explanation",
                             elem_classes="explanation")
-            gr.Markdown(label("attention_explanation"), elem_id="attention-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
+            MathMarkdown(label("attention_explanation"), elem_id="attention-explanation", elem_classes="explanation")
     with gr.Row():
         with gr.Column(scale=3):
             c["head_plot"] = gr.Plot(show_label=False, elem_id="attention-head-plot")

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...page.context import LATEX, AppContext
+from ...page.context import AppContext
 from ...page.validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
-from ...page.widgets import examples_dataset, integer_number, integer_slider, layer_head_sliders
+from ...page.widgets import MathMarkdown, examples_dataset, integer_number, integer_slider, layer_head_sliders
 from ...session.examples import exposure_target, generate_examples
 from ...text.i18n import label
 from ...views.guessing import game_panel
@@ -66,8 +66,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
             c["examples"] = examples_dataset(examples, [c["model"], c["prompt"]], [f"{m} · {p!r}" for m, p in examples],
                                              "generate-examples")
             with gr.Accordion(label("lbl_explanation"), open=True, elem_id="generate-explanation-panel"):
-                gr.Markdown(label("generate_explanation"), elem_id="generate-explanation", latex_delimiters=LATEX,
-                            elem_classes="explanation")
+                MathMarkdown(label("generate_explanation"), elem_id="generate-explanation", elem_classes="explanation")
     with gr.Row():
         c["token_self"] = gr.Plot(show_label=False, visible=False, elem_id="generate-token-attention")
         c["token_cross"] = gr.Plot(show_label=False, elem_id="generate-token-cross",

@@ -6,16 +6,16 @@ import gradio as gr
 
 from playground.model.sites import SITES
 
-from ...page.context import LATEX, AppContext
+from ...page.context import AppContext
 from ...page.validation import MAX_INPUT_CHARS
-from ...page.widgets import integer_number, integer_slider
+from ...page.widgets import MathMarkdown, integer_number, integer_slider
 from ...text.i18n import label
 from ...views.embeddings import MAX_TOKEN_CHARS
 from .form import DEFAULT_FILL_TEXT, DEFAULT_MASK_INPUTS, DEFAULT_NORM_TEXT, DEFAULT_TOKEN, DEFAULT_WORKED_TEXT
 
 
 def _explanation(key: str, elem_id: str) -> None:
-    gr.Markdown(label(key), elem_id=elem_id, latex_delimiters=LATEX, elem_classes="explanation")
+    MathMarkdown(label(key), elem_id=elem_id, elem_classes="explanation")
 
 
 def _picker(ctx: AppContext, elem_id: str, model: str) -> gr.Dropdown:
@@ -65,7 +65,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             _explanation("inside_worked_explanation", "inside-worked-explanation")
     c["worked_vectors"] = gr.Plot(show_label=False, elem_id="inside-worked-vectors")
     c["worked_steps"] = gr.Plot(show_label=False, elem_id="inside-worked-steps")
-    c["worked_note"] = gr.Markdown(elem_id="inside-worked-note", latex_delimiters=LATEX)
+    c["worked_note"] = MathMarkdown(elem_id="inside-worked-note")
 
     gr.Markdown(label("inside_mask_heading"), elem_id="inside-mask-heading")
     with gr.Row():

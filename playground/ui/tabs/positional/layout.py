@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...page.context import LATEX, AppContext
+from ...page.context import AppContext
 from ...page.validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
-from ...page.widgets import integer_number, integer_slider
+from ...page.widgets import MathMarkdown, integer_number, integer_slider
 from ...text.i18n import label
 from .views import (
     DEFAULT_D_MODEL,
@@ -35,8 +35,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                                         label=label("lbl_dims"), elem_id="pos-dims")
             c["heatmap"] = gr.Plot(show_label=False, elem_id="pos-heatmap")
         with gr.Column(scale=2):
-            gr.Markdown(label("pos_explanation"), elem_id="pos-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
+            MathMarkdown(label("pos_explanation"), elem_id="pos-explanation", elem_classes="explanation")
     with gr.Row():
         c["curves"] = gr.Plot(show_label=False, elem_id="pos-curves")
         c["similarity"] = gr.Plot(show_label=False, elem_id="pos-similarity")
@@ -60,8 +59,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                                           multiselect=True, label=label("lbl_rope_pairs"), elem_id="rope-pairs")
             c["rope_plot"] = gr.Plot(show_label=False, elem_id="rope-plot")
         with gr.Column(scale=2):
-            gr.Markdown(label("rope_explanation"), elem_id="rope-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
+            MathMarkdown(label("rope_explanation"), elem_id="rope-explanation", elem_classes="explanation")
 
     with gr.Row():
         with gr.Column(scale=3):

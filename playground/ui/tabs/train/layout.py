@@ -5,9 +5,9 @@ import gradio as gr
 
 from playground.train.config import SCHEDULES
 
-from ...page.context import LATEX, AppContext
+from ...page.context import AppContext
 from ...page.validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
-from ...page.widgets import integer_number, integer_slider, model_config_controls
+from ...page.widgets import MathMarkdown, integer_number, integer_slider, model_config_controls
 from ...session.training import DATA_SOURCES, TASK_PRESETS, base_preset
 from ...text.i18n import label
 from ...views.training import SHORT_KIND, TASK_NAMES, default_view, kinds_of, score_choices
@@ -100,8 +100,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             c["scores"] = gr.Plot(show_label=False, elem_id="train-scores")
         with gr.Column(scale=2):
             c["sample"] = gr.Markdown(elem_id="train-sample")
-            gr.Markdown(label("train_explanation"), elem_id="train-explanation", latex_delimiters=LATEX,
-                        elem_classes="explanation")
+            MathMarkdown(label("train_explanation"), elem_id="train-explanation", elem_classes="explanation")
             gr.Markdown(label("train_stability_explanation"), elem_id="train-stability-explanation",
                         elem_classes="explanation")
     return c
