@@ -115,6 +115,16 @@ def test_attention_draws_every_head_with_token_labels(english, screenshots):
     assert all(0 <= v <= 1 for row in heatmap_rows(scores) for v in row)
     assert (scores["zmin"], scores["zmax"]) == (0, 1)                 # equal scores, equal colours
 
+    # The explanation's formulas are MathML the browser draws: fractions and roots laid out, no TeX left,
+    # and no typesetting script loaded.
+    math = page.evaluate("""() => {
+      const box = document.querySelector('#attention-explanation');
+      return {fractions: box.querySelectorAll('math mfrac msqrt').length, source: box.innerText.includes('$'),
+              blocks: box.querySelectorAll('math[display=block]').length,
+              typesetter: performance.getEntriesByType('resource').some(r => /katex|auto-render/i.test(r.name))};
+    }""")
+    assert math == {"fractions": 1, "source": False, "blocks": 1, "typesetter": False}
+
     page.click("#attention-shapes-panel .label-wrap")
     shapes = drawn(page, "attention-shapes")
     cells = [cell for column in shapes["traces"][0]["cells"] for cell in column]
