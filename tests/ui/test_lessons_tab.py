@@ -127,20 +127,21 @@ def test_the_browser_record_resumes_the_place_and_the_answers(registry):
     assert kept["lesson"] == "masks" and handlers.kept_answers(kept, "masks") == (1, 2)
     assert handlers.kept_answers(kept, "tokens") == (None, None)
     workspace = Workspace("resume", registry)
-    assert handlers.keep_progress(workspace, kept)                     # what the browser kept, read on opening
+    assert handlers.keep_progress(workspace, kept) == (True, True)     # what the browser kept, read on opening
     assert handlers.initial_form(workspace) == LessonsForm(lesson="masks")
     gone = Workspace("gone", registry)
-    assert not handlers.keep_progress(gone, {"lesson": "gone"})        # unknown: the first lesson
+    assert handlers.keep_progress(gone, {"lesson": "gone"}) == (False, False)        # unknown: the first lesson
     assert handlers.initial_form(gone) == LessonsForm(lesson=LESSONS[0].id)
     nothing = Workspace("nothing", registry)
-    assert not handlers.keep_progress(nothing, "not a record")
+    assert handlers.keep_progress(nothing, "not a record") == (False, False)
     assert handlers.initial_form(nothing) == LessonsForm(lesson=LESSONS[0].id)
     picked_first = Workspace("picked", registry)                        # a pick before the browser's record is read
     handlers.answered(picked_first, "tokens", 1, "en")
-    assert not handlers.keep_progress(picked_first, kept)               # the session's place stays
+    assert handlers.keep_progress(picked_first, kept) == (False, True)  # the place stays; the answers join
     assert handlers.kept_answers(picked_first.lessons, "tokens")[1] == 1
     assert handlers.kept_answers(picked_first.lessons, "masks") == (1, 2)           # and the browser's answers join
     assert handlers.kept_answers({"answers": {"masks": {"prediction": 7, "answer": "x"}}}, "masks") == (None, None)
+    assert handlers.keep_progress(picked_first, kept) == (False, False)               # read again: nothing new
 
 
 def test_a_lesson_opens_with_its_kept_answers_and_every_pick_is_kept(workspace):

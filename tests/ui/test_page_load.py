@@ -202,3 +202,22 @@ def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_name
     assert linked[record]["answers"]["masks"] == {"prediction": 1, "answer": 0}
     fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # before the record is read: not written
     assert record not in fresh
+
+
+def test_a_browser_that_kept_nothing_new_leaves_the_opened_lesson_as_drawn(shipped_demo):
+    # The record is read just after the page opens: drawing the lesson again then would wipe an answer
+    # the learner gave in between (its feedback cleared by a redraw computed before the answer).
+    demo = shipped_demo
+    request = gr.Request(session_hash="kept-nothing", headers={"accept-language": "en"})
+    query = "?view=lessons&lesson=masks&lang=en"
+    opened = open_page(demo, query, "kept-nothing")
+    assert opened[by_elem_id(demo)["lesson-title"]]
+    read = page_event(demo, "kept_read").fn
+    assert read(query, "en", request, {}) == {}                              # a first visit: nothing kept
+    linked = gr.Request(session_hash="kept-linked", headers={"accept-language": "en"})
+    open_page(demo, query, "kept-linked")
+    assert read(query, "en", linked, {"lesson": "tokens", "answers": {}}) == {}    # the link names the lesson
+    assert read(query, "en", request, {"answers": {"tokens": {"answer": 1}}})      # an answer the session lacks
+    plain = gr.Request(session_hash="kept-place", headers={"accept-language": "en"})
+    open_page(demo, "?lang=en", "kept-place")
+    assert read("?lang=en", "en", plain, {"lesson": "masks", "answers": {}})       # the place the browser was on

@@ -68,7 +68,8 @@ class AppContext:
     note: the one-line note at the top of the tab being declared (see TabWiring.show).
     kept: what the browser keeps for the session across reloads and restarts: (a gr.BrowserState,
         keep(workspace, value) that puts its value into the session's workspace when the page opens
-        and says whether the tab that shows it is to start from it, that tab's view name).
+        and says whether the tab that shows it is to start from it and whether it added to what the
+        session had, that tab's view name).
     """
 
     registry: ModelRegistry
@@ -76,7 +77,7 @@ class AppContext:
     language: gr.Radio
     views: dict = field(default_factory=dict)
     note: gr.Markdown | None = None
-    kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], bool], str]] = field(default_factory=list)
+    kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str]] = field(default_factory=list)
 
     def workspace(self, request: gr.Request | None) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request)."""

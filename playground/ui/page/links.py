@@ -282,14 +282,18 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
     def kept_read(address_query: str, lang: str, request: gr.Request, *kept_values):
         """What the browser kept for the session (read once the page has loaded it) into the session's
         workspace; a tab that shows what was kept starts from it where the link names nothing of that
-        tab's, and is drawn again with it when it is on screen."""
+        tab's, and is drawn again with it when it is on screen (only when the browser kept something
+        the session lacked)."""
         workspace = ctx.workspace(request)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
         redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
-            holds_a_place = keep(workspace, value)
+            holds_a_place, adds = keep(workspace, value)
+            moves = holds_a_place and not (view == page.view and page.given)
+            if not (moves or adds):
+                continue       # nothing the session lacked: the tab stays as drawn (an answer given meanwhile too)
             with workspace.lock:
-                if holds_a_place and not (view == page.view and page.given):
+                if moves:
                     workspace.forms.pop(view, None)
                 workspace.drawn.pop(view, None)                  # drawn again with what was kept
             redrawn.add(view)

@@ -144,17 +144,19 @@ def keep(workspace: Workspace, lesson_id: str, prediction=None, answer=None) -> 
         return workspace.lessons
 
 
-def keep_progress(workspace: Workspace, progress) -> bool:
+def keep_progress(workspace: Workspace, progress) -> tuple[bool, bool]:
     """What the browser kept (read once the page has opened) as the session's record, under what the
-    session recorded since (a pick made before the browser's record was read is newer); whether it
-    holds a place (the Lessons tab then shows that lesson when the link names none)."""
+    session recorded since (a pick made before the browser's record was read is newer). Whether it
+    holds a place (the Lessons tab then shows that lesson when the link names none), and whether it
+    adds answers the session lacked (the tab is then drawn again to show them)."""
     kept = progress if isinstance(progress, dict) else {}
+    kept_answers_ = kept.get("answers") if isinstance(kept.get("answers"), dict) else {}
     with workspace.lock:
         since = workspace.lessons or {}
-        answers = {**(kept.get("answers") if isinstance(kept.get("answers"), dict) else {}),
-                   **(since.get("answers") or {})}
-        workspace.lessons = {"lesson": since.get("lesson", kept.get("lesson")), "answers": answers}
-        return kept.get("lesson") in BY_ID and "lesson" not in since
+        since_answers = since.get("answers") or {}
+        workspace.lessons = {"lesson": since.get("lesson", kept.get("lesson")),
+                             "answers": {**kept_answers_, **since_answers}}
+        return kept.get("lesson") in BY_ID and "lesson" not in since, bool(set(kept_answers_) - set(since_answers))
 
 
 def initial_form(workspace: Workspace) -> LessonsForm:

@@ -61,6 +61,6 @@ def layout() -> dict[str, gr.components.Component]:
     c["answer"] = gr.Radio([], label=label("lbl_check_answer"), elem_id="lesson-answer")
     c["feedback"] = markdown("lesson-feedback")
     c["explore"] = gr.Markdown(elem_id="lesson-explore")
-    c["progress"] = gr.BrowserState({"lesson": LESSON_IDS[0], "answers": {}}, storage_key=STORAGE_KEY,
-                                    secret=state_secret())
+    # A first visit keeps nothing (the first lesson is then the tab's own start, see initial_form).
+    c["progress"] = gr.BrowserState({}, storage_key=STORAGE_KEY, secret=state_secret())
     return c
