@@ -116,6 +116,8 @@ def test_payloads_from_a_link_and_an_upload_stay_text(app, browser, tmp_path, lo
     drawn(page, "generate-candidates")
 
     open_tab(page, "inside")
+    wait_until(lambda: "mine-payload" in page.input_value("#inside-emb-model input"),   # the tab drawn for the
+               "the Inside tab drawn for the upload")                                     # upload, then typed into
     page.fill("#inside-emb-token input", PAYLOADS[0].replace(" ", "␣"))
     page.press("#inside-emb-token input", "Enter")
     drawn(page, "inside-emb-neighbours", lambda fig: any("PWN" in str(y) for y in fig["traces"][0]["y"]))
