@@ -8,7 +8,7 @@ inside backticks (a backtick in the value would end the code span):
 - `literal(value)`: Markdown (gr.Markdown, which renders HTML too) and HTML (the gr.Error toast).
   Every character that could start markup there is written as a character reference: HTML's
   "<", ">" and "&", Markdown's emphasis, code, link, table and heading characters, GFM's
-  autolinks ("http://", "www.", "a@b"), KaTeX's "$" and line breaks. Markdown shows a reference
+  autolinks ("http://", "www.", "a@b"), the "$" of a formula (text.math) and line breaks. Markdown shows a reference
   as its character and never reads it as syntax; HTML and Plotly decode it too, so a message made
   with literal() fields shows the same as a toast, in a Markdown note and in a figure's notice.
   Ordinary names, numbers and words ("tiny-gpt", "0.5", "n_layers") are left as they are.
@@ -22,7 +22,7 @@ from typing import Mapping
 
 _NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 # Always special: HTML's three, backslash escapes, code spans, emphasis, links and images, strikethrough,
-# tables, headings, email autolinks, LaTeX, line breaks. In context: "_" outside a word (inside one it
+# tables, headings, email autolinks, formulas, line breaks. In context: "_" outside a word (inside one it
 # never starts emphasis), ":" of "://" and "." of "www." (GFM's autolinks).
 _MARKUP = re.compile(r"[&<>\\`*\[\]~|$#@\n\r]|(?<![^\W_])_|_(?![^\W_])|:(?=//)|(?<=[wW]{3})\.")
 
