@@ -77,7 +77,8 @@ class AppContext:
     language: gr.Radio
     views: dict = field(default_factory=dict)
     note: gr.Markdown | None = None
-    kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str]] = field(default_factory=list)
+    kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str]] = field(
+        default_factory=list)
 
     def workspace(self, request: gr.Request | None) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request)."""

@@ -105,14 +105,8 @@ class _Parser:
         return f"<{tag}>{base}{scripts.get('_', scripts.get('^'))}</{tag}>"
 
     def _argument(self) -> str:
-        """A script or a command's argument: a group, or a single atom."""
-        if self._peek() == "{":
-            self._take()
-            body = self.sequence(stop="}")
-            self._take()
-            return f"<mrow>{body}</mrow>"
-        atom, _ = self._atom()
-        return atom
+        """A script or a command's argument: a group, or a single atom (_atom reads both)."""
+        return self._atom()[0]
 
     def _raw_group(self) -> str:
         """The source text of a {...} group (the argument of \\mathrm or \\text), unread as TeX."""
@@ -132,7 +126,7 @@ class _Parser:
             return f"<mrow>{body}</mrow>", False
         if token in ("_", "^"):
             raise ValueError(f"the formula {self.tex!r} has a script without a base")
-        if token.isdigit() or token[0].isdigit():
+        if token[0].isdigit():
             return f"<mn>{token}</mn>", False
         if token.isalpha() and len(token) == 1:
             return f"<mi>{token}</mi>", False

@@ -150,13 +150,13 @@ def keep_progress(workspace: Workspace, progress) -> tuple[bool, bool]:
     holds a place (the Lessons tab then shows that lesson when the link names none), and whether it
     adds answers the session lacked (the tab is then drawn again to show them)."""
     kept = progress if isinstance(progress, dict) else {}
-    kept_answers_ = kept.get("answers") if isinstance(kept.get("answers"), dict) else {}
+    browser_answers = kept.get("answers") if isinstance(kept.get("answers"), dict) else {}
     with workspace.lock:
         since = workspace.lessons or {}
         since_answers = since.get("answers") or {}
         workspace.lessons = {"lesson": since.get("lesson", kept.get("lesson")),
-                             "answers": {**kept_answers_, **since_answers}}
-        return kept.get("lesson") in BY_ID and "lesson" not in since, bool(set(kept_answers_) - set(since_answers))
+                             "answers": {**browser_answers, **since_answers}}
+        return kept.get("lesson") in BY_ID and "lesson" not in since, bool(set(browser_answers) - set(since_answers))
 
 
 def initial_form(workspace: Workspace) -> LessonsForm:

@@ -6,10 +6,10 @@ import os
 import gradio as gr
 
 from ...lessons import LESSONS
+from ...page.widgets import MathMarkdown
 from ...text.i18n import label
 from ...views.guessing import game_panel
 from .form import LESSON_IDS
-from ...page.widgets import MathMarkdown
 
 FIGURE_SLOTS = 6        # figures a lesson shows at most (its views together)
 OUTCOME_SLOTS = 3       # figures an experiment's outcome shows at most
