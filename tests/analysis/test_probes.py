@@ -83,11 +83,17 @@ def test_the_reverse_labels_are_the_source_index_or_the_letter_copied():
     assert index.layers[0] == "decoder.0.resid_pre"
 
 
-def test_the_vowel_labels_are_the_next_characters_and_the_features_are_the_model_s():
-    text = "the cat sat on a mat, and ate. " * 20
+def char_model(text: str, max_len: int):
+    """An untrained one-layer character model of `text`'s alphabet, and its tokenizer."""
     tokenizer = CharTokenizer.from_text(text)
     model = build_model(ModelConfig(arch="decoder_only", vocab_size=tokenizer.vocab_size, d_model=16, n_heads=2,
-                                    n_decoder_layers=1, d_ff=32, max_len=12)).eval()
+                                    n_decoder_layers=1, d_ff=32, max_len=max_len)).eval()
+    return model, tokenizer
+
+
+def test_the_vowel_labels_are_the_next_characters_and_the_features_are_the_model_s():
+    text = "the cat sat on a mat, and ate. " * 20
+    model, tokenizer = char_model(text, max_len=12)
     data = next_vowel_probe_data(model, tokenizer, text, n_windows=8, seed=0)
     letters = [ch for ch in text if ch.isalpha()]
     assert data.features.shape[:2] == (2, data.labels.numel()) and data.classes == ["consonant", "vowel"]
@@ -95,12 +101,9 @@ def test_the_vowel_labels_are_the_next_characters_and_the_features_are_the_model
     assert abs(data.labels.float().mean() - np.mean([ch in "aeiou" for ch in letters])) < 0.2
 
 
-
 def test_the_line_end_labels_say_whether_the_next_character_ends_the_line():
     text = "白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。\n" * 6
-    tokenizer = CharTokenizer.from_text(text)
-    model = build_model(ModelConfig(arch="decoder_only", vocab_size=tokenizer.vocab_size, d_model=16, n_heads=2,
-                                    n_decoder_layers=1, d_ff=32, max_len=14)).eval()
+    model, tokenizer = char_model(text, max_len=14)
     data = line_end_probe_data(model, tokenizer, text, n_windows=8, seed=0)
     assert data.features.shape[:2] == (2, data.labels.numel()) and data.classes == ["inside the line", "line ends next"]
     assert abs(data.labels.float().mean() - 0.2) < 0.05          # one line end after every 5 characters of a line
