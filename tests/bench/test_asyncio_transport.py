@@ -15,6 +15,7 @@ class Handler(BaseHTTPRequestHandler):
     closes = ""                                      # "", "says so" (Connection: close) or "silently"
 
     def do_GET(self):
+        self.server.connections.add(self.client_address)         # before the reply, which ends the client's wait
         body = (self.path * 1000).encode()
         self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
@@ -22,7 +23,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
-        self.server.connections.add(self.client_address)
         if self.closes == "silently":
             self.close_connection = True
 
