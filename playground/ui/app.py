@@ -7,7 +7,7 @@ from pathlib import Path
 import gradio as gr
 from starlette.middleware import Middleware
 
-from .page import accessibility, hiding, links, qr, session_costs, showing
+from .page import accessibility, drawing, hiding, links, qr, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
@@ -50,7 +50,7 @@ CSS = """
 .block.explanation { overflow: visible; }
 .explanation { font-size: 1.02rem; }
 .accepted { font-size: 0.9rem; }
-""" + present_css() + qr.CSS + hiding.hiding_css()
+""" + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,

@@ -139,8 +139,9 @@ def hover_text(page, elem_id: str, fx: float, fy: float, pattern: str) -> str:
 
 
 def open_tab(page, key: str) -> None:
+    """Pick tab `key` and wait until it is drawn (its panel no longer busy)."""
     page.click(f"#tab-{key}-button")
-    page.wait_for_selector(f"#tab-{key}", state="visible")
+    page.wait_for_selector(f"#tab-{key}:not([aria-busy])", state="visible")
 
 
 def tab_label(page, key: str) -> str:

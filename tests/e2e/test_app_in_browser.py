@@ -293,3 +293,35 @@ def test_a_chinese_browser_gets_the_chinese_page(app, browser, screenshots):
         screenshot(page, screenshots, "zh-CN-browser-attention")
     finally:
         page.context.close()
+
+
+# Every change of a tab panel's busy mark, with whether the panel was inert then.
+_BUSY_LOG_JS = """() => {
+  window.busyLog = [];
+  new MutationObserver((records) => records.forEach((r) => window.busyLog.push(
+    [r.target.id, r.target.getAttribute('aria-busy'), r.target.inert])))
+    .observe(document.querySelector('#tabs'), {subtree: true, attributes: true, attributeFilter: ['aria-busy']});
+}"""
+
+
+def test_a_tab_cannot_be_used_while_it_is_drawn(app, browser):
+    # A click or an edit during a tab's draw would run on the values from before the draw and then be
+    # replaced by it: the panel is inert and busy from the pick until the draw has ended.
+    page = open_page(browser, app.url, "en-US", tab="lessons")
+    try:
+        for view, control in (("inside", "#inside-emb-model input"), ("generate", "#generate-step")):
+            page.evaluate(_BUSY_LOG_JS)
+            page.click(f"#tab-{view}-button")
+            page.wait_for_selector(f"#tab-{view}:not([aria-busy])", state="visible")
+            marks = [(busy, inert) for panel, busy, inert in page.evaluate("window.busyLog") if panel == f"tab-{view}"]
+            assert marks and marks[0] == ("true", True) and marks[-1] == (None, False), marks
+            page.click(control)                                   # usable once drawn
+            assert not page.evaluate("Array.from(document.querySelectorAll('#tabs > .tabitem')).some(p => p.inert)")
+        page.evaluate(_BUSY_LOG_JS)
+        page.click("#language label:has-text('简体中文')")          # a new language redraws the tab on screen
+        page.wait_for_selector("#tab-generate:not([aria-busy])")
+        wait_until(lambda: CJK.search(markdown(page, "generate-status")), "the Generate tab in Chinese")
+        marks = [busy for panel, busy, _ in page.evaluate("window.busyLog") if panel == "tab-generate"]
+        assert marks and marks[0] == "true" and marks[-1] is None, marks
+    finally:
+        page.context.close()

@@ -123,9 +123,9 @@ def pick(page, view: str, tap: bool = False, at_once: bool = False) -> None:
 
 
 def drawn_tab(page, view: str, settled: bool = True) -> None:
-    """Wait until tab `view` has drawn a figure; `settled`: and until the page script has named its
-    controls and fitted its figures (150 ms after the page changed)."""
-    page.wait_for_selector(f"#tab-{view} .js-plotly-plot")
+    """Wait until tab `view` has drawn a figure and its draw has ended; `settled`: and until the page
+    script has named its controls and fitted its figures (150 ms after the page changed)."""
+    page.wait_for_selector(f"#tab-{view}:not([aria-busy]) .js-plotly-plot")
     if settled:
         page.wait_for_timeout(300)
 

@@ -1,6 +1,9 @@
 """The page's events: the controls that draw a view the same way share one event."""
 from functools import partial
 
+from playground.ui.app import TABS
+from playground.ui.page.drawing import DRAWN_JS
+
 from .test_page_load import by_elem_id
 
 
@@ -57,3 +60,36 @@ def test_every_event_tracks_its_progress_on_a_few_components(demo):
             for event in demo.get_config_file()["dependencies"]
             if event["backend_fn"] and len(progress_targets(event)) > 3}
     assert not wide, f"events tracking their progress on many components: {wide}"
+
+
+def drawing_events(demo) -> dict:
+    """The events that draw the tab on screen: a tab picked, the language chosen, the page opening."""
+    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    tabs = {ids[f"tab-{key}"] for key, _ in TABS}
+    events = {}
+    for event in demo.get_config_file()["dependencies"]:
+        if not event["backend_fn"] or event["trigger_after"] is not None:
+            continue
+        for target, trigger in event["targets"]:
+            if (target in tabs and trigger == "select") or (target == ids["language"] and trigger == "input") \
+                    or trigger == "load":
+                events[event["id"]] = event
+    return events
+
+
+def test_the_panels_are_busy_from_each_draw_of_the_tab_on_screen_until_it_has_ended(demo):
+    # A click or an edit in a tab while it is drawn would run on the values from before the draw and
+    # be replaced by it: the event's own script marks the panels busy, and a browser-only step chained
+    # after its last backend step marks them free again.
+    events = {event["id"]: event for event in demo.get_config_file()["dependencies"]}
+    drawing = drawing_events(demo)
+    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"select", "input", "load"}
+    for event_id, event in drawing.items():
+        assert "draws.count += 1" in (event["js"] or ""), f"{event['targets']} does not mark the panels busy"
+        chain, last = [], event_id
+        while (after := [e for e in events.values() if e["trigger_after"] == last]):
+            assert len(after) == 1, f"{event['targets']} branches into {len(after)} steps"
+            last = after[0]["id"]
+            chain.append(after[0])
+        assert chain and not chain[-1]["backend_fn"] and chain[-1]["js"] == DRAWN_JS, event["targets"]
+        assert all(step["backend_fn"] for step in chain[:-1])

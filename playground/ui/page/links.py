@@ -21,6 +21,7 @@ from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import LIGHT, PRIVATE
 from . import hiding
+from .drawing import DRAWN_JS, marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .language import PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
@@ -303,11 +304,13 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
     # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
     # component that has ever shown an event's progress, on each status change of any event, so an
     # event whose progress covered all these targets would slow every later event of the page.
-    opened = demo.load(guarded(open_page), [ctx.language, query], outputs, js=READ_PAGE_JS, **LIGHT,
+    # The panels are busy until both have drawn (see drawing.py).
+    opened = demo.load(guarded(open_page), [ctx.language, query], outputs, js=marking(READ_PAGE_JS), **LIGHT,
                        show_progress_on=[note], **PRIVATE)
     if ctx.kept:
-        opened.then(guarded(kept_read), [query, ctx.language, *kept], targets, **LIGHT, show_progress="hidden",
-                    show_progress_on=[note], **PRIVATE)
+        opened = opened.then(guarded(kept_read), [query, ctx.language, *kept], targets, **LIGHT,
+                             show_progress="hidden", show_progress_on=[note], **PRIVATE)
+    opened.then(None, js=DRAWN_JS, **PRIVATE)
     links = [wiring.link for wiring in views.values()]
     gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values())], None, links, None,
           js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)

@@ -11,6 +11,7 @@ import gradio as gr
 from ..session.workspace import Workspace
 from ..text.i18n import label
 from .context import LIGHT, PRIVATE, AppContext
+from .drawing import DRAWN_JS, marking
 from .language import SET_LOCALE_JS
 from .runtime import guarded
 from .wiring import selected
@@ -29,7 +30,8 @@ def shown_tab(ctx: AppContext, workspace: Workspace, lang: str) -> dict:
 
 def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], targets: list) -> None:
     """A tab picked draws it; a new language redraws the tab on screen (and translates every tab's
-    name again: Gradio does so only for a tab once it has been opened)."""
+    name again: Gradio does so only for a tab once it has been opened). The panels are busy while
+    either draws (see drawing.py)."""
     views = tuple(tab_components)            # a tab picked is known by its place (Gradio rebuilds a renamed tab)
     progress = {"show_progress_on": [tabs]}
 
@@ -44,8 +46,8 @@ def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], t
         # language control's value from before the opening set it.
         return ctx.views[view].show(workspace, workspace.language)
 
-    gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, **LIGHT, **progress,
-          **PRIVATE)
+    gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, js=marking(), **LIGHT,
+          **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
 
     @guarded
     def on_language(lang: str, request: gr.Request) -> dict:
@@ -55,5 +57,5 @@ def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], t
         names = {tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()}
         return {**names, **shown_tab(ctx, workspace, lang)}
 
-    ctx.language.input(on_language, [ctx.language], [*targets, *tab_components.values()], js=SET_LOCALE_JS, **LIGHT,
-                       **progress, **PRIVATE)
+    ctx.language.input(on_language, [ctx.language], [*targets, *tab_components.values()], js=marking(SET_LOCALE_JS),
+                       **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
