@@ -1,5 +1,5 @@
-"""One app server (`python app.py` on a free localhost port) and one headless Debian chromium,
-shared by every browser test of a module.
+"""One app server (`python app.py` on a free localhost port), shared by every browser test, and a
+headless Debian chromium for each module.
 
 The app serves the repository's pretrained/ models when there are any, else tiny ones built
 here. A missing /usr/bin/chromium skips the tests on a developer machine and fails them in CI
@@ -101,9 +101,10 @@ class AppServer:
             self.process.wait()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def app(pretrained_dir, tmp_path_factory):
-    """The app server of this module (starting; it boots while the browser starts)."""
+    """The app server of every browser test (starting; it boots while the browser starts). Each test
+    works in browser contexts of its own, so in sessions of its own, as a class's students do."""
     require_chromium()
     server = AppServer(pretrained_dir, tmp_path_factory.mktemp("app") / "app.log")
     yield server
@@ -121,6 +122,8 @@ def require_chromium() -> None:
 
 @pytest.fixture(scope="module")
 def browser():
+    """Debian's chromium, for one module: Playwright's sync API runs an event loop of its own while
+    it is open, which the tests of asyncio code after the browser tests cannot run beside."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 

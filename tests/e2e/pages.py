@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 VIEWPORT = {"width": 1280, "height": 720}
 WAIT_SECONDS = 30
+POLL_SECONDS = 0.1              # a check is one evaluate in the page, which it keeps from its own work meanwhile
 FIGURES_REDRAW_MS = 600        # Plotly redraws the figures after the window is resized
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -91,7 +92,7 @@ def wait_until(condition: Callable[[], object], what: str, seconds: float = WAIT
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {seconds:.0f} s waiting for {what}")
-        time.sleep(0.2)
+        time.sleep(POLL_SECONDS)
 
 
 def figure(page, elem_id: str) -> dict | None:
