@@ -7,6 +7,7 @@ import pytest
 
 from playground.ui import create_app
 from playground.ui.app import TABS
+from playground.ui.session.examples import ATTENTION_EXAMPLES, examples_for
 
 from playground.ui.page.wiring import TabWiring, value_of, with_value
 
@@ -180,6 +181,22 @@ def test_a_model_that_cannot_read_a_tabs_input_shows_its_own_example_and_says_so
     assert shown[blocks["attention-text"]] != "hij hij"                  # ' ' is not one of its characters
     assert "mine-copy" in shown[blocks["attention-note"]].constructor_args["value"]
     assert json.loads(shown[blocks["attention-grid"]].plot)["data"]     # drawn, no error
+
+
+def test_a_tab_first_drawn_for_the_sessions_model_shows_that_models_example_not_the_layouts(demo):
+    # The Attention tab's layout shows the copy model's example; a session working with tiny-gpt (a
+    # Generate link) sees tiny-gpt's own example there, as its picker and the examples row show.
+    open_page(demo, "?view=generate&model=tiny-gpt&lang=en", "first-a")
+    blocks = by_elem_id(demo)
+    shown = pick(demo, "attention", "first-a")
+    assert shown[blocks["attention-model"]].constructor_args["value"] == "tiny-gpt"
+    assert blocks["attention-text"].value == "abcdefghij"               # what the layout shows
+    entry = demo_workspace(demo, "first-a").catalog.get("tiny-gpt")
+    assert shown[blocks["attention-text"]] == examples_for(entry, ATTENTION_EXAMPLES)[0] != "abcdefghij"
+    open_page(demo, "?view=attention&model=copy&text=hijhij&lang=en", "first-b")       # a text of one's own
+    pick(demo, "generate", "first-b")
+    demo_workspace(demo, "first-b").choose_model("tiny-gpt")
+    assert pick(demo, "attention", "first-b")[blocks["attention-text"]] == "hijhij"    # tiny-gpt reads it: kept
 
 
 def demo_workspace(demo, session: str):

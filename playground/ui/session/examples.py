@@ -74,10 +74,18 @@ def own_examples(data, tokenizer, count: int = 3, tokens: int = 24) -> tuple[str
 
 
 def suitable_input(entry: ModelEntry, value, table: dict[str, list[str]]) -> str:
-    """`value` when the model can read it, else the model's first example (so switching models keeps working)."""
-    if isinstance(value, str) and value.strip() and _usable(entry, value):
+    """`value` when the model can read it and it is not another model's example in `table`, else the
+    model's first example: a learner's own text stays when the model changes, an example chosen for
+    another model (the layout's, one clicked) gives way to one chosen for this model."""
+    own = examples_for(entry, table)
+    if isinstance(value, str) and value.strip() and _usable(entry, value) and not _elsewhere(entry, value, table, own):
         return value
-    return next(iter(examples_for(entry, table)), value if isinstance(value, str) else "")
+    return next(iter(own), value if isinstance(value, str) else "")
+
+
+def _elsewhere(entry: ModelEntry, value: str, table: dict[str, list[str]], own: list[str]) -> bool:
+    """Whether `value` is an example of another model in `table` and not one of `entry`'s own."""
+    return value not in own and any(value in examples for name, examples in table.items() if name != entry.name)
 
 
 def attention_examples(registry: ModelRegistry) -> list[list[str]]:
