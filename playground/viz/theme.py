@@ -78,28 +78,34 @@ def _wrapped(text: str, max_cells: int) -> tuple[str, ...]:
         return (text,)
     if text.isascii():
         return tuple(_wrap_words(text, max_cells))
-    lines, line, width, cut = [], "", 0, 0    # cut: where `line` may be broken (0: nowhere yet)
-    for ch in text:
-        cells = 2 if _wide(ch) else 1
-        if width + cells > max_cells and line:
-            if ch == " ":
-                lines.append(line.rstrip())
-                line, width, cut = "", 0, 0
-                continue
-            if cells == 2:
-                cut = len(line)
-            if cut:
-                lines.append(line[:cut].rstrip())
-                line, cut = line[cut:].lstrip(), 0
-                width = display_width(line)
-        if cells == 2 and line:
-            cut = len(line)
-        line += ch
-        width += cells
-        if ch == " " or cells == 2:
-            cut = len(line)
-    lines.append(line)
+    lines, line = [], ""
+    for unit in _units(text):
+        if line and display_width(line + unit.rstrip()) > max_cells:
+            lines.append(line.rstrip())
+            line = unit.lstrip()
+        else:
+            line += unit
+    lines.append(line.rstrip())
     return tuple(lines)
+
+
+# Punctuation never first on a line (it closes what comes before it) or last (it opens what follows).
+_CLOSING = frozenset("，。、：；！？）》」』】〉”’…")
+_OPENING = frozenset("（《「『【〈“‘")
+
+
+def _units(text: str) -> list[str]:
+    """The pieces of `text` a line may break between: each wide character, each run of narrow ones
+    (with the spaces after it); punctuation stays with what it closes or opens."""
+    units: list[str] = []
+    for ch in text:
+        joins = units and (ch in _CLOSING or ch == " " or units[-1][-1] in _OPENING
+                           or (not _wide(ch) and not _wide(units[-1][-1]) and units[-1][-1] != " "))
+        if joins:
+            units[-1] += ch
+        else:
+            units.append(ch)
+    return units
 
 
 def _wrap_words(text: str, max_cells: int) -> list[str]:

@@ -130,6 +130,17 @@ def test_wrap_breaks_at_spaces_or_beside_wide_characters_within_the_width():
     assert wrap("unbreakable", 4) == ["unbreakable"]
 
 
+@pytest.mark.parametrize("width", range(8, 40, 3))
+def test_wrap_never_starts_a_line_with_closing_punctuation_or_ends_one_with_opening(width):
+    text = "模型训练时，损失、准确率和学习率曲线显示在这里：选择任务后按“开始”。第 2 层（共 4 层）的头。"
+    lines = wrap(text, width)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(display_width(line) <= width for line in lines)
+    assert not any(line[0] in "，。、：；）”" for line in lines[1:]), lines
+    assert not any(line[-1] in "“（" for line in lines[:-1]), lines
+    assert wrap(text, 66)[-1] != "。"
+
+
 def test_a_placeholder_is_an_empty_figure_that_says_what_will_appear():
     fig = placeholder("Loss curves appear here while a model trains: choose a task and press Start.", height=300)
     assert len(fig.data) == 0 and fig.layout.height == 300
