@@ -325,3 +325,19 @@ def test_a_tab_cannot_be_used_while_it_is_drawn(app, browser):
         assert marks and marks[0] == "true" and marks[-1] is None, marks
     finally:
         page.context.close()
+
+
+def test_a_tab_picked_while_another_is_drawn_is_drawn_too(app, browser):
+    # Two tabs picked in quick succession, as a class on a busy server does: the second pick comes
+    # while the first tab is still being drawn, and is drawn as well.
+    page = open_page(browser, app.url, "en-US", tab="lessons")
+    try:
+        page.wait_for_selector("#tabs .tabitem:not([aria-busy])")
+        page.evaluate("""() => { document.querySelector('#tab-inside-button').click();
+                                 setTimeout(() => document.querySelector('#tab-generate-button').click(), 60); }""")
+        status = wait_until(lambda: markdown(page, "generate-status"), "the Generate tab drawn", seconds=10)
+        assert "has read the prompt" in status
+        page.wait_for_selector("#tab-generate:not([aria-busy])")
+        assert page.input_value("#generate-prompt textarea")
+    finally:
+        page.context.close()

@@ -46,8 +46,10 @@ def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], t
         # language control's value from before the opening set it.
         return ctx.views[view].show(workspace, workspace.language)
 
-    gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, js=marking(), **LIGHT,
-          **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
+    # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it): each
+    # draws only its own tab, and the session's tab on screen is the one picked last.
+    gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, js=marking(),
+          trigger_mode="multiple", **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
 
     @guarded
     def on_language(lang: str, request: gr.Request) -> dict:
@@ -57,5 +59,7 @@ def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], t
         names = {tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()}
         return {**names, **shown_tab(ctx, workspace, lang)}
 
+    # A language chosen while the last one is drawn runs once that draw has ended, with the language
+    # then chosen (Gradio's default drops it).
     ctx.language.input(on_language, [ctx.language], [*targets, *tab_components.values()], js=marking(SET_LOCALE_JS),
-                       **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
+                       trigger_mode="always_last", **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
