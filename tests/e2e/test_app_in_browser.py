@@ -10,6 +10,8 @@ import re
 
 import pytest
 
+from playground.ui.page.drawing import PANELS
+
 from .pages import (
     CJK,
     choose_model,
@@ -316,7 +318,7 @@ def test_a_tab_cannot_be_used_while_it_is_drawn(app, browser):
             marks = [(busy, inert) for panel, busy, inert in page.evaluate("window.busyLog") if panel == f"tab-{view}"]
             assert marks and marks[0] == ("true", True) and marks[-1] == (None, False), marks
             page.click(control)                                   # usable once drawn
-            assert not page.evaluate("Array.from(document.querySelectorAll('#tabs > .tabitem')).some(p => p.inert)")
+            assert not page.evaluate(f"Array.from(document.querySelectorAll('{PANELS}')).some(p => p.inert)")
         page.evaluate(_BUSY_LOG_JS)
         page.click("#language label:has-text('简体中文')")          # a new language redraws the tab on screen
         page.wait_for_selector("#tab-generate:not([aria-busy])")

@@ -304,7 +304,8 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
     # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
     # component that has ever shown an event's progress, on each status change of any event, so an
     # event whose progress covered all these targets would slow every later event of the page.
-    # The panels are busy until both have drawn (see drawing.py).
+    # The panels are busy until the opening, and the read of what the browser kept, have drawn (see
+    # drawing.py).
     opened = demo.load(guarded(open_page), [ctx.language, query], outputs, js=marking(READ_PAGE_JS), **LIGHT,
                        show_progress_on=[note], **PRIVATE)
     if ctx.kept:

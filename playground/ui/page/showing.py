@@ -47,7 +47,7 @@ def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], t
         return ctx.views[view].show(workspace, workspace.language)
 
     # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it): each
-    # draws only its own tab, and the session's tab on screen is the one picked last.
+    # draws only its own tab, and the session's tab on screen is the one whose pick started last.
     gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, js=marking(),
           trigger_mode="multiple", **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
 
