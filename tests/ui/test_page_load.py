@@ -8,6 +8,7 @@ import pytest
 from playground.ui import create_app
 from playground.ui.app import TABS
 from playground.ui.session.examples import ATTENTION_EXAMPLES, examples_for
+from playground.ui.text.i18n import text
 
 from playground.ui.page.wiring import TabWiring, value_of, with_value
 
@@ -193,6 +194,8 @@ def test_a_tab_first_drawn_for_the_sessions_model_shows_that_models_example_not_
     assert blocks["attention-text"].value == "abcdefghij"               # what the layout shows
     entry = demo_workspace(demo, "first-a").catalog.get("tiny-gpt")
     assert shown[blocks["attention-text"]] == examples_for(entry, ATTENTION_EXAMPLES)[0] != "abcdefghij"
+    note = shown[blocks["attention-note"]].constructor_args["value"]       # no text of the learner's was lost
+    assert note == text("en", "note_followed", model="tiny-gpt")
     open_page(demo, "?view=attention&model=copy&text=hijhij&lang=en", "first-b")       # a text of one's own
     pick(demo, "generate", "first-b")
     demo_workspace(demo, "first-b").choose_model("tiny-gpt")

@@ -83,6 +83,13 @@ def suitable_input(entry: ModelEntry, value, table: dict[str, list[str]]) -> str
     return next(iter(own), value if isinstance(value, str) else "")
 
 
+def followed_input(entry: ModelEntry, value, table: dict[str, list[str]]) -> tuple[str, bool]:
+    """suitable_input(entry, value, table), and whether it gave up the learner's own text (one the
+    model cannot read): an example of some model in `table` gives way without being counted."""
+    kept = suitable_input(entry, value, table)
+    return kept, kept != value and not any(value in examples for examples in table.values())
+
+
 def _elsewhere(entry: ModelEntry, value: str, table: dict[str, list[str]], own: list[str]) -> bool:
     """Whether `value` is an example of another model in `table` and not one of `entry`'s own."""
     return value not in own and any(value in examples for name, examples in table.items() if name != entry.name)

@@ -17,7 +17,7 @@ from playground.model.sites import SITES
 
 from ...page.forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, String, param
 from ...page.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
-from ...session.examples import ATTENTION_EXAMPLES, examples_for, suitable_input
+from ...session.examples import ATTENTION_EXAMPLES, examples_for, followed_input
 from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from ...views.probes import PROPERTIES, probe_properties
@@ -54,8 +54,8 @@ class AttentionForm(Form):
         entry = catalog.get(current) if current and current != self.model else None
         if entry is None:
             return self, False
-        text = suitable_input(entry, self.text, ATTENTION_EXAMPLES)
-        return replace(self, model=current, text=text, target="", step=None), text != self.text
+        text, replaced = followed_input(entry, self.text, ATTENTION_EXAMPLES)
+        return replace(self, model=current, text=text, target="", step=None), replaced
 
     def fit(self, registry, given: set[str]) -> tuple["AttentionForm", list[Refused]]:
         """The form fitted to its (shipped) model: a kind, layer, head, score and step the model has,

@@ -27,7 +27,7 @@ from ...page.validation import (
     TEMPERATURE_RANGE,
     TOP_P_RANGE,
 )
-from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target, suitable_input
+from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target, followed_input
 from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.guessing import GUESS_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
@@ -80,9 +80,8 @@ class GenerateForm(Form):
         entry = catalog.get(current) if current and current != self.model else None
         if entry is None or not entry.generative:
             return self, False
-        prompt = suitable_input(entry, self.prompt, GENERATE_EXAMPLES)
-        return replace(self, model=current, prompt=prompt, xb_target=exposure_target(entry, prompt), steps=0), \
-            prompt != self.prompt
+        prompt, replaced = followed_input(entry, self.prompt, GENERATE_EXAMPLES)
+        return replace(self, model=current, prompt=prompt, xb_target=exposure_target(entry, prompt), steps=0), replaced
 
     def fit(self, registry, given: set[str]) -> tuple["GenerateForm", list[Refused]]:
         """The form fitted to its (shipped) model: its first example when no prompt is given, a

@@ -14,7 +14,7 @@ from playground.model.sites import SITES
 
 from ...page.forms import Choice, Form, Integer, ModelName, Refused, String, param
 from ...page.validation import MAX_INPUT_CHARS
-from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES, suitable_input
+from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES, followed_input, suitable_input
 from ...views.embeddings import MAX_TOKEN_CHARS
 from ..attention.form import MAX_HEAD, MAX_LAYER
 
@@ -80,16 +80,19 @@ class InsideForm(Form):
                   "mask_model": {"mask_first": {current: [MASK_EXAMPLES.get(current, ("",))[0]]},
                                  "mask_second": {current: [MASK_EXAMPLES.get(current, ("", ""))[1]]}},
                   "norm_model": {"norm_text": {}}, "fill_model": {"fill_text": FILL_EXAMPLES}}
-        changes = {}
+        changes, replaced = {}, False
         for model_field, texts in inputs.items():
             if getattr(self, model_field) == current or (model_field == "fill_model" and not masked(entry)):
                 continue
             changes[model_field] = current
             for field, examples in texts.items():
                 value = getattr(self, field)
-                changes[field] = (first_token(entry, value) if field == "emb_token"
-                                  else suitable_input(entry, value, examples))
-        replaced = any(changes[field] != getattr(self, field) for field in changes if not field.endswith("_model"))
+                if field == "emb_token":
+                    changes[field] = first_token(entry, value)
+                    gave_up = changes[field] != value
+                else:
+                    changes[field], gave_up = followed_input(entry, value, examples)
+                replaced = replaced or gave_up
         return (replace(self, **changes) if changes else self), replaced
 
     def fit(self, registry, given: set[str]) -> tuple["InsideForm", list[Refused]]:
