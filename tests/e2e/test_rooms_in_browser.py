@@ -284,6 +284,7 @@ def test_the_keyboard_alone_answers_picks_a_tab_moves_a_slider_and_steps(desktop
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "tab-attention-button"
     page.keyboard.press("Enter")
+    drawn_tab(page, "attention", settled=False)            # its panel is inert until drawn: focus skips it
     before = drawn(page, "attention-head-plot")["title"]
     page.focus("#attention-head input[type=range]")
     page.keyboard.press("ArrowRight")
