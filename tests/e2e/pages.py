@@ -70,11 +70,12 @@ def open_page(browser, url: str, locale: str, tab: str = "attention"):
     page.goto(url)
     linked = dict(parse_qsl(urlsplit(url).query)).get("view")
     if linked is not None:                   # a link opens and draws its own tab
-        page.wait_for_selector(f"#tab-{linked}", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+        page.wait_for_selector(f"#tab-{linked}:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
         if linked == "attention":
             page.wait_for_selector("#attention-grid .js-plotly-plot")
         return page
-    page.wait_for_selector("#lesson-figure-0 .js-plotly-plot", timeout=2 * WAIT_SECONDS * 1000)   # a cold server
+    page.wait_for_selector("#tab-lessons:not([aria-busy]) #lesson-figure-0 .js-plotly-plot",
+                           timeout=2 * WAIT_SECONDS * 1000)                           # a cold server
     if tab == "attention":
         open_tab(page, "attention")
         page.wait_for_selector("#attention-grid .js-plotly-plot")
