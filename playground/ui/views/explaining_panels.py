@@ -26,7 +26,7 @@ from .probes import PROPERTIES, probe_properties, probe_view
 PATCHING = ("pt_residual", "pt_source", "pt_heads", "pt_positions", "pt_summary")    # what patching draws
 PATCHING_RUN = ("pt_corrupted", *PATCHING)                                           # and the corrupted input
 PROBES = ("pr_plot", "pr_summary")                                                   # what the probes draw
-PROBE_CONTROLS = ("pr_property", "pr_offered")                                       # what follows the model
+PROBE_CONTROLS = ("pr_property", "pr_offered", "pr_run")                                       # what follows the model
 
 
 def patching_panel(view: str) -> dict[str, gr.components.Component]:
@@ -88,15 +88,17 @@ def probes_panel(view: str) -> dict[str, gr.components.Component]:
 
 
 def probe_controls(final: ModelEntry, chosen: str, lang: str) -> dict:
-    """The properties offered for the model (the chosen one kept when it is among them, else the first), and
-    a line saying what is offered or why nothing is. The picker always holds one of PROPERTIES."""
+    """The properties offered for the model (the chosen one kept when it is among them, else the first), a
+    line saying what is offered or why nothing is, and Train probes only where something is offered. The
+    picker always holds one of PROPERTIES."""
     t = partial(text, lang)
     offered = probe_properties(final)
     value = chosen if chosen in offered else (offered[0] if offered else chosen)
     choices = [(t(f"pr_property_{p}"), p) for p in (offered or (value,))]
     model = literal(final.name)
     line = t("pr_offered", model=model) if offered else t("pr_none_offered", model=model)
-    return {"pr_property": gr.Radio(choices=choices, value=value, visible=bool(offered)), "pr_offered": line}
+    return {"pr_property": gr.Radio(choices=choices, value=value, visible=bool(offered)), "pr_offered": line,
+            "pr_run": gr.Button(visible=bool(offered))}
 
 
 def probe_updates(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> dict:
