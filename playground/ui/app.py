@@ -44,13 +44,20 @@ QUEUE_STATUS_SECONDS = 1.0
 QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
+# A figure not drawn yet (one a panel's button computes, before it is pressed or after what it was
+# computed from changed) takes no room: Gradio's empty box only shows an icon. It shows while its
+# event runs (the status tracker's progress) and once drawn; a refusal is said by its message.
+UNDRAWN_FIGURE_CSS = """
+.block:has(> .empty.unpadded_box):has(> [data-testid='status-tracker'].hide),
+.block:has(> .empty.unpadded_box):has(> [data-testid='status-tracker'] span.error) { display: none !important; }
+"""
 CSS = """
 #header { align-items: center; }
 #app-title { min-width: min(440px, 100%) !important; }
 .block.explanation { overflow: visible; }
 .explanation { font-size: 1.02rem; }
 .accepted { font-size: 0.9rem; }
-""" + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS
+""" + UNDRAWN_FIGURE_CSS + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,

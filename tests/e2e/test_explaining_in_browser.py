@@ -73,6 +73,8 @@ def test_patching_attribution_and_probes_open_from_a_link(app, page, screenshots
     drawn(page, "attention-grid", lambda fig: len(fig["traces"]) >= 1)
     open_panel(page, "attention-patching-panel")
     assert value(page, "attention-pt-corrupted") == CORRUPTED                # the linked corrupted input
+    page.wait_for_selector("#attention-pt-run", state="visible")
+    assert page.is_hidden("#attention-pt-residual")                        # no empty box before it is drawn
     page.click("#attention-pt-run")
     residual = drawn(page, "attention-pt-residual", lambda fig: len(fig["traces"][0]["z"]) == 3)
     assert residual["ticks"][:4] == ["q", "7", "#", "L"] and "&" in residual["ticks"]      # the tokens, as written
@@ -105,6 +107,16 @@ def test_patching_attribution_and_probes_open_from_a_link(app, page, screenshots
     for elem_id in (*PANEL_FIGURES, "attention-lens-plot"):
         assert title_overflow(page, elem_id) <= 1, f"the title of #{elem_id} is clipped"
     screenshot(page, screenshots, f"explaining-attention-{lang}")
+
+
+def test_a_model_without_probes_offers_no_button_that_could_only_fail(app, page):
+    page.goto(f"{app.url}?view=attention&model=copy&lang=en")
+    drawn(page, "attention-grid")
+    page.wait_for_selector("#tab-attention:not([aria-busy])")
+    open_panel(page, "attention-probes-panel")
+    wait_until(lambda: "No property" in markdown(page, "attention-pr-offered"), "why no probe is offered")
+    assert page.is_hidden("#attention-pr-run") and page.is_hidden("#attention-pr-property")
+    assert page.is_hidden("#attention-pr-plot")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
