@@ -246,6 +246,21 @@ def test_beam_search_hides_step_and_back_and_runs_at_once(registry):
     assert ran["tree"].constructor_args["visible"] and "Best:" in ran["status"]
 
 
+def test_a_beam_search_run_is_drawn_again_in_a_new_language_until_its_inputs_change_or_reset(registry):
+    workspace, form = Workspace("s", registry), GenerateForm(model="tiny-gpt", prompt="abc", strategy="beam",
+                                                             max_new=3, beam_width=2)
+    (ran,) = list(handlers.run(workspace, form, "en"))
+    again = handlers.draw(workspace, form, "zh-CN")                  # the language changed, or the tab reopened
+    assert again["tree"].constructor_args["visible"] and again["status"].startswith("**最优：**")
+    assert [part for part, _ in again["output"]] == [part for part, _ in ran["output"]]   # the same text
+    assert again["tree"].constructor_args["value"].to_dict()["data"][0]["x"] == \
+        ran["tree"].constructor_args["value"].to_dict()["data"][0]["x"]
+    wider = handlers.draw(workspace, replace(form, beam_width=3), "en")   # another search: Run it
+    assert not wider["tree"].constructor_args["visible"] and "press Run" in wider["status"]
+    handlers.reset(workspace, form, "en")
+    assert not handlers.draw(workspace, form, "en")["tree"].constructor_args["visible"]
+
+
 def test_beam_search_picked_after_steps_starts_again_waiting_for_run(registry):
     workspace = Workspace("s", registry)
     stepped = GenerateForm(model="tiny-gpt", prompt="abc")

@@ -33,6 +33,7 @@ from ...views.inputs import input_note
 from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
 from .form import GenerateForm
 from .views import (
+    BeamRun,
     GenerateViews,
     Generation,
     Settings,
@@ -122,6 +123,9 @@ def draw(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
     with workspace.lock:
         if settings.strategy == "beam":
             workspace.generation = None
+            kept = workspace.beam
+            if kept is not None and kept.ran_for(entry, prompt, settings):      # drawn again, in `lang`
+                return shown(beam_views(entry, prompt, settings, lang, kept.result), form, 0)
             return shown(waiting_for_beam(prompt, entry, lang), form, 0)
         generation = _replayed(workspace, entry, prompt, settings, form.steps)
         steps = len(generation.stepper.steps)
@@ -132,7 +136,7 @@ def reset(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
     """The generation started again from the prompt (Reset, a new prompt or example, a new strategy)."""
     prepared(workspace, form, lang)
     with workspace.lock:
-        workspace.generation = None
+        workspace.generation = workspace.beam = None
     return draw(workspace, replace(form, steps=0), lang)
 
 
@@ -228,7 +232,8 @@ def run(workspace: Workspace, form: GenerateForm, lang: str) -> Iterator[dict]:
     if settings.strategy == "beam":
         with workspace.lock:
             workspace.generation = None
-            views = beam_views(entry, prompt, settings, lang)
+            workspace.beam = BeamRun.of(entry, prompt, settings)
+            views = beam_views(entry, prompt, settings, lang, workspace.beam.result)
         yield shown(views, form, 0)
         return
     with workspace.lock:

@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from playground import viz
-from playground.generate import SamplingConfig, Step, Stepper, beam_search
+from playground.generate import BeamResult, SamplingConfig, Step, Stepper, beam_search
 from playground.model import CROSS, DECODER_SELF, AttentionSite
 from playground.viz.labels import visible_token
 
@@ -260,9 +260,31 @@ def stepper_views(generation: Generation, layer, head, lang: str) -> GenerateVie
         filling_figure(generation, layer, head, lang), None, matrix_shape[0], matrix_shape[1])
 
 
-def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str) -> GenerateViews:
-    """Beam search from the prompt: the tree with the best path marked, and the best output."""
-    result = beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width, settings.max_new)
+@dataclass(frozen=True)
+class BeamRun:
+    """A beam search the session ran: what it was run for and its result, drawn again (in the page's
+    language) whenever the tab is drawn for the same model, prompt and settings."""
+
+    entry: ModelEntry
+    prompt: str
+    settings: Settings
+    result: BeamResult
+
+    @classmethod
+    def of(cls, entry: ModelEntry, prompt: str, settings: Settings) -> "BeamRun":
+        return cls(entry, prompt, settings,
+                   beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width, settings.max_new))
+
+    def ran_for(self, entry: ModelEntry, prompt: str, settings: Settings) -> bool:
+        return self.entry is entry and self.prompt == prompt and self.settings == settings
+
+
+def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
+               result: BeamResult | None = None) -> GenerateViews:
+    """Beam search from the prompt (`result`: one run already): the tree with the best path marked, and the
+    best output."""
+    if result is None:
+        result = beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width, settings.max_new)
     best = set(result.best_path)
     nodes = [viz.BeamNode(n.id, n.parent, n.token_text, n.logprob, n.score, n.finished, n.id in best)
              for n in result.tree]
