@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from .pages import (choose_model, drawn, figure, has_data, markdown, no_error_toast, open_page, open_tab, screenshot,
+from .pages import (address, choose_model, drawn, figure, has_data, markdown, no_error_toast, open_page, open_tab, screenshot,
                     type_into, wait_until)
 
 SOURCE = "abcdefg"                    # letters the copy task knows
@@ -141,6 +141,8 @@ def test_a_few_steps_of_training_switch_the_attention_tab_to_the_trained_model(a
                              "the trained model's summary")
         assert page.input_value("#attention-model input") == "trained-copy"
         assert "trained-copy" in markdown(page, "attention-note")                # it says why the view changed
+        wait_until(lambda: address(page).endswith("?view=attention&lang=en"),   # a session's own model: no
+                   "the private view's address, with the page's language")      # link, but a reload keeps both
         no_error_toast(page)
         events = []
         page.on("request", lambda request: "queue/join" in request.url and events.append(request.post_data))

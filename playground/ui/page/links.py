@@ -23,7 +23,7 @@ from .context import LIGHT, PRIVATE
 from . import hiding
 from .drawing import DRAWN_JS, marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
-from .language import PROBE_ID, SET_LOCALE_JS, detect_language
+from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
@@ -165,7 +165,7 @@ async (current, query) => {{
 def write_address_js(views: tuple[str, ...]) -> str:
     """Event js with every tab's link (in `views` order) as its inputs: write the link of the tab on
     screen into the address bar."""
-    return WRITE_ADDRESS_JS.replace("VIEWS", json.dumps(list(views)))
+    return WRITE_ADDRESS_JS.replace("VIEWS", json.dumps(list(views))).replace("LANGUAGE_ID", LANGUAGE_ID)
 
 
 WRITE_ADDRESS_JS = r"""
@@ -181,7 +181,9 @@ async (...links) => {
   });
   const link = index >= 0 ? links[index] : '';
   if (!link) return;
-  const query = link.startsWith('#') ? `view=${views[index]}` : link;
+  const lang = document.querySelector('#LANGUAGE_ID input:checked')?.value;   // a private view keeps the language
+  const query = link.startsWith('#') ? `view=${views[index]}` + (lang ? `&lang=${encodeURIComponent(lang)}` : '')
+                                     : link;
   const kept = new URLSearchParams(location.search);
   const present = kept.get('present') === '1' ? '&present=1' : '';
   const hide = (kept.get('hide') || '').replace(/[^a-z_,]/g, '');
