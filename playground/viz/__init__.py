@@ -34,6 +34,7 @@ from playground.viz.predictions import blank_candidates, two_decodings
 from playground.viz.tokenizer import merges_table, token_spans
 from playground.viz.training import (
     compare_runs,
+    fit_rate_axis,
     head_scores_heatmap,
     head_scores_over_steps,
     induction_formation,
@@ -56,6 +57,7 @@ __all__ = [
     "compare_runs",
     "cosine_similarity",
     "embedding_map",
+    "fit_rate_axis",
     "head_patching_heatmap",
     "grouped_bars",
     "head_scores_heatmap",

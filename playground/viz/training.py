@@ -86,19 +86,26 @@ def training_curves(
     fig.update_xaxes(title_text=step_label, row=rows)
     fig.update_xaxes(rangemode="nonnegative")                              # steps start at 0, never below
     if "lr" in history:
-        rates = history_column(history, "lr")
-        row, col = divmod(RATE_PANEL, 2)
-        finite = rates[np.isfinite(rates)]
-        if finite.size and finite.min() == finite.max() > 0:                 # a constant rate: 0 to twice it
-            fig.update_yaxes(range=[0, 2 * float(finite.max())], row=row + 1, col=col + 1)
-        else:
-            fig.update_yaxes(rangemode="tozero", row=row + 1, col=col + 1)
+        fit_rate_axis(fig, history_column(history, "lr"))
     fig.update_layout(theme.base_layout(
         title, height=height if height is not None else 820,
         legend=dict(orientation="h", yanchor="top", y=-0.16, x=0),           # under the axis titles, clear of the title
         margin=dict(l=70, r=30, t=90, b=150),
     ))
     return fig
+
+
+def fit_rate_axis(fig: go.Figure, rates: Sequence[float]) -> None:
+    """Fit the learning-rate panel of a training_curves figure to `rates`: from 0, and for a constant rate
+    (a run's first points too) up to twice it. Said either way, so a figure updated as a run goes on (and a
+    page redrawing it) never keeps the range of its first points."""
+    rates = np.array([np.nan if rate is None else rate for rate in rates], dtype=np.float64)    # [N]
+    finite = rates[np.isfinite(rates)]
+    row, col = divmod(RATE_PANEL, 2)
+    if finite.size and finite.min() == finite.max() > 0:
+        fig.update_yaxes(range=[0, 2 * float(finite.max())], autorange=False, row=row + 1, col=col + 1)
+    else:
+        fig.update_yaxes(range=None, autorange=True, rangemode="tozero", row=row + 1, col=col + 1)
 
 
 def learning_rate_schedule(

@@ -188,6 +188,8 @@ class LiveCurves:
                     column = history[self._columns[trace.name]]
                     trace.update(x=steps, y=np.array([np.nan if v is None else v for v in column], dtype=np.float32),
                                  mode=mode)
+                if "lr" in history:                        # its first points may have been one constant rate
+                    viz.fit_rate_axis(self._figure, history["lr"])
             return self._figure
 
 
