@@ -22,6 +22,7 @@ HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
 # Checks that only decide whether a run follows (no model, no figure): never queued behind drawings.
+MODEL_PICKER_WIDTH = 220   # px: the longest shipped name whole beside the arrow, in presenter mode's large text too
 CHECK = {"concurrency_id": "checks", "concurrency_limit": None, "show_progress": "hidden"}
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 # Events whose inputs a tab's form checks (every value, in the session's language; see forms.Param):
@@ -91,5 +92,6 @@ class AppContext:
         Any value reaches the handlers (allow_custom_value), which check it against the session's
         models and explain, in the session's language, which names exist.
         """
+        kwargs.setdefault("min_width", MODEL_PICKER_WIDTH)
         return gr.Dropdown(self.registry.names(generative_only), value=self.registry.default(generative_only),
                            allow_custom_value=True, elem_id=elem_id, **kwargs)
