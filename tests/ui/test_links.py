@@ -21,6 +21,7 @@ from playground.ui.tabs.attention.form import MAX_HEAD, MAX_LAYER
 from playground.ui.tabs.generate import GenerateForm
 from playground.ui.tabs.generate import export_name as generate_export_name
 from playground.ui.tabs.generate import handlers as generate
+from playground.ui.tabs.inside.form import InsideForm
 from tests.viz.test_theme import FIGURES as THEME_FIGURES
 
 TABS = ("attention", "generate")
@@ -221,6 +222,16 @@ def test_a_model_the_session_added_is_shown_when_the_tab_is_drawn_again(registry
     unreadable, replaced = replace(shown, text="xyz").follow(workspace.catalog, workspace.current_model)
     assert replaced and unreadable.text == "abcabcabc"           # its own first example, not the form's text
     assert followed.follow(workspace.catalog, workspace.current_model) == (followed, False)   # drawn: stays
+
+
+def test_inside_says_it_gave_up_an_input_only_when_it_was_the_learners_own(registry):
+    workspace = Workspace("s", registry)
+    workspace.add_model(replace(registry.get("copy"), name="trained-copy", source="session"))
+    followed, replaced = InsideForm().follow(workspace.catalog, workspace.current_model)   # the layout's inputs
+    assert followed.norm_model == "trained-copy" and followed.norm_text != InsideForm().norm_text
+    assert not replaced
+    own = replace(InsideForm(), norm_text="To be, or not?")                # a text the learner typed
+    assert own.follow(workspace.catalog, workspace.current_model)[1]
 
 
 def test_a_kind_and_score_left_from_the_previous_model_reach_the_handlers_which_fit_them(registry):

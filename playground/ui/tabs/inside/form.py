@@ -81,6 +81,7 @@ class InsideForm(Form):
                                  "mask_second": {current: [MASK_EXAMPLES.get(current, ("", ""))[1]]}},
                   "norm_model": {"norm_text": {}}, "fill_model": {"fill_text": FILL_EXAMPLES}}
         changes, replaced = {}, False
+        layout = InsideForm()                         # the layout's inputs are not the learner's own
         for model_field, texts in inputs.items():
             if getattr(self, model_field) == current or (model_field == "fill_model" and not masked(entry)):
                 continue
@@ -92,7 +93,7 @@ class InsideForm(Form):
                     gave_up = changes[field] != value
                 else:
                     changes[field], gave_up = followed_input(entry, value, examples)
-                replaced = replaced or gave_up
+                replaced = replaced or (gave_up and value != getattr(layout, field))
         return (replace(self, **changes) if changes else self), replaced
 
     def fit(self, registry, given: set[str]) -> tuple["InsideForm", list[Refused]]:
