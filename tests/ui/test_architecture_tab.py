@@ -1,8 +1,12 @@
+import dataclasses
+from types import SimpleNamespace
+
 import gradio as gr
 import pytest
 
 from playground.model import count_parameters, gpt2_small_config
-from playground.ui.page.forms import decode_query, encode_query
+from playground.ui.page.forms import Refused, decode_query, encode_query
+from playground.ui.page.wiring import TabWiring
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.architecture import (
     FIELDS,
@@ -85,3 +89,22 @@ def test_choosing_a_preset_fills_every_field_and_draws_it(registry):
     assert chosen["treemap"].data[0].values[0] == count_parameters(registry.get("copy").config)["total"]
     shown = handlers.refused(workspace, ArchitectureForm(n_heads=7), "en")
     assert "divisible" in shown["treemap"].layout.annotations[0].text and shown["treemap"].data == ()
+
+
+def test_a_sessions_own_model_is_a_preset_for_that_session_only(registry):
+    mine, other = Workspace("mine", registry), Workspace("other", registry)
+    copy = registry.get("copy")
+    wider = dataclasses.replace(copy.config, d_ff=2 * copy.config.d_ff)
+    mine.add_model(dataclasses.replace(copy, name="trained-copy", config=wider, source="session"))
+    assert "trained-copy" in handlers.controls(mine, ArchitectureForm(), "en")["preset"].constructor_args["choices"]
+    assert "trained-copy" not in handlers.controls(other, ArchitectureForm(), "en")["preset"].constructor_args["choices"]
+    chosen = handlers.choose_preset(mine, ArchitectureForm(preset="trained-copy"), "en")
+    assert chosen["d_ff"] == wider.d_ff and chosen["arch"] == wider.arch
+    with pytest.raises(Refused, match="preset"):
+        handlers.choose_preset(other, ArchitectureForm(preset="trained-copy"), "en")
+    # Drawn for this session alone: another session's own model of that name has another config.
+    wiring = SimpleNamespace(ctx=SimpleNamespace(registry=registry))
+    named = ArchitectureForm(preset="trained-copy")
+    assert TabWiring.shared_key(wiring, handlers.choose_preset, mine, named, "en", True) is None
+    assert TabWiring.shared_key(wiring, handlers.choose_preset, other, named, "en", True) is not None
+    assert TabWiring.shared_key(wiring, handlers.choose_preset, mine, ArchitectureForm(), "en", True) is not None

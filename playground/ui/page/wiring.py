@@ -421,12 +421,14 @@ class TabWiring:
 
     def shared_key(self, handler: Handler, workspace: Workspace, form: Form, lang: str, link: bool):
         """The view cache's key of `handler` on `form`, or None when the form names a model that is
-        not shipped (or that this session's own model of the same name hides)."""
+        not shipped, or one of this session's own models in any field (a preset, or a shipped name
+        that the session's own model hides)."""
         for name, spec in form.params().items():
-            if isinstance(spec, ModelName):
-                model = getattr(form, name)
-                if self.ctx.registry.get(model) is None or model in workspace.models:
-                    return None
+            value = getattr(form, name)
+            if isinstance(spec, ModelName) and self.ctx.registry.get(value) is None:
+                return None
+            if isinstance(value, str) and value in workspace.models:
+                return None
         return (form.VIEW, handler.__module__, handler.__name__, link, form, lang)
 
     def signature(self) -> inspect.Signature:

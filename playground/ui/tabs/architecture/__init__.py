@@ -24,8 +24,8 @@ def export_name(form: ArchitectureForm, figure: str) -> str:
 def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c = layout(ctx)
-    tab = TabWiring(ctx, ArchitectureForm, c, export_name=export_name, draw=handlers.draw, refused=handlers.refused,
-                    shared=True)
+    tab = TabWiring(ctx, ArchitectureForm, c, export_name=export_name, controls=handlers.controls, draw=handlers.draw,
+                    refused=handlers.refused, shared=True)
     tab.on(any_of(c["run"].click, c["context"].submit, c["preset"].input), handlers.draw,
            (*handlers.VIEWS, *FIELDS, "context"), api_name="architecture", progress_on="treemap",
            refused=handlers.refused, shared=True, by_trigger={"preset": handlers.choose_preset})

@@ -7,7 +7,7 @@ from ...page.refusals import refusal_figures, refusal_reason
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from .form import ArchitectureForm
-from .views import FIELDS, architecture_views
+from .views import FIELDS, architecture_views, presets
 
 FIGURES = ("diagram", "treemap")
 VIEWS = ("diagram", "treemap", "summary", "costs")             # the API's outputs, in order
@@ -21,9 +21,14 @@ def draw(workspace: Workspace, form: ArchitectureForm, lang: str) -> dict:
             "costs": gr.Dataframe(value=rows, headers=headers)}
 
 
+def controls(workspace: Workspace, form: ArchitectureForm, lang: str) -> dict:
+    """The presets: GPT-2 small, the shared models and the session's own (uploaded, trained, from the Hub)."""
+    return {"preset": gr.Dropdown(choices=list(presets(workspace.catalog)), value=form.preset)}
+
+
 def choose_preset(workspace: Workspace, form: ArchitectureForm, lang: str) -> dict:
     """The chosen preset's config in every field, drawn."""
-    chosen = form.with_preset(workspace.registry)
+    chosen = form.with_preset(workspace.catalog)
     return {**{name: getattr(chosen, name) for name in (*FIELDS, "context")}, **draw(workspace, chosen, lang)}
 
 

@@ -22,7 +22,6 @@ from playground.model import (
 from playground.viz.architecture import DIAGRAM_WORDS
 
 from ...page.validation import CONFIG_LIMITS, check_choice, check_number, fail
-from playground.zoo import ModelRegistry
 from ...text.i18n import text
 
 GPT2_PRESET = "gpt2-small"
@@ -33,9 +32,10 @@ _LIMIT_OF = {"n_encoder_layers": "n_layers", "n_decoder_layers": "n_layers", "d_
 _PARAMETER = re.compile(r"^(?P<stack>encoder|decoder)\.(?:blocks\.(?P<block>\d+)\.(?P<part>[a-z_]+)|(?P<top>[a-z_]+))")
 
 
-def presets(registry: ModelRegistry) -> dict[str, ModelConfig]:
-    """GPT-2 small, then the config of every shared model."""
-    return {GPT2_PRESET: gpt2_small_config(), **{e.name: e.config for e in registry.entries()}}
+def presets(registry) -> dict[str, ModelConfig]:
+    """GPT-2 small, then the config of every model of `registry` (a ModelRegistry: the shared models; a
+    session's catalog: its own models too)."""
+    return {GPT2_PRESET: gpt2_small_config(), **{name: registry.get(name).config for name in registry.names()}}
 
 
 def config_from_fields(values: dict, lang: str) -> ModelConfig:
