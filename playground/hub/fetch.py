@@ -17,7 +17,14 @@ WANTED_FILES = "config.json, model.safetensors and tokenizer.json (or vocab.json
 
 
 class HubImportError(ValueError):
-    """A repository that cannot be imported; the message says why and what to do."""
+    """A repository that cannot be imported; the message says why and what to do. `reason` names the common
+    cases ("unreachable", "not_found", "gated", "too_large", "not_gpt2") and `details` their values, so an
+    interface can say them in its own words; None for the rest."""
+
+    def __init__(self, message: str, reason: str | None = None, **details):
+        super().__init__(message)
+        self.reason = reason
+        self.details = details
 
 
 class Repository:
@@ -57,15 +64,15 @@ class Repository:
                 f"cannot reach the Hugging Face Hub to download {filename} of {self.source}, and it is not in the "
                 f"local cache. Connect to the internet and try again; or, once online, put it in the cache with "
                 f"`hf download {self.source} config.json model.safetensors tokenizer.json` (it then loads offline), "
-                "or download those files into a folder and load that folder") from None
+                "or download those files into a folder and load that folder", "unreachable") from None
         except EntryNotFoundError:
             return None
         except GatedRepoError:
             raise HubImportError(f"{self.source} is a gated repository: accept its terms on huggingface.co and log "
-                                 "in with `hf auth login`, or load a folder holding its files") from None
+                                 "in with `hf auth login`, or load a folder holding its files", "gated") from None
         except RepositoryNotFoundError:
             raise HubImportError(f"there is no public repository {self.source} on the Hugging Face Hub; "
-                                 "check the name (for example openai-community/gpt2)") from None
+                                 "check the name (for example openai-community/gpt2)", "not_found") from None
         except RevisionNotFoundError:
             raise HubImportError(f"{self.source} has no such revision") from None
         except HfHubHTTPError as error:

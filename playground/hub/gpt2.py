@@ -77,7 +77,7 @@ def read_config(path: Path) -> Gpt2Config:
         raise HubImportError("config.json must hold a JSON object")
     if raw.get("model_type") != "gpt2":
         raise HubImportError(f"this is a {raw.get('model_type', 'unknown')!r} model, not GPT-2 (config.json "
-                             "model_type must be \"gpt2\")")
+                             "model_type must be \"gpt2\")", "not_gpt2", kind=str(raw.get("model_type", "unknown"))[:40])
     architectures = raw.get("architectures") or ["GPT2LMHeadModel"]
     if "GPT2LMHeadModel" not in architectures:
         raise HubImportError(f"this GPT-2 is a {', '.join(map(str, architectures))}, not a language model "
@@ -197,7 +197,7 @@ def import_gpt2(repository: Repository, max_parameters: int | None = None) -> Im
     n_parameters = count_parameters(config)["total"]
     if max_parameters is not None and n_parameters > max_parameters:
         raise HubImportError(f"{repository.name} has {n_parameters:,} parameters, more than this app's limit of "
-                             f"{max_parameters:,}")
+                             f"{max_parameters:,}", "too_large", parameters=n_parameters, limit=max_parameters)
     tokenizer_file = repository.file(TOKENIZER_FILE)
     vocab_file = merges_file = None
     if tokenizer_file is None:

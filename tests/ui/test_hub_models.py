@@ -69,18 +69,33 @@ def test_models_no_session_holds_make_room_for_new_ones(folders):
 
 def test_a_model_above_the_parameter_limit_is_refused_with_the_limit_named(folders):
     hub = _hub(folders, max_parameters=5_000)
-    with pytest.raises(gr.Error, match="limit of 5,000"):
+    with pytest.raises(gr.Error, match="more than the 5,000 this app runs for a class"):
         hub.get("gpt2", "en")
+    with pytest.raises(gr.Error, match="超过本应用为课堂运行的上限 5,000"):
+        hub.get("gpt2", "zh-CN")
     assert hub.in_memory() == []
 
 
 def test_a_repository_that_is_not_gpt2_is_refused_and_nothing_is_kept(folders):
     hub = _hub(folders)
-    with pytest.raises(gr.Error, match="bert cannot be loaded: this is a .+bert.+ model, not GPT-2"):
+    with pytest.raises(gr.Error, match="bert is a bert model, not GPT-2"):
         hub.get("bert", "en")
-    with pytest.raises(gr.Error, match="无法载入 bert"):
+    with pytest.raises(gr.Error, match="bert 是 bert 模型，不是 GPT-2"):
         hub.get("bert", "zh-CN")
     assert hub.in_memory() == []
+
+
+@pytest.mark.parametrize("lang, said", [("en", "this server cannot reach the Hugging Face Hub and has no copy"),
+                                        ("zh-CN", "本服务器连不上 Hugging Face Hub，也没有它的副本")])
+def test_a_hub_out_of_reach_is_said_in_the_pages_language_with_what_to_do_instead(tmp_path, monkeypatch, lang, said):
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    hub = HubModels(lambda repository, max_parameters: load_gpt2(repository, max_parameters, cache_dir=tmp_path,
+                                                                 allow_folder=False))
+    with pytest.raises(gr.Error) as error:
+        hub.get("gpt2", lang)
+    assert said in error.value.message and "hf download" not in error.value.message
 
 
 @pytest.mark.parametrize("value", ["", "   ", None, "../etc", "/abs/path", "a/b/c", "x" * 200, "name with space"])

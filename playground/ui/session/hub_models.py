@@ -31,6 +31,7 @@ HUB_PREFIX = "hub-"
 DEFAULT_REPOSITORY = "gpt2"
 MAX_HUB_MODELS = 2
 MAX_HUB_PARAMETERS = 400_000_000     # gpt2-medium (355 M) fits; gpt2-large (774 M) is refused
+STATUS_HEIGHT = 44                   # px: room for the progress of a load (downloads take a while) under it
 MAX_REPOSITORY_CHARS = 96            # owner (<= 39) / name (<= 96) on the Hub; longer is a typo
 
 
@@ -86,6 +87,8 @@ class HubModels:
         try:
             imported = self.loader(repository, max_parameters=self.max_parameters)
         except HubImportError as error:
+            if error.reason is not None:                  # a common case, said in the page's language
+                raise fail(lang, f"err_hub_{error.reason}", repository=repository, **error.details) from None
             raise fail(lang, "err_hub_import", repository=repository, error=str(error)) from None
         return ModelEntry(hub_name(repository), freeze(imported.model), imported.tokenizer, imported.config,
                           imported.card, "hub")
@@ -107,7 +110,7 @@ def build(ctx: AppContext, hub: HubModels | None = None) -> tuple:
         repository = gr.Textbox(DEFAULT_REPOSITORY, label=label("lbl_hub_repository"), max_lines=1, scale=3,
                                 elem_id="hub-repository")
         load = gr.Button(label("btn_hub_load"), scale=1, elem_id="hub-load")
-    status = gr.Markdown(elem_id="hub-status")
+    status = gr.Markdown(elem_id="hub-status", min_height=STATUS_HEIGHT)
     return hub, repository, load, status
 
 

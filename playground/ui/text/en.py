@@ -888,6 +888,16 @@ EN: dict[str, str] = {
     "err_hub_name": "\"{name}\" is not a Hugging Face Hub repository name. Type one such as gpt2, distilgpt2 or "
                     "openai-community/gpt2.",
     "err_hub_import": "{repository} cannot be loaded: {error}",
+    "err_hub_unreachable": "{repository} cannot be loaded: this server cannot reach the Hugging Face Hub and has no copy "
+                           "of it. Load a model it has loaded before, or upload a .safetensors checkpoint instead.",
+    "err_hub_not_found": "There is no public repository {repository} on the Hugging Face Hub. Check the name, for "
+                         "example gpt2, distilgpt2 or openai-community/gpt2.",
+    "err_hub_gated": "{repository} is a gated repository: its owners let only signed-in users who accepted its terms "
+                     "download it. Load an open one such as gpt2 or distilgpt2.",
+    "err_hub_too_large": "{repository} has {parameters:,} parameters, more than the {limit:,} this app runs for a class. "
+                         "Load a smaller one such as gpt2 or distilgpt2.",
+    "err_hub_not_gpt2": "{repository} is a {kind} model, not GPT-2: the Playground runs GPT-2-family models only, "
+                        "such as gpt2, distilgpt2 or gpt2-medium.",
     "err_hub_busy": "{limit} Hub models are already in memory ({models}) and in use. Load one of them, or try again "
                     "once a session has let go of one.",
     # ------------------------------------------------------------------ induction heads

@@ -800,6 +800,15 @@ ZH: dict[str, str] = {
                 "它的 `<|endoftext|>` 词元就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
     "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",
     "err_hub_import": "无法载入 {repository}：{error}",
+    "err_hub_unreachable": "无法载入 {repository}：本服务器连不上 Hugging Face Hub，也没有它的副本。请载入之前载入过的模型，"
+                           "或改为上传一个 .safetensors 检查点。",
+    "err_hub_not_found": "Hugging Face Hub 上没有公开仓库 {repository}。请检查名称，例如 gpt2、distilgpt2 或 "
+                         "openai-community/gpt2。",
+    "err_hub_gated": "{repository} 是受限仓库：只有登录并同意其条款的用户才能下载。请载入公开的模型，例如 gpt2 或 distilgpt2。",
+    "err_hub_too_large": "{repository} 有 {parameters:,} 个参数，超过本应用为课堂运行的上限 {limit:,}。"
+                         "请载入更小的模型，例如 gpt2 或 distilgpt2。",
+    "err_hub_not_gpt2": "{repository} 是 {kind} 模型，不是 GPT-2：本游乐场只运行 GPT-2 系列模型，"
+                        "例如 gpt2、distilgpt2 或 gpt2-medium。",
     "err_hub_busy": "内存中已有 {limit} 个 Hub 模型（{models}）正在使用。请载入其中之一，或等某个会话不再使用后重试。",
     # ------------------------------------------------------------------ induction heads
     "task_induction": "归纳（重复的随机词元）",
