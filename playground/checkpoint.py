@@ -46,7 +46,13 @@ TOKENIZER_BASE_BYTES = 64 * 1024     # ... and this for the JSON around them
 
 
 class CheckpointError(ValueError):
-    """A file that is not a usable Transformer Playground checkpoint; the message says why."""
+    """A file that is not a usable Transformer Playground checkpoint; the message says why. `reason` names
+    the common cases ("pickle", "not_safetensors", "damaged", "not_playground") so an interface can say them in its
+    own words; None for the rest."""
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.reason = reason
 
 
 class CheckpointTooLarge(CheckpointError):
@@ -161,20 +167,22 @@ def _pickle_protocol(head: bytes) -> str | None:
     return "0 or 1" if opcodes >= 3 else None
 
 
-def _what_else(head: bytes) -> str:
-    """What a file that is not safetensors is, from its first bytes."""
+def _what_else(head: bytes) -> tuple[str, str]:
+    """What a file that is not safetensors is, from its first bytes, and its reason code ("pickle" or
+    "not_safetensors", see CheckpointError)."""
     if head[:4] in ZIP_SIGNATURES:
         (name_length,) = struct.unpack("<H", head[26:28]) if len(head) >= 28 else (0,)
         first_entry = head[30:30 + name_length]
         if first_entry.endswith(b"data.pkl"):
             return ("a PyTorch torch.save file (a zip archive holding a pickle); pickles can run code, so only "
-                    ".safetensors checkpoints are accepted")
-        return "a zip archive, not a safetensors checkpoint"
+                    ".safetensors checkpoints are accepted"), "pickle"
+        return "a zip archive, not a safetensors checkpoint", "not_safetensors"
     protocol = _pickle_protocol(head)
     if protocol is not None:
         return (f"a Python pickle (protocol {protocol}), as in a PyTorch .pt/.pth/.bin file; pickles can run code, "
-                "so only .safetensors checkpoints are accepted")
-    return "not a safetensors checkpoint (one starts with an 8-byte header length followed by a JSON '{')"
+                "so only .safetensors checkpoints are accepted"), "pickle"
+    return "not a safetensors checkpoint (one starts with an 8-byte header length followed by a JSON '{')", \
+        "not_safetensors"
 
 
 def _parse_header(data: bytes, file_size: int) -> dict:
@@ -183,29 +191,34 @@ def _parse_header(data: bytes, file_size: int) -> dict:
     Runs before any parser sees the bytes, so zips, pickles, truncation and absurd sizes get a clear message.
     """
     if file_size > 8 and data[8:9] != b"{":                                  # the JSON header opens at byte 8
-        raise CheckpointError(f"this file is {_what_else(data[:SNIFF_BYTES])}")
+        what, reason = _what_else(data[:SNIFF_BYTES])
+        raise CheckpointError(f"this file is {what}", reason)
     if file_size < 8:
-        raise CheckpointError(f"the file is {file_size} bytes long: too short to be a safetensors checkpoint")
+        raise CheckpointError(f"the file is {file_size} bytes long: too short to be a safetensors checkpoint",
+                              "not_safetensors")
     (header_size,) = struct.unpack("<Q", data[:8])
     if header_size > MAX_HEADER_BYTES:
         raise CheckpointError(f"the header claims {header_size:,} bytes (the limit is {MAX_HEADER_BYTES:,}): "
-                              "this is not a valid safetensors checkpoint")
+                              "this is not a valid safetensors checkpoint", "not_safetensors")
     if 8 + header_size > file_size:
         raise CheckpointError(f"the header claims {header_size:,} bytes but only {file_size - 8:,} follow: "
-                              "the file is truncated or not a safetensors checkpoint")
+                              "the file is truncated or not a safetensors checkpoint", "damaged")
     try:
         header = json.loads(data[8:8 + header_size])
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise CheckpointError("the header is not JSON: this is not a safetensors checkpoint") from None
+        raise CheckpointError("the header is not JSON: this is not a safetensors checkpoint",
+                              "not_safetensors") from None
     if not isinstance(header, dict):
-        raise CheckpointError("the header is not a JSON object: this is not a safetensors checkpoint")
+        raise CheckpointError("the header is not a JSON object: this is not a safetensors checkpoint",
+                              "not_safetensors")
     body = file_size - 8 - header_size
     for name, info in header.items():
         if name == "__metadata__":
             continue
         offsets = info.get("data_offsets") if isinstance(info, dict) else None
         if not (isinstance(offsets, list) and len(offsets) == 2 and 0 <= offsets[0] <= offsets[1] <= body):
-            raise CheckpointError(f"tensor {name!r} points outside the file: the file is truncated or corrupt")
+            raise CheckpointError(f"tensor {name!r} points outside the file: the file is truncated or corrupt",
+                                  "damaged")
     return header
 
 
@@ -213,7 +226,8 @@ def _header_fields(header: dict) -> dict:
     metadata = header.get("__metadata__") or {}
     if metadata.get("format") != FORMAT or "config" not in metadata or "tokenizer" not in metadata:
         raise CheckpointError("this safetensors file has no Transformer Playground config and tokenizer in its "
-                              "header; save models with the Playground's download button or playground.checkpoint.save")
+                              "header; save models with the Playground's download button or playground.checkpoint.save",
+                              "not_playground")
     return metadata
 
 

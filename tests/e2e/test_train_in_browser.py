@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from .pages import (address, choose_model, drawn, figure, has_data, markdown, no_error_toast, open_page, open_tab, screenshot,
-                    type_into, wait_until)
+from .pages import (address, choose_model, drawn, error_toast, figure, has_data, markdown, no_error_toast, open_page,
+                    open_tab, screenshot, type_into, wait_until)
 
 SOURCE = "abcdefg"                    # letters the copy task knows
 CURVE_POINTS = 4                      # progress points seen before stopping
@@ -105,7 +105,12 @@ def test_train_the_copy_preset_stop_download_and_upload_it_back(page, screenshot
     assert saved.name == "trained-copy.safetensors" and saved.stat().st_size > 0
 
     page.click("#own-model-panel .label-wrap")
-    page.set_input_files("#model-upload input[type=file]", str(saved))
+    damaged = tmp_path / "damaged.safetensors"
+    damaged.write_bytes(saved.read_bytes()[:-16])
+    page.set_input_files("#model-upload input[type=file]", str(damaged))       # refused, saying why
+    assert error_toast(page) == ("This checkpoint is cut short or damaged. Download the model again and upload "
+                                 "the new file.")
+    page.set_input_files("#model-upload input[type=file]", str(saved))        # the box takes the next file
     wait_until(lambda: "mine-trained-copy" in markdown(page, "model-upload-status"), "the upload accepted")
 
     uploaded = attention_of(page, "mine-trained-copy")

@@ -144,3 +144,43 @@ def test_a_training_whose_text_has_more_characters_than_a_model_may_have_tokens_
         check_size(spec, estimated_vocab(spec, wide), "en")
     assert "8,197 different characters" in message(refused) and "at most 8,192" in message(refused)
     check_size(spec, estimated_vocab(spec, wide[:1000]), "en")                # a smaller alphabet is fine
+
+
+def _checkpoint_bytes() -> bytes:
+    from playground.checkpoint import to_bytes
+    from playground.model import ModelConfig, build_model
+
+    config = ModelConfig(arch="decoder_only", vocab_size=8, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
+                         max_len=16)
+    return to_bytes(build_model(config), CharTokenizer("ab"))
+
+
+def _plain_safetensors() -> bytes:
+    import torch
+    from safetensors.torch import save as safetensors_save
+
+    return safetensors_save({"weight": torch.zeros(2)})
+
+
+UPLOADS = {"pickle": lambda: b"\x80\x04\x95 a pickle in disguise" + b"\0" * 64,
+           "not_safetensors": lambda: b"PK\x05\x06 not a checkpoint at all" + b"\0" * 64,
+           "damaged": lambda: _checkpoint_bytes()[:-16],                  # its last tensor cut short
+           "not_playground": _plain_safetensors}
+
+
+@pytest.mark.parametrize("case, lang, words", [
+    ("pickle", "en", "A pickle can run code"), ("pickle", "zh-CN", "pickle 被打开时可能执行代码"),
+    ("not_safetensors", "en", "is not a safetensors checkpoint"), ("not_safetensors", "zh-CN", "不是 safetensors 检查点"),
+    ("damaged", "en", "cut short or damaged"), ("damaged", "zh-CN", "不完整或已损坏"),
+    ("not_playground", "en", "was not saved by the Playground"), ("not_playground", "zh-CN", "不是本游乐场保存的"),
+])
+def test_a_refused_upload_says_why_in_the_pages_language(tmp_path, case, lang, words):
+    from playground.ui.session.own_models import load_own_model
+
+    path = tmp_path / "upload.safetensors"
+    path.write_bytes(UPLOADS[case]())
+    with pytest.raises(gr.Error) as refused:
+        load_own_model(path, lang)
+    assert words in message(refused)
+    if lang == "zh-CN":
+        assert "this file" not in message(refused) and "the header" not in message(refused)

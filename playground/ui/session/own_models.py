@@ -10,7 +10,7 @@ import gradio as gr
 from playground.checkpoint import CheckpointError, CheckpointTooLarge, from_bytes
 from playground.zoo import ModelEntry, freeze
 
-from ..page.context import AppContext, uploading
+from ..page.context import PRIVATE, AppContext, uploading
 from ..page.runtime import guarded
 from ..page.showing import shown_tab
 from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
@@ -43,6 +43,8 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
         field = text(lang, FIELD_LABELS[error.field]) if error.field in FIELD_LABELS else error.field
         raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
     except CheckpointError as error:
+        if error.reason is not None:                      # a common case, said in the page's language
+            raise fail(lang, f"err_upload_{error.reason}") from None
         raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
     return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
 
@@ -73,6 +75,7 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple, targ
                        params=f"{entry.n_parameters:,}")
         return {status: message, **shown_tab(ctx, workspace, lang)}
 
-    upload.upload(on_upload, [upload, ctx.language], [status, *targets], api_name="upload_model",
-                  **uploading(status))
+    loaded = upload.upload(on_upload, [upload, ctx.language], [status, *targets], api_name="upload_model",
+                           **uploading(status))
+    loaded.failure(None, None, [upload], js="() => null", **PRIVATE)     # refused: the box takes another file
     hub_models.wire(ctx, *hub, targets)

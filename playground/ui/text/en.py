@@ -474,6 +474,14 @@ EN: dict[str, str] = {
     "err_upload_type": "\"{name}\" is not a .safetensors file; save the model with the Playground and upload that file.",
     "err_upload_size": "The file is {size} MB; the limit is {limit} MB.",
     "err_upload_checkpoint": "This file cannot be used: {error}",
+    "err_upload_not_safetensors": "This file is not a safetensors checkpoint. Upload a model saved with the Train tab's "
+                                  "Download button (a .safetensors file).",
+    "err_upload_pickle": "This file is a Python pickle (a PyTorch .pt, .pth or .bin file). A pickle can run code when "
+                         "it is opened, so the Playground never opens one: upload a .safetensors checkpoint.",
+    "err_upload_damaged": "This checkpoint is cut short or damaged. Download the model again and upload the new file.",
+    "err_upload_not_playground": "This safetensors file was not saved by the Playground: it has no model config and "
+                                 "tokenizer. Upload a model from the Train tab's Download button; a GPT-2 from the "
+                                 "Hugging Face Hub loads by its name below.",
     # ------------------------------------------------------------------ train
     "train_explanation": (
         "**Training** changes the weights so that the right token becomes more likely. Each step takes a batch "

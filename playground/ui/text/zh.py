@@ -432,6 +432,12 @@ ZH: dict[str, str] = {
     "err_upload_type": "「{name}」不是 .safetensors 文件；请用本游乐场保存模型并上传该文件。",
     "err_upload_size": "文件大小为 {size} MB；上限是 {limit} MB。",
     "err_upload_checkpoint": "这个文件无法使用：{error}",
+    "err_upload_not_safetensors": "这个文件不是 safetensors 检查点。请上传用训练页「下载」按钮保存的模型（.safetensors 文件）。",
+    "err_upload_pickle": "这个文件是 Python pickle（PyTorch 的 .pt、.pth 或 .bin 文件）。pickle 被打开时可能执行代码，"
+                         "所以本游乐场从不打开它：请上传 .safetensors 检查点。",
+    "err_upload_damaged": "这个检查点不完整或已损坏。请重新下载模型并上传新文件。",
+    "err_upload_not_playground": "这个 safetensors 文件不是本游乐场保存的：它没有模型配置和分词器。请上传用训练页「下载」按钮"
+                                 "保存的模型；Hugging Face Hub 上的 GPT-2 可以在下方按名称载入。",
     # ------------------------------------------------------------------ train
     "train_explanation": (
         "**训练**就是调整权重，让正确的词元更可能出现。每一步取一批样例让模型运行（解码器读入的是正确的前文词元，"
