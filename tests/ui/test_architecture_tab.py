@@ -47,7 +47,15 @@ def test_an_invalid_config_is_refused_with_the_reason():
     values["n_heads"] = 7                                                     # 768 is not divisible by 7
     with pytest.raises(gr.Error) as excinfo:
         architecture_views(values, 1024, "en")
-    assert "divisible" in excinfo.value.message
+    assert "must be a multiple of the number of heads (7)" in excinfo.value.message
+    assert "Try d_model = 770" in excinfo.value.message                      # what to change, in the page's words
+    with pytest.raises(gr.Error) as excinfo:
+        architecture_views(values, 1024, "zh-CN")
+    assert excinfo.value.message.startswith("d_model（768）必须是头数（7）的倍数")
+    with pytest.raises(gr.Error, match="RoPE 成对旋转维度"):
+        architecture_views({**values, "n_heads": 8, "d_model": 24, "positional": "rope"}, 1024, "zh-CN")
+    with pytest.raises(gr.Error, match="编码器-解码器至少需要一个编码器层和一个解码器层"):
+        architecture_views({**values, "n_heads": 12, "arch": "encoder_decoder", "n_encoder_layers": 0}, 1024, "zh-CN")
     values["n_heads"] = 12
     values["d_model"] = 10**6
     with pytest.raises(gr.Error) as excinfo:
@@ -88,7 +96,8 @@ def test_choosing_a_preset_fills_every_field_and_draws_it(registry):
     assert {name: chosen[name] for name in FIELDS} == form_of(registry.get("copy").config)
     assert chosen["treemap"].data[0].values[0] == count_parameters(registry.get("copy").config)["total"]
     shown = handlers.refused(workspace, ArchitectureForm(n_heads=7), "en")
-    assert "divisible" in shown["treemap"].layout.annotations[0].text and shown["treemap"].data == ()
+    assert "multiple of the number of heads" in shown["treemap"].layout.annotations[0].text
+    assert shown["treemap"].data == ()
 
 
 def test_a_sessions_own_model_is_a_preset_for_that_session_only(registry):

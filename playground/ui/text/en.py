@@ -600,6 +600,7 @@ EN: dict[str, str] = {
     "w_exact_match": "exact match",
     "w_learning_rate": "learning rate",
     "w_tokens_per_s": "tokens/s",
+    "err_config_stacks": "An encoder-decoder needs at least one encoder layer and one decoder layer.",
     "err_heads_divide": "d_model ({d_model}) must be a multiple of the number of heads ({heads}): each head gets "
                         "d_model / heads dimensions. Try d_model = {suggestion}.",
     "err_rope_head_dim": "RoPE rotates pairs of dimensions, so the head size d_model / heads must be even (it is "

@@ -540,6 +540,7 @@ ZH: dict[str, str] = {
     "w_exact_match": "完全匹配",
     "w_learning_rate": "学习率",
     "w_tokens_per_s": "词元/秒",
+    "err_config_stacks": "编码器-解码器至少需要一个编码器层和一个解码器层。",
     "err_heads_divide": "d_model（{d_model}）必须是头数（{heads}）的倍数：每个头分到 d_model / 头数 个维度。"
                         "试试 d_model = {suggestion}。",
     "err_rope_head_dim": "RoPE 成对旋转维度，所以头的大小 d_model / 头数 必须是偶数（现在是 {head_dim}）。"
