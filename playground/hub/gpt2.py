@@ -76,8 +76,9 @@ def read_config(path: Path) -> Gpt2Config:
     if not isinstance(raw, dict):
         raise HubImportError("config.json must hold a JSON object")
     if raw.get("model_type") != "gpt2":
-        raise HubImportError(f"this is a {raw.get('model_type', 'unknown')!r} model, not GPT-2 (config.json "
-                             "model_type must be \"gpt2\")", "not_gpt2", kind=str(raw.get("model_type", "unknown"))[:40])
+        kind = str(raw.get("model_type", "unknown"))[:40]
+        raise HubImportError(f"this is a {kind!r} model, not GPT-2 (config.json model_type must be \"gpt2\")",
+                             "not_gpt2", kind=kind)
     architectures = raw.get("architectures") or ["GPT2LMHeadModel"]
     if "GPT2LMHeadModel" not in architectures:
         raise HubImportError(f"this GPT-2 is a {', '.join(map(str, architectures))}, not a language model "
