@@ -4,7 +4,7 @@ The title keeps its words whole on one or two lines; the header's buttons and th
 under it; every tab's name shows in the tab row, wrapped onto as many lines as it needs (the
 Tabs' `overflow_behavior="wrap"` in app.py), so each is one tap away; rows of controls stack;
 nothing is wider than the screen, so the page never scrolls sideways (a wide table scrolls inside
-its own box). The CSS goes in the page's <head> (launch's `head`): Gradio scopes the `css` it is
+its own box); a slider takes a line of its own, so its label and note do not break mid-word. The CSS goes in the page's <head> (launch's `head`): Gradio scopes the `css` it is
 given to its own blocks, and inside a media query keeps only the scoped copy, which cannot reach
 the page's outer padding.
 
@@ -33,6 +33,7 @@ _RULES = """
 .row { flex-wrap: wrap !important; }
 .row > .column, .row > .block:not(button), .row > .form { flex: 1 1 100% !important; min-width: 0 !important; }
 .row > button { flex: 1 1 auto !important; min-width: fit-content !important; }
+.form > .block:has(input[type=range]) { min-width: min(100%, 300px) !important; }
 .column > * { max-width: 100%; }
 .js-plotly-plot, .plot-container { max-width: 100%; }
 .js-plotly-plot .modebar-group:not(:first-child) { display: none !important; }
