@@ -181,8 +181,8 @@ def _what_else(head: bytes) -> tuple[str, str]:
     if protocol is not None:
         return (f"a Python pickle (protocol {protocol}), as in a PyTorch .pt/.pth/.bin file; pickles can run code, "
                 "so only .safetensors checkpoints are accepted"), "pickle"
-    return "not a safetensors checkpoint (one starts with an 8-byte header length followed by a JSON '{')", \
-        "not_safetensors"
+    return ("not a safetensors checkpoint (one starts with an 8-byte header length followed by a JSON '{')",
+            "not_safetensors")
 
 
 def _parse_header(data: bytes, file_size: int) -> dict:

@@ -135,14 +135,23 @@ def check_stability(preset: Preset, block_size=None, schedule="cosine", decay_ev
     return preset.with_block_size(check_number(block_size, "block_size", *TRAIN_LIMITS["block_size"], integer=True))
 
 
-def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
-    """The first of the form's choices that does not fit the others, as (its field, the message
-    key, the message's fields), else None."""
+def config_conflict(n_heads: int, d_model: int, positional: str) -> tuple[str, str, dict] | None:
+    """The first of a model config's choices that does not fit the others, as (its field, the
+    message key, the message's fields), else None."""
     if d_model % n_heads:
         suggestion = max(n_heads, round(d_model / n_heads) * n_heads)
         return "n_heads", "err_heads_divide", dict(d_model=d_model, heads=n_heads, suggestion=suggestion)
     if positional == "rope" and (d_model // n_heads) % 2:
         return "positional", "err_rope_head_dim", dict(head_dim=d_model // n_heads)
+    return None
+
+
+def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
+    """The first of the form's choices that does not fit the others, as (its field, the message
+    key, the message's fields), else None."""
+    conflict = config_conflict(n_heads, d_model, positional)
+    if conflict is not None:
+        return conflict
     if warmup > steps:
         return "warmup", "err_warmup_steps", dict(warmup=warmup, steps=steps)
     return None

@@ -86,7 +86,7 @@ def training_curves(
     fig.update_xaxes(title_text=step_label, row=rows)
     fig.update_xaxes(rangemode="nonnegative")                              # steps start at 0, never below
     if "lr" in history:
-        fit_rate_axis(fig, history_column(history, "lr"))
+        fit_rate_axis(fig, history["lr"])
     fig.update_layout(theme.base_layout(
         title, height=height if height is not None else 820,
         legend=dict(orientation="h", yanchor="top", y=-0.16, x=0),           # under the axis titles, clear of the title

@@ -21,8 +21,8 @@ LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
-# Checks that only decide whether a run follows (no model, no figure): never queued behind drawings.
 MODEL_PICKER_WIDTH = 220   # px: the longest shipped name whole beside the arrow, in presenter mode's large text too
+# Checks that only decide whether a run follows (no model, no figure): never queued behind drawings.
 CHECK = {"concurrency_id": "checks", "concurrency_limit": None, "show_progress": "hidden"}
 PRIVATE = {"api_visibility": "private"}                # secondary triggers of an event with an API name
 # Events whose inputs a tab's form checks (every value, in the session's language; see forms.Param):

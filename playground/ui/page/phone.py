@@ -4,9 +4,10 @@ The title keeps its words whole on one or two lines; the header's buttons and th
 under it; every tab's name shows in the tab row, wrapped onto as many lines as it needs (the
 Tabs' `overflow_behavior="wrap"` in app.py), so each is one tap away; rows of controls stack;
 nothing is wider than the screen, so the page never scrolls sideways (a wide table scrolls inside
-its own box); a slider takes a line of its own, so its label and note do not break mid-word. The CSS goes in the page's <head> (launch's `head`): Gradio scopes the `css` it is
-given to its own blocks, and inside a media query keeps only the scoped copy, which cannot reach
-the page's outer padding.
+its own box); a slider takes a line of its own, so its label and note do not break mid-word. The
+CSS goes in the page's <head> (launch's `head`): Gradio scopes the `css` it is given to its own
+blocks, and inside a media query keeps only the scoped copy, which cannot reach the page's outer
+padding.
 
 Figures are drawn for the width they get. On a phone a touch screen cannot hover, so Plotly shows
 every figure's toolbar all the time, over the title: there it keeps only its first group (save as

@@ -26,7 +26,7 @@ from .probes import PROPERTIES, probe_properties, probe_view
 PATCHING = ("pt_residual", "pt_source", "pt_heads", "pt_positions", "pt_summary")    # what patching draws
 PATCHING_RUN = ("pt_corrupted", *PATCHING)                                           # and the corrupted input
 PROBES = ("pr_plot", "pr_summary")                                                   # what the probes draw
-PROBE_CONTROLS = ("pr_property", "pr_offered", "pr_run")                                       # what follows the model
+PROBE_CONTROLS = ("pr_property", "pr_offered", "pr_run")                             # what follows the model
 
 
 def patching_panel(view: str) -> dict[str, gr.components.Component]:

@@ -19,7 +19,7 @@ from playground.model import (
     gpt2_small_config,
     parameter_table,
 )
-from playground.train.recipes import form_conflict
+from playground.train.recipes import config_conflict
 from playground.viz.architecture import DIAGRAM_WORDS
 
 from ...page.validation import CONFIG_LIMITS, check_choice, check_number, fail
@@ -59,7 +59,7 @@ def config_from_fields(values: dict, lang: str) -> ModelConfig:
         checked["n_decoder_layers"] = 0
     if arch == "encoder_decoder" and not (checked["n_encoder_layers"] and checked["n_decoder_layers"]):
         raise fail(lang, "err_config_stacks")
-    conflict = form_conflict(checked["n_heads"], checked["d_model"], checked["positional"], warmup=0, steps=0)
+    conflict = config_conflict(checked["n_heads"], checked["d_model"], checked["positional"])
     if conflict is not None:                          # said in the page's language, with what to change
         _, key, values = conflict
         raise fail(lang, key, **values)

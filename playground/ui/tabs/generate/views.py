@@ -284,7 +284,7 @@ def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
     """Beam search from the prompt (`result`: one run already): the tree with the best path marked, and the
     best output."""
     if result is None:
-        result = beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width, settings.max_new)
+        result = BeamRun.of(entry, prompt, settings).result
     best = set(result.best_path)
     nodes = [viz.BeamNode(n.id, n.parent, n.token_text, n.logprob, n.score, n.finished, n.id in best)
              for n in result.tree]
