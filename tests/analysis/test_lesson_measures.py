@@ -14,7 +14,7 @@ from playground.analysis.gradients import layer_gradient_norms
 from playground.analysis.initialisation import signal_through_linear_stack
 from playground.analysis.positions import position_token_overlap
 from playground.analysis.projections import compare_projections
-from playground.analysis.recurrence import attention_mixing, mixing_costs, recurrent_mixing
+from playground.analysis.recurrence import attention_layer, layer_costs, recurrent_layer
 from playground.labs.bugs import drop_residuals
 from playground.model import ModelConfig, MultiHeadAttention, build_model
 
@@ -116,14 +116,27 @@ def test_per_head_and_fused_projections_give_the_same_queries_with_the_same_para
     assert found.per_head_ms > 0 and found.fused_ms > 0
 
 
-def test_attention_and_recurrence_cost_the_same_at_n_equal_d():
-    assert attention_mixing(512, 512) == recurrent_mixing(512, 512)
-    assert attention_mixing(64, 512) < recurrent_mixing(64, 512) and attention_mixing(1024, 512) > recurrent_mixing(1024, 512)
-    costs = mixing_costs(512, [128, 256, 512, 1024])
-    assert costs.crossover == 512 and costs.recurrent_steps == [128, 256, 512, 1024] and costs.attention_steps == [1] * 4
-    assert costs.recurrent_path == [127, 255, 511, 1023]
+def test_a_whole_attention_layer_costs_more_than_a_recurrent_one_at_every_length():
+    assert attention_layer(512, 512) == 4 * 512 ** 3 + 2 * 512 ** 3 == 3 * recurrent_layer(512, 512)
+    costs = layer_costs(512, [16, 128, 512, 4096])
+    assert all(a > r for a, r in zip(costs.attention, costs.recurrent))
+    assert costs.ratios == pytest.approx([2 + n / 512 for n in costs.lengths])
+    assert costs.recurrent_steps == [16, 128, 512, 4096] and costs.attention_steps == [1] * 4
+    assert costs.recurrent_path == [15, 127, 511, 4095]
     with pytest.raises(ValueError, match="increasing"):
-        mixing_costs(512, [256, 128])
+        layer_costs(512, [256, 128])
+
+
+def test_the_attention_count_is_what_torch_counts_for_the_models_attention():
+    from torch.utils.flop_counter import FlopCounterMode
+    from playground.model.attention import MultiHeadAttention
+    n, d = 12, 32
+    attention = MultiHeadAttention(d, 4, "attn").eval()
+    attention.uses_fused_kernel = lambda: False          # the written-out softmax(QK^T / sqrt(d_k)) V
+    x = torch.randn(1, n, d)
+    with FlopCounterMode(display=False) as counter, torch.no_grad():
+        attention(x)
+    assert counter.get_total_flops() == 2 * attention_layer(n, d)      # a multiply-add is 2 FLOPs
 
 
 def test_the_baselines_of_a_loss():

@@ -365,9 +365,9 @@ BLOCK = Lesson(
         "$s\\sqrt{D}$. Xavier picks $s = 1/\\sqrt{D}$ to keep it; GPT-2 (and the models here) use $s = 0.02$, "
         "which shrinks a plain stack of layers but works in a Transformer: each sub-layer only **adds** to the "
         "residual stream, and LayerNorm rescales what it reads.\n\n"
-        "**Gradients per layer.** Where the norm sits changes what each layer learns from the start: the last "
-        "figure takes one batch through an untrained pre-norm and post-norm stack and measures each block's "
-        "gradient.",
+        "**Gradients per layer.** The last figure takes one batch through untrained pre-norm, post-norm and "
+        "residual-free stacks with the same weights and measures each block's gradient: what the norm's place does "
+        "at this initialisation, and what removing the residual path does.",
         "一个块由两个子层组成：先是注意力，再是前馈网络 $\\mathrm{FFN}(x) = W_2\\,\\mathrm{act}(W_1 x + b_1) + b_2$"
         "（通常 $d_{ff} = 4D$），两者用同样的方式包裹：\n\n"
         "- **前置归一化**（GPT-2）：$x + F(\\mathrm{LN}(x))$\n- **后置归一化**（原始论文）：$\\mathrm{LN}(x + F(x))$\n\n"
@@ -375,21 +375,21 @@ BLOCK = Lesson(
         "$$\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta,\\quad "
         "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$\n\n"
         "**ReLU 还是 GELU？** $\\mathrm{ReLU}(z) = \\max(0, z)$ 对每个负输入都恰好输出 0，斜率也是 0："
-        "一个输入处处为负的单元就**死**了，既不起作用也不学习。$\\mathrm{GELU}(z) = z\\,\\Phi(z)$ 弯得平滑，"
+        "一个输入处处为负的单元就**死**了，既不起作用也不学习。$\\mathrm{GELU}(z) = z\\,\\Phi(z)$ 是一条光滑曲线，"
         "在 0 以下仍保留很小的输出和斜率。\n\n"
         "**初始权重。** 元素标准差为 $s$ 的 $[D, D]$ 层会把输入放大约 $s\\sqrt{D}$ 倍。Xavier 取 $s = 1/\\sqrt{D}$ "
         "保持大小不变；GPT-2（以及这里的模型）用 $s = 0.02$，它会让单纯堆叠的线性层越算越小，但在 Transformer 里可行："
         "每个子层只是往残差流上**加**东西，而层归一化会重新缩放它读到的输入。\n\n"
-        "**每层的梯度。** 归一化放在哪里，从一开始就改变各层学到的东西：最后一张图让一批数据通过未训练的前置归一化和后置归一化"
-        "模型，测量每个块的梯度。"),
+        "**每层的梯度。** 最后一张图让同一批数据通过权重相同、未训练的前置归一化、后置归一化和没有残差的模型，"
+        "测量每个块的梯度：看归一化的位置在这种初始化下起什么作用，去掉残差通路又起什么作用。"),
     look_for=T(
         "- One token's vector through LayerNorm, number by number.\n- LayerNorm normalises along the features, "
         "BatchNorm along the batch.\n- The size of the residual stream after every layer.\n- How many units of a "
         "feed-forward layer a ReLU would leave dead on a piece of text.\n- A signal through a stack of layers "
-        "initialised N(0, 0.02) and Xavier.\n- Each block's gradient in a pre-norm and a post-norm stack.",
+        "initialised N(0, 0.02) and Xavier.\n- Each block's gradient in a pre-norm, a post-norm and a residual-free stack.",
         "- 一个词元的向量逐个数字地经过层归一化。\n- 层归一化沿特征维归一化，批归一化沿批次维。\n- 每层之后残差流的大小。\n"
         "- 在一段文本上，前馈层有多少单元会被 ReLU 变成死单元。\n- 信号经过按 N(0, 0.02) 和 Xavier 初始化的多层线性层。\n"
-        "- 前置归一化与后置归一化模型中每个块的梯度。"),
+        "- 前置归一化、后置归一化和没有残差的模型中每个块的梯度。"),
     experiment=Experiment(
         predict=Question(
             T("After the normalising step of LayerNorm (before $\\gamma$ and $\\beta$), a token's vector has…",
@@ -675,8 +675,11 @@ MEASURING = Lesson(
          wrong("No: a BLEU of 60 means 60% of outputs are exact", "不可能：BLEU 60 表示 60% 的输出完全正确",
                "BLEU is not a share of sequences.", "BLEU 不是序列的比例。"),
          wrong("No: exact match must be higher than BLEU", "不可能：完全匹配率一定高于 BLEU",
-               "An exact output scores BLEU 100 too, so exact match can only be the stricter one.",
-               "完全正确的输出 BLEU 也是 100，所以完全匹配只会是更严格的那个。"))),
+               "Neither bounds the other. Corpus BLEU pools n-grams over all outputs and applies one brevity penalty: "
+               "with half the outputs exact and half empty, exact match is 50% but BLEU is about 37, the penalty "
+               "for the missing length.",
+               "两者谁也不是对方的上界或下界。语料级 BLEU 把所有输出的 n 元组合在一起，再乘一个长度惩罚：一半输出完全正确、"
+               "一半为空时，完全匹配率是 50%，BLEU 却约为 37，差在缺少的长度受到的惩罚。"))),
     views=("measuring_table", "measuring_probes"),
     link={"view": "train"},
 )
@@ -730,11 +733,17 @@ BUGS = Lesson(
                  "检查项测量的正是这一点。你这次运行的结果："),
         live="float-mask"),
     check=Question(
-        T("Which bug makes attention nearly one-hot at initialisation when $d_k$ is large?",
-          "当 $d_k$ 很大时，哪个错误会让注意力在初始化时就几乎是 one-hot？"),
+        T("Which bug lets attention saturate into nearly one-hot weights once training has grown the queries and keys "
+          "of a head with a large $d_k$?",
+          "对 $d_k$ 很大的头，一旦训练让查询和键变大，哪个错误会让注意力饱和成几乎 one-hot 的权重？"),
         (right("Forgetting to divide the scores by √d_k", "忘记把分数除以 √d_k",
-               "Unscaled scores have standard deviation $\\sqrt{d_k}$, which saturates softmax.",
-               "未缩放的分数标准差为 $\\sqrt{d_k}$，会让 softmax 饱和。"),
+               "For query and key entries of size about 1, unscaled scores spread like $\\sqrt{d_k}$, which saturates "
+               "softmax. With this app's small initial weights (0.02) the entries start far smaller, so the scores do "
+               "too and attention starts near uniform; the saturation comes as training grows them (the "
+               "attention-scale lab measures both).",
+               "查询和键的各分量大小约为 1 时，未缩放的分数波动幅度约为 $\\sqrt{d_k}$，会让 softmax 饱和。"
+               "本应用的初始权重很小（0.02），分量一开始远小于 1，分数也很小，注意力起初接近均匀；"
+               "饱和出现在训练让它们变大之后（注意力缩放实验两者都测）。"),
          wrong("Forgetting the positional encoding", "忘记位置编码", "That hides order; it does not sharpen the "
                "weights.", "那会隐藏顺序，但不会让权重变尖锐。"),
          wrong("Forgetting the residual connection", "忘记残差连接", "That hurts deep models' training; it does "
@@ -814,28 +823,29 @@ COST = Lesson(
     title=T("15 · What it costs: parameters, FLOPs, memory", "15 · 代价：参数量、计算量、内存"),
     explanation=T(
         "A block with $d_{ff} = 4D$ holds about $12D^2$ weights: $4D^2$ in attention ($W_Q, W_K, W_V, W_O$) and "
-        "$8D^2$ in the feed-forward network. A forward pass costs about $2N$ FLOPs per token for $N$ parameters. "
+        "$8D^2$ in the feed-forward network. A forward pass costs about $2N$ FLOPs per token for $N$ parameters, plus attention's own $4 \\cdot L \\cdot T \\cdot D$ at context $T$, which grows with the context (the FLOPs figure). "
         "While decoding, the **KV cache** keeps $2 \\cdot L \\cdot T \\cdot D$ numbers so old tokens are not "
         "recomputed.\n\nGPT-2 small ($L = 12$, $D = 768$, $V = 50257$, 1024 positions) has **124,439,808** "
         "parameters, 38.6 million of them in the token embedding.\n\n"
-        "**Why attention replaced recurrence.** A recurrent layer $h_t = \\tanh(W h_{t-1} + U x_t)$ mixes $n$ "
-        "positions with $2nD^2$ multiply-adds, in $n$ steps that must run one after another, and the first token "
-        "reaches the last through $n - 1$ of them. Self-attention mixes them with $2n^2D$ ($QK^\\top$ and the "
-        "weighted sum of $V$), all positions at once, every pair one step apart. The two costs are equal at "
-        "$n = D$; below it attention is cheaper as well.",
+        "**Why attention replaced recurrence.** A recurrent layer $h_t = \\tanh(W h_{t-1} + U x_t)$ costs $2nD^2$ "
+        "multiply-adds over $n$ positions, in $n$ steps that must run one after another, and the first token "
+        "reaches the last through $n - 1$ of them. A self-attention layer costs $4nD^2$ for its $Q$, $K$, $V$ and "
+        "output projections plus $2n^2D$ for $QK^\\top$ and the weighted sum of $V$: more at every length, but all "
+        "positions at once, every pair one step apart. Attention won on parallel hardware and short paths, not on "
+        "multiply-adds.",
         "一个 $d_{ff} = 4D$ 的块约有 $12D^2$ 个权重：注意力中 $4D^2$（$W_Q, W_K, W_V, W_O$），前馈网络中 $8D^2$。"
-        "对 $N$ 个参数，一次前向传播每个词元约需 $2N$ 次浮点运算。解码时，**KV 缓存**保存 $2 \\cdot L \\cdot T \\cdot D$ "
+        "对 $N$ 个参数，一次前向传播每个词元约需 $2N$ 次浮点运算，再加上注意力自己在上下文长度为 $T$ 时的 $4 \\cdot L \\cdot T \\cdot D$，它随上下文增长（见计算量的图）。解码时，**KV 缓存**保存 $2 \\cdot L \\cdot T \\cdot D$ "
         "个数，避免重复计算旧词元。\n\nGPT-2 small（$L = 12$，$D = 768$，$V = 50257$，1024 个位置）有 **124,439,808** 个参数，"
         "其中 3860 万在词元嵌入里。\n\n"
-        "**为什么注意力取代了循环网络。** 循环层 $h_t = \\tanh(W h_{t-1} + U x_t)$ 混合 $n$ 个位置要 $2nD^2$ 次乘加，"
-        "分 $n$ 步一步接一步地算，第一个词元要经过 $n - 1$ 步才能到达最后一个。自注意力混合它们要 $2n^2D$ 次"
-        "（$QK^\\top$ 和对 $V$ 的加权求和），所有位置同时计算，任意两个位置之间只隔一步。两者的代价在 $n = D$ 处相等；"
-        "短于它时注意力还更省。"),
+        "**为什么注意力取代了循环网络。** 循环层 $h_t = \\tanh(W h_{t-1} + U x_t)$ 处理 $n$ 个位置要 $2nD^2$ 次乘加，"
+        "分 $n$ 步依次计算，第一个词元要经过 $n - 1$ 步才能到达最后一个。自注意力层的 $Q$、$K$、$V$ 和输出投影要 $4nD^2$ 次，"
+        "再加上 $QK^\\top$ 和对 $V$ 的加权求和的 $2n^2D$ 次：在任何长度上都更多，但所有位置同时计算，任意两个位置之间只隔一步。"
+        "注意力胜在能并行、路径短，而不是乘加次数少。"),
     look_for=T(
         "- The parameter treemap: embeddings against blocks.\n- FLOPs and KV-cache memory growing with the "
-        "context length.\n- Attention's and recurrence's cost of mixing positions, and where they cross.",
+        "context length.\n- A self-attention layer's cost against a recurrent layer's, and the sequential steps each needs.",
         "- 参数树状图：嵌入与各个块的对比。\n- 计算量和 KV 缓存内存随上下文长度增长。\n"
-        "- 注意力与循环网络混合各位置的代价，以及两者相交的地方。"),
+        "- 自注意力层与循环层的代价，以及各自需要依次计算的步数。"),
     experiment=Experiment(
         predict=Question(
             T("In GPT-2 small, which holds more parameters: the token embedding (50257 × 768) or one block?",

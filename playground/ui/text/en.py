@@ -21,6 +21,11 @@ EN: dict[str, str] = {
     "err_internal": "Something went wrong inside the app ({kind}). Your session is still usable: "
                     "change the input and try again.",
     "err_not_text": "The {what} must be text.",
+    "err_server_full": "The server already serves {n} students, all of them working right now, so it cannot open "
+                       "a session for you. Try again in a few minutes, when someone has closed their tab.",
+    "err_queue_session": "You already have {n} actions waiting. Wait until they are done before asking for more.",
+    "err_queue_client": "Your network has {n} actions waiting, more than one class needs. Wait until some are done.",
+    "err_queue_group": "The server has {n} actions of this kind waiting. Try again in a minute.",
     "err_empty": "The {what} is empty: type some text.",
     "err_too_long": "The {what} has {length} characters; the limit is {limit}. Shorten it.",
     "err_unknown_chars": "The model \"{model}\" does not know {count} character(s) of your text: {chars}. "
@@ -346,8 +351,11 @@ EN: dict[str, str] = {
                   "D = d_model, H = heads, Dh = head size, F = d_ff, V = vocabulary)",
     "best_heads_intro": "**Highest-scoring heads:**",
     "best_head_line": "{score}: layer {layer}, head {head} ({value:.2f})",
-    "attention_summary": "**{model}**: {arch}, d_model {d_model}, {heads} heads, {enc} encoder and {dec} decoder "
-                         "layers, {params} parameters. The input is {n} tokens.",
+    "attention_summary": "**{model}**: {arch}, d_model {d_model}, {heads} heads, {layers}, {params} parameters. "
+                         "The input is {n} tokens.",
+    "attention_layers_encoder_decoder": "{enc} encoder and {dec} decoder layers",
+    "attention_layers_decoder_only": "{dec} decoder layers",
+    "attention_layers_encoder_only": "{enc} encoder layers",
     "attention_generated": "The model wrote the target itself: “{target}”",
     "attention_untrained": "This model is untrained (random weights): its attention is close to uniform. "
                            "Compare it with a trained model.",
@@ -479,6 +487,9 @@ EN: dict[str, str] = {
     "err_upload_pickle": "This file is a Python pickle (a PyTorch .pt, .pth or .bin file). A pickle can run code when "
                          "it is opened, so the Playground never opens one: upload a .safetensors checkpoint.",
     "err_upload_damaged": "This checkpoint is cut short or damaged. Download the model again and upload the new file.",
+    "err_upload_foreign_tokenizer": "This checkpoint's tokenizer carries parts the Playground does not run: {parts}. "
+                                    "The Playground reads only the byte-level BPE it writes itself (a vocabulary and "
+                                    "its merges); upload a model saved with the Playground.",
     "err_upload_not_playground": "This safetensors file was not saved by the Playground: it has no model config and "
                                  "tokenizer. Upload a model from the Train tab's Download button; a GPT-2 from the "
                                  "Hugging Face Hub loads by its name below.",
@@ -1202,7 +1213,7 @@ EN: dict[str, str] = {
     "w_grad_output": "output",
     "w_grad_block": "block {i}",
     "fig_lesson_gradients": "Each layer's gradient norm at initialisation ({depth} blocks, one batch)",
-    "lesson_gradients_note": "The same initial weights and batch. With residual connections every block gets about the same gradient: from {pre_low:.3f} to {pre_high:.3f} in the pre-norm stack ({pre_spread:.2f}× between the smallest and the largest) and from {post_low:.3f} to {post_high:.3f} post-norm, because x + F(x) passes the gradient back to every earlier layer unchanged. Without them each block's gradient has to pass through every later block: from {none_low:.2f} to {none_high:.2f}, a spread of {none_spread:.2f}×, and at least {factor:.0f} times the largest with residuals. Watching these norms per layer while training shows where learning stalls or blows up.",
+    "lesson_gradients_note": "The same initial weights and batch. With residual connections every block gets about the same gradient: from {pre_low:.3f} to {pre_high:.3f} in the pre-norm stack ({pre_spread:.2f}× between the smallest and the largest) and from {post_low:.3f} to {post_high:.3f} post-norm ({post_spread:.2f}×). In pre-norm, x + F(LN(x)) hands the gradient to the block below through an identity path; in post-norm it also goes through every later LayerNorm's Jacobian, but with weights of standard deviation 0.02 each sub-layer adds little to the stream, so each LayerNorm rescales it by about the same factor and the two placements barely differ at initialisation. The gap Xiong et al. (2020) measured, the largest gradients near a post-norm stack's output, depends on their initialisation and on training; the post-norm labs show what the placement does at a high learning rate. Without residual connections each block's gradient passes through every later block instead: from {none_low:.2f} to {none_high:.2f}, a spread of {none_spread:.2f}×, and at least {factor:.0f} times the largest with residuals, larger rather than vanishing at this depth.",
     "fig_lesson_init": "A signal through {layers} plain linear layers: N(0, 0.02) vs Xavier",
     "w_linear_layers": "linear layers passed",
     "w_signal_std": "standard deviation of the signal",
@@ -1230,11 +1241,10 @@ EN: dict[str, str] = {
     "lesson_bleu_missing": "The cards of {models} list no BLEU (–): they were made before BLEU was measured.",
     "w_self_attention": "self-attention: 2 n² D",
     "w_recurrent": "recurrent layer: 2 n D²",
-    "fig_lesson_recurrence": "Multiply-adds to mix n positions of width D = {d}: self-attention vs a recurrent layer",
+    "fig_lesson_recurrence": "Multiply-adds of one layer over n positions of width D = {d}: self-attention vs a recurrent layer",
     "w_sequence_length": "sequence length n",
     "w_multiply_adds": "multiply-adds per layer",
-    "w_crossover": "n = {n}: equal cost",
-    "lesson_recurrence_note": "At D = {d} the two costs meet at n = **{crossover}**, where n = D. At n = {n}, attention mixes with {attention:,} multiply-adds and the recurrent layer with {recurrent:,}, in {steps} sequential steps, its first token reaching the last through {path} of them; attention takes one step for every pair.",
+    "lesson_recurrence_note": "Counted like for like, with each layer's projections, a self-attention layer at D = {d} costs more multiply-adds than a tanh recurrent layer at every length: {ratio0:.2f}× at n = {n0}, {ratio:.2f}× at n = {n} ({attention:,} against {recurrent:,}). What attention buys is time and distance: the recurrent layer runs in {steps} sequential steps, its first token reaching the last through {path} of them, while attention computes every position at once and every pair is one step apart.",
     "meaning_sentence": "For scale: {parts}.",
     "w_below_zero": "units with no positive input",
     "lesson_activations_more_relu": "ReLU left more units without a positive input",

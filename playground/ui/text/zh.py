@@ -19,6 +19,10 @@ ZH: dict[str, str] = {
     # ------------------------------------------------------------------ messages
     "err_internal": "应用内部出错了（{kind}）。你的会话仍然可用：修改输入后再试一次。",
     "err_not_text": "{what}必须是文本。",
+    "err_server_full": "服务器已在为 {n} 名学生服务，他们此刻都在使用，所以无法为你打开会话。请过几分钟再试，等有人关闭了页面。",
+    "err_queue_session": "你已有 {n} 个操作在排队。请等它们完成后再继续。",
+    "err_queue_client": "你所在的网络已有 {n} 个操作在排队，超过一个班级所需。请等一些完成后再试。",
+    "err_queue_group": "服务器上这类操作已有 {n} 个在排队。请过一分钟再试。",
     "err_empty": "{what}是空的：请输入一些文字。",
     "err_too_long": "{what}有 {length} 个字符，上限是 {limit} 个。请缩短。",
     "err_unknown_chars": "模型「{model}」不认识你输入中的 {count} 个字符：{chars}。请删除或替换它们。",
@@ -312,8 +316,11 @@ ZH: dict[str, str] = {
                   "F = d_ff，V = 词表大小）",
     "best_heads_intro": "**得分最高的头：**",
     "best_head_line": "{score}：第 {layer} 层，第 {head} 个头（{value:.2f}）",
-    "attention_summary": "**{model}**：{arch}，d_model {d_model}，{heads} 个头，{enc} 层编码器和 {dec} 层解码器，"
-                         "{params} 个参数。输入共 {n} 个词元。",
+    "attention_summary": "**{model}**：{arch}，d_model {d_model}，{heads} 个头，{layers}，{params} 个参数。"
+                         "输入共 {n} 个词元。",
+    "attention_layers_encoder_decoder": "{enc} 层编码器和 {dec} 层解码器",
+    "attention_layers_decoder_only": "{dec} 层解码器",
+    "attention_layers_encoder_only": "{enc} 层编码器",
     "attention_generated": "目标由模型自己写出：“{target}”",
     "attention_untrained": "这个模型没有训练过（随机权重）：它的注意力接近均匀。和训练好的模型比较一下。",
     "attention_timeline_step": "权重来自训练时间线的第 {step} 步（共 {last} 步）。",
@@ -436,6 +443,8 @@ ZH: dict[str, str] = {
     "err_upload_pickle": "这个文件是 Python pickle（PyTorch 的 .pt、.pth 或 .bin 文件）。pickle 被打开时可能执行代码，"
                          "所以本游乐场从不打开它：请上传 .safetensors 检查点。",
     "err_upload_damaged": "这个检查点不完整或已损坏。请重新下载模型并上传新文件。",
+    "err_upload_foreign_tokenizer": "这个检查点的分词器带有 Playground 不运行的部分：{parts}。Playground 只读取它自己写出的"
+                                    "字节级 BPE（词表及其合并规则）；请上传用 Playground 保存的模型。",
     "err_upload_not_playground": "这个 safetensors 文件不是本游乐场保存的：它没有模型配置和分词器。请上传用训练页「下载」按钮"
                                  "保存的模型；Hugging Face Hub 上的 GPT-2 可以在下方按名称载入。",
     # ------------------------------------------------------------------ train
@@ -1087,7 +1096,7 @@ ZH: dict[str, str] = {
     "w_grad_output": "输出",
     "w_grad_block": "第 {i} 块",
     "fig_lesson_gradients": "初始化时每层的梯度范数（{depth} 个块，同一批数据）",
-    "lesson_gradients_note": "初始权重和数据都相同。有残差连接时每个块得到的梯度差不多：前置归一化模型从 {pre_low:.3f} 到 {pre_high:.3f}（最大与最小相差 {pre_spread:.2f} 倍），后置归一化从 {post_low:.3f} 到 {post_high:.3f}，因为 x + F(x) 把梯度原样传回之前的每一层。去掉残差后，每个块的梯度都要穿过后面的所有块：从 {none_low:.2f} 到 {none_high:.2f}，相差 {none_spread:.2f} 倍，至少是有残差时最大值的 {factor:.0f} 倍。训练时按层观察这些范数，可以看出学习在哪里停滞或爆炸。",
+    "lesson_gradients_note": "初始权重和数据都相同。有残差连接时每个块得到的梯度差不多：前置归一化模型从 {pre_low:.3f} 到 {pre_high:.3f}（最大与最小相差 {pre_spread:.2f} 倍），后置归一化从 {post_low:.3f} 到 {post_high:.3f}（相差 {post_spread:.2f} 倍）。前置归一化中，x + F(LN(x)) 通过一条恒等通路把梯度交给下面的块；后置归一化中，梯度还要经过后面每一个层归一化的雅可比矩阵，但权重标准差只有 0.02 时每个子层给残差流加的东西很少，每个层归一化对梯度的缩放几乎相同，所以初始化时两种放法差别很小。Xiong 等人（2020）测到的差距——后置归一化模型靠近输出的块梯度最大——取决于他们的初始化和训练过程；后置归一化在高学习率下会怎样，见后置归一化的几个实验。去掉残差后，每个块的梯度都要穿过后面的所有块：从 {none_low:.2f} 到 {none_high:.2f}，相差 {none_spread:.2f} 倍，至少是有残差时最大值的 {factor:.0f} 倍：在这个深度上梯度是变大了，而不是消失。",
     "fig_lesson_init": "信号经过 {layers} 个普通线性层：N(0, 0.02) vs Xavier",
     "w_linear_layers": "经过的线性层数",
     "w_signal_std": "信号的标准差",
@@ -1115,11 +1124,10 @@ ZH: dict[str, str] = {
     "lesson_bleu_missing": "{models} 的模型卡没有列出 BLEU（–）：它们是在测量 BLEU 之前生成的。",
     "w_self_attention": "自注意力：2 n² D",
     "w_recurrent": "循环层：2 n D²",
-    "fig_lesson_recurrence": "混合 n 个宽度为 D = {d} 的位置所需的乘加次数：自注意力 vs 循环层",
+    "fig_lesson_recurrence": "一层处理 n 个宽度为 D = {d} 的位置所需的乘加次数：自注意力 vs 循环层",
     "w_sequence_length": "序列长度 n",
     "w_multiply_adds": "每层的乘加次数",
-    "w_crossover": "n = {n}：代价相等",
-    "lesson_recurrence_note": "D = {d} 时两者的代价在 n = **{crossover}** 处相等，即 n = D。n = {n} 时，注意力混合要 {attention:,} 次乘加，循环层要 {recurrent:,} 次，而且要分 {steps} 步依次计算，第一个词元要经过其中 {path} 步才能到达最后一个；注意力对任意一对位置只需一步。",
+    "lesson_recurrence_note": "连同各自的投影一起按同样的口径计算，D = {d} 时自注意力层在任何长度上的乘加次数都多于 tanh 循环层：n = {n0} 时是它的 {ratio0:.2f} 倍，n = {n} 时是 {ratio:.2f} 倍（{attention:,} 对 {recurrent:,}）。注意力换来的是时间和距离：循环层要分 {steps} 步依次计算，第一个词元要经过其中 {path} 步才能到达最后一个；注意力同时计算所有位置，任意两个位置之间只隔一步。",
     "meaning_sentence": "作为参照：{parts}。",
     "w_below_zero": "个单元没有正输入",
     "lesson_activations_more_relu": "ReLU 留下的没有正输入的单元更多",

@@ -364,9 +364,12 @@ def cost_gpt2(shown: Shown, lang: str) -> list[Claim]:
 def cost_recurrence(shown: Shown, lang: str) -> list[Claim]:
     attention, recurrent = (np.asarray(trace.y, dtype=float) for trace in shown.figures[0].data)
     lengths = [int(v) for v in shown.figures[0].data[0].x]
-    crossing = next(n for n, a, r in zip(lengths, attention, recurrent) if a >= r)
-    return [Claim("lesson 15: the costs cross at n = D (the explanation)", shown.facts["d"], crossing),
-            Claim("lesson 15: the note's crossover is the figure's", shown.facts["crossover"], crossing)]
+    ratio = {n: round(a / r, 2) for n, a, r in zip(lengths, attention, recurrent)}
+    facts = shown.facts
+    return [Claim("lesson 15: a whole recurrent layer is cheaper at every length (the explanation)", True,
+                  bool((attention > recurrent).all())),
+            Claim("lesson 15: the note's ratio at the shortest length is the figure's", facts["ratio0"], ratio[facts["n0"]]),
+            Claim("lesson 15: the note's ratio at n = D is the figure's", facts["ratio"], ratio[facts["n"]])]
 
 
 CLAIMS: dict[str, Callable[[Shown, str], list[Claim]]] = {

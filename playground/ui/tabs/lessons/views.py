@@ -24,7 +24,7 @@ from playground.analysis.gradients import layer_gradient_norms
 from playground.analysis.initialisation import SCHEMES, signal_through_linear_stack
 from playground.analysis.positions import position_token_overlap
 from playground.analysis.projections import compare_projections
-from playground.analysis.recurrence import mixing_costs
+from playground.analysis.recurrence import layer_costs
 from playground.analysis.repetition import repetition
 from playground.data import load_corpus
 from playground.data.tokenizer import NUM_SPECIAL, visible
@@ -376,6 +376,7 @@ def block_gradients(registry, lang):
     facts = dict(ranges=ranges, spread=spread, blocks=blocks)
     note = t("lesson_gradients_note", depth=GRADIENT_DEPTH, pre_low=ranges["pre"][0], pre_high=ranges["pre"][1],
              post_low=ranges["post"][0], post_high=ranges["post"][1], pre_spread=spread["pre"],
+             post_spread=spread["post"],
              none_low=ranges["no_residual"][0], none_high=ranges["no_residual"][1], none_spread=spread["no_residual"],
              factor=ranges["no_residual"][0] / ranges["pre"][1])
     return Shown([fig], note, facts)
@@ -677,18 +678,19 @@ def cost_gpt2(registry, lang):
 
 
 def cost_recurrence(registry, lang):
-    """The cost of mixing positions: self-attention against a recurrent layer, by sequence length."""
-    costs = mixing_costs(MIXING_WIDTH, list(MIXING_LENGTHS))
+    """The cost of one layer over n positions, like for like: self-attention against a recurrent layer."""
+    costs = layer_costs(MIXING_WIDTH, list(MIXING_LENGTHS))
     t = partial(text, lang)
     fig = viz.line_chart(costs.lengths, {t("w_self_attention"): costs.attention, t("w_recurrent"): costs.recurrent},
                          title=t("fig_lesson_recurrence", d=MIXING_WIDTH), x_label=t("w_sequence_length"),
-                         y_label=t("w_multiply_adds"), log_x=True, log_y=True, marker_x=costs.crossover,
-                         marker_label=t("w_crossover", n=costs.crossover), value_format=".3s")
-    note = t("lesson_recurrence_note", d=MIXING_WIDTH, crossover=costs.crossover, n=costs.lengths[2],
-             attention=costs.attention[2], recurrent=costs.recurrent[2], steps=costs.lengths[2],
-             path=costs.recurrent_path[2])
-    return Shown([fig], note, dict(crossover=costs.crossover, d=MIXING_WIDTH, n=costs.lengths[2],
-                                   path=costs.recurrent_path[2], steps=costs.recurrent_steps[2]))
+                         y_label=t("w_multiply_adds"), log_x=True, log_y=True, value_format=".3s")
+    shown = MIXING_LENGTHS.index(MIXING_WIDTH)
+    note = t("lesson_recurrence_note", d=MIXING_WIDTH, n0=costs.lengths[0], ratio0=costs.ratios[0],
+             n=costs.lengths[shown], ratio=costs.ratios[shown], attention=costs.attention[shown],
+             recurrent=costs.recurrent[shown], steps=costs.recurrent_steps[shown], path=costs.recurrent_path[shown])
+    return Shown([fig], note, dict(d=MIXING_WIDTH, n0=costs.lengths[0], ratio0=round(costs.ratios[0], 2),
+                                   n=costs.lengths[shown], ratio=round(costs.ratios[shown], 2),
+                                   path=costs.recurrent_path[shown], steps=costs.recurrent_steps[shown]))
 
 
 VIEWS: dict[str, View] = {view.__name__: view for view in (
