@@ -30,6 +30,7 @@ from safetensors.torch import save as safetensors_save
 from torch import nn
 
 from .data import Tokenizer, tokenizer_from_json
+from .data.bpe_tokenizer import ForeignTokenizer
 from .model import ModelConfig, SizeLimitError, SizeLimits, build_model
 
 FORMAT = "transformer-playground"
@@ -48,11 +49,13 @@ TOKENIZER_BASE_BYTES = 64 * 1024     # ... and this for the JSON around them
 class CheckpointError(ValueError):
     """A file that is not a usable Transformer Playground checkpoint; the message says why. `reason` names
     the common cases ("pickle", "not_safetensors", "damaged", "not_playground") so an interface can say them in its
-    own words; None for the rest."""
+    own words; None for the rest. `details` holds the values such a message names ("foreign_tokenizer": the
+    tokenizer's `parts` that the Playground does not run)."""
 
-    def __init__(self, message: str, reason: str | None = None):
+    def __init__(self, message: str, reason: str | None = None, details: dict | None = None):
         super().__init__(message)
         self.reason = reason
+        self.details = details or {}
 
 
 class CheckpointTooLarge(CheckpointError):
@@ -205,6 +208,9 @@ def _parse_header(data: bytes, file_size: int) -> dict:
                               "the file is truncated or not a safetensors checkpoint", "damaged")
     try:
         header = json.loads(data[8:8 + header_size])
+    except RecursionError:
+        raise CheckpointError("the header is nested more deeply than JSON can be read: this is not a usable "
+                              "checkpoint", "not_safetensors") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise CheckpointError("the header is not JSON: this is not a safetensors checkpoint",
                               "not_safetensors") from None
@@ -240,6 +246,9 @@ def _config(text, limits: SizeLimits | None) -> ModelConfig:
         config = ModelConfig.from_dict(values)
     except SizeLimitError as error:
         raise CheckpointTooLarge(error) from None
+    except RecursionError:                               # JSON nested thousands deep: refused, never read
+        raise CheckpointError("the checkpoint's config is invalid: it is nested more deeply than any config "
+                              "(a flat JSON object of numbers and names)") from None
     except (ValueError, TypeError) as error:
         raise CheckpointError(f"the checkpoint's config is invalid: {error}") from None
     if limits is not None:
@@ -274,6 +283,9 @@ def from_bytes(data: bytes, limits: SizeLimits | None = None) -> Checkpoint:
         _check_tokenizer_size(fields["tokenizer"], config)
     try:
         tokenizer = tokenizer_from_json(fields["tokenizer"])
+    except ForeignTokenizer as error:
+        raise CheckpointError(f"the checkpoint's tokenizer is not the Playground's own: {error}", "foreign_tokenizer",
+                              {"parts": ", ".join(error.parts)}) from None
     except (ValueError, KeyError, TypeError) as error:
         raise CheckpointError(f"the checkpoint's tokenizer is invalid: {error}") from None
     if tokenizer.vocab_size > min(config.vocab_size, config.target_vocab_size):
@@ -331,7 +343,10 @@ def load_metadata(path: str | Path) -> dict:
         header_size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
         head += handle.read(min(header_size, MAX_HEADER_BYTES))
     fields = _header_fields(_parse_header(head, file_size))
-    return json.loads(fields.get("metadata") or "{}")
+    try:
+        return json.loads(fields.get("metadata") or "{}")
+    except RecursionError:
+        raise CheckpointError("the checkpoint's training metadata is nested more deeply than JSON can be read") from None
 
 
 def timeline_files(directory: str | Path) -> dict[int, Path]:

@@ -46,16 +46,13 @@ _CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 
 def payload_bpe() -> BPETokenizer:
-    """A byte-level BPE whose vocabulary holds every payload as one token (after the 261 ordinary ones);
-    typed text reads a payload without spaces as that one token."""
+    """A byte-level BPE whose vocabulary holds every payload as one token (after the 261 ordinary ones): a
+    model predicts them as single tokens. Typed text is split by the fixed byte-level pipeline as any text is."""
     base = json.loads(BPETokenizer.train("abc abc", vocab_size=262).to_json())
-    vocab, added = base["tokenizer"]["model"]["vocab"], base["tokenizer"]["added_tokens"]
+    vocab = base["tokenizer"]["model"]["vocab"]
     symbols = {byte: symbol for symbol, byte in _symbol_to_byte().items()}
     for payload in PAYLOADS:
         vocab["".join(symbols[b] for b in payload.encode("utf-8"))] = len(vocab)
-        if " " not in payload:                      # printable ASCII: its byte symbols are its characters
-            added.append(dict(id=len(vocab) - 1, content=payload, single_word=False, lstrip=False, rstrip=False,
-                              normalized=False, special=False))
     return BPETokenizer._from_state(base)
 
 

@@ -276,3 +276,60 @@ def test_zips_and_torch_save_files_are_named():
         writer.writestr("model.safetensors", b"not really")
     with pytest.raises(CheckpointError, match="a zip archive"):
         checkpoint.from_bytes(archive.getvalue())
+
+
+def with_header_field(data: bytes, field: str, value: str) -> bytes:
+    """The checkpoint `data` with one string of its header's metadata replaced and its tensors kept."""
+    header_size = struct.unpack("<Q", data[:8])[0]
+    metadata = json.loads(data[8:8 + header_size])["__metadata__"]
+    return safetensors_save(safetensors_load(data), metadata={**metadata, field: value})
+
+
+@pytest.mark.parametrize("depth", [5_000, 200_000])
+@pytest.mark.parametrize("where", ["config", "field", "tokenizer"])
+def test_a_deeply_nested_config_or_tokenizer_is_refused_cleanly(nothing_may_be_built, depth, where):
+    data = PRETRAINED_COPY.read_bytes()
+    nested = "[" * depth + "]" * depth
+    header_size = struct.unpack("<Q", data[:8])[0]
+    config = json.loads(data[8:8 + header_size])["__metadata__"]["config"]
+    value = {"config": nested, "field": config[:-1] + ', "d_model": ' + nested + "}", "tokenizer": nested}[where]
+    crafted = with_header_field(data, "tokenizer" if where == "tokenizer" else "config", value)
+    for limits in (None, LIMITS):                  # (a long tokenizer is refused by its size first)
+        with pytest.raises(CheckpointError, match="nested more deeply|tokenizer_bytes is"):
+            checkpoint.from_bytes(crafted, limits)
+
+
+def test_a_deeply_nested_header_is_refused_cleanly():
+    nested = b"[" * 100_000 + b"]" * 100_000
+    header = b'{"x":' + nested + b"}"
+    with pytest.raises(CheckpointError, match="nested more deeply"):
+        checkpoint.from_bytes(struct.pack("<Q", len(header)) + header)
+
+
+def test_a_tokenizer_the_playground_does_not_write_is_refused_with_its_parts_named():
+    from playground.data import BPETokenizer
+    from tests.data.test_uploaded_tokenizers import split_then_bytes
+    from tests.model.helpers import tiny_config
+    tokenizer = BPETokenizer.train("the cat sat on the mat", vocab_size=270)
+    model = checkpoint.build_model(tiny_config("decoder_only", "learned", vocab_size=270))
+    state = json.loads(tokenizer.to_json())
+    state["tokenizer"]["pre_tokenizer"] = split_then_bytes("(a|a){1,22}b")
+    state["tokenizer"]["normalizer"] = {"type": "Replace", "pattern": {"String": "a"}, "content": "x" * 1000}
+    crafted = with_header_field(checkpoint.to_bytes(model, tokenizer), "tokenizer", json.dumps(state))
+    with pytest.raises(CheckpointError) as refused:
+        checkpoint.from_bytes(crafted, LIMITS)
+    assert refused.value.reason == "foreign_tokenizer"
+    assert refused.value.details == {"parts": "normalizer Replace, pre_tokenizer Sequence(Split, ByteLevel)"}
+    loaded = checkpoint.from_bytes(checkpoint.to_bytes(model, tokenizer), LIMITS)      # as the app writes it
+    assert loaded.tokenizer == tokenizer
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PRETRAINED_COPY.parents[1].iterdir()))
+def test_every_shipped_checkpoint_loads_and_a_bpe_encodes_as_its_file_says(name):
+    """The fixed pipeline reads every shipped tokenizer exactly as the library reads the file's whole JSON."""
+    from tokenizers import Tokenizer as HFTokenizer
+    loaded = checkpoint.load(PRETRAINED_COPY.parents[1] / name)
+    if loaded.tokenizer.kind == "bpe":
+        saved = json.loads((PRETRAINED_COPY.parents[1] / name / "tokenizer.json").read_text())["tokenizer"]
+        text = "To be, or not to be: that is the question.\n  Whether 'tis nobler 床前明月光 <mask>"
+        assert loaded.tokenizer.encode(text) == HFTokenizer.from_str(json.dumps(saved)).encode(text).ids

@@ -172,6 +172,8 @@ def tokenizer_from_json(s: str) -> Tokenizer:
         state = json.loads(s)
     except (TypeError, json.JSONDecodeError) as exc:
         raise ValueError(f"tokenizer JSON could not be parsed: {exc}") from exc
+    except RecursionError:
+        raise ValueError("tokenizer JSON is nested more deeply than any tokenizer") from None
     if not isinstance(state, dict) or "type" not in state:
         raise ValueError('tokenizer JSON must be an object with a "type" field ("char" or "bpe")')
     kind = state.pop("type")

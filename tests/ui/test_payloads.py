@@ -43,7 +43,7 @@ FORMS = {"lessons": lessons.LessonsForm, "attention": attention.AttentionForm, "
          "positional": positional.PositionalForm, "tokenizer": tokenizer.TokenizerForm,
          "architecture": architecture.ArchitectureForm}
 TABS = tuple(FORMS)
-TYPED = PAYLOADS[2] + " " + PAYLOADS[7]           # typed text: a Markdown link and Plotly tags (3 BPE tokens)
+TYPED = PAYLOADS[2] + " " + PAYLOADS[7]           # typed text: a Markdown link and Plotly tags
 # each tab's opening draw, for a link that opens it
 OPENINGS = {"attention": attention_handlers.draw, "generate": generate_handlers.open_tab,
             "inside": inside_handlers.draw, "positional": positional_handlers.draw,

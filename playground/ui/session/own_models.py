@@ -44,7 +44,7 @@ def load_own_model(path: str | Path, lang: str) -> ModelEntry:
         raise fail(lang, "err_upload_too_large", field=field, value=f"{error.value:,}", limit=f"{error.limit:,}") from None
     except CheckpointError as error:
         if error.reason is not None:                      # a common case, said in the page's language
-            raise fail(lang, f"err_upload_{error.reason}") from None
+            raise fail(lang, f"err_upload_{error.reason}", **error.details) from None
         raise fail(lang, "err_upload_checkpoint", error=str(error)) from None
     return ModelEntry(own_name(path.name), freeze(model), tokenizer, config, card, "session")
 
