@@ -150,3 +150,17 @@ def test_an_uploaded_model_has_no_known_held_out_loss_whatever_its_file_claims(r
     path = tmp_path / "claims.safetensors"
     path.write_bytes(to_bytes(entry.model, entry.tokenizer, metadata={"val_loss": 0.01}))
     assert load_own_model(path, "en").held_out_loss is None
+
+
+@pytest.mark.parametrize("name, kind, english, chinese", [
+    ("tiny-gpt", "decoder", "heads, 2 decoder layers,", "个头，2 层解码器，"),
+    ("tiny-bert", "encoder", "heads, 1 encoder layers,", "个头，1 层编码器，"),
+    ("copy", "cross", "1 encoder and 2 decoder layers", "1 层编码器和 2 层解码器"),
+])
+def test_the_summary_names_only_the_stacks_the_model_has(registry, name, kind, english, chinese):
+    entry = registry.get(name)
+    for lang, expected in (("en", english), ("zh-CN", chinese)):
+        summary = attention_views(entry, "abc", "", kind, 0, 0, False, "first_token", lang).summary
+        assert expected in summary
+        if name != "copy":
+            assert "0 encoder" not in summary and "0 decoder" not in summary and "0 层" not in summary

@@ -271,9 +271,10 @@ def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] |
     held-out loss and perplexity."""
     entry, config = attention.entry, attention.entry.config
     t = partial(text, lang)
+    layers = t(f"attention_layers_{config.arch}", enc=config.n_encoder_layers, dec=config.n_decoder_layers)
     lines = [t("attention_summary", model=literal(entry.name), arch=t(f"arch_{config.arch}"), d_model=config.d_model,
-               heads=config.n_heads, enc=config.n_encoder_layers, dec=config.n_decoder_layers,
-               params=f"{entry.n_parameters:,}", n=len(attention.source_ids or attention.target_ids))]
+               heads=config.n_heads, layers=layers, params=f"{entry.n_parameters:,}",
+               n=len(attention.source_ids or attention.target_ids))]
     if attention.generated:
         written = entry.tokenizer.decode(attention.target_ids[1:])
         lines.append(t("attention_generated", target=literal(written) if written else "∅"))
