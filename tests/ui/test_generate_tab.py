@@ -24,7 +24,7 @@ from playground.ui.tabs.generate import (
     handlers,
     stepper_views,
 )
-from playground.ui.tabs.generate.views import STRATEGIES, Pieces
+from playground.ui.tabs.generate.views import STRATEGIES, BeamRun, Pieces
 
 VOCAB = 16
 
@@ -293,3 +293,13 @@ def test_candidate_labels_are_looked_up_only_for_the_bars_shown(registry):
     pieces = Pieces(Counting())
     assert len(pieces) == entry.tokenizer.vocab_size and looked_up == []
     assert pieces[3] == entry.tokenizer.id_to_piece(3) and looked_up == [3]
+
+
+def test_a_near_certain_beam_prints_no_negative_zero(registry):
+    entry, prompt, chosen = registry.get("tiny-gpt"), "abc", settings(strategy="beam", beam_width=2, max_new=4)
+    result = BeamRun.of(entry, prompt, chosen).result
+    almost_zero = dataclasses.replace(result.best, logprob=-1e-5, score=-2e-6)
+    result = dataclasses.replace(result, best=almost_zero, finished=[almost_zero, *result.finished[1:]])
+    for lang in ("en", "zh-CN"):
+        status = beam_views(entry, prompt, chosen, lang, result).status
+        assert "-0.000" not in status and "0.000" in status

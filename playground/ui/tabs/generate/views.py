@@ -279,6 +279,11 @@ class BeamRun:
         return self.entry is entry and self.prompt == prompt and self.settings == settings
 
 
+def _three_places(value: float) -> float:
+    """`value` rounded to the 3 places the text shows, without the sign of a negative zero ("-0.000")."""
+    return round(value, 3) + 0.0
+
+
 def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
                result: BeamResult | None = None) -> GenerateViews:
     """Beam search from the prompt (`result`: one run already): the tree with the best path marked, and the
@@ -291,8 +296,9 @@ def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
     t = partial(text, lang)
     tree = viz.beam_tree(nodes, title=t("fig_beam_tree", width=settings.beam_width), step_label=t("w_step"),
                          score_label=t("w_score"), logprob_label=t("w_logprob"))
-    lines = [t("beam_best", text=_shown_text(result.best.text), logprob=result.best.logprob, score=result.best.score)]
-    lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=h.score,
+    lines = [t("beam_best", text=_shown_text(result.best.text), logprob=_three_places(result.best.logprob),
+               score=_three_places(result.best.score))]
+    lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=_three_places(h.score),
                 reason=t(f"reason_short_{h.reason}"))
               for i, h in enumerate(result.finished[:settings.beam_width])]
     output = [(prompt, t("span_prompt")), (" → " if entry.config.arch == "encoder_decoder" else "", None),
