@@ -80,9 +80,12 @@ def training_curves(
             ), row=row + 1, col=col + 1)
             color_index += 1
     if grad_clip is not None:
+        # the line across the panel; its name in the legend, where it covers no point of the curve
         row, col = divmod(GRADIENT_PANEL, 2)
-        fig.add_hline(y=grad_clip, line=dict(dash="dash", color=theme.HIGHLIGHT_COLOR, width=2), row=row + 1,
-                      col=col + 1, annotation_text=f"{clip_label} = {grad_clip:g}", annotation_position="top left")
+        clip_line = dict(dash="dash", color=theme.HIGHLIGHT_COLOR, width=2)
+        fig.add_hline(y=grad_clip, line=clip_line, row=row + 1, col=col + 1)
+        fig.add_trace(dict(type="scatter", x=[None], y=[None], mode="lines", line=clip_line, hoverinfo="skip",
+                           name=f"{clip_label} = {grad_clip:g}"), row=row + 1, col=col + 1)
     fig.update_xaxes(title_text=step_label, row=rows)
     fig.update_xaxes(rangemode="nonnegative")                              # steps start at 0, never below
     if "lr" in history:

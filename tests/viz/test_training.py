@@ -68,7 +68,9 @@ def test_curves_draw_perplexity_and_gradient_norm_with_the_clipping_threshold():
     np.testing.assert_allclose(grad.y, history["grad_norm"], rtol=1e-6)
     line = next(shape for shape in fig.layout.shapes if shape.type == "line")
     assert line.y0 == line.y1 == 1.0 and line.yref == grad.yaxis
-    assert any("clip = 1" in a.text for a in fig.layout.annotations)
+    named = _trace(fig, "clip = 1")                         # named in the legend, not written over the curve
+    assert named.line.dash == "dash" and named.showlegend is not False
+    assert not any("clip" in a.text for a in fig.layout.annotations)
 
 
 def test_curves_without_clipping_draw_no_threshold():
