@@ -1,5 +1,5 @@
 """The hand-written Transformer stack: config, attention, positions, blocks, models, hook points, trace, interventions."""
-from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scaled_scores, split_heads, weights_changed
+from .attention import LayerCache, MultiHeadAttention, attend, merge_heads, scaled_scores, split_heads
 from .blocks import DecoderBlock, EncoderBlock, FeedForward, residual_add
 from .config import ACTIVATIONS, ARCHITECTURES, FIELD_RANGES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
 from .hooks import HookPoint, hook_names, hooks
@@ -9,6 +9,8 @@ from .masks import causal_mask, padding_mask
 from .models import DecoderOnly, EncoderDecoder, EncoderOnly, KVCache, Memory, build_model
 from .params import COMPONENTS, count_parameters, gpt2_small_config, parameter_table
 from .positional import rope_angles, sinusoidal_table
+from .residency import tensors_on
+from .stacking import weights_changed
 from .sites import CROSS, DECODER_SELF, ENCODER_SELF, SITES, AttentionSite
 from .trace import Trace
 
@@ -21,5 +23,5 @@ __all__ = [
     "hook_names", "hooks",
     "merge_heads",
     "padding_mask", "parameter_table", "residual_add", "rope_angles", "scaled_scores", "sinusoidal_table",
-    "split_heads", "weights_changed",
+    "split_heads", "tensors_on", "weights_changed",
 ]

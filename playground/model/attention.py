@@ -15,6 +15,7 @@ from torch import nn
 
 from .hooks import HookPoint
 from .positional import PositionalEncoding
+from .stacking import StackedProjection
 
 
 def scaled_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
@@ -114,25 +115,6 @@ class LayerCache:
         return twin
 
 
-def _stack(layers: tuple[nn.Linear, ...]) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """The layers' weights stacked along the output features [3D, D], and their biases [3D] (or None)."""
-    weight = torch.cat([layer.weight for layer in layers])
-    bias = None if layers[0].bias is None else torch.cat([layer.bias for layer in layers])
-    return weight, bias
-
-
-def _versions(parameters: tuple[torch.Tensor, ...]) -> tuple[tuple[int, int], ...] | None:
-    """What changes when a tensor's values do: its in-place version counter and its storage (None for
-    tensors made in inference mode, which keep no version counter)."""
-    if any(p.is_inference() for p in parameters):
-        return None
-    return tuple((p._version, p.data_ptr()) for p in parameters)
-
-
-def _needs_graph(parameters: tuple[torch.Tensor, ...]) -> bool:
-    return torch.is_grad_enabled() and any(p.requires_grad for p in parameters)
-
-
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention over H heads of size Dh = D / H.
 
@@ -159,36 +141,14 @@ class MultiHeadAttention(nn.Module):
         self.hook_weights = HookPoint(f"{name}.weights")
         self.hook_z = HookPoint(f"{name}.z")
         self.hook_out = HookPoint(f"{name}.out")
-        self._stacked = None                      # (parameters, their versions, [3D, D] weight, [3D] bias or None)
+        self.project_qkv = StackedProjection()   # W_q, W_k, W_v as one product (stacking.py)
 
-    def _stacked_qkv(self) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """W_q, W_k, W_v stacked [3D, D] (and their biases [3D]), so one matrix product projects x.
-
-        Training needs the stacking inside the autograd graph, so it is done on every call; otherwise
-        it is kept until a parameter changes: an in-place update (an optimizer step, a load), a move
-        or a new dtype (a change written through `param.data` goes unseen, and so does a fused optimizer's
-        step, which updates parameters without counting it: `weights_changed` says so). Parameters made in
-        inference mode keep no version counter, so their stacking is never kept.
-        """
-        kept = self._stacked
-        if kept is not None and not _needs_graph(kept[0]) and kept[1] == _versions(kept[0]):
-            return kept[2], kept[3]
-        layers = (self.w_q, self.w_k, self.w_v)
-        parameters = tuple(p for layer in layers for p in (layer.weight, layer.bias) if p is not None)
-        versions = _versions(parameters)
-        if _needs_graph(parameters) or versions is None:
-            return _stack(layers)
-        with torch.inference_mode(False), torch.no_grad():                   # an ordinary tensor, usable anywhere
-            weight, bias = _stack(layers)
-        self._stacked = (parameters, versions, weight, bias)
-        return weight, bias
-
-    def weights_changed(self) -> None:
-        """Forget the kept stacking: the weights changed in a way their version counters miss."""
-        self._stacked = None
+    def _apply(self, fn, *args, **kwargs):
+        self.project_qkv.forget()                # a move or a new dtype leaves no stacked copy behind
+        return super()._apply(fn, *args, **kwargs)
 
     def _load_from_state_dict(self, *args, **kwargs):
-        self._stacked = None                      # a load may put new parameter objects in place
+        self.project_qkv.forget()                # a load may put new parameter objects in place
         super()._load_from_state_dict(*args, **kwargs)
 
     def uses_reference_pieces(self) -> bool:
@@ -209,8 +169,8 @@ class MultiHeadAttention(nn.Module):
         cache: LayerCache | None = None,
     ) -> torch.Tensor:                            # [B, Tq, D]
         if context is None:
-            qkv = F.linear(x, *self._stacked_qkv())                          # [B, Tq, 3D]
-            q, k, v = (self.split(part, self.n_heads) for part in qkv.chunk(3, dim=-1))   # [B, H, Tq, Dh] each
+            qkv = self.project_qkv(x, (self.w_q, self.w_k, self.w_v))       # [B, Tq, D] each
+            q, k, v = (self.split(part, self.n_heads) for part in qkv)       # [B, H, Tq, Dh] each
             if positions is not None:
                 q, k = positions.rotate(q, offset), positions.rotate(k, offset)
             if cache is not None:
@@ -235,10 +195,3 @@ class MultiHeadAttention(nn.Module):
                              self.hook_scores, self.hook_weights)            # [B, H, Tq, Dh]
         heads = self.hook_z(z.transpose(1, 2))                               # [B, Tq, H, Dh]: each head's output
         return self.hook_out(self.w_o(self.merge(heads.transpose(1, 2))))    # [B, Tq, D]
-
-
-def weights_changed(model: nn.Module) -> None:
-    """Tell every attention layer of ``model`` that its weights changed unseen (e.g. a fused AdamW step)."""
-    for module in model.modules():
-        if isinstance(module, MultiHeadAttention):
-            module.weights_changed()
