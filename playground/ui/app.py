@@ -7,6 +7,8 @@ from pathlib import Path
 import gradio as gr
 from starlette.middleware import Middleware
 
+from .header import room_button, room_page
+from .header.room_api import RoomActions
 from .page import accessibility, drawing, hiding, links, qr, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
@@ -57,7 +59,7 @@ CSS = """
 .block.explanation { overflow: visible; }
 .explanation { font-size: 1.02rem; }
 .accepted { font-size: 0.9rem; }
-""" + UNDRAWN_FIGURE_CSS + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS
+""" + UNDRAWN_FIGURE_CSS + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS + room_page.CSS
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
@@ -68,11 +70,13 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
     session_costs.install()
     registry = ModelRegistry(pretrained_dir)
     store = WorkspaceStore(max_sessions, idle_seconds, registry=registry)
+    rooms = RoomActions(registry)
     with PageBlocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
             show_qr = qr.build_button()                 # beside Copy link, before what Copy link says
+            class_room, room_token = room_button.build_button()
             copy, copied = links.build_copy_button()
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
@@ -93,6 +97,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         own_models.wire(ctx, upload, upload_status, hub, targets)
         links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, targets)
         qr.wire(show_qr, qr_panel, copied, ctx.language)
+        room_button.wire(class_room, room_token, ctx, rooms)
 
         def on_unload(request: gr.Request) -> None:
             if request is not None and request.session_hash:
@@ -100,7 +105,9 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
 
         demo.unload(on_unload)
         gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
+    room_page.build(demo, rooms)             # the class room's own pages: room (students), room-board (teacher)
     demo.workspaces = store                  # the sessions' workspaces (read by the benches and tests)
+    demo.rooms = rooms.rooms                 # the class rooms (read by the benches and tests)
     for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
         os.environ.setdefault(setting, str(ANALYTICS_EVENTS))         # read when the queue is made
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE, status_update_rate=QUEUE_STATUS_SECONDS)
@@ -133,7 +140,7 @@ def launch_kwargs() -> dict:
         "css": CSS + toast_title_css(),
         "i18n": I18N,
         "js": page_js(),
-        "head": f"<style>{phone_css()}{accessibility.REDUCED_MOTION_CSS}</style>",
+        "head": f"<style>{phone_css()}{accessibility.REDUCED_MOTION_CSS}</style>{room_button.ROOM_LINK_HEAD}",
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,

@@ -27,7 +27,7 @@ from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
-PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM)
+PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM, "room")   # room=CODE: the class room's student page
 MAX_NOTED = 12                     # ignored parameters the note lists (then how many more)
 
 

@@ -756,6 +756,7 @@ EN: dict[str, str] = {
     "room_join_at": "Join at {link}",
     "room_in": "You are in room **{code}**.",
     "room_join_intro": "Room **{code}**: press Join to take part.",
+    "room_names": "Joined: {names}",
     "room_waiting": "Waiting for the teacher to start a round.",
     "room_round_prompt": "**Round {round}** ({model}): what comes next?\n\n{prompt}",
     "room_your_guess": "Your guess: **{guess}**. You can change it until the teacher reveals.",

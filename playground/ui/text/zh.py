@@ -684,6 +684,7 @@ ZH: dict[str, str] = {
     "room_join_at": "加入地址：{link}",
     "room_in": "你在房间 **{code}** 里。",
     "room_join_intro": "房间 **{code}**：按“加入”参加。",
+    "room_names": "已加入：{names}",
     "room_waiting": "等老师开始一轮。",
     "room_round_prompt": "**第 {round} 轮**（{model}）：接下来是什么？\n\n{prompt}",
     "room_your_guess": "你的猜测：**{guess}**。老师揭晓前可以修改。",
