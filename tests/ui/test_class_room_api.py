@@ -1,0 +1,137 @@
+"""The class room through its API (gradio_client, as a teacher's and students' browsers call it): the
+teacher's key, one vote a student a round, an expired room, escaping, and the class's distribution and
+log-loss on a hand-computed round of the tiny test model."""
+import math
+
+import pytest
+from gradio_client import Client
+
+from playground.ui.header import room_rules
+from playground.ui.header.room_rounds import round_spec
+
+from .serving import serve
+
+PASSAGE = "abcab"            # tiny-gpt reads "abca"; the true next token is "b"
+
+
+@pytest.fixture(scope="module")
+def url(demo):
+    yield from serve(demo)
+
+
+@pytest.fixture(scope="module")
+def client(url):
+    return Client(url, verbose=False)
+
+
+def refused(client, api, *args):
+    """The message of the refusal an API call gets."""
+    with pytest.raises(Exception) as caught:
+        client.predict(*args, api_name=f"/{api}")
+    return str(caught.value)
+
+
+def opened(client, nicknames=False, lang="en"):
+    room = client.predict(lang, nicknames, api_name="/room_open")
+    return room["code"], room["key"]
+
+
+def joined(client, code, nickname="", lang="en"):
+    return client.predict(code, nickname, "", lang, api_name="/room_join")["student"]
+
+
+def test_a_round_scored_as_computed_by_hand(client, registry):
+    code, key = opened(client)
+    ann, bob, cy = (joined(client, code) for _ in range(3))
+    started = client.predict(code, key, "tiny-gpt", PASSAGE, "en", api_name="/room_round")
+    assert started["prompt"] == "abca" and started["round"] == 1
+    for student, guess in ((ann, "a"), (bob, "a"), (cy, "b")):
+        assert client.predict(code, student, guess, "en", api_name="/room_guess")["guess"] == guess
+    board = client.predict(code, key, "en", api_name="/room_board")
+    assert board["students"] == 3 and board["answered"] == 3
+    rows = {token: (share, votes) for token, share, _, votes in board["histogram"]}
+    assert rows["a"] == (pytest.approx(2 / 3), 2) and rows["b"] == (pytest.approx(1 / 3), 1)
+
+    reveal = client.predict(code, key, "en", api_name="/room_reveal")
+    spec = round_spec(registry.get("tiny-gpt"), PASSAGE)
+    v = len(spec.vocabulary)
+    p_class = (1 + 1 / v) / (3 + 1)                          # n(b) = 1 of N = 3, smoothed by one random guess
+    assert reveal["answer"] == "b" and reveal["answered"] == 3
+    assert reveal["class_share"] == pytest.approx(1 / 3)
+    assert reveal["class_probability"] == pytest.approx(p_class)
+    assert reveal["class_loss"] == pytest.approx(-math.log(p_class))
+    assert reveal["model_probability"] == pytest.approx(spec.probabilities[spec.answer], rel=1e-4)
+    assert reveal["model_loss"] == pytest.approx(-math.log(spec.probabilities[spec.answer]), rel=1e-4)
+    assert client.predict(code, cy, "en", api_name="/room_student")["record"] == [[1, "b", True]]
+    assert client.predict(code, ann, "en", api_name="/room_student")["record"] == [[1, "a", False]]
+    match = client.predict(code, key, "en", api_name="/room_board")["match"]
+    assert match["rounds"] == 1 and match["surprise_round"] == 1
+
+
+def test_students_cannot_act_with_anything_but_the_key(client):
+    code, key = opened(client)
+    student = joined(client, code)
+    for api, args in (("room_round", (code, student, "tiny-gpt", PASSAGE, "en")), ("room_reveal", (code, student, "en")),
+                      ("room_board", (code, student, "en")), ("room_close", (code, student, "en")),
+                      ("room_close", (code, "", "en")), ("room_board", (code, code, "en"))):
+        assert "Only the teacher who opened this room" in refused(client, api, *args)
+    assert student not in key and "key" not in client.predict(code, student, "en", api_name="/room_student")
+    assert key not in str(client.predict(code, "", "", "en", api_name="/room_join"))
+    client.predict(code, key, "en", api_name="/room_close")
+    assert "was closed by the teacher" in refused(client, "room_join", code, "", "", "en")
+    assert "已被老师关闭" in refused(client, "room_guess", code, student, "a", "zh-CN")
+
+
+def test_one_vote_a_student_a_round(client):
+    code, key = opened(client)
+    student = joined(client, code)
+    client.predict(code, key, "tiny-gpt", PASSAGE, "en", api_name="/room_round")
+    for guess in ("a", "c", "c", "b"):
+        client.predict(code, student, guess, "en", api_name="/room_guess")
+    board = client.predict(code, key, "en", api_name="/room_board")
+    assert board["answered"] == 1
+    assert {token: votes for token, _, _, votes in board["histogram"] if votes} == {"b": 1}
+    for _ in range(room_rules.MAX_CHANGES - 4):
+        client.predict(code, student, "a", "en", api_name="/room_guess")
+    assert "your last guess counts" in refused(client, "room_guess", code, student, "c", "en")
+    assert client.predict(code, key, "en", api_name="/room_board")["answered"] == 1
+    # the same browser joining again is the same student
+    assert client.predict(code, "", student, "en", api_name="/room_join")["student"] == student
+    assert client.predict(code, key, "en", api_name="/room_board")["students"] == 1
+
+
+def test_an_expired_room_refuses(client, demo):
+    code, key = opened(client)
+    student = joined(client, code)
+    real = demo.rooms.clock
+    start = real()
+    demo.rooms.clock = lambda: start + room_rules.IDLE_SECONDS + 1
+    try:
+        for api, args in (("room_join", (code, "", "", "en")), ("room_guess", (code, student, "a", "en")),
+                          ("room_board", (code, key, "en")), ("room_round", (code, key, "tiny-gpt", PASSAGE, "en"))):
+            assert "expired: nobody used it for 3 hours" in refused(client, api, *args)
+    finally:
+        demo.rooms.clock = real
+    assert "There is no room QQQQQ" in refused(client, "room_join", "QQQQQ", "", "", "en")
+
+
+def test_text_from_students_is_escaped(client, demo):
+    code, key = opened(client, nicknames=True)
+    hostile = "<img src=x onerror=alert(1)>"
+    student = client.predict(code, hostile, "", "en", api_name="/room_join")["student"]
+    client.predict(code, key, "tiny-gpt", PASSAGE, "en", api_name="/room_round")
+    message = refused(client, "room_guess", code, student, "<b>x</b>", "en")
+    assert "not a token of this model" in message and "<b>" not in message
+    from playground.ui.header.room_board import board
+    status = board(demo.rooms.peek(code), "en").status
+    assert "Joined:" in status and "<img" not in status and "img src=x" in status.replace("&lt;", "<").replace(
+        "\\", "")
+    assert len(demo.rooms.peek(code).students[student].nickname) <= room_rules.MAX_NICKNAME_CHARS
+
+
+def test_a_round_refuses_what_it_cannot_ask(client):
+    code, key = opened(client)
+    assert "There is no model 'copy' here" in refused(client, "room_round", code, key, "copy", PASSAGE, "en")
+    assert "at least two tokens" in refused(client, "room_round", code, key, "tiny-gpt", "a", "en")
+    assert "no held-out text" in refused(client, "room_round", code, key, "tiny-gpt", "", "en")
+    assert "No round is open" in refused(client, "room_reveal", code, key, "en")
