@@ -7,16 +7,18 @@ from typing import Literal
 import numpy as np
 
 Status = Literal["running", "paused", "finished", "diverged"]
-RefusalReason = Literal["gpu_quota", "gpu_busy", "gpu_unavailable"]
+RefusalReason = Literal["gpu_quota", "gpu_signed_out", "gpu_outside_hf", "gpu_busy", "gpu_unavailable"]
 
 
 @dataclass(frozen=True)
 class GpuRefusal:
     """Why a run on a ZeroGPU Space trains on the CPU (playground.train.zerogpu).
 
-    reason: "gpu_quota" (the daily GPU quota of whoever started the run is spent: signing in to
-        Hugging Face gives more), "gpu_busy" (no GPU came free in time, try again later) or
-        "gpu_unavailable" (no GPU, or the GPU call failed).
+    reason: "gpu_quota" (the daily GPU quota of the signed-in user who started the run is spent
+        until it resets), "gpu_signed_out" (a visitor's small quota is spent: signing in to Hugging
+        Face gives more), "gpu_outside_hf" (the app was opened outside huggingface.co, so the call
+        counted against the Space's own small pool: open it on huggingface.co), "gpu_busy" (no GPU
+        came free in time, try again later) or "gpu_unavailable" (the GPU call failed).
     detail: the platform's own words (English), e.g. "You have exceeded your free ZeroGPU quota
         (10s requested vs. 3s left). Try again in 5:12:00."
     quota_left_s / retry_in: the seconds of quota left and when to try again, where the platform

@@ -5,7 +5,8 @@ There (SPACES_ZERO_GPU set by the platform) CUDA exists only inside functions de
 result pickled: what the call changes in its arguments stays in the worker. So a run trains in
 chunks of at most CHUNK_SECONDS: one call takes the Trainer, moves it to the GPU, trains, moves it
 back to the CPU and returns it with the items its run yielded, and the caller's Trainer takes over
-the returned state. The process itself stays on the CPU (playground.device), where the views run.
+the returned state. Before returning, the worker checks that nothing it hands back is still on the
+GPU (check_left_on): the main process could not take it, so the call fails there instead. The process itself stays on the CPU (playground.device), where the views run.
 
 Each call asks the platform for what it will use (`gpu_seconds`: the chunk and the call's
 overhead), and is charged to the daily GPU quota of whoever made the request: `spaces` reads the
@@ -32,12 +33,14 @@ from typing import Iterator
 import torch
 
 from playground.device import on_zero_gpu
+from playground.model import tensors_on
 from playground.train.events import GpuRefusal, Snapshot, TrainEvent
 from playground.train.trainer import Trainer
 
 CHUNK_SECONDS = 5.0            # training per GPU call; a Stop waits for the chunk at most this long
 CALL_OVERHEAD_SECONDS = 5.0    # per call: a worker's start, the trainer's pickling and moves, the closing evaluation
 GPU = torch.device("cuda")
+CPU = torch.device("cpu")
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +69,24 @@ def _train_chunk(trainer: Trainer, max_steps: int | None, max_seconds: float) ->
     try:
         items = list(trainer.run(max_steps=max_steps, max_seconds=max_seconds))
     finally:
-        trainer.to(torch.device("cpu"))
+        trainer.to(CPU)
+    check_left_on((trainer, items), GPU)
     return trainer, items
+
+
+class LeftOnGpu(RuntimeError):
+    """What a GPU call would hand back holds tensors on the GPU: the Space's main process, where
+    CUDA is forbidden, could not unpickle them, and the chunk's training would be lost."""
+
+
+def check_left_on(result: object, device: torch.device) -> None:
+    """Raise LeftOnGpu, naming them, when tensors reachable from `result` (a module's caches among
+    them) are still on the kind of device the chunk trained on (nothing to check for the CPU)."""
+    stray = [] if device.type == "cpu" else tensors_on(result, device.type)
+    if stray:
+        shown = ", ".join(stray[:4]) + (", ..." if len(stray) > 4 else "")
+        raise LeftOnGpu(f"the trained model would come back from the GPU with {len(stray)} tensor(s) still on "
+                        f"{device.type} ({shown}): something it keeps did not follow .to(cpu)")
 
 
 def run(trainer: Trainer, max_steps: int | None = None,
@@ -123,20 +142,33 @@ RETRY_IN = re.compile(r"[Tt]ry again in ([^.]+?)\.?(?:\s|$)")
 
 
 def gpu_refusal(error: Exception) -> GpuRefusal:
-    """Why a GPU call did not train, from what `spaces` raised: its errors are Gradio errors with a
-    title ("ZeroGPU quota exceeded", "ZeroGPU queue timeout", ...) and a message; anything else
-    (the worker failed, CUDA was missing) reads as no GPU."""
+    """Why a GPU call did not train, from what `spaces` raised (0.51: Gradio errors with a title and a
+    message; see spaces/zero/client.py):
+
+    - "Space app has reached its GPU limit": the request carried no x-ip-token, so the call counted
+      against the Space's own small pool: the app was opened outside huggingface.co ("gpu_outside_hf");
+    - "You have exceeded your ZeroGPU quota" (neither "free" nor "Pro"): a visitor who is not signed
+      in ("gpu_signed_out");
+    - "your free ZeroGPU quota", "your Pro ZeroGPU quota", the runs limit: the user's quota is spent
+      until it resets ("gpu_quota");
+    - no GPU came free in the queue's 60 s, or none is free on the node ("gpu_busy");
+    - anything else (the worker failed, CUDA was missing): "gpu_unavailable".
+    """
     title = str(getattr(error, "title", "") or "")
     message = str(getattr(error, "message", "") or error)
-    if message.startswith("No GPU was available after") or title in ("ZeroGPU queue timeout",
-                                                                      "ZeroGPU pending credits exceeded"):
+    if (message.startswith("No GPU was available") and title != "ZeroGPU worker error") or title in (
+            "ZeroGPU queue timeout", "ZeroGPU pending credits exceeded"):
         reason = "gpu_busy"
-    elif title in ("ZeroGPU quota exceeded", "ZeroGPU illegal duration"):
+    elif message.startswith("Space app has reached its GPU limit"):
+        reason = "gpu_outside_hf"
+    elif message.startswith("You have exceeded your ZeroGPU quota"):
+        reason = "gpu_signed_out"
+    elif title == "ZeroGPU quota exceeded":
         reason = "gpu_quota"
     else:
         reason = "gpu_unavailable"
     quota = QUOTA_LEFT.search(message)
     retry = RETRY_IN.search(message)
-    detail = message if title else f"{type(error).__name__}: {message}"
-    return GpuRefusal(reason, detail, quota_left_s=int(quota.group(2)) if quota else None,
+    detail = f"{title}: {message}" if title else f"{type(error).__name__}: {message}"
+    return GpuRefusal(reason, detail.strip(), quota_left_s=int(quota.group(2)) if quota else None,
                       retry_in=retry.group(1).strip() if retry else None)

@@ -1,7 +1,9 @@
 """Training on a ZeroGPU Space: chunks of a run cross a pickling boundary and the run is unchanged;
 each chunk asks for what it uses, is charged to the caller, and a refused one goes on on the CPU.
 
-This machine is no ZeroGPU Space, so `spaces` is replaced by a stand-in with the platform's contract:
+The real `spaces` package, against a fake control API, is met in test_zerogpu_platform.py (its
+worker process, queue, error texts and duration factor); these tests check the chunks' exactness
+quickly, so there `spaces` is replaced by a stand-in with the platform's contract:
 a decorated call receives its arguments and returns its result pickled (what it changes in its
 arguments never reaches the caller); before the call it asks the `duration` callable for the
 seconds to reserve and refuses the call, raising a Gradio error as `spaces` does, when the
@@ -181,20 +183,44 @@ def test_a_run_refused_from_its_first_call_is_the_cpus_own_run(zero_gpu):
     (GradioError("No GPU was available after 60s. Retry later", title="ZeroGPU queue timeout"), "gpu_busy"),
     (GradioError("No GPU was available after 60s. Try re-running outside of examples if it happened after "
                  "clicking one", title="ZeroGPU quota exceeded"), "gpu_busy"),
-    (GradioError("No GPU was available", title="ZeroGPU client error"), "gpu_unavailable"),
+    (GradioError("No GPU was available", title="ZeroGPU client error"), "gpu_busy"),
     (GradioError("GPU task aborted", title="ZeroGPU worker error"), "gpu_unavailable"),
     (GradioError("Space app has reached its GPU limit. Try re-running outside of examples",
-                 title="ZeroGPU quota exceeded"), "gpu_quota"),
+                 title="ZeroGPU quota exceeded"), "gpu_outside_hf"),
+    (GradioError("You have exceeded your ZeroGPU quota (6s requested vs. 0s left). Try again in 1:00:00. ",
+                 title="ZeroGPU quota exceeded"), "gpu_signed_out"),
+    (GradioError("You have exceeded your ZeroGPU runs limit. ", title="ZeroGPU quota exceeded"), "gpu_quota"),
     (RuntimeError("Connection closed by visitor while queueing"), "gpu_unavailable"),
 ])
 def test_every_kind_of_refusal_is_named_and_the_run_goes_on(zero_gpu, error, reason):
+    """The platform's texts (spaces 0.51's client.py); test_zerogpu_platform.py meets them through the real package."""
     zero_gpu.refuse = error
     trainer = seq2seq_trainer(max_steps=5)
     progress = events(zerogpu.run(trainer))
     assert progress[-1].status == "finished" and trainer.step == 5
     refusal = progress[-1].gpu_refusal
     assert isinstance(refusal, GpuRefusal) and refusal.reason == reason and refusal.detail
-    assert refusal.quota_left_s is None
+
+
+def test_a_chunk_that_would_hand_back_a_tensor_off_the_cpu_fails_with_what_it_holds():
+    """A cache a module keeps outside its parameters and buffers, left on the GPU by `.to()`, would
+    reach the Space's main process (where CUDA is forbidden) through the worker's queue: refused in
+    the worker, so the run goes on on the CPU, instead of failing there. `meta` plays the GPU."""
+    trainer = seq2seq_trainer(max_steps=2)
+    events(trainer.run())
+    meta = torch.device("meta")
+    zerogpu.check_left_on((trainer, []), meta)                 # a trained trainer on the CPU passes
+    trainer.model.kept = {"stacked": torch.zeros(6, 4, device=meta)}
+    with pytest.raises(zerogpu.LeftOnGpu, match=r"1 tensor\(s\) still on meta \(.*model\.kept\['stacked'\]\)"):
+        zerogpu.check_left_on((trainer, []), meta)
+
+
+def test_a_chunk_checks_what_it_returns(zero_gpu, monkeypatch):
+    monkeypatch.setattr(zerogpu, "check_left_on", lambda *args: (_ for _ in ()).throw(zerogpu.LeftOnGpu("left")))
+    trainer = seq2seq_trainer(max_steps=4)
+    progress = events(zerogpu.run(trainer))
+    assert progress[-1].status == "finished" and trainer.step == 4
+    assert progress[-1].gpu_refusal.reason == "gpu_unavailable" and "LeftOnGpu: left" in progress[-1].gpu_refusal.detail
 
 
 def test_each_call_is_charged_to_the_request_of_the_context_the_run_was_started_in(zero_gpu):
