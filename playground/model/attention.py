@@ -35,6 +35,11 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
     return x.transpose(1, 2).reshape(batch, length, n_heads * head_dim)
 
 
+def share_kv_heads(x: torch.Tensor, group: int) -> torch.Tensor:
+    """[B, Hkv, T, Dh] -> [B, Hkv * group, T, Dh]: key/value head j serves query heads j*group .. (j+1)*group - 1."""
+    return x if group == 1 else x.repeat_interleave(group, dim=1)
+
+
 def _identity(x: torch.Tensor) -> torch.Tensor:
     return x
 
@@ -62,8 +67,9 @@ def attend(q, k, v, mask: torch.Tensor | None, score_fn=scaled_scores, dropout: 
 class LayerCache:
     """Keys and values one attention layer has already computed.
 
-    They live in buffers [B, H, capacity, Dh] that grow geometrically, so appending a token
-    writes one slot instead of copying the whole history; `k` and `v` are views [B, H, length, Dh].
+    They live in buffers [B, Hkv, capacity, Dh] (one per key/value head) that grow geometrically, so
+    appending a token writes one slot instead of copying the whole history; `k` and `v` are views
+    [B, Hkv, length, Dh].
     """
 
     def __init__(self):
@@ -80,7 +86,7 @@ class LayerCache:
         return None if self._v is None else self._v[:, :, : self.length]
 
     def append(self, k: torch.Tensor, v: torch.Tensor):
-        """Add new keys/values [B, H, Tnew, Dh]; return all of them [B, H, length, Dh]."""
+        """Add new keys/values [B, Hkv, Tnew, Dh]; return all of them [B, Hkv, length, Dh]."""
         end = self.length + k.size(2)
         if self._k is None or end > self._k.size(2):
             capacity = max(end, 64, 2 * (0 if self._k is None else self._k.size(2)))
@@ -118,18 +124,26 @@ class LayerCache:
 class MultiHeadAttention(nn.Module):
     """Self- or cross-attention over H heads of size Dh = D / H.
 
+    Grouped-query attention: with n_kv_heads < H, the keys and values have n_kv_heads heads, each
+    shared by a group of H / n_kv_heads consecutive query heads (multi-query attention: one). The
+    KV cache then holds n_kv_heads heads, H / n_kv_heads times less than multi-head attention.
+
     Self-attention: keys and values come from `x` and grow in `cache` while decoding.
     Cross-attention: keys and values come from `context` (the encoder output) and are computed
     once, then reused from `cache`.
     """
 
-    def __init__(self, d_model: int, n_heads: int, name: str, bias: bool = True, dropout: float = 0.0):
+    def __init__(self, d_model: int, n_heads: int, name: str, bias: bool = True, dropout: float = 0.0,
+                 n_kv_heads: int | None = None, qkv_bias: bool | None = None):
         super().__init__()
         self.n_heads = n_heads
+        self.n_kv_heads = n_kv_heads or n_heads
         self.name = name
-        self.w_q = nn.Linear(d_model, d_model, bias=bias)
-        self.w_k = nn.Linear(d_model, d_model, bias=bias)
-        self.w_v = nn.Linear(d_model, d_model, bias=bias)
+        d_kv = self.n_kv_heads * (d_model // n_heads)                      # the keys' and values' width
+        qkv_bias = bias if qkv_bias is None else qkv_bias
+        self.w_q = nn.Linear(d_model, d_model, bias=qkv_bias)
+        self.w_k = nn.Linear(d_model, d_kv, bias=qkv_bias)
+        self.w_v = nn.Linear(d_model, d_kv, bias=qkv_bias)
         self.w_o = nn.Linear(d_model, d_model, bias=bias)
         self.dropout_p = dropout
         self.attn_dropout = nn.Dropout(dropout)
@@ -169,28 +183,31 @@ class MultiHeadAttention(nn.Module):
         cache: LayerCache | None = None,
     ) -> torch.Tensor:                            # [B, Tq, D]
         if context is None:
-            qkv = self.project_qkv(x, (self.w_q, self.w_k, self.w_v))       # [B, Tq, D] each
-            q, k, v = (self.split(part, self.n_heads) for part in qkv)       # [B, H, Tq, Dh] each
+            q, k, v = self.project_qkv(x, (self.w_q, self.w_k, self.w_v))  # [B, Tq, D], [B, Tq, Dkv] x 2
+            q = self.split(q, self.n_heads)                                  # [B, H, Tq, Dh]
+            k, v = self.split(k, self.n_kv_heads), self.split(v, self.n_kv_heads)   # [B, Hkv, Tq, Dh] each
             if positions is not None:
                 q, k = positions.rotate(q, offset), positions.rotate(k, offset)
             if cache is not None:
-                k, v = cache.append(k, v)                                    # [B, H, Tk, Dh]
+                k, v = cache.append(k, v)                                    # [B, Hkv, Tk, Dh]
         elif cache is not None and cache.k is not None:
             q = self.split(self.w_q(x), self.n_heads)                        # [B, H, Tq, Dh]
             k, v = cache.k, cache.v
         else:
             q = self.split(self.w_q(x), self.n_heads)
-            k = self.split(self.w_k(context), self.n_heads)                  # [B, H, Tk, Dh]
-            v = self.split(self.w_v(context), self.n_heads)
+            k = self.split(self.w_k(context), self.n_kv_heads)               # [B, Hkv, Tk, Dh]
+            v = self.split(self.w_v(context), self.n_kv_heads)
             if cache is not None:
                 cache.append(k, v)
         q, k, v = self.hook_q(q), self.hook_k(k), self.hook_v(v)
 
         dropout_p = self.dropout_p if self.training else 0.0
+        group = self.n_heads // self.n_kv_heads                              # query heads per key/value head
         if self.uses_fused_kernel():
             z = F.scaled_dot_product_attention(q, k, v, attn_mask=None if is_causal else mask, is_causal=is_causal,
-                                               dropout_p=dropout_p)
+                                               dropout_p=dropout_p, enable_gqa=group > 1)
         else:
+            k, v = share_kv_heads(k, group), share_kv_heads(v, group)        # [B, H, Tk, Dh]
             z, _, _ = attend(q, k, v, mask, self.score_fn, self.attn_dropout if dropout_p else None,
                              self.hook_scores, self.hook_weights)            # [B, H, Tq, Dh]
         heads = self.hook_z(z.transpose(1, 2))                               # [B, Tq, H, Dh]: each head's output

@@ -1,4 +1,5 @@
-"""Transformer blocks: feed-forward, encoder block, decoder block; pre- or post-norm.
+"""Transformer blocks, built from the model's config: feed-forward (plain or gated), norms (LayerNorm or
+RMSNorm), encoder block, decoder block; pre- or post-norm.
 
 Every sub-layer is wrapped the same way:
     pre-norm:  x = residual(x, dropout(sublayer(norm(x))))
@@ -13,6 +14,7 @@ import torch
 from torch import nn
 
 from .attention import LayerCache, MultiHeadAttention
+from .config import ModelConfig
 from .hooks import HookPoint
 from .positional import PositionalEncoding
 
@@ -23,48 +25,79 @@ def residual_add(x: torch.Tensor, sublayer_out: torch.Tensor) -> torch.Tensor:
 
 
 def activation_function(name: str) -> nn.Module:
-    """"relu", "gelu" (exact) or "gelu_tanh" (the tanh approximation GPT-2 was trained with)."""
+    """"relu", "gelu" (exact), "gelu_tanh" (the tanh approximation GPT-2 was trained with) or "silu" (x sigmoid(x))."""
     if name == "gelu_tanh":
         return nn.GELU(approximate="tanh")
-    return nn.GELU() if name == "gelu" else nn.ReLU()
+    return {"gelu": nn.GELU, "silu": nn.SiLU}.get(name, nn.ReLU)()
+
+
+class RMSNorm(nn.Module):
+    """RMSNorm(x) = x / sqrt(mean(x^2) + eps) * weight: LayerNorm without the centring and without a bias.  [..., D]"""
+
+    def __init__(self, d_model: int, eps: float = 1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d_model))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mean_square = x.pow(2).mean(dim=-1, keepdim=True)                   # [..., 1]
+        return x * torch.rsqrt(mean_square + self.eps) * self.weight
+
+
+def make_norm(config: ModelConfig) -> nn.Module:
+    """The configured norm over the model's features: LayerNorm or RMSNorm."""
+    if config.norm_type == "rmsnorm":
+        return RMSNorm(config.d_model, config.norm_eps)
+    return nn.LayerNorm(config.d_model, eps=config.norm_eps, bias=config.bias)
+
+
+def make_attention(config: ModelConfig, name: str) -> MultiHeadAttention:
+    return MultiHeadAttention(config.d_model, config.n_heads, name, config.bias, config.dropout,
+                              n_kv_heads=config.kv_heads, qkv_bias=config.projection_bias)
 
 
 class FeedForward(nn.Module):
-    """Position-wise FFN(x) = W2 act(W1 x + b1) + b2.  [B, T, D] -> [B, T, F] -> [B, T, D]"""
+    """Position-wise feed-forward.  [B, T, D] -> [B, T, F] -> [B, T, D]
 
-    def __init__(self, d_model: int, d_ff: int, activation: str, name: str, bias: bool = True, dropout: float = 0.0):
+        plain:  FFN(x) = W_out act(W_in x + b_in) + b_out
+        gated:  FFN(x) = W_out (act(W_gate x) * W_in x)      (SwiGLU with SiLU: gate, up = W_in, down = W_out)
+    """
+
+    def __init__(self, config: ModelConfig, name: str):
         super().__init__()
         self.name = name
+        d_model, d_ff, bias = config.d_model, config.d_ff, config.bias
+        self.w_gate = nn.Linear(d_model, d_ff, bias=bias) if config.gated_ffn else None
         self.w_in = nn.Linear(d_model, d_ff, bias=bias)
-        self.activation = activation_function(activation)
-        self.dropout = nn.Dropout(dropout)
+        self.activation = activation_function(config.activation)
+        self.dropout = nn.Dropout(config.dropout)
         self.w_out = nn.Linear(d_ff, d_model, bias=bias)
+        self.hook_gate = HookPoint(f"{name}.gate") if config.gated_ffn else None
         self.hook_hidden, self.hook_out = HookPoint(f"{name}.hidden"), HookPoint(f"{name}.out")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        hidden = self.hook_hidden(self.activation(self.w_in(x)))              # [B, T, F]
+        if self.w_gate is None:
+            hidden = self.activation(self.w_in(x))                           # [B, T, F]
+        else:
+            hidden = self.hook_gate(self.activation(self.w_gate(x))) * self.w_in(x)   # [B, T, F]
+        hidden = self.hook_hidden(hidden)
         return self.hook_out(self.w_out(self.dropout(hidden)))               # [B, T, D]
 
 
 class _Block(nn.Module):
     """What encoder and decoder blocks share: the sub-layer wrapper and the feed-forward."""
 
-    def __init__(self, d_model: int, d_ff: int, activation: str, norm: str, bias: bool, dropout: float, name: str,
-                 norm_eps: float = 1e-5):
+    def __init__(self, config: ModelConfig, name: str):
         super().__init__()
-        self.norm_eps = norm_eps
         self.name = name
-        self.pre_norm = norm == "pre"
+        self.pre_norm = config.norm == "pre"
         self.residual: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] = residual_add
-        self.dropout = nn.Dropout(dropout)
-        self.ffn = FeedForward(d_model, d_ff, activation, f"{name}.ffn", bias, dropout)
-        self.norm_ffn = self.layer_norm(d_model, bias)
+        self.dropout = nn.Dropout(config.dropout)
+        self.ffn = FeedForward(config, f"{name}.ffn")
+        self.norm_ffn = make_norm(config)
         self.hook_resid_pre = HookPoint(f"{name}.resid_pre")
         self.hook_resid_mid = HookPoint(f"{name}.resid_mid")
         self.hook_resid_post = HookPoint(f"{name}.resid_post")
-
-    def layer_norm(self, d_model: int, bias: bool) -> nn.LayerNorm:
-        return nn.LayerNorm(d_model, eps=self.norm_eps, bias=bias)
 
     def sublayer(self, x: torch.Tensor, norm: nn.Module, fn: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
         if self.pre_norm:
@@ -78,10 +111,10 @@ class _Block(nn.Module):
 class EncoderBlock(_Block):
     """Self-attention (bidirectional unless a mask says otherwise), then feed-forward."""
 
-    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name, norm_eps=1e-5):
-        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name, norm_eps)
-        self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
-        self.norm_self = self.layer_norm(d_model, bias)
+    def __init__(self, config: ModelConfig, name: str):
+        super().__init__(config, name)
+        self.self_attn = make_attention(config, f"{name}.self_attn")
+        self.norm_self = make_norm(config)
 
     def forward(self, x, mask=None, positions: PositionalEncoding | None = None):
         x = self.hook_resid_pre(x)                                           # [B, T, D]
@@ -92,13 +125,12 @@ class EncoderBlock(_Block):
 class DecoderBlock(_Block):
     """Masked self-attention, cross-attention to the encoder output (seq2seq only), feed-forward."""
 
-    def __init__(self, d_model, n_heads, d_ff, activation, norm, bias, dropout, name, cross_attention: bool,
-                 norm_eps=1e-5):
-        super().__init__(d_model, d_ff, activation, norm, bias, dropout, name, norm_eps)
-        self.self_attn = MultiHeadAttention(d_model, n_heads, f"{name}.self_attn", bias, dropout)
-        self.norm_self = self.layer_norm(d_model, bias)
-        self.cross_attn = MultiHeadAttention(d_model, n_heads, f"{name}.cross_attn", bias, dropout) if cross_attention else None
-        self.norm_cross = self.layer_norm(d_model, bias) if cross_attention else None
+    def __init__(self, config: ModelConfig, name: str, cross_attention: bool):
+        super().__init__(config, name)
+        self.self_attn = make_attention(config, f"{name}.self_attn")
+        self.norm_self = make_norm(config)
+        self.cross_attn = make_attention(config, f"{name}.cross_attn") if cross_attention else None
+        self.norm_cross = make_norm(config) if cross_attention else None
         self.hook_resid_cross = HookPoint(f"{name}.resid_cross") if cross_attention else None
 
     def forward(

@@ -10,9 +10,11 @@ from .sites import CROSS, DECODER_SELF, ENCODER_SELF, AttentionSite
 ARCHITECTURES = ("encoder_decoder", "decoder_only", "encoder_only")
 POSITIONAL_ENCODINGS = ("sinusoidal", "learned", "rope", "none")
 NORM_PLACEMENTS = ("pre", "post")
-ACTIVATIONS = ("relu", "gelu", "gelu_tanh")
+NORM_TYPES = ("layernorm", "rmsnorm")
+ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu")
+ROPE_BASE_RANGE = (2.0, 1e9)
 FIELD_RANGES = {   # the widest shapes the library builds (GPT-2 XL fits); a value outside is refused before any allocation
-    "vocab_size": (2, 300_000), "tgt_vocab_size": (2, 300_000), "d_model": (1, 8_192), "n_heads": (1, 64),
+    "vocab_size": (2, 300_000), "tgt_vocab_size": (2, 300_000), "d_model": (1, 8_192), "n_heads": (1, 64), "n_kv_heads": (1, 64),
     "n_encoder_layers": (0, 48), "n_decoder_layers": (0, 48), "d_ff": (1, 32_768), "max_len": (1, 65_536),
 }
 
@@ -61,14 +63,22 @@ class ModelConfig(JsonConfig):
     tgt_vocab_size: target vocabulary of an encoder_decoder; None means the same as vocab_size.
     n_encoder_layers / n_decoder_layers: blocks per stack; a stack the architecture lacks has 0.
     positional: "sinusoidal" | "learned" | "rope" | "none".
-    norm: "pre" (LayerNorm before each sub-layer) or "post" (after the residual add).
+    norm: "pre" (the norm before each sub-layer) or "post" (after the residual add).
+    norm_type: "layernorm" (centre, scale to unit variance, then weight and bias) or "rmsnorm" (scale by the
+        root mean square only, then weight: no centring, no bias).
     tie_weights: the output head reuses the token embedding (for encoder_decoder the source
         embedding, target embedding and head all share one matrix).
     scale_embedding: multiply token embeddings by sqrt(d_model) before adding positions.
     bias: biases in every Linear and LayerNorm (the output head never has one).
-    activation: "relu", "gelu" (exact, with the error function) or "gelu_tanh" (GPT-2's tanh
-        approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))).
-    norm_eps: the epsilon every LayerNorm adds to the variance.
+    activation: "relu", "gelu" (exact, with the error function), "gelu_tanh" (GPT-2's tanh
+        approximation 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))) or "silu" (x sigmoid(x)).
+    gated_ffn: the feed-forward multiplies act(W_gate x) by W_up x before W_down (SwiGLU with "silu").
+    n_kv_heads: key/value heads; the query heads share them in equal groups (grouped-query attention,
+        multi-query with 1). None means one per query head (multi-head attention).
+    rope_base: the base of the rotary angles, pos * base^(-2i/Dh) (10,000; 1,000,000 for long contexts).
+    qkv_bias: biases in the query, key and value projections only where it differs from `bias`
+        (Qwen2: True with bias=False). None means as `bias`.
+    norm_eps: the epsilon every norm adds to the variance (or the mean square).
     never_predict: token ids the output head never predicts: their logit is always -1e9, so their
         probability is exactly 0 (ids a tokenizer reserves that imported weights have no output for).
     """
@@ -92,6 +102,11 @@ class ModelConfig(JsonConfig):
     pad_id: int = 0
     norm_eps: float = 1e-5
     never_predict: tuple[int, ...] = ()
+    norm_type: str = "layernorm"
+    gated_ffn: bool = False
+    n_kv_heads: int | None = None
+    rope_base: float = 10000.0
+    qkv_bias: bool | None = None
 
     describe = "model config"
 
@@ -124,6 +139,16 @@ class ModelConfig(JsonConfig):
     def head_dim(self) -> int:
         return self.d_model // self.n_heads
 
+    @property
+    def kv_heads(self) -> int:
+        """Key/value heads: n_kv_heads, or one per query head."""
+        return self.n_kv_heads if self.n_kv_heads is not None else self.n_heads
+
+    @property
+    def projection_bias(self) -> bool:
+        """Whether the query, key and value projections have biases."""
+        return self.qkv_bias if self.qkv_bias is not None else self.bias
+
 
 def _require(condition: bool, field: str, message: str) -> None:
     if not condition:
@@ -138,7 +163,7 @@ def _validate(c: ModelConfig) -> None:
     _require(c.arch in ARCHITECTURES, "arch", f"{c.arch!r} is not one of {ARCHITECTURES}")
     for name, (low, high) in FIELD_RANGES.items():
         value = getattr(c, name)
-        if name == "tgt_vocab_size" and value is None:
+        if name in ("tgt_vocab_size", "n_kv_heads") and value is None:
             continue
         _require(_is_int(value) and low <= value <= high, name,
                  f"must be an integer in [{low:,}, {high:,}], got {f'{value:,}' if _is_int(value) else repr(value)}")
@@ -156,15 +181,25 @@ def _validate(c: ModelConfig) -> None:
     _require(c.d_model % c.n_heads == 0, "d_model",
              f"{c.d_model} is not divisible by n_heads={c.n_heads}; "
              f"use a multiple of {c.n_heads} such as {max(c.n_heads, c.d_model // c.n_heads * c.n_heads)}")
+    if c.n_kv_heads is not None:
+        _require(c.n_heads % c.n_kv_heads == 0, "n_kv_heads",
+                 f"the {c.n_heads} query heads share the key/value heads in equal groups, so n_kv_heads must divide "
+                 f"n_heads; got {c.n_kv_heads} (use one of {[k for k in range(1, c.n_heads + 1) if c.n_heads % k == 0]})")
     _require(c.positional in POSITIONAL_ENCODINGS, "positional", f"{c.positional!r} is not one of {POSITIONAL_ENCODINGS}")
     if c.positional == "rope":
         _require(c.head_dim % 2 == 0, "positional",
                  f"rope rotates pairs of dimensions, so the head size d_model/n_heads must be even (got {c.head_dim})")
     _require(c.norm in NORM_PLACEMENTS, "norm", f"{c.norm!r} is not one of {NORM_PLACEMENTS}")
+    _require(c.norm_type in NORM_TYPES, "norm_type", f"{c.norm_type!r} is not one of {NORM_TYPES}")
+    low, high = ROPE_BASE_RANGE
+    _require(isinstance(c.rope_base, (int, float)) and not isinstance(c.rope_base, bool) and low <= c.rope_base <= high,
+             "rope_base", f"must be a number in [{low:g}, {high:g}], got {c.rope_base!r}")
+    _require(c.qkv_bias is None or isinstance(c.qkv_bias, bool), "qkv_bias",
+             f"must be true, false or null (as bias), got {c.qkv_bias!r}")
     _require(c.activation in ACTIVATIONS, "activation", f"{c.activation!r} is not one of {ACTIVATIONS}")
     _require(isinstance(c.dropout, (int, float)) and not isinstance(c.dropout, bool) and 0 <= c.dropout < 1,
              "dropout", f"must be in [0, 1), got {c.dropout!r}")
-    for name in ("tie_weights", "scale_embedding", "bias"):
+    for name in ("tie_weights", "scale_embedding", "bias", "gated_ffn"):
         _require(isinstance(getattr(c, name), bool), name, f"must be true or false, got {getattr(c, name)!r}")
     smallest_vocab = min(c.vocab_size, c.target_vocab_size)
     _require(_is_int(c.pad_id) and 0 <= c.pad_id < smallest_vocab, "pad_id",

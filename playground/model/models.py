@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from .attention import LayerCache
-from .blocks import DecoderBlock, EncoderBlock
+from .blocks import DecoderBlock, EncoderBlock, make_norm
 from .config import ModelConfig
 from .hooks import HookPoint
 from .masks import causal_mask, padding_mask
@@ -21,10 +21,8 @@ NEVER_LOGIT = -1e9   # the logit of a never-predicted id: exp(NEVER_LOGIT - max)
 
 
 def final_norm(config: ModelConfig) -> nn.Module:
-    """The LayerNorm a pre-norm stack ends with (a post-norm stack's last block already normalised)."""
-    if config.norm == "pre":
-        return nn.LayerNorm(config.d_model, eps=config.norm_eps, bias=config.bias)
-    return nn.Identity()
+    """The norm a pre-norm stack ends with (a post-norm stack's last block already normalised)."""
+    return make_norm(config) if config.norm == "pre" else nn.Identity()
 
 
 class Embedding(nn.Module):
@@ -35,7 +33,8 @@ class Embedding(nn.Module):
         self.name = name
         self.tokens = nn.Embedding(vocab_size, config.d_model)
         self.scale = embedding_scale(config.d_model, config.scale_embedding)
-        self.positions = build_positional(config.positional, config.d_model, config.head_dim, config.max_len)
+        self.positions = build_positional(config.positional, config.d_model, config.head_dim, config.max_len,
+                                          config.rope_base)
         self.dropout = nn.Dropout(config.dropout)
         self.hook_tok_embed = HookPoint(f"{name}.tok_embed")
         additive = self.positions.table(1) is not None                      # RoPE and none add no vectors
@@ -94,9 +93,7 @@ class EncoderStack(nn.Module):
         self.pad_id = config.pad_id
         self.embed = Embedding(vocab_size, config, name)
         self.blocks = nn.ModuleList(
-            EncoderBlock(config.d_model, config.n_heads, config.d_ff, config.activation, config.norm,
-                         config.bias, config.dropout, f"{name}.{i}", config.norm_eps)
-            for i in range(config.n_encoder_layers)
+            EncoderBlock(config, f"{name}.{i}") for i in range(config.n_encoder_layers)
         )
         self.final_norm = final_norm(config)
         self.hook_final_norm = HookPoint(f"{name}.final_norm")
@@ -118,9 +115,7 @@ class DecoderStack(nn.Module):
         self.name = name
         self.embed = Embedding(vocab_size, config, name)
         self.blocks = nn.ModuleList(
-            DecoderBlock(config.d_model, config.n_heads, config.d_ff, config.activation, config.norm,
-                         config.bias, config.dropout, f"{name}.{i}", cross_attention, config.norm_eps)
-            for i in range(config.n_decoder_layers)
+            DecoderBlock(config, f"{name}.{i}", cross_attention) for i in range(config.n_decoder_layers)
         )
         self.final_norm = final_norm(config)
         self.hook_final_norm = HookPoint(f"{name}.final_norm")

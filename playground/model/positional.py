@@ -84,10 +84,11 @@ class RotaryPositions(PositionalEncoding):
     The dot product of a rotated query and key then depends only on their distance.
     """
 
-    def __init__(self, head_dim: int, max_len: int):
+    def __init__(self, head_dim: int, max_len: int, base: float = 10000.0):
         super().__init__()
         self.head_dim = head_dim
-        angles = rope_angles(torch.arange(max_len), head_dim)                # [max_len, Dh/2]
+        self.base = base
+        angles = rope_angles(torch.arange(max_len), head_dim, base)          # [max_len, Dh/2]
         self.register_buffer("cos", angles.cos(), persistent=False)
         self.register_buffer("sin", angles.sin(), persistent=False)
 
@@ -95,7 +96,7 @@ class RotaryPositions(PositionalEncoding):
         end = offset + length
         if end <= self.cos.size(0):
             return self.cos[offset:end], self.sin[offset:end]
-        angles = rope_angles(torch.arange(offset, end, device=self.cos.device), self.head_dim)
+        angles = rope_angles(torch.arange(offset, end, device=self.cos.device), self.head_dim, self.base)
         return angles.cos(), angles.sin()
 
     def rotate(self, x, offset=0):                                           # [B, H, T, Dh]
@@ -104,13 +105,13 @@ class RotaryPositions(PositionalEncoding):
         return torch.cat((first * cos - second * sin, first * sin + second * cos), dim=-1)
 
 
-def build_positional(kind: str, d_model: int, head_dim: int, max_len: int) -> PositionalEncoding:
+def build_positional(kind: str, d_model: int, head_dim: int, max_len: int, rope_base: float = 10000.0) -> PositionalEncoding:
     if kind == "sinusoidal":
         return SinusoidalPositions(d_model, max_len)
     if kind == "learned":
         return LearnedPositions(d_model, max_len)
     if kind == "rope":
-        return RotaryPositions(head_dim, max_len)
+        return RotaryPositions(head_dim, max_len, rope_base)
     if kind == "none":
         return PositionalEncoding()
     raise ValueError(f"unknown positional encoding {kind!r}")

@@ -5,17 +5,20 @@ Names follow one scheme (TransformerLens-style), with STACK in {"encoder", "deco
     STACK.tok_embed              [B, T, D]   token embeddings (scaled by sqrt(D) where configured)
     STACK.pos_embed              [T, D]      additive positions (sinusoidal / learned only)
     STACK.{i}.resid_pre          [B, T, D]   residual stream entering block i
-    STACK.{i}.ATTN.q|k|v         [B, H, T, Dh] (k, v span the whole cache during decoding)
+    STACK.{i}.ATTN.q             [B, H, T, Dh]   one per query head
+    STACK.{i}.ATTN.k|v           [B, Hkv, T, Dh] one per key/value head (Hkv = H unless grouped-query); they
+                                             span the whole cache during decoding
     STACK.{i}.ATTN.scores        [B, H, Tq, Tk] scaled scores before the mask and softmax
-    STACK.{i}.ATTN.weights       [B, H, Tq, Tk] attention probabilities (rows sum to 1)
+    STACK.{i}.ATTN.weights       [B, H, Tq, Tk] attention probabilities (rows sum to 1), one per query head
     STACK.{i}.ATTN.z             [B, Tq, H, Dh] each head's output, before the heads are merged (*)
     STACK.{i}.ATTN.out           [B, Tq, D]  after the output projection
     STACK.{i}.resid_mid          [B, T, D]   after the self-attention sub-layer
     STACK.{i}.resid_cross        [B, T, D]   after the cross-attention sub-layer (seq2seq decoder)
-    STACK.{i}.ffn.hidden         [B, T, F]   feed-forward activations
+    STACK.{i}.ffn.gate           [B, T, F]   act(W_gate x) of a gated feed-forward (SwiGLU)
+    STACK.{i}.ffn.hidden         [B, T, F]   feed-forward activations (gated: gate * W_in x)
     STACK.{i}.ffn.out            [B, T, D]
     STACK.{i}.resid_post         [B, T, D]   residual stream leaving block i
-    STACK.final_norm             [B, T, D]   (pre-norm models)
+    STACK.final_norm             [B, T, D]   (pre-norm models; LayerNorm or RMSNorm)
     logits                       [B, T, V]
 
 where ATTN is "self_attn" or "cross_attn". Each name is a hook point (hooks.py); a Trace is the
