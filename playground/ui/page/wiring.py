@@ -169,12 +169,16 @@ def example_adapter(samples: list[list], fields: tuple[str, ...], **also) -> Ada
         if not isinstance(index, int) or not 0 <= index < len(samples):
             return form
         return dataclasses.replace(form, **dict(zip(fields, samples[index])), **also)
+    adapted.fields = (*fields, *also)
     return adapted
 
 
 def picked_value(field: str) -> Adapter:
     """The adapter of a control whose `select` sets `field` to the value picked (a timeline step)."""
-    return lambda form, picked: dataclasses.replace(form, **{field: picked["value"]}) if "value" in picked else form
+    def adapted(form: Form, picked: dict) -> Form:
+        return dataclasses.replace(form, **{field: picked["value"]}) if "value" in picked else form
+    adapted.fields = (field,)
+    return adapted
 
 
 def _with_given(given: Mapping[str, Any], updates: Mapping[str, Any]) -> dict:
@@ -494,6 +498,10 @@ class TabWiring:
         Derived panels' outputs and the note, placed before LINK where it is named, else last).
         """
         names = list(outputs)
+        for trigger_name, adapter in (adapt or {}).items():
+            unsent = [field for field in getattr(adapter, "fields", ()) if field not in names]
+            if unsent:        # Gradio would refuse the event's updates of them at every such trigger
+                raise ValueError(f"the {self.view} tab's {trigger_name} sets {unsent}, which its event does not update")
         if refreshes:
             extra = [name for name in (*self.derived_outputs(), *([NOTE] if self.note is not None else []))
                      if name not in names]

@@ -45,14 +45,15 @@ def build(ctx: AppContext) -> None:
     c, examples = layout(ctx)
     tab = TabWiring(ctx, AttentionForm, c, export_name=export_name, controls=handlers.controls, draw=handlers.draw,
                     refused=handlers.refused, shared=True, derived=handlers.DERIVED)
-    # The API's outputs end with the views, in VIEWS order.
-    everything = [*handlers.CONTROLS, "text", "target", "step", *handlers.LATE_CONTROLS, LINK, *handlers.VIEWS]
+    # The API's outputs end with the views, in VIEWS order; an example sets the model too.
+    everything = ["model", *handlers.CONTROLS, "text", "target", "step", *handlers.LATE_CONTROLS, LINK, *handlers.VIEWS]
     tab.on(any_of(c["run"].click, c["text"].submit, c["target"].submit, c["kind"].input, c["model"].input,
                   c["step_picker"].select, c["examples"].select),
            handlers.draw, everything, progress_on="grid", api_name="attention", refused=handlers.refused, shared=True,
            refreshes=True, by_trigger={"model": handlers.change_model, "text": handlers.change_text},
            adapt={"step_picker": picked_value("step"),
-                  "examples": example_adapter(examples, ("model", "text"), target="", step=None, pt_corrupted="")})
+                  "examples": example_adapter(examples, ("model", "text"), target="", step=None, pt_corrupted="")},
+           trigger_mode="always_last")      # an example clicked while another draws is drawn next, not dropped
     trigger, options = on_slides(c["layer"], c["head"])
     tab.on(any_of(trigger, c["mean"].input), handlers.redraw_head, ["head_plot"], shared=True, **QUIET, **options)
     tab.on(c["score"].input, handlers.redraw_scores, ["scores_plot", "best_heads"], shared=True, **QUIET)

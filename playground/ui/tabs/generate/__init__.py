@@ -47,10 +47,12 @@ def build(ctx: AppContext) -> None:
     refused = handlers.refused
     tab.on(any_of(c["reset_button"].click, c["prompt"].submit, c["strategy"].input, c["model"].input,
                   c["examples"].select),
-           handlers.restart, [*everything, *controls, "xb_target", *handlers.LATE_CONTROLS], progress_on="output",
+           handlers.restart, [*everything, *controls, "xb_target", *handlers.LATE_CONTROLS, "model"],
+           progress_on="output",
            api_name="generate_reset", refused=refused, refreshes=True,
            by_trigger={"model": handlers.change_model, "examples": handlers.load_example},
-           adapt={"examples": example_adapter(examples, ("model", "prompt"), steps=0)})
+           adapt={"examples": example_adapter(examples, ("model", "prompt"), steps=0)},
+           trigger_mode="always_last")      # an example clicked while another draws is drawn next, not dropped
     tab.on(c["step_button"].click, handlers.step, stepped, api_name="generate_step", refused=refused)
     tab.on(c["back_button"].click, handlers.back, stepped, api_name="generate_back", refused=refused)
     running = tab.on(c["run_button"].click, handlers.run, everything, api_name="generate_run", stream=True,
