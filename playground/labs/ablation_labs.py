@@ -1,7 +1,7 @@
 """Ablations: one design choice varied at a time, trained beside the reference.
 
-As in bug_labs, the explanations describe what these presets showed when run; each lab's checks
-report the values of the run at hand.
+As in bug_labs, an explanation says what the variants change and what to look at; what a run showed
+is in its checks and its findings, filled in from that run.
 """
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from playground.bilingual import Bilingual
 from playground.claims import Claim
 
 from . import checks
+from .comparisons import outcome_findings
 from .bug_labs import REFERENCE
 from .findings import Finding
 from .lab import DataSpec, Lab, Variant
@@ -40,19 +41,16 @@ def _no_positions_lab(task: str, title: Bilingual, question: Bilingual) -> Lab:
         question=question,
         explanation=Bilingual(
             "Without positions, self-attention cannot tell one order from another: shuffle the source and the "
-            "encoder's outputs come out shuffled in exactly the same way (the check measures a difference of 0, "
-            "against a large one for the reference). The decoder reads them through cross-attention, a weighted "
-            "sum that ignores their order, so it writes the very same output for the source and for a shuffle of "
-            "it (see the examples). The model can learn which letters occur but not where: its loss stays well "
-            "above zero and it gets no held-out sequence exactly right, while the reference with sinusoidal "
-            "positions gets them all. The decoder's causal mask gives it a sense of its own positions, but "
-            "nothing tells it the source's order.",
-            "没有位置编码时，自注意力分辨不出顺序：打乱源序列，编码器的输出也按完全相同的方式被打乱"
-            "（检查项测得差异为 0，而参考模型差异很大）。解码器通过交叉注意力读取这些输出，这是一个与顺序无关的加权和，"
-            "所以对源序列和它的任意打乱，模型写出的结果一模一样（见示例）。模型能学到有哪些字母，却学不到它们在哪里："
-            "损失始终明显高于零，验证集上一个序列也写不对；使用正弦位置编码的参考模型则全部正确。"
-            "解码器的因果掩码让它对自己的位置有所感知，但没有任何东西告诉它源序列的顺序。"),
+            "encoder's outputs come out shuffled in exactly the same way, whatever the weights (the check "
+            "measures the difference, 0 up to rounding for such a model). The decoder reads them through "
+            "cross-attention, a weighted sum that ignores their order, so it writes the very same output for the "
+            "source and for any shuffle of it (see the examples): it can learn which letters occur but not "
+            "where. Compare the two models' exact match; the findings say what each reached. The decoder's "
+            "causal mask gives it a sense of its own positions, but nothing tells it the source's order.",
+            "没有位置编码时，自注意力分辨不出顺序：打乱源序列，编码器的输出也按完全相同的方式被打乱，与权重无关（检查项测量这个差异，对这样的模型它在舍入误差内为 "
+            "0）。解码器通过交叉注意力读取这些输出，这是一个与顺序无关的加权和，所以对源序列和它的任意打乱，模型写出的结果一模一样（见示例）：它能学到有哪些字母，却学不到它们在哪里。比较两个模型的完全匹配率；各自达到多少，见结论。解码器的因果掩码让它对自己的位置有所感知，但没有任何东西告诉它源序列的顺序。"),
         data=sequence_task(task),
+        findings=outcome_findings(sequence_task(task)),
         model_config=SEQ2SEQ_MODEL,
         train_config=SEQ2SEQ_TRAIN,
         variants=(REFERENCE, NO_POSITIONS),
@@ -80,19 +78,18 @@ WEIGHT_TYING = Lab(
         "parameters, and the training curve?",
         "让词嵌入和输出层共用一个矩阵，会改变什么：参数量，以及训练曲线？"),
     explanation=Bilingual(
-        "Tying removes the output layer's own V × D matrix: here 70 × 64 = 4,480 parameters, about 4% of this "
-        "small model (in GPT-2 small it is 38.6 million of 124 million). The curve changes too. At initialisation "
-        "the residual stream is mostly the embedding of the character just read, and a tied head scores every "
-        "character by that same embedding, so the tied model starts out predicting the character it has just "
-        "seen: its first loss is far above the untied model's, which starts near a uniform guess. It has to "
-        "unlearn that first, and in these short runs it stays behind the untied model. Tying pays off when the "
-        "vocabulary is large and parameters are scarce; it is a trade, not a free improvement.",
-        "共享权重省掉了输出层自己的 V × D 矩阵：这里是 70 × 64 = 4,480 个参数，约占这个小模型的 4%"
-        "（在 GPT-2 small 中是 1.24 亿中的 3860 万）。训练曲线也会变。刚初始化时，残差流主要就是刚读到的字符的嵌入，"
-        "而共享权重的输出层正是用同一组嵌入给每个字符打分，所以共享模型一开始会预测“刚刚看到的那个字符”："
-        "它的初始损失远高于不共享的模型（后者从接近均匀的猜测出发）。它得先把这个习惯去掉，"
-        "在这些较短的运行中始终落后于不共享的模型。词表很大、参数紧张时共享权重才划算：这是一种取舍，而不是白送的提升。"),
+        "Tying removes the output layer's own V × D matrix, V × 64 here (the check counts both models' "
+        "parameters; in GPT-2 small it is 38.6 million of 124 million). At initialisation the residual "
+        "stream is mostly the embedding of the character just read, and a tied head scores every character "
+        "by that same embedding, so the tied model starts out favouring the character it has just seen: "
+        "compare the two models' first losses with ln V, a uniform guess, then follow whether the tied model "
+        "catches up within the run. Tying pays off when the vocabulary is large and parameters are scarce; "
+        "it is a trade, not a free improvement.",
+        "共享权重省掉了输出层自己的 V × D 矩阵，这里是 V × 64（检查项统计两个模型的参数量；在 GPT-2 small 中是 1.24 亿中的 3860 "
+        "万）。刚初始化时，残差流主要就是刚读到的字符的嵌入，而共享权重的输出层正是用同一组嵌入给每个字符打分，所以共享模型一开始偏向于预测刚刚看到的那个字符：把两个模型的初始损失和 ln "
+        "V（均匀猜测）相比，再看共享模型在这次运行中能否追上来。词表很大、参数紧张时共享权重才划算：这是一种取舍，而不是白送的提升。"),
     data=CHARACTERS,
+    findings=outcome_findings(CHARACTERS),
     model_config=CHAR_LM_MODEL,
     train_config=CHAR_LM_TRAIN,
     variants=(Variant("untied", Bilingual("untied (separate output layer)", "不共享（独立输出层）")),
@@ -121,15 +118,13 @@ NORM_SHALLOW = Lab(
         "learning rate is warmed up?",
         "在高学习率下的 2 层模型里，LayerNorm 放在哪里、学习率有没有预热，重要吗？"),
     explanation=Bilingual(
-        "At depth 2 all four runs train, at the same high learning rate (0.03) that makes an 8-layer post-norm "
-        "model collapse (compare the depth-8 lab). Their curves stay close together: skipping warm-up mostly "
-        "makes the first steps faster, and post-norm ends only slightly behind pre-norm. With only two blocks "
-        "there are few LayerNorms stacked on the residual path, so where they sit matters little; the choice "
-        "starts to matter as the stack gets deeper.",
-        "在 2 层时，四个运行都能训练，用的是同样会让 8 层 post-norm 模型坍缩的高学习率（0.03，对比 8 层的实验）。"
-        "它们的曲线很接近：不预热主要让最初几步下降得更快，post-norm 最后只比 pre-norm 略差一点。"
-        "只有两个块时，残差通路上叠加的 LayerNorm 很少，放在哪里影响不大；网络越深，这个选择才越重要。"),
+        "At depth 2 the same four choices train at the high learning rate (0.03) of the depth-8 lab. With "
+        "only two blocks few LayerNorms are stacked on the residual path. Compare the four curves with one "
+        "another and with the depth-8 lab's: how far apart they end, and what skipping warm-up changes in "
+        "the first steps.",
+        "在 2 层时，同样四种组合用 8 层实验的高学习率（0.03）训练。只有两个块时，残差通路上叠加的层归一化很少。把四条曲线互相比较，也和 8 层实验的比较：最后相差多远，不预热又让最初几步有什么不同。"),
     data=CHARACTERS,
+    findings=outcome_findings(CHARACTERS),
     model_config=DEEP_LM_MODEL.replace(n_decoder_layers=2),
     train_config=HIGH_LR_TRAIN,
     variants=_norm_variants(),
@@ -144,19 +139,19 @@ NORM_DEEP = Lab(
         "The same four choices in an 8-layer model: which of them still train at a high learning rate?",
         "同样四种组合放到 8 层模型里：高学习率下哪些还能训练？"),
     explanation=Bilingual(
-        "At depth 8 and learning rate 0.03 the picture splits by normalisation, not by warm-up: both pre-norm "
-        "runs train normally (a little behind the shallower model), while both post-norm runs collapse early to "
-        "predicting letter frequencies (a flat loss near 3.3–3.5) and stay there. Pre-norm keeps an identity path "
-        "x + f(norm(x)) from the embeddings to the output, so the signal and the gradient always have a route "
-        "through the eight blocks that no LayerNorm rescales; post-norm renormalises the whole stream after every "
-        "sub-layer. Warm-up is the classic remedy for deep post-norm, but in these runs 20 warm-up steps did not "
-        "prevent the collapse.",
-        "在 8 层、学习率 0.03 时，结果按归一化位置分成两组，而不是按预热：两个 pre-norm 运行都正常训练（比 2 层模型稍慢一点），"
-        "两个 post-norm 运行则很早就坍缩成只按字母频率预测（损失平在 3.3–3.5 附近）并停在那里。"
-        "pre-norm 保留了一条从嵌入到输出的恒等通路 x + f(norm(x))，信号和梯度总有一条不被任何 LayerNorm 重新缩放的路穿过 8 个块；"
-        "post-norm 则在每个子层之后把整条信息流重新归一化。预热是深层 post-norm 的经典补救办法，"
-        "但在这些运行中，20 步预热没能阻止坍缩。"),
+        "At depth 8 and learning rate 0.03 the four runs differ in where LayerNorm sits and in warm-up. "
+        "Pre-norm keeps an identity path x + f(norm(x)) from the embeddings to the output, so the signal and "
+        "the gradient always have a route through the eight blocks that no LayerNorm rescales; post-norm "
+        "renormalises the whole stream after every sub-layer. Look for the runs whose loss flattens at the "
+        "letter-frequency loss (the findings give it for the text read), whether the split follows the "
+        "normalisation or the warm-up, and compare with the depth-2 lab. Warm-up is the classic remedy for "
+        "deep post-norm; the findings say where each run ended.",
+        "在 8 层、学习率 0.03 时，四个运行的区别在于层归一化的位置和有无预热。前置归一化保留了一条从嵌入到输出的恒等通路 x + "
+        "f(norm(x))，信号和梯度总有一条不被任何层归一化重新缩放的路穿过 8 "
+        "个块；后置归一化则在每个子层之后把整条残差流重新归一化。找一找损失停在字母频率损失（结论中给出本次读取文本的值）上的运行，看分组是按归一化位置还是按预热，并和 2 "
+        "层实验比较。预热是深层后置归一化的经典补救办法；每个运行最后停在哪里，见结论。"),
     data=CHARACTERS,
+    findings=outcome_findings(CHARACTERS),
     model_config=DEEP_LM_MODEL,
     train_config=HIGH_LR_TRAIN,
     variants=_norm_variants(),
@@ -175,15 +170,15 @@ DECODER_ONLY_VS_ENCODER_DECODER = Lab(
     explanation=Bilingual(
         "The decoder-only model reads 'source <bos> target <eos>' as one sequence and is trained only on the "
         "target part; to copy, each target position has to find the source letter a fixed distance back with "
-        "causal self-attention. The encoder-decoder gets that alignment from cross-attention, target position i "
-        "reading source position i. Both solve copy at this size; in these runs the encoder-decoder got there "
-        "somewhat earlier, with about 17% more parameters (cross-attention adds a second attention per decoder "
-        "block). Neither is fundamentally out of reach: decoder-only models such as GPT copy easily once trained.",
-        "纯解码器模型把“源 <bos> 目标 <eos>”当作一条序列读入，只在目标部分计算损失；要复制，每个目标位置都得用因果"
-        "自注意力找到固定距离之前的那个源字母。编码器-解码器则通过交叉注意力得到这种对齐：目标位置 i 读取源位置 i。"
-        "在这个规模下两者都能学会复制；在这些运行中，编码器-解码器更早一些学会，参数也多约 17%"
-        "（交叉注意力给每个解码器块多加了一个注意力层）。两者都没有本质上的障碍：像 GPT 这样的纯解码器模型训练后也能轻松复制。"),
+        "causal self-attention. The encoder-decoder gets that alignment from cross-attention, target "
+        "position i reading source position i, with a second attention in every decoder block (the check "
+        "counts both models' parameters). Compare when each model's exact match rises and where it ends. "
+        "Decoder-only models such as GPT copy easily once trained.",
+        "仅解码器模型把“源 <bos> 目标 "
+        "<eos>”当作一条序列读入，只在目标部分计算损失；要复制，每个目标位置都得用因果自注意力找到固定距离之前的那个源字母。编码器-解码器则通过交叉注意力得到这种对齐：目标位置 i 读取源位置 "
+        "i，每个解码器块因此多一个注意力层（检查项统计两个模型的参数量）。比较两个模型的完全匹配率从什么时候开始上升、最后到多少。像 GPT 这样的仅解码器模型训练后也能轻松复制。"),
     data=sequence_task("copy"),
+    findings=outcome_findings(sequence_task("copy")),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
     variants=(
@@ -203,20 +198,18 @@ POSITIONAL_ENCODINGS = Lab(
         "Does the kind of positional encoding matter when an encoder-decoder learns to reverse letters?",
         "编码器-解码器学习反转字母时，位置编码的种类重要吗？"),
     explanation=Bilingual(
-        "Reversing needs absolute positions: target letter i comes from source position S-1-i. The sinusoidal "
-        "table gives every position a fixed, distinct code from the first step, and that model solves reverse "
-        "within the run. Learned positions start as random vectors (a max_len × D table per stack, so more "
-        "parameters) that must be trained before they mean anything, so that model is still far from exact "
-        "answers at the end. RoPE rotates queries and keys in self-attention so that scores depend on relative "
-        "distance only; in this implementation cross-attention gets no rotation, so the decoder has no direct "
-        "way to ask for 'the source position mirrored to mine', and it too learns reverse much more slowly here. "
-        "RoPE shines in decoder-only language models, where relative distance is what matters.",
-        "反转需要绝对位置：目标第 i 个字母来自源序列的第 S-1-i 个位置。正弦表从第一步起就给每个位置一个固定且互不相同的编码，"
-        "用它的模型在本次运行内学会了反转。可学习的位置编码一开始只是随机向量（每个堆叠多一张 max_len × D 的表，参数更多），"
-        "要先训练才有意义，所以到结束时这个模型离完全正确还差得远。RoPE 在自注意力中旋转查询和键，使分数只取决于相对距离；"
-        "本实现的交叉注意力不做旋转，解码器没有直接办法去找“与我对称的源位置”，因此这里它学反转也慢得多。"
-        "RoPE 的长处在纯解码器语言模型中，那里重要的正是相对距离。"),
+        "Reversing needs absolute positions: target letter i comes from source position S-1-i. The "
+        "sinusoidal table gives every position a fixed, distinct code from the first step. Learned positions "
+        "start as random vectors (a max_len × D table per stack, so more parameters) that must be trained "
+        "before they mean anything. RoPE rotates queries and keys in self-attention so that their scores "
+        "depend on the positions only through their offset; in this implementation cross-attention gets no "
+        "rotation, so the decoder has no direct way to ask for 'the source position mirrored to mine'. "
+        "Compare when each model's exact match rises and where it ends.",
+        "反转需要绝对位置：目标第 i 个字母来自源序列的第 S-1-i 个位置。正弦表从第一步起就给每个位置一个固定且互不相同的编码。可学习的位置编码一开始只是随机向量（每个堆叠多一张 max_len × "
+        "D 的表，参数更多），要先训练才有意义。RoPE "
+        "在自注意力中旋转查询和键，使分数只通过两者的位置差依赖于位置；本实现的交叉注意力不做旋转，解码器没有直接办法去找“与我对称的源位置”。比较每个模型的完全匹配率从什么时候开始上升、最后到多少。"),
     data=sequence_task("reverse"),
+    findings=outcome_findings(sequence_task("reverse")),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN.replace(max_steps=180),        # three variants: fewer steps each
     variants=(
@@ -237,22 +230,20 @@ OVERFITTING = Lab(
         "losses part, and does dropout 0.2 keep them together?",
         "一个字符模型一遍又一遍地读同样的一万个字符。它的训练损失和验证损失从哪里开始分开？dropout 0.2 能让它们靠得更近吗？"),
     explanation=Bilingual(
-        "The validation text is the last tenth of the bundled text, never trained on. At first both losses fall "
-        "together: what the model learns (spelling, common words) carries over. Then it starts to learn the "
-        "training text itself: the training loss keeps falling faster than the validation loss, and the curves "
-        "part; trained long enough, the validation loss levels off and turns up. The check measures the gap at "
-        "the end, with both losses taken without dropout. Dropout 0.2 zeroes a random fifth of the activations at "
-        "every step (and scales the rest by 1/0.8), so no single path can carry a memorised detail; its training "
-        "loss falls more slowly and, in these runs, its gap stays smaller. Dropout is switched off when evaluating "
-        "and generating. More data is the stronger cure; dropout, weight decay and stopping at the lowest "
-        "validation loss are the ones that fit a tiny text.",
-        "验证文本是内置文本的最后十分之一，从不参与训练。起初两条损失一起下降：模型学到的东西（拼写、常见词）可以迁移。"
-        "接着它开始记住训练文本本身：训练损失比验证损失下降得更快，两条曲线分开；训练得足够久，验证损失会趋平并回升。"
-        "检查项测量训练结束时的差距，两种损失都在关闭 dropout 的情况下计算。"
-        "dropout 0.2 在每一步随机把五分之一的激活置零（其余乘以 1/0.8），任何单条通路都无法单独记住细节；"
-        "它的训练损失下降得慢一些，在这些运行中差距也更小。评估和生成时 dropout 关闭。更多的数据是更有效的办法；"
-        "对小文本来说，dropout、权重衰减以及在验证损失最低时停止训练是合适的手段。"),
+        "The validation text is the last tenth of the bundled text, never trained on. What the model learns "
+        "first (spelling, common words) carries over, so both losses fall together; once it learns the "
+        "training text itself, the training loss falls faster than the validation loss and the curves part, "
+        "and trained long enough the validation loss turns up. The check measures the gap at the end, with "
+        "both losses taken without dropout. Dropout 0.2 zeroes a random fifth of the activations at every "
+        "step (and scales the rest by 1/0.8), so no single path can carry a memorised detail: compare the "
+        "two models' gaps. Dropout is switched off when evaluating and generating. More data is the stronger "
+        "cure; dropout, weight decay and stopping at the lowest validation loss are the ones that fit a tiny "
+        "text.",
+        "验证文本是内置文本的最后十分之一，从不参与训练。模型最先学到的东西（拼写、常见词）可以迁移，所以两条损失一起下降；一旦它开始记住训练文本本身，训练损失就比验证损失下降得更快，两条曲线分开；训练得足够久，验证损失会回升。检查项测量训练结束时的差距，两种损失都在关闭 "
+        "dropout 的情况下计算。dropout 0.2 在每一步随机把五分之一的激活置零（其余乘以 1/0.8），任何单条通路都无法单独记住细节：比较两个模型的差距。评估和生成时 dropout "
+        "关闭。更多的数据是更有效的办法；对小文本来说，dropout、权重衰减以及在验证损失最低时停止训练是合适的手段。"),
     data=TINY_TEXT,
+    findings=outcome_findings(TINY_TEXT),
     model_config=OVERFIT_MODEL,
     train_config=OVERFIT_TRAIN,
     variants=(REFERENCE, Variant("dropout", Bilingual("dropout 0.2", "dropout 0.2"), model_changes=dict(dropout=0.2))),

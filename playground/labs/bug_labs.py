@@ -1,7 +1,7 @@
 """The six classic bugs of the tutorials, each trained beside the correct model.
 
-The explanations describe what these presets showed when run (one torch thread, seed 0); the
-numbers in them are tendencies, and a lab's own checks report the values of each run.
+An explanation says what the bug changes, what to look at and the fix; what a run showed is in its
+checks and its findings, filled in from that run (see findings and comparisons).
 """
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from playground.bilingual import Bilingual
 from playground.claims import Claim
 
 from . import checks
+from .comparisons import outcome_findings
 from .bugs import (
     drop_residuals,
     forget_embedding_scale,
@@ -142,21 +143,18 @@ ATTENTION_SCALE = Lab(
         "letters, with and without it.",
         "softmax(QKᵀ/√d_k) 中的 1/√d_k 有什么用？让一个单头、d_k = 64 的模型分别在有和没有它的情况下学习反转字母。"),
     explanation=Bilingual(
-        "A dot product of two d_k-dimensional vectors spreads like √d_k, so without the division the scores are "
-        "8 times larger here. This model's weights start small (standard deviation 0.02), so at initialisation the "
-        "unscaled attention is only slightly sharper: its entropy is a little below the reference's, not yet "
-        "one-hot. As the weights grow during training, the unscaled scores drive softmax into saturation: by the "
-        "end its attention entropy is close to 0 (each query looks at a single key) while the reference's stays "
-        "in between. A saturated softmax passes almost no gradient to the keys it ignores, and in these runs the "
-        "unscaled model stalls on reverse while the reference solves it. Fix: "
-        "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k).",
-        "两个 d_k 维向量的点积，其波动幅度随 √d_k 增长，所以不做除法时这里的分数大了 8 倍。"
-        "本模型的权重初始化得很小（标准差 0.02），因此刚初始化时未缩放的注意力只是略微尖锐一些："
-        "熵比参考模型稍低，还没有变成 one-hot。随着训练中权重变大，未缩放的分数把 softmax 推向饱和："
-        "训练结束时它的注意力熵接近 0（每个查询只看一个键），而参考模型保持在中间。"
-        "饱和的 softmax 几乎不给被忽略的键传梯度；在这些运行中，未缩放的模型在反转任务上停滞，参考模型则学会了。"
-        "修复：scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)。"),
+        "A dot product of two d_k-dimensional vectors whose entries are about 1 in size spreads like √d_k, "
+        "so for the same queries and keys the unscaled scores are √64 = 8 times the reference's. This "
+        "model's weights start small (standard deviation 0.02), so its queries and keys start far below 1 in "
+        "size. Compare the two models' attention entropy (1 = spread evenly, 0 = a single key) before "
+        "training and after it, as training grows the queries and keys: a saturated softmax, near one-hot, "
+        "passes almost no gradient to the keys it ignores. The curves show whether that slows the unscaled "
+        "model on reverse. Fix: scores = q @ k.transpose(-2, -1) / math.sqrt(d_k).",
+        "两个 d_k 维向量的各分量大小约为 1 时，它们的点积的波动幅度随 √d_k 增长，所以对同样的查询和键，未缩放的分数是参考模型的 √64 = 8 倍。本模型的权重初始化得很小（标准差 "
+        "0.02），查询和键一开始远小于 1。比较两个模型训练前和训练后的注意力熵（1 = 均匀分布，0 = 只看一个键），训练会让查询和键变大：饱和的 softmax 接近 "
+        "one-hot，几乎不给被忽略的键传梯度。曲线显示这是否让未缩放的模型在反转任务上学得更慢。修复：scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)。"),
     data=sequence_task("reverse"),
+    findings=outcome_findings(sequence_task("reverse")),
     model_config=SEQ2SEQ_MODEL.replace(n_heads=1),
     train_config=SEQ2SEQ_TRAIN,
     variants=(REFERENCE, Variant("unscaled", Bilingual("no 1/√d_k", "没有 1/√d_k"), bug=forget_score_scale)),
@@ -174,18 +172,17 @@ EMBEDDING_SCALE = Lab(
         "词嵌入在加上位置编码之前要乘以 √d_model。如果忘了这个因子，复制任务会怎样？"),
     explanation=Bilingual(
         "This model initialises token embeddings with standard deviation 1/√d_model, so that after the "
-        "√d_model factor they are about as large as the sinusoidal encoding (values between -1 and 1). Without "
-        "the factor the positional encoding is several times larger than the token embedding (the RMS ratio is "
-        "about 5.7 instead of 0.7 at d_model = 64), so at first the model mostly sees where a token is, not "
-        "which token it is. On copy the broken model sits on its plateau much longer and only catches up once "
-        "its embeddings have grown; the reference gets there far earlier. Fix: "
-        "x = embed(ids) * math.sqrt(d_model) + pe (or initialise the embeddings larger if you drop the factor).",
-        "本模型用标准差 1/√d_model 初始化词嵌入，乘上 √d_model 之后，它们与正弦位置编码（取值在 -1 到 1 之间）大小相当。"
-        "少了这个因子，位置编码就比词嵌入大好几倍（d_model = 64 时均方根之比约为 5.7，而不是 0.7），"
-        "于是模型一开始主要看到的是词元在哪里，而不是它是什么。在复制任务上，出错的模型在平台期停留得久得多，"
-        "直到嵌入自己长大才追上来；参考模型则早得多就学会了。"
-        "修复：x = embed(ids) * math.sqrt(d_model) + pe（如果去掉这个因子，就要把嵌入初始化得更大）。"),
+        "√d_model factor they are about as large as the sinusoidal encoding (values between -1 and 1). "
+        "Without the factor the positional encoding starts several times larger than the token embedding "
+        "(the check measures the ratio of their sizes before and after training), so at first the model "
+        "mostly sees where a token is, not which token it is. On the curves, look at how long each model "
+        "stays on its plateau on copy, and whether the broken one catches up as its embeddings grow. Fix: x "
+        "= embed(ids) * math.sqrt(d_model) + pe (or initialise the embeddings larger if you drop the factor).",
+        "本模型用标准差 1/√d_model 初始化词嵌入，乘上 √d_model 之后，它们与正弦位置编码（取值在 -1 到 1 "
+        "之间）大小相当。少了这个因子，位置编码一开始就比词嵌入大好几倍（检查项测量训练前后两者大小之比），于是模型起初主要看到的是词元在哪里，而不是它是什么。在曲线上看每个模型在复制任务上的平台期停留多久，以及出错的模型会不会随着嵌入变大而追上来。修复：x "
+        "= embed(ids) * math.sqrt(d_model) + pe（如果去掉这个因子，就要把嵌入初始化得更大）。"),
     data=sequence_task("copy"),
+    findings=outcome_findings(sequence_task("copy")),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
     variants=(REFERENCE, Variant("unscaled_embedding", Bilingual("no √d_model", "没有 √d_model"),
@@ -204,22 +201,20 @@ HEAD_SPLIT = Lab(
         "分头的正确写法是 x.view(B, T, H, D/H).transpose(1, 2)。如果省掉 transpose，直接用 x.view(B, H, T, D/H) 呢？"),
     explanation=Bilingual(
         "x.view(B, H, T, D/H) only reinterprets memory: 'head' h receives a block of about T/H consecutive "
-        "positions cut into rows of D/H numbers, so attention mixes pieces of positions inside that block "
-        "instead of whole positions across the sequence. Every shape is still right, so nothing crashes. With "
-        "identical weights the outputs already differ from the reference at the start. On reverse, where each "
-        "output letter needs a letter from the other end of the source, the broken model stays stuck on a "
-        "plateau far above the reference, which solves the task. Because the grouping depends on the "
-        "sequence length, a position's logits also differ between the whole sequence and its prefix, so "
-        "generating one token at a time computes yet another function. Fix: "
-        "x.view(B, T, H, D/H).transpose(1, 2) to split and out.transpose(1, 2).reshape(B, T, D) to merge.",
-        "x.view(B, H, T, D/H) 只是重新解释内存：第 h 个“头”拿到的是大约 T/H 个相邻位置，被切成长度 D/H 的行，"
-        "于是注意力只在这一块里混合“半个位置”，而不是在整个序列的完整位置之间。形状全都对，所以不会报错。"
-        "在权重完全相同时，它的输出一开始就和参考模型不同。在反转任务上，每个输出字母都需要源序列另一端的字母，"
-        "出错的模型一直停在远高于参考模型的平台上，参考模型则学会了任务。"
-        "由于分组方式取决于序列长度，同一位置在完整序列和只给前缀时的 logit 也不一样，"
-        "所以逐个词元生成时它计算的又是另一个函数。"
-        "修复：分头用 x.view(B, T, H, D/H).transpose(1, 2)，合并用 out.transpose(1, 2).reshape(B, T, D)。"),
+        "positions cut into rows of D/H numbers, so attention mixes fragments of positions inside that block "
+        "instead of whole positions across the sequence. Every shape is still right, so nothing crashes. The "
+        "first check compares the outputs with the reference's at the start, with identical weights. On "
+        "reverse each output letter needs a letter from the other end of the source: the curves show what "
+        "the broken model can still learn. Because the grouping depends on the sequence length, a position's "
+        "logits can also differ between the whole sequence and its prefix (the second check), so generating "
+        "one token at a time would compute yet another function. Fix: x.view(B, T, H, D/H).transpose(1, 2) "
+        "to split and out.transpose(1, 2).reshape(B, T, D) to merge.",
+        "x.view(B, H, T, D/H) 只是重新解释内存：第 h 个“头”拿到的是大约 T/H 个相邻位置，被切成长度为 D/H "
+        "的行，每行只是某个位置向量的一段，于是注意力只在这一块里混合这些位置片段，而不是在整个序列的完整位置之间。形状全都对，所以不会报错。第一项检查在权重完全相同时，比较训练开始时它与参考模型的输出。在反转任务上，每个输出字母都需要源序列另一端的字母：曲线显示出错的模型还能学到什么。由于分组方式取决于序列长度，同一位置在完整序列和只给前缀时的 "
+        "logit 也可能不同（第二项检查），所以逐个词元生成时它计算的又是另一个函数。修复：分头用 x.view(B, T, H, D/H).transpose(1, 2)，合并用 "
+        "out.transpose(1, 2).reshape(B, T, D)。"),
     data=sequence_task("reverse"),
+    findings=outcome_findings(sequence_task("reverse")),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
     variants=(REFERENCE, Variant("no_transpose", Bilingual("view without transpose", "只用 view 不转置"),
@@ -237,20 +232,20 @@ MISSING_RESIDUAL = Lab(
         "to it, x = x + f(x)?",
         "如果 8 层模型的每个子层都替换掉信息流（x = f(x)），而不是加到上面（x = x + f(x)），会怎样？"),
     explanation=Bilingual(
-        "Without the residual path every token's vector has to pass through 16 freshly initialised sub-layers "
-        "in a row, and attention averages over positions in every one of them. Already at initialisation the "
-        "last block's outputs at different positions are almost the same vector (mean cosine close to 1, "
-        "against about 0.3 with residuals): which character sits where has been washed out, the 'rank collapse' "
-        "of deep attention without skip connections. In these runs the broken model stalls at about the loss of "
-        "predicting letter frequencies alone (about 3.3), while the reference keeps improving. Fix: "
-        "x = x + sublayer(norm(x)) around every sub-layer; the residual stream also gives the gradient a direct "
-        "path to the first layers.",
-        "没有残差通路时，每个词元的向量要连续穿过 16 个刚初始化的子层，而且每一层的注意力都会在位置之间求平均。"
-        "刚初始化时，最后一个块在不同位置上的输出就已经几乎是同一个向量（平均余弦接近 1，有残差时约为 0.3）："
-        "哪个字符在哪里的信息被抹掉了，这就是没有跳跃连接的深层注意力的“秩坍缩”。"
-        "在这些运行中，出错的模型停在大约只按字母频率预测的损失上（约 3.3），参考模型则持续下降。"
-        "修复：每个子层外都写成 x = x + sublayer(norm(x))；残差流也让梯度能直接到达前面的层。"),
+        "Without the residual path every token's vector has to pass through 16 freshly initialised "
+        "sub-layers in a row, and attention averages over positions in every one of them. The check measures "
+        "how alike the last block's outputs at different positions are (mean cosine; 1 = the same vector "
+        "everywhere), before and after training: near 1, which character sits where has been washed out, the "
+        "'rank collapse' of deep attention without skip connections. On the curves, compare each model's "
+        "loss with the letter-frequency loss the findings give for the text read: a model that ends there "
+        "predicts characters by their frequency alone. Fix: x = x + sublayer(norm(x)) around every "
+        "sub-layer; the residual stream also gives the gradient a direct path to the first layers.",
+        "没有残差通路时，每个词元的向量要连续穿过 16 个刚初始化的子层，而且每一层的注意力都会在位置之间求平均。检查项测量训练前后最后一个块在不同位置上的输出有多相似（平均余弦；1 = "
+        "每个位置都是同一个向量）：接近 1 "
+        "时，哪个字符在哪里的信息就被抹掉了，这就是没有跳跃连接的深层注意力的“秩坍缩”。在曲线上，把每个模型的损失和结论中给出的、本次读取文本的字母频率损失相比：停在那里的模型只按出现频率预测字符。修复：每个子层外都写成 "
+        "x = x + sublayer(norm(x))；残差流也让梯度能直接到达前面的层。"),
     data=CHARACTERS,
+    findings=outcome_findings(CHARACTERS),
     model_config=DEEP_LM_MODEL,
     train_config=DEEP_LM_TRAIN,
     variants=(REFERENCE, Variant("no_residual", Bilingual("no residual", "没有残差"), bug=drop_residuals)),
@@ -267,20 +262,19 @@ POST_NORM_NO_WARMUP = Lab(
         "warm-up fix it?",
         "8 层的 post-norm Transformer 能否在较高学习率、没有预热的情况下训练？加上预热能解决问题吗？"),
     explanation=Bilingual(
-        "Post-norm applies LayerNorm after each residual addition, x = norm(x + f(x)), so no untouched identity "
-        "path runs through the stack; pre-norm, x = x + f(norm(x)), keeps one. At this peak learning rate (0.03) "
-        "the post-norm model collapses within the first rounds to predicting letter frequencies (its loss "
-        "stays near 3.3–3.5) and does not recover; in these runs a 20-step warm-up did not save it either, "
-        "while the pre-norm reference trains normally at the same learning rate. The original Transformer "
-        "trained post-norm with a long warm-up and a smaller learning rate; at this tiny size the dependable "
-        "fixes are pre-norm or a lower peak learning rate.",
-        "post-norm 在每次残差相加之后做 LayerNorm：x = norm(x + f(x))，整个网络里没有一条不被改动的恒等通路；"
-        "pre-norm 写成 x = x + f(norm(x))，保留了这条通路。在这个峰值学习率（0.03）下，"
-        "post-norm 模型在最初几轮内就坍缩成只按字母频率预测（损失停在 3.3–3.5 附近），之后再也恢复不了；"
-        "在这些运行中，20 步预热也没能救回它，而 pre-norm 参考模型在同样的学习率下正常训练。"
-        "原始 Transformer 用 post-norm 时配合了很长的预热和更小的学习率；在这么小的模型上，"
-        "可靠的修复是改用 pre-norm，或降低峰值学习率。"),
+        "Post-norm applies LayerNorm after each residual addition, x = norm(x + f(x)), so no untouched "
+        "identity path runs through the stack; pre-norm, x = x + f(norm(x)), keeps one. The three models "
+        "train at the same high peak learning rate (0.03): the pre-norm reference, post-norm without warm-up "
+        "and post-norm with a 20-step warm-up. On the curves, look for a loss that flattens at the "
+        "letter-frequency loss (the findings give it for the text read), whether it recovers, and whether "
+        "warm-up changes that. The original Transformer trained post-norm with a long warm-up and a smaller "
+        "learning rate; pre-norm and a lower peak learning rate are the other fixes.",
+        "后置归一化在每次残差相加之后做层归一化：x = norm(x + f(x))，整个网络里没有一条不被改动的恒等通路；前置归一化写成 x = x + "
+        "f(norm(x))，保留了这条通路。三个模型用同样的高峰值学习率（0.03）训练：前置归一化的参考模型、无预热的后置归一化、有 20 "
+        "步预热的后置归一化。在曲线上找一找停在字母频率损失（结论中给出本次读取文本的值）上的损失，看它能否恢复，以及预热是否改变这一点。原始 Transformer "
+        "用后置归一化时配合了很长的预热和更小的学习率；前置归一化和更低的峰值学习率是另外两种修复。"),
     data=CHARACTERS,
+    findings=outcome_findings(CHARACTERS),
     model_config=DEEP_LM_MODEL,
     train_config=HIGH_LR_TRAIN,
     variants=(
@@ -323,6 +317,7 @@ MERGE_WITH_VIEW = Lab(
         "两者计算的是同一个函数：第二项检查得到相同的 logit，两条曲线重合。"
         "这个错误只在多于一个头、多于一个位置时出现；逐个词元生成时（T = 1）view 恰好能用，所以这个错误可能一直藏到第一次训练。"),
     data=sequence_task("copy"),
+    findings=outcome_findings(sequence_task("copy")),
     model_config=SEQ2SEQ_MODEL,
     train_config=SEQ2SEQ_TRAIN,
     variants=(REFERENCE, Variant("contiguous_view", Bilingual("transpose + contiguous + view", "transpose + contiguous + view"),
