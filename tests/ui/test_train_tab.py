@@ -387,14 +387,22 @@ def test_before_any_training_the_view_choices_follow_the_language():
     assert not any(re.search(r"[\u4e00-\u9fff]", shown) for shown, _ in english["score"][0])
 
 
-def test_a_refused_gpu_says_why_and_how_to_get_more_in_the_sessions_language():
+@pytest.mark.parametrize("reason, english_says, chinese_says", [
+    ("gpu_quota", "your daily GPU quota is spent", "配额已用完"),
+    ("gpu_signed_out", "not signed in", "没有登录"),
+    ("gpu_outside_hf", "opened outside huggingface.co", "不是在 huggingface.co 上打开的"),
+    ("gpu_busy", "No GPU is free right now", "现在没有空闲的 GPU"),
+])
+def test_a_refused_gpu_says_which_case_it_is_in_the_sessions_language(monkeypatch, reason, english_says, chinese_says):
     from playground.train.events import GpuRefusal
     from playground.ui.views.training import gpu_refusal_text
 
-    refusal = GpuRefusal("gpu_quota", "You have exceeded your free ZeroGPU quota <b>now</b>", 3, "5:12:00")
+    monkeypatch.setenv("SPACE_ID", "teacher/playground-demo")
+    refusal = GpuRefusal(reason, "ZeroGPU quota exceeded: <b>now</b>", 3, "5:12:00")
     english, chinese = gpu_refusal_text(refusal, "en"), gpu_refusal_text(refusal, "zh-CN")
-    assert "quota" in english and "sign in" in english and "3 s" in english and "5:12:00" in english
+    assert english_says in english and chinese_says in chinese and "CPU" in english and "CPU" in chinese
     assert "<b>" not in english and "&lt;b&gt;" in english                     # the platform's words, as text
-    assert "配额" in chinese and "登录" in chinese and "CPU" in chinese
-    busy = gpu_refusal_text(GpuRefusal("gpu_busy", "no GPU"), "en")
-    assert "No GPU came free" in busy and "Resume" in busy
+    assert ("sign in" in english.lower()) == (reason in ("gpu_signed_out", "gpu_outside_hf"))
+    assert ("5:12:00" in english) == ("5:12:00" in chinese) == (reason in ("gpu_quota", "gpu_signed_out"))
+    link = "[huggingface.co/spaces/teacher/playground-demo](https://huggingface.co/spaces/teacher/playground-demo)"
+    assert (link in english) == (link in chinese) == (reason == "gpu_outside_hf")

@@ -25,6 +25,7 @@ from .drawing import DRAWN_JS, marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
+from .sharing import share_js
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
 PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM, "room")   # room=CODE: the class room's student page
@@ -202,8 +203,9 @@ async (...links) => {
 """
 
 
-# "Copy link": the shown tab's link and the address go to the server (which says what happened);
-# the address goes to the clipboard unless the view is private.
+# "Copy link": the shown tab's link and the address it is shared by (sharing.py: on a Space, its
+# huggingface.co page) go to the server (which says what happened); that address goes to the
+# clipboard unless the view is private.
 COPY_JS = """
 async (request, lang) => {
   let link = '';
@@ -212,7 +214,7 @@ async (request, lang) => {
     const field = box.querySelector('textarea, input');
     if (panel && panel.offsetParent !== null && field) link = field.value;
   }
-  const address = location.href;
+  const address = SHARED_ADDRESS();
   if (link && !link.startsWith('#')) {
     try {
       await navigator.clipboard.writeText(address);
@@ -322,4 +324,4 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         link, _, address = (payload or "").partition("\n")
         return copy_message(link, address, lang)
 
-    copy.click(on_copy, [query, ctx.language], [copied], js=COPY_JS, show_progress="hidden", **PRIVATE)
+    copy.click(on_copy, [query, ctx.language], [copied], js=share_js(COPY_JS), show_progress="hidden", **PRIVATE)

@@ -1,9 +1,11 @@
 """"Show QR code": the address of the view on screen drawn as a QR code over the whole page, large
 enough to scan from the back of a room when projected; a click anywhere on it, or Escape, closes it.
 
-One event: its js sends the shown tab's link and the address (as Copy link's does); the server
-draws the address with segno as an SVG that fills the screen's smaller side, or says why there is
-no code (a session's own model has no link; an address too long to scan across a room). Closing
+One event: its js sends the shown tab's link and the address it is shared by (as Copy link's
+does: on a Space, its huggingface.co page; see sharing.py); the server draws the address with segno as an SVG that fills the screen's smaller side, or says why there is
+no code (a session's own model has no link; an address too long to scan across a room). An address on
+127.0.0.1 or localhost, which no phone can open, is drawn with a note saying so, unless the server
+listens on the network: then the machine's network address is drawn instead, and the note says so. Closing
 is the page's alone (a class on <body>), so it costs no event.
 """
 from __future__ import annotations
@@ -16,6 +18,7 @@ import segno
 from ..text.i18n import label, text
 from .context import PRIVATE
 from .links import PRIVATE_LINK, copy_message
+from .sharing import is_loopback, network_address, share_js
 
 ERROR_CORRECTION = "m"            # 15% of the code may be lost (a glare on the screen) and it still reads
 MAX_QR_CHARS = 600                # a longer address makes modules too small to scan across a room
@@ -42,7 +45,7 @@ async (payload, lang) => {{
     const field = box.querySelector('textarea, input');
     if (panel && panel.offsetParent !== null && field) link = field.value;
   }}
-  return [link + '\\n' + location.href, lang];
+  return [link + '\\n' + SHARED_ADDRESS(), lang];
 }}
 """
 
@@ -71,21 +74,26 @@ def refusal(link: str, address: str, lang: str) -> str:
     return ""
 
 
-def panel_html(address: str, lang: str) -> str:
-    """The panel: the code, the address under it (as text) and a close button."""
+def panel_html(address: str, lang: str, note: str = "") -> str:
+    """The panel: the code, the address under it (as text), `note` (plain text) and a close button."""
     title = html.escape(text(lang, "qr_title"))
+    caption = html.escape(address) + (f"<br>{html.escape(note)}" if note else "")
     return (f'<figure role="dialog" aria-label="{title}">{qr_svg(address)}'
-            f"<figcaption>{html.escape(address)}</figcaption>"
+            f"<figcaption>{caption}</figcaption>"
             f'<button type="button" class="qr-close">{html.escape(text(lang, "qr_close"))}</button></figure>')
 
 
 def show(payload: str, lang: str) -> tuple:
     """The panel for "<link>\\n<address>" (hidden, and the status saying why, when there is no code)."""
     link, _, address = (payload or "").partition("\n")
+    note = ""
+    if is_loopback(address):                     # this computer's own address: no phone opens it
+        reachable = network_address(address)
+        address, note = (reachable, text(lang, "qr_network_address")) if reachable else (address, text(lang, "qr_loopback"))
     why = refusal(link, address, lang)
     if why:
         return gr.HTML(visible=False), why
-    return gr.HTML(panel_html(address, lang), visible=True), ""
+    return gr.HTML(panel_html(address, lang, note), visible=True), ""
 
 
 def build_button() -> gr.Button:
@@ -100,4 +108,4 @@ def build_panel() -> gr.HTML:
 
 def wire(button: gr.Button, panel: gr.HTML, status: gr.Markdown, language) -> None:
     """`button` draws the code of the address on screen into `panel`; `status` says why when it cannot."""
-    button.click(show, [status, language], [panel, status], js=SHOW_JS, show_progress="hidden", **PRIVATE)
+    button.click(show, [status, language], [panel, status], js=share_js(SHOW_JS), show_progress="hidden", **PRIVATE)

@@ -22,6 +22,7 @@ from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.train.schedule import schedule_curve
 from playground.viz.training import MARKER_LIMIT
 
+from ..page.sharing import space_page
 from ..page.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from ..session.training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from ..text.i18n import text
@@ -139,7 +140,9 @@ def gpu_refusal_text(refusal: GpuRefusal, lang: str) -> str:
     t = partial(text, lang)
     when = t("train_gpu_retry", retry_in=literal(refusal.retry_in)) if refusal.retry_in else ""
     left = t("train_gpu_left", seconds=refusal.quota_left_s) if refusal.quota_left_s is not None else ""
-    return t(f"train_{refusal.reason}", when=when, left=left, detail=literal(refusal.detail))
+    page = space_page()
+    link = f"[{page.removeprefix('https://')}]({page})" if page else t("train_gpu_space_page")
+    return t(f"train_{refusal.reason}", when=when, left=left, link=link, detail=literal(refusal.detail))
 
 
 def _thinned(events: list[TrainEvent]) -> list[TrainEvent]:
