@@ -38,7 +38,7 @@ def gpt2_parity() -> dict:
             trace = Trace()
             logits = imported.model(imported.ids.to_project(ids), trace=trace)       # [B, T, V + 4]
         predicted = torch.tensor([p for p in range(logits.size(-1)) if p not in imported.config.never_predict])
-        gpt2_ids = imported.ids.to_gpt2(predicted)
+        gpt2_ids = imported.ids.to_source(predicted)
         logit_diff = max(logit_diff, (logits[..., predicted] - expected.logits[..., gpt2_ids]).abs().max().item())
         ours = trace.attention(DECODER_SELF)                                        # [L, B, H, T, T]
         attention_diff = max(attention_diff, *((ours[i] - w).abs().max().item() for i, w in enumerate(expected.attentions)))

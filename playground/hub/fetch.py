@@ -13,13 +13,14 @@ import huggingface_hub
 from huggingface_hub.errors import (EntryNotFoundError, GatedRepoError, HFValidationError, HfHubHTTPError,
                                     LocalEntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError)
 
-WANTED_FILES = "config.json, model.safetensors and tokenizer.json (or vocab.json + merges.txt)"
+WANTED_FILES = "config.json, model.safetensors and tokenizer.json (a GPT-2 may have vocab.json + merges.txt instead)"
 
 
 class HubImportError(ValueError):
     """A repository that cannot be imported; the message says why and what to do. `reason` names the common
-    cases ("unreachable", "not_found", "gated", "too_large", "not_gpt2") and `details` their values, so an
-    interface can say them in its own words; None for the rest."""
+    cases ("unreachable", "not_found", "gated", "too_large", "not_gpt2", "unsupported_family",
+    "unsupported_field") and `details` their values, so an interface can say them in its own words; None
+    for the rest."""
 
     def __init__(self, message: str, reason: str | None = None, **details):
         super().__init__(message)
@@ -91,5 +92,5 @@ class Repository:
         """The local path of `filename`, or a HubImportError naming the missing file."""
         path = self.file(filename)
         if path is None:
-            raise HubImportError(f"{self.name} has no {filename}{why}; a GPT-2 repository needs {WANTED_FILES}")
+            raise HubImportError(f"{self.name} has no {filename}{why}; a model repository needs {WANTED_FILES}")
         return path

@@ -180,6 +180,17 @@ def convert_weights(weights: dict[str, torch.Tensor], gpt2: Gpt2Config, ids: IdM
     return state
 
 
+def weights_file(repository: Repository) -> Path:
+    """The repository's model.safetensors, or a HubImportError saying why there is none to read."""
+    path = repository.file(WEIGHTS_FILE)
+    if path is None:
+        only_pickle = repository.has(PICKLE_WEIGHTS_FILE)
+        raise HubImportError(f"{repository.name} has no {WEIGHTS_FILE}" + (
+            f", only {PICKLE_WEIGHTS_FILE}, a pickle, which the playground never loads because unpickling can run "
+            "code; use a repository (or revision) with safetensors weights" if only_pickle else ""))
+    return path
+
+
 def model_card(repository: Repository, config: ModelConfig, n_parameters: int) -> str:
     return (f"# {repository.name}\n\nGPT-2 weights imported from `{repository.source}` into the playground's own "
             f"decoder-only model: {config.n_decoder_layers} layers, {config.n_heads} heads, d_model={config.d_model}, "
@@ -205,13 +216,7 @@ def import_gpt2(repository: Repository, max_parameters: int | None = None) -> Im
         vocab_file = repository.require(VOCAB_FILE, f" and no {TOKENIZER_FILE}")
         merges_file = repository.require(MERGES_FILE, f" and no {TOKENIZER_FILE}")
     tokenizer, ids = import_tokenizer(tokenizer_file, vocab_file, merges_file, gpt2.vocab_size, gpt2.end_of_text)
-    weights_file = repository.file(WEIGHTS_FILE)
-    if weights_file is None:
-        only_pickle = repository.has(PICKLE_WEIGHTS_FILE)
-        raise HubImportError(f"{repository.name} has no {WEIGHTS_FILE}" + (
-            f", only {PICKLE_WEIGHTS_FILE}, a pickle, which the playground never loads because unpickling can run "
-            "code; use a repository (or revision) with safetensors weights" if only_pickle else ""))
-    state = convert_weights(read_weights(weights_file, gpt2), gpt2, ids)
+    state = convert_weights(read_weights(weights_file(repository), gpt2), gpt2, ids)
     with torch.random.fork_rng():
         model = build_model(config)
     model.load_state_dict(state, strict=True)

@@ -1,15 +1,18 @@
-"""A GPT-2 repository's byte-level BPE as a project BPETokenizer, with ids moved to fit the project.
+"""A repository's byte-level BPE (GPT-2, Llama 3 / SmolLM, Qwen2) as a project BPETokenizer, with ids
+moved to fit the project.
 
-The project's tokenizers share fixed special ids (pad=0, bos=1, eos=2, unk=3, mask=4). GPT-2
-has one special token, <|endoftext|>, which it uses both to start and to end a text. So:
+The project's tokenizers share fixed special ids (pad=0, bos=1, eos=2, unk=3, mask=4). GPT-2,
+SmolLM2 and Qwen2.5 have one end-of-text token (<|endoftext|>), used both to start and to end a
+text; some families have a start token of their own. So:
 
-    project id 2 (eos)            <- GPT-2's <|endoftext|>
-    project id 1 (bos)            <- also <|endoftext|> as an input; never predicted
-    project ids 0, 3, 4           <- pad, unk, mask: GPT-2 has no such tokens; never predicted
-    project ids 5, 6, ...         <- GPT-2's other tokens, in GPT-2's order
+    project id 2 (eos)            <- the source's end-of-text token
+    project id 1 (bos)            <- its start token, or end-of-text as an input; never predicted
+    project ids 0, 3, 4           <- pad, unk, mask: the source has no such tokens; never predicted
+    project ids 5, 6, ...         <- the source's other tokens, in the source's order
 
-`IdMap` holds that correspondence; the vocabulary strings and merges are GPT-2's own, so a text
-splits into exactly the same tokens.
+`IdMap` holds that correspondence; the vocabulary strings and merges are the source's own, so a
+text splits into exactly the same tokens. An embedding may have more rows than the tokenizer has
+tokens (Qwen2.5 pads its 151,665 tokens to 151,936 rows): rows no token reaches are left out.
 """
 from __future__ import annotations
 
@@ -30,40 +33,51 @@ NEVER_PREDICTED = (PAD_ID, BOS_ID, UNK_ID, MASK_ID)
 
 @dataclass(frozen=True)
 class IdMap:
-    """Where each project token id comes from in a GPT-2 vocabulary of `gpt2_vocab_size` ids."""
+    """Where each project token id comes from in a source vocabulary of `source_vocab_size` tokens."""
 
-    gpt2_vocab_size: int
-    end_of_text: int                       # GPT-2's <|endoftext|> id
+    source_vocab_size: int
+    end_of_text: int                       # the source's end-of-text id (GPT-2's <|endoftext|>)
+    begin_of_text: int | None = None       # its own start token; None: texts start with end_of_text
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """Source ids that become project specials (eos, and bos when it is a token of its own)."""
+        return tuple(sorted({self.end_of_text} | ({self.begin_of_text} - {None})))
 
     @property
     def vocab_size(self) -> int:
-        """Project ids: the 5 special ones plus GPT-2's ids other than <|endoftext|>."""
-        return self.gpt2_vocab_size + len(SPECIAL_TOKENS) - 1
+        """Project ids: the 5 special ones plus the source's other ids."""
+        return self.source_vocab_size + len(SPECIAL_TOKENS) - len(self.taken)
 
     def source_rows(self) -> list[int | None]:
-        """For each project id, the GPT-2 id whose weights it takes (None: no weights, zeros)."""
+        """For each project id, the source id whose weights it takes (None: no weights, zeros)."""
         specials: list[int | None] = [None] * len(SPECIAL_TOKENS)
-        specials[BOS_ID] = specials[EOS_ID] = self.end_of_text
-        return specials + [i for i in range(self.gpt2_vocab_size) if i != self.end_of_text]
+        specials[EOS_ID] = self.end_of_text
+        specials[BOS_ID] = self.end_of_text if self.begin_of_text is None else self.begin_of_text
+        taken = set(self.taken)
+        return specials + [i for i in range(self.source_vocab_size) if i not in taken]
 
-    def to_project(self, gpt2_ids: torch.Tensor) -> torch.Tensor:
-        """GPT-2 ids -> project ids (any shape)."""
-        shifted = gpt2_ids + len(SPECIAL_TOKENS) - (gpt2_ids > self.end_of_text).long()
-        return torch.where(gpt2_ids == self.end_of_text, torch.full_like(gpt2_ids, EOS_ID), shifted)
+    def to_project(self, source_ids: torch.Tensor) -> torch.Tensor:
+        """Source ids -> project ids (any shape)."""
+        shifted = source_ids + len(SPECIAL_TOKENS) - sum((source_ids > t).long() for t in self.taken)
+        shifted = torch.where(source_ids == self.end_of_text, torch.full_like(source_ids, EOS_ID), shifted)
+        if self.begin_of_text is None:
+            return shifted
+        return torch.where(source_ids == self.begin_of_text, torch.full_like(source_ids, BOS_ID), shifted)
 
-    def to_gpt2(self, project_ids: torch.Tensor) -> torch.Tensor:
-        """Project ids -> GPT-2 ids (bos and eos both become <|endoftext|>; pad, unk, mask have none)."""
+    def to_source(self, project_ids: torch.Tensor) -> torch.Tensor:
+        """Project ids -> source ids (bos becomes the start token or end-of-text; pad, unk, mask have none)."""
         if bool(((project_ids < len(SPECIAL_TOKENS)) & (project_ids != BOS_ID) & (project_ids != EOS_ID)).any()):
-            raise ValueError("pad, unk and mask have no GPT-2 id")
+            raise ValueError("pad, unk and mask have no id in the source vocabulary")
         rows = torch.tensor([-1 if r is None else r for r in self.source_rows()])
         return rows[project_ids]
 
-    def gather(self, gpt2_rows: torch.Tensor) -> torch.Tensor:
-        """A GPT-2 table with one row per GPT-2 id [V, D] -> one row per project id [V + 4, D]."""
+    def gather(self, source_table: torch.Tensor) -> torch.Tensor:
+        """A table with a row per source id [V (or more), D] -> one row per project id [V + 5 - taken, D]."""
         sources = self.source_rows()
-        table = gpt2_rows.new_zeros(len(sources), gpt2_rows.size(1))
+        table = source_table.new_zeros(len(sources), source_table.size(1))
         present = [p for p, s in enumerate(sources) if s is not None]
-        table[present] = gpt2_rows[[sources[p] for p in present]]
+        table[present] = source_table[[sources[p] for p in present]]
         return table
 
 
@@ -81,25 +95,41 @@ def _library_tokenizer(tokenizer_file: Path | None, vocab_file: Path | None, mer
     return tokenizer
 
 
+def _is_byte_level(pre_tokenizer: dict) -> bool:
+    """ByteLevel itself, or a Sequence that ends the splitting with it (Qwen2's regex split, SmolLM's digits)."""
+    if pre_tokenizer.get("type") == "Sequence":
+        return any(part.get("type") == "ByteLevel" for part in pre_tokenizer.get("pretokenizers") or [])
+    return pre_tokenizer.get("type") == "ByteLevel"
+
+
 def import_tokenizer(tokenizer_file: Path | None, vocab_file: Path | None, merges_file: Path | None,
-                     gpt2_vocab_size: int, end_of_text: int) -> tuple[BPETokenizer, IdMap]:
-    """The repository's tokenizer (tokenizer.json, else vocab.json + merges.txt) with project ids."""
+                     embedding_rows: int, end_of_text: int, begin_of_text: int | None = None,
+                     exact_size: bool = True) -> tuple[BPETokenizer, IdMap]:
+    """The repository's tokenizer (tokenizer.json, else vocab.json + merges.txt) with project ids.
+
+    exact_size: the tokenizer must have one token per embedding row (GPT-2); otherwise it may have
+    fewer, and the rows past its last token are left out.
+    """
     state = json.loads(_library_tokenizer(tokenizer_file, vocab_file, merges_file).to_str())
     model, pre_tokenizer = state.get("model") or {}, state.get("pre_tokenizer") or {}
-    if model.get("type") != "BPE" or pre_tokenizer.get("type") != "ByteLevel":
-        raise HubImportError(f"the tokenizer is not GPT-2's byte-level BPE (model {model.get('type')}, "
-                             f"pre-tokenizer {pre_tokenizer.get('type')})")
+    if model.get("type") != "BPE" or not _is_byte_level(pre_tokenizer):
+        raise HubImportError(f"the tokenizer is not a byte-level BPE like GPT-2's (model {model.get('type')}, "
+                             f"pre-tokenizer {pre_tokenizer.get('type')}); SentencePiece-style tokenizers "
+                             "(Llama 2, TinyLlama, Mistral) are not supported")
     by_id = {i: token for token, i in model["vocab"].items()}
     by_id.update({added["id"]: added["content"] for added in state.get("added_tokens") or []})
-    if sorted(by_id) != list(range(gpt2_vocab_size)) or len(set(by_id.values())) != len(by_id):
-        raise HubImportError(f"the tokenizer has {len(by_id)} tokens but config.json says vocab_size="
-                             f"{gpt2_vocab_size}; the embedding must have one row per token")
-    if end_of_text not in by_id:
-        raise HubImportError(f"config.json names token {end_of_text} as the end of text, outside the vocabulary")
+    n_tokens = len(by_id)
+    if sorted(by_id) != list(range(n_tokens)) or len(set(by_id.values())) != n_tokens or \
+            n_tokens > embedding_rows or (exact_size and n_tokens != embedding_rows):
+        raise HubImportError(f"the tokenizer has {n_tokens} tokens but config.json says vocab_size="
+                             f"{embedding_rows}; the embedding must have one row per token")
+    for role, token in (("end of text", end_of_text), ("start of text", begin_of_text)):
+        if token is not None and token not in by_id:
+            raise HubImportError(f"config.json names token {token} as the {role}, outside the vocabulary")
     clashes = sorted(set(SPECIAL_TOKENS) & set(by_id.values()))
     if clashes:
         raise HubImportError(f"the vocabulary already has tokens named {clashes}, the project's special tokens")
-    ids = IdMap(gpt2_vocab_size, end_of_text)
+    ids = IdMap(n_tokens, end_of_text, None if begin_of_text == end_of_text else begin_of_text)
     sources = ids.source_rows()
     model["vocab"] = {**{name: i for i, name in enumerate(SPECIAL_TOKENS)},
                       **{by_id[s]: p for p, s in enumerate(sources) if p >= len(SPECIAL_TOKENS)}}

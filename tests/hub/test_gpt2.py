@@ -36,7 +36,7 @@ def _compare(hf, imported, ids):
         trace = Trace()
         ours = imported.model(imported.ids.to_project(ids), trace=trace)            # [B, T, V + 4]
     keep = torch.tensor([i for i in range(2, ours.size(-1)) if i not in (3, 4)])  # eos and GPT-2's other tokens
-    logit_diff = (ours[..., keep] - reference.logits[..., imported.ids.to_gpt2(keep)]).abs().max().item()
+    logit_diff = (ours[..., keep] - reference.logits[..., imported.ids.to_source(keep)]).abs().max().item()
     attention = trace.attention(DECODER_SELF)                                   # [L, B, H, T, T]
     attention_diff = max((attention[i] - layer).abs().max().item() for i, layer in enumerate(reference.attentions))
     assert len(reference.attentions) == attention.size(0) and keep.numel() == reference.logits.size(-1)
@@ -63,8 +63,8 @@ def test_ids_map_one_to_one_between_gpt2_and_the_project(end_of_text):
     gpt2 = torch.arange(10)
     project = ids.to_project(gpt2)
     assert project[end_of_text] == EOS_ID and sorted(project.tolist()) == [2, *range(5, 14)]
-    assert torch.equal(ids.to_gpt2(project), gpt2) and ids.vocab_size == 14
-    assert ids.to_gpt2(torch.tensor([BOS_ID])).item() == end_of_text
+    assert torch.equal(ids.to_source(project), gpt2) and ids.vocab_size == 14
+    assert ids.to_source(torch.tensor([BOS_ID])).item() == end_of_text
 
 
 def test_bos_reads_like_gpt2s_end_of_text(tmp_path):
@@ -83,14 +83,14 @@ def test_greedy_generation_gives_the_same_tokens(tmp_path):
     imported = load_gpt2(tmp_path)
     prompt = "The quick brown"
     prompt_ids = imported.tokenizer.encode(prompt)
-    gpt2_prompt = imported.ids.to_gpt2(torch.tensor([prompt_ids]))
+    gpt2_prompt = imported.ids.to_source(torch.tensor([prompt_ids]))
     eot = imported.ids.end_of_text
     with torch.no_grad():
         expected = hf.generate(gpt2_prompt, attention_mask=torch.ones_like(gpt2_prompt), max_new_tokens=20,
                                do_sample=False, pad_token_id=eot, eos_token_id=eot)[0, gpt2_prompt.size(1):]
     stepper = Stepper(imported.model, imported.tokenizer, prompt, SamplingConfig(strategy="greedy"))
     generated = [step.chosen for step in stepper.run(20)]
-    assert imported.ids.to_gpt2(torch.tensor(generated)).tolist() == expected.tolist()
+    assert imported.ids.to_source(torch.tensor(generated)).tolist() == expected.tolist()
     assert EOS_ID not in generated[:-1]
 
 
@@ -100,7 +100,7 @@ def test_the_tokenizer_splits_text_exactly_as_gpt2s(tmp_path):
     reference = gpt2_tokenizer(300)
     for text in (TEXT[:120], " leading space and  two", "你好，世界 emoji 🙂"):
         ours = imported.tokenizer.encode(text)
-        assert imported.ids.to_gpt2(torch.tensor(ours)).tolist() == reference.encode(text).ids
+        assert imported.ids.to_source(torch.tensor(ours)).tolist() == reference.encode(text).ids
         assert imported.tokenizer.decode(ours) == text
 
 
@@ -111,7 +111,7 @@ def test_vocab_and_merges_files_work_like_tokenizer_json(tmp_path):
     ids = torch.randint(0, hf.config.vocab_size, (1, 12), generator=torch.Generator().manual_seed(2))
     _, logit_diff, _ = _compare(hf, imported, ids)
     assert logit_diff <= TOLERANCE
-    assert imported.ids.to_gpt2(torch.tensor(imported.tokenizer.encode("The fox"))).tolist() == \
+    assert imported.ids.to_source(torch.tensor(imported.tokenizer.encode("The fox"))).tolist() == \
         gpt2_tokenizer(300).encode("The fox").ids
 
 
