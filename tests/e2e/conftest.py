@@ -65,12 +65,13 @@ def screenshots() -> Path:
 
 
 class AppServer:
-    """`python app.py` started on a free localhost port (or `port`); `url` waits until the page answers 200."""
+    """`python app.py` started on a free localhost port (or `port`); `url` waits until the page answers 200.
+    `env`: variables of the server's environment beside the usual ones (a test's own server)."""
 
-    def __init__(self, pretrained_dir: Path, log_path: Path, port: int | None = None):
+    def __init__(self, pretrained_dir: Path, log_path: Path, port: int | None = None, env: dict | None = None):
         port = port or free_port()
         env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
-               "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir), "GRADIO_ANALYTICS_ENABLED": "False"}
+               "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir), "GRADIO_ANALYTICS_ENABLED": "False", **(env or {})}
         self.log_path = log_path
         self._url = f"http://127.0.0.1:{port}/"
         self._ready = False
