@@ -44,7 +44,8 @@ def build(ctx: AppContext) -> None:
     """Declare the tab's components and events (inside a gr.Tab)."""
     c, examples = layout(ctx)
     tab = TabWiring(ctx, AttentionForm, c, export_name=export_name, controls=handlers.controls, draw=handlers.draw,
-                    refused=handlers.refused, shared=True, derived=handlers.DERIVED)
+                    refused=handlers.refused, shared=True, derived=handlers.DERIVED,
+                    initial=lambda workspace: handlers.initial_form(workspace) or tab.layout_form(workspace))
     # The API's outputs end with the views, in VIEWS order; an example sets the model too.
     everything = ["model", *handlers.CONTROLS, "text", "target", "step", *handlers.LATE_CONTROLS, LINK, *handlers.VIEWS]
     tab.on(any_of(c["run"].click, c["text"].submit, c["target"].submit, c["kind"].input, c["model"].input,

@@ -16,7 +16,7 @@ from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
 from ...page.validation import fail
 from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
-from ...session.examples import ATTENTION_EXAMPLES, examples_for
+from ...session.examples import ATTENTION_EXAMPLES, CHINESE_MODEL, examples_for
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
@@ -151,6 +151,14 @@ DERIVED = (Derived("heads_off", heads_off, HEADS_OFF, ("model", "text", "target"
            Derived("lens", lens, LENS, ("model", "text", "target", "step", "dla_token")),
            Derived("patching", patching_maps, PATCHING, ("model", "text", "step", "pt_corrupted")),
            Derived("probes", probes, PROBES, ("model", "step", "pr_property")))
+
+
+def initial_form(workspace: Workspace) -> AttentionForm | None:
+    """The Chinese interface opens on the Chinese character model (fitted to it, with its first example),
+    where it is shipped, as Generate does; None elsewhere (the layout's form)."""
+    if workspace.language != "zh-CN" or workspace.registry is None or workspace.registry.get(CHINESE_MODEL) is None:
+        return None
+    return AttentionForm(model=CHINESE_MODEL).fit(workspace.catalog, set())[0]
 
 
 def show(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
