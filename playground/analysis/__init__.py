@@ -14,8 +14,9 @@ from .interventions import (
 )
 from .logit_lens import LogitLens, logit_lens
 from .patching import (
-    HeadPatching, Patch, PatchingPair, PatchingView, ResidualPatching, activation_patching, induction_pair,
-    pair_from_inputs, patched_metrics, task_pair,
+    MIN_SPREAD, HeadPatching, Patch, PatchingPair, PatchingTooCostly, PatchingView, ResidualPatching,
+    activation_patching, flipping_pairs, induction_pair, pair_from_inputs, pair_metrics, patched_metrics, task_pair,
+    view_flops,
 )
 from .probes import (
     ProbeData, ProbeResult, fit_probes, induction_probe_data, line_end_probe_data, next_vowel_probe_data,
@@ -29,6 +30,7 @@ __all__ = [
     "fit_probes", "held_out_text", "induction_pair", "induction_probe_data", "line_end_probe_data",
     "logit_attribution", "model_guess",
     "next_vowel_probe_data", "pair_from_inputs", "patched_metrics", "reverse_probe_data", "task_pair",
+    "MIN_SPREAD", "PatchingTooCostly", "flipping_pairs", "pair_metrics", "view_flops",
     "CROSS_SCORES", "FLOP_COMPONENTS", "INDUCTION_THRESHOLD", "InductionVerdict", "MEMORY_COMPONENTS",
     "RepeatMeasurement", "SELF_SCORES", "ExactMatchChange", "GenerationChange", "LogitLens", "NextTokenChange",
     "ShapeRow", "activation_memory_per_token", "exact_match_change", "flops_per_token", "generation_change",

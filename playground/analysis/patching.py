@@ -34,7 +34,12 @@ from playground.data.date_formats import iso
 from playground.data.tasks import DatesTask, Task
 from playground.model import AttentionSite, Trace, hooks
 
-CHUNK_VALUES = 2 ** 25           # the largest activation one patched batch may hold (rows x positions x width)
+from .cost import flops_per_token
+
+CHUNK_VALUES = 2 ** 22           # the largest activation one patched batch may hold (rows x positions x width)
+MIN_SPREAD = 1.0                 # logits: a corruption must move logit[right] - logit[wrong] at least this much,
+                                 # or normalising by the difference divides by noise
+SUGGESTED_PER_POSITION = 4       # replacements tried at each position by the search for a corruption
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,16 @@ class PatchingView:
     corrupted_metric: float      # the same of the corrupted run
     residual: list[ResidualPatching]      # one per stack, encoder first
     heads: list[HeadPatching]             # one per attention site of the model
+    left_out_runs: int = 0       # patched runs of the head-by-position map left out to stay within the budget
+
+
+class PatchingTooCostly(ValueError):
+    """The patched runs of a view need more FLOPs than the caller's budget allows."""
+
+    def __init__(self, needed: float, budget: float):
+        super().__init__(f"patching these inputs needs about {needed / 1e9:.1f} GFLOPs, over the budget of "
+                         f"{budget / 1e9:.1f}; use a shorter input")
+        self.needed, self.budget = needed, budget
 
 
 def _ids(value, name: str) -> tuple[int, ...]:
@@ -228,6 +243,65 @@ def pair_from_inputs(model: nn.Module, clean: Sequence[int], corrupted: Sequence
     wrong = ranked[0] if ranked[0] != right else ranked[1]
     return PatchingPair(probe.clean, probe.corrupted, position, right, wrong, probe.clean_source,
                         probe.corrupted_source)
+
+
+@torch.no_grad()
+def pair_metrics(model: nn.Module, pair: PatchingPair) -> tuple[float, float]:
+    """(clean, corrupted) logit[right] - logit[wrong] of the pair's two runs: two forward passes."""
+    _check_model(model, pair)
+    clean = _run(model, torch.tensor([pair.clean]), _source(pair.clean_source))
+    corrupted = _run(model, torch.tensor([pair.corrupted]), _source(pair.corrupted_source))
+    return float(_metric(clean, pair)[0]), float(_metric(corrupted, pair)[0])
+
+
+@torch.no_grad()
+def flipping_pairs(model: nn.Module, ids: Sequence[int], position: int | None = None,
+                   per_position: int = SUGGESTED_PER_POSITION, max_flops: float | None = None) -> list[PatchingPair]:
+    """One-token changes of `ids` (a decoder-only or encoder-only model's input) that flip the model's answer
+    at `position` (default: the last), best first: changed positions other than the answer's own before it,
+    then by the spread of the logit difference (at least MIN_SPREAD).
+
+    At each position the candidates are the tokens the clean run itself finds likeliest there (a decoder's
+    prediction one position earlier, an encoder's at the position), the token already there left out; the
+    positions nearest the answer come first, and no more of them are tried than `max_flops` allows.
+    """
+    ids = _ids(ids, "ids")
+    position = len(ids) - 1 if position is None else position
+    probe = PatchingPair(ids, ids, position, 0, 1)
+    _check_model(model, probe)
+    if model.has_encoder and model.has_decoder:
+        raise ValueError("a sequence-to-sequence model's corruption changes its source: see task_pair")
+    clean_logits = _run(model, torch.tensor([ids]), None)[0]                   # [T, V]
+    right = int(clean_logits[position].argmax())
+    causal = model.has_decoder
+    nearest = sorted((p for p in range(len(ids)) if p != position and (p < position or not causal)),
+                     key=lambda p: abs(p - position))
+    changes = []                                                               # (position, token)
+    for p in [position, *nearest]:                      # the answer's own token is a last resort, always tried
+        if ids[p] < NUM_SPECIAL:
+            continue
+        likely = clean_logits[p - 1 if causal and p > 0 else p].argsort(descending=True).tolist()
+        changes += [(p, token) for token in likely if token >= NUM_SPECIAL and token != ids[p]][:per_position]
+    if max_flops is not None:
+        changes = changes[:max(1, int(max_flops // _row_flops(model, len(ids), 0)))]
+    if not changes:
+        return []
+    rows = torch.tensor([ids]).repeat(len(changes), 1)                          # [N, T]
+    rows[torch.arange(len(changes)), torch.tensor([p for p, _ in changes])] = torch.tensor([t for _, t in changes])
+    per_chunk = max(1, CHUNK_VALUES // (len(ids) * max(model.config.target_vocab_size, model.config.d_ff)))
+    at = torch.cat([_run(model, rows[k:k + per_chunk], None)[:, position] for k in range(0, len(rows), per_chunk)])
+    clean_at = clean_logits[position].double()
+    found = []
+    for (p, token), logits in zip(changes, at.double()):                      # logits [V]
+        wrong = int(logits.argmax())
+        if wrong == right:
+            continue
+        spread = float(clean_at[right] - clean_at[wrong] - (logits[right] - logits[wrong]))
+        if spread >= MIN_SPREAD:
+            corrupted = list(ids)
+            corrupted[p] = token
+            found.append((p == position, -spread, PatchingPair(ids, tuple(corrupted), position, right, wrong)))
+    return [pair for *_, pair in sorted(found, key=lambda f: f[:2])]
 
 
 # ----------------------------------------------------------------------------------------- running
@@ -363,12 +437,37 @@ def _differs(clean: Trace, corrupted: Trace, patch: Patch) -> bool:
     return not torch.equal(clean[patch.name][index], corrupted[patch.name][index])
 
 
+def _row_flops(model: nn.Module, length: int, source_length: int) -> float:
+    """Forward FLOPs of one patched run: every token of the decoder input (and of the source) through the model."""
+    config = model.config
+    return float(flops_per_token(config, max(length, 1))["total"] * length
+                 + flops_per_token(config, max(source_length, 1))["total"] * source_length)
+
+
+def view_flops(model: nn.Module, length: int, source_length: int = 0, heads_by_position: bool = True) -> float:
+    """FLOPs of the patched runs of a whole view of inputs of these lengths, at most (cells whose activations
+    are equal in both runs are not run): layers x positions of each stack, heads, heads x positions."""
+    config = model.config
+    runs = 0
+    for stack, n in _stacks(model):
+        positions = source_length if stack == "encoder" and model.has_decoder else length
+        runs += (n + 1) * positions
+    for site in model.sites():
+        n = config.n_encoder_layers if site.stack == "encoder" else config.n_decoder_layers
+        positions = source_length if site.stack == "encoder" and model.has_decoder else length
+        runs += n * config.n_heads * (1 + (positions if heads_by_position else 0))
+    return runs * _row_flops(model, length, source_length)
+
+
 @torch.no_grad()
-def activation_patching(model: nn.Module, pair: PatchingPair, heads_by_position: bool = True) -> PatchingView:
+def activation_patching(model: nn.Module, pair: PatchingPair, heads_by_position: bool = True,
+                        max_flops: float | None = None) -> PatchingView:
     """Patch every layer x position of the residual stream and every head's output (at every position,
     and one position at a time when `heads_by_position`) from the clean run into the corrupted one.
 
-    Values are normalised: (m_patched - m_corrupted) / (m_clean - m_corrupted).
+    Values are normalised: (m_patched - m_corrupted) / (m_clean - m_corrupted). With `max_flops`, the head-by-
+    position runs are left out when the whole view would need more (the view counts them), and
+    PatchingTooCostly is raised when even the rest would.
     """
     if not isinstance(pair, PatchingPair):
         raise TypeError(f"pair must be a PatchingPair (see induction_pair, task_pair), got {type(pair).__name__}")
@@ -399,6 +498,14 @@ def activation_patching(model: nn.Module, pair: PatchingPair, heads_by_position:
                 cells += [(("head_at", site, layer, h, t), Patch(name, t, h))
                           for h in range(n_heads) for t in range(len(pair.tokens(site.stack)))]
     run = [(where, patch) for where, patch in cells if _differs(clean, corrupted, patch)]
+    left_out = 0
+    if max_flops is not None:
+        row = _row_flops(model, len(pair.clean), len(pair.clean_source or ()))
+        if len(run) * row > max_flops:
+            kept = [(where, patch) for where, patch in run if where[0] != "head_at"]
+            left_out, run = len(run) - len(kept), kept
+        if len(run) * row > max_flops:
+            raise PatchingTooCostly(len(run) * row, max_flops)
     metrics = patched_metrics(model, pair, [patch for _, patch in run], clean)
     normalised = {where: (float(m) - float(corrupted_metric)) / spread for (where, _), m in zip(run, metrics)}
 
@@ -413,7 +520,7 @@ def activation_patching(model: nn.Module, pair: PatchingPair, heads_by_position:
     for site in sites:
         values = np.zeros((n_layers[site.stack], n_heads), dtype=np.float32)
         by_position = np.zeros((*values.shape, len(pair.tokens(site.stack))), dtype=np.float32) \
-            if heads_by_position else None
+            if heads_by_position and not left_out else None
         for (kind, *where), value in normalised.items():
             if where[0] != site:
                 continue
@@ -422,4 +529,4 @@ def activation_patching(model: nn.Module, pair: PatchingPair, heads_by_position:
             elif kind == "head_at":
                 by_position[where[1], where[2], where[3]] = value
         heads.append(HeadPatching(site, values, by_position))
-    return PatchingView(pair, float(clean_metric), float(corrupted_metric), residual, heads)
+    return PatchingView(pair, float(clean_metric), float(corrupted_metric), residual, heads, left_out)

@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from playground.analysis.patching import (
-    Patch, PatchingPair, activation_patching, induction_pair, pair_from_inputs, patched_metrics, task_pair,
+    MIN_SPREAD, Patch, PatchingPair, PatchingTooCostly, activation_patching, flipping_pairs, induction_pair,
+    pair_from_inputs, pair_metrics, patched_metrics, task_pair, view_flops,
 )
 from playground.data import BOS_ID, tasks
 from playground.model import ModelConfig, build_model, hook_names, hooks
@@ -199,3 +200,40 @@ def test_bad_pairs_and_patches_are_refused_with_the_reason(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
 
+
+
+def test_the_corruptions_found_each_change_one_token_and_flip_the_answer_by_more_than_noise():
+    """The planted copier answers with the first token: only a change of position 0 (or of nothing it reads)
+    can flip it, and every pair found changes exactly one token and moves the logit difference by >= MIN_SPREAD."""
+    model = planted_copier()
+    clean = (5, 8, 9, 8, 9, 7)
+    pairs = flipping_pairs(model, clean, per_position=9)
+    assert pairs
+    for pair in pairs:
+        changed = [t for t, (a, b) in enumerate(zip(pair.clean, pair.corrupted)) if a != b]
+        assert changed == [0] and pair.right == 5 and pair.wrong == pair.corrupted[0]
+        clean_metric, corrupted_metric = pair_metrics(model, pair)
+        assert clean_metric - corrupted_metric >= MIN_SPREAD
+        with torch.no_grad():
+            assert int(model(torch.tensor([pair.corrupted]))[0, -1].argmax()) == pair.wrong != pair.right
+
+
+def test_the_search_runs_no_more_changes_than_its_budget_allows():
+    model = planted_copier()
+    one_row = view_flops(model, 6) / (3 * 6 + 2 * 2 * (1 + 6))           # the FLOPs of one run of 6 tokens
+    assert flipping_pairs(model, (5, 8, 9, 8, 9, 7), per_position=9, max_flops=one_row * 3) == []   # 3 nearest
+    assert flipping_pairs(model, (5, 8, 9, 8, 9, 7), per_position=9, max_flops=one_row * 60)
+
+
+def test_over_its_budget_the_view_leaves_out_the_head_by_position_runs_and_says_how_many():
+    model = randomize_parameters(tiny_model("decoder_only", max_len=16), std=0.3)
+    pair = induction_pair(model.config.vocab_size, length=12, period=5, seed=3)
+    full = activation_patching(model, pair)
+    one_row = view_flops(model, 12) / ((2 + 1) * 12 + 2 * 4 * (1 + 12))
+    run_everywhere = int(sum((h.by_position != 0).sum() for h in full.heads))
+    bounded = activation_patching(model, pair, max_flops=one_row * (3 * 12 + 8 + run_everywhere - 1))
+    assert bounded.heads[0].by_position is None and bounded.left_out_runs >= run_everywhere
+    np.testing.assert_allclose(bounded.residual[0].values, full.residual[0].values, atol=1e-6)
+    np.testing.assert_allclose(bounded.heads[0].values, full.heads[0].values, atol=1e-6)
+    with pytest.raises(PatchingTooCostly, match="GFLOPs"):
+        activation_patching(model, pair, max_flops=one_row * 5)

@@ -113,8 +113,8 @@ def test_suggest_changes_one_source_character_of_a_task_model_and_shows_where_it
     ("en", dataclasses.replace(INDUCTION, pt_corrupted="q7#Lm2x"), "7 tokens and the clean one 27"),
     ("zh-CN", dataclasses.replace(INDUCTION, pt_corrupted="q7#Lm2x"), "损坏输入有 7 个词元"),
     ("en", dataclasses.replace(INDUCTION, pt_corrupted=REPEAT), "the same as the clean one"),
-    ("zh-CN", dataclasses.replace(INDUCTION, text="abcdef", pt_corrupted=""), "没有出现过"),
-    ("en", dataclasses.replace(INDUCTION, text="abcdef", pt_corrupted=""), "does not occur earlier"),
+    ("zh-CN", dataclasses.replace(INDUCTION, pt_corrupted="r7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp"), "相差不到 1"),
+    ("en", dataclasses.replace(INDUCTION, pt_corrupted="r7#Lm2x!Vb&Kp q7#Lm2x!Vb&Kp"), "4.312"),   # vs 4.119 clean
     ("en", dataclasses.replace(REVERSE, pt_corrupted="abcdefghij"), "the same as the clean one"),
     ("zh-CN", dataclasses.replace(REVERSE, pt_corrupted="abcdefghiJ"), "'J'"),
 ])

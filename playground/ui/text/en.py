@@ -974,14 +974,16 @@ EN: dict[str, str] = {
     "rn_explain_post": "This model is post-norm: x ← LN(x + sublayer(x)) normalises the stream after every sub-layer, "
                        "so its size stays about the same from block to block, set by the LayerNorm's γ and β.",
     # Load from the Hugging Face Hub (GPT-2 family)
-    "hub_explanation": "Or load a **GPT-2-family model from the Hugging Face Hub** (gpt2, distilgpt2, gpt2-medium, "
-                       "or any repository whose config is a GPT-2 language model). Its weights run in the "
+    "hub_explanation": "Or load a **GPT-2, Llama or Qwen2 model from the Hugging Face Hub** (gpt2, distilgpt2, "
+                       "HuggingFaceTB/SmolLM2-135M, Qwen/Qwen2.5-0.5B, or another repository of those families "
+                       "up to 500 million parameters). Its weights run in the "
                        "Playground's own hand-written model, so every view works on it. It is downloaded once and "
                        "shared by everyone using this app; only safetensors weights are read.",
     "lbl_hub_repository": "Hugging Face Hub repository",
     "btn_hub_load": "Load from the Hub",
-    "hub_done": "Loaded **{name}** (GPT-2: {layers} layers, {heads} heads, {params} parameters). It is now selected in "
-                "every tab that can use it. Its `<|endoftext|>` token is the Playground's `<eos>` (and `<bos>` as an input).",
+    "hub_done": "Loaded **{name}** ({layers} layers, {heads} heads, {params} parameters). It is now selected in "
+                "every tab that can use it. Its end-of-text token (`<|endoftext|>`) is the Playground's `<eos>` (and "
+                "`<bos>` as an input).",
     "err_hub_name": "\"{name}\" is not a Hugging Face Hub repository name. Type one such as gpt2, distilgpt2 or "
                     "openai-community/gpt2.",
     "err_hub_import": "{repository} cannot be loaded: {error}",
@@ -995,6 +997,11 @@ EN: dict[str, str] = {
                          "Load a smaller one such as gpt2 or distilgpt2.",
     "err_hub_not_gpt2": "{repository} is a {kind} model, not GPT-2: the Playground runs GPT-2-family models only, "
                         "such as gpt2, distilgpt2 or gpt2-medium.",
+    "err_hub_unsupported_family": "{repository} is a {kind} model: the Playground runs GPT-2, Llama and Qwen2 "
+                                  "models, such as gpt2, HuggingFaceTB/SmolLM2-135M or Qwen/Qwen2.5-0.5B.",
+    "err_hub_unsupported_field": "{repository} cannot be loaded: its config.json sets {field}, a variant the Playground's "
+                                 "hand-written model does not implement. Load HuggingFaceTB/SmolLM2-135M or "
+                                 "Qwen/Qwen2.5-0.5B instead.",
     "err_hub_busy": "{limit} Hub models are already in memory ({models}) and in use. Load one of them, or try again "
                     "once a session has let go of one.",
     # ------------------------------------------------------------------ induction heads
@@ -1049,8 +1056,9 @@ EN: dict[str, str] = {
     "ho_exact_match": "**Exact match** on {n} held-out examples of the {task} task: {before:.0%} with every head on, "
                       "{after:.0%} with the heads off.",
     "lens_explain": "After each layer the residual stream is read out the way the last one is: through the final "
-                    "norm (pre-norm models) and the output head. Each cell shows the token the model would predict "
-                    "if it stopped there, coloured by its probability; the last row is the model's own prediction.",
+                    "norm (pre-norm models) and the output head. Each cell is the token the model would predict if it "
+                    "stopped there, coloured by its probability: written in the cell where it fits, and named with "
+                    "its probability when you hover. The last row is the model's own prediction.",
     "fig_logit_lens_next": "Logit lens: the next token the model would predict after each layer",
     "fig_logit_lens_last": "Logit lens: the token the model would predict at each position after each layer",
     "w_lens_layer_decoder": "decoder layer",
@@ -1342,6 +1350,20 @@ EN: dict[str, str] = {
     "lesson_findings_copy_loss": "The loss moved first.",
     "lesson_findings_copy_exact": "Exact match moved first.",
     "lesson_findings_copy_goal": "It reached the goal at step {step}.",
+    "lesson_findings_copy_same": "Both moved at the same step.",
+    "lesson_findings_copy_pattern": "At the end the best head's diagonal score was {diagonal:.2f} and its anti-diagonal score {anti:.2f} (a pattern counts as formed from {formed:.1f}): {pattern}",
+    "lesson_findings_pattern_diagonal": "a diagonal formed.",
+    "lesson_findings_pattern_anti_diagonal": "an anti-diagonal formed.",
+    "lesson_findings_pattern_none": "neither had formed yet; the cross-attention is still spread out.",
+    "lesson_findings_together": "They passed it {gap} steps apart, within {share:.0%} of the run's {span} steps: the same stretch.",
+    "lesson_findings_apart": "They passed it {gap} steps apart, more than {share:.0%} of the run's {span} steps: not the same stretch.",
+    "lesson_findings_rhyme_memorised": "It reached the goal: the model has the rhyme by heart.",
+    "lesson_findings_rhyme_flat": "The loss is still near ln V: the run ended before the model learned much.",
+    "lesson_findings_rhyme_level": "The loss ended between ln V and the goal: the run ended before the model had the rhyme by heart.",
+    "lesson_run_matched": "**Your run bore your prediction out.** {feedback}",
+    "lesson_run_not_matched": "**Your run did not bear your prediction out:** it showed “{shown}”. What it measured is below.",
+    "lesson_run_none_matched": "**Your run did not bear your prediction out**, nor either of the others. What it measured is below.",
+    "lesson_run_undecided": "**Your run ended before it could decide your prediction.** What it measured is below; run it again to see it through.",
     "lesson_findings_rhyme": "In your run the training loss went from {first:.2f} at step {first_step} to {last:.2f} at step {last_step}; guessing uniformly among the rhyme's {v} tokens scores ln {v} = {uniform:.2f}.",
     "fig_ho_distribution_after": "The prediction after {context}: every head on vs. {n} head(s) switched off",
     "ho_where": "The bars show the prediction where the two greedy outputs first part (at the end of the input when they never do): after {context}.",
@@ -1356,11 +1378,11 @@ EN: dict[str, str] = {
     "what_corrupted": "corrupted input",
     "lbl_pt_panel": "Activation patching: which activation carries the answer",
     "param_pt_corrupted": "Corrupted input",
-    "info_pt_corrupted": "The text above with one token changed (as many tokens). Empty: the suggested one.",
+    "info_pt_corrupted": "The text above with a token or a few changed (as many tokens in all). Empty: the suggested one.",
     "btn_pt_suggest": "Suggest a corruption",
     "btn_pt_run": "Patch",
-    "pt_explain": "Run the model twice: on the **clean** input (the text above) and on a **corrupted** copy with one "
-                  "token changed, so that its answer changes. The metric is the **logit difference of the right "
+    "pt_explain": "Run the model twice: on the **clean** input (the text above) and on a **corrupted** copy with a "
+                  "token or a few changed, so that its answer changes. The metric is the **logit difference of the right "
                   "answer**, logit[right] − logit[wrong] where the answer is read: right is what the model answers "
                   "on the clean input, wrong what it answers on the corrupted one. It is normalised so that the "
                   "clean run scores **1** and the corrupted run **0**. Each cell runs the corrupted input again with "
@@ -1372,11 +1394,8 @@ EN: dict[str, str] = {
                                     "yourself (one character changed).",
     "err_pt_no_suggestion_task": "No change of one character of this input changes what {model} writes for the {task} "
                                  "task; use one of its examples, or type a corrupted input yourself.",
-    "err_pt_no_suggestion_encoder": "No corruption is suggested for {model}; type one yourself: the same text with "
-                                    "one token changed.",
-    "err_pt_no_repeat": "The last token ({token}) does not occur earlier in the text, so there is nothing to copy from "
-                        "an earlier occurrence: repeat a part of the text (like the examples), or type a corrupted "
-                        "input yourself.",
+    "err_pt_no_flip": "No change of one token of this input flips what {model} answers at its end by at least "
+                      "one logit; type a corrupted input yourself, or try another input (the examples work).",
     "err_pt_lengths": "The corrupted input has {corrupted} tokens and the clean one {clean}: patching compares them "
                       "position by position, so change tokens without adding or removing any.",
     "err_pt_same": "The corrupted input is the same as the clean one: change one token.",
@@ -1384,6 +1403,16 @@ EN: dict[str, str] = {
                           "character that changes its output.",
     "err_pt_no_spread": "The two inputs give the same logit difference, so nothing can be restored: choose a "
                         "corruption that changes the model's answer.",
+    "err_pt_small_spread": "The logit difference is {clean:.3f} on the clean input and {corrupted:.3f} on the "
+                           "corrupted one: they differ by less than {least:g}, so the percentages would divide by "
+                           "noise. Change a token that changes the model's answer, or press Suggest a corruption.",
+    "err_pt_too_costly": "Patching {model} on this input would take too long for a shared machine, even without the "
+                         "head-by-position map; use a shorter input.",
+    "pt_changed": "The corrupted input differs from the clean one in **{n}** token(s), at position(s) {positions}.",
+    "pt_changed_item": "{position} ({old} → {new})",
+    "pt_changed_join": ", ",
+    "pt_left_out": "The head-by-position map is left out: its {runs:,} patched runs would take too long for a shared "
+                   "machine. Use a shorter input to see it.",
     "w_pt_restored": "restored",
     "w_pt_blocks_passed": "layer (blocks passed)",
     "w_pt_position_decoder": "position (what the model reads)",

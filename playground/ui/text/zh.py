@@ -881,13 +881,13 @@ ZH: dict[str, str] = {
     "rn_explain_post": "这个模型是后置归一化（post-norm）：x ← LN(x + sublayer(x)) 在每个子层之后都归一化残差流，"
                        "所以它的大小在各层之间大致不变，由 LayerNorm 的 γ 和 β 决定。",
     # Load from the Hugging Face Hub (GPT-2 family)
-    "hub_explanation": "也可以**从 Hugging Face Hub 载入 GPT-2 系列模型**（gpt2、distilgpt2、gpt2-medium，"
-                       "或任何配置为 GPT-2 语言模型的仓库）。它的权重在本游乐场自己手写的模型中运行，所以每个视图都能用它。"
+    "hub_explanation": "也可以**从 Hugging Face Hub 载入 GPT-2、Llama 或 Qwen2 模型**（gpt2、distilgpt2、"
+                       "HuggingFaceTB/SmolLM2-135M、Qwen/Qwen2.5-0.5B，或这些系列中不超过 5 亿参数的其他仓库）。它的权重在本游乐场自己手写的模型中运行，所以每个视图都能用它。"
                        "模型只下载一次，由使用本应用的所有人共享；只读取 safetensors 权重。",
     "lbl_hub_repository": "Hugging Face Hub 仓库",
     "btn_hub_load": "从 Hub 载入",
-    "hub_done": "已载入 **{name}**（GPT-2：{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
-                "它的 `<|endoftext|>` 词元就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
+    "hub_done": "已载入 **{name}**（{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
+                "它的文本结束词元（`<|endoftext|>`）就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
     "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",
     "err_hub_import": "无法载入 {repository}：{error}",
     "err_hub_unreachable": "无法载入 {repository}：本服务器连不上 Hugging Face Hub，也没有它的副本。请载入之前载入过的模型，"
@@ -899,6 +899,10 @@ ZH: dict[str, str] = {
                          "请载入更小的模型，例如 gpt2 或 distilgpt2。",
     "err_hub_not_gpt2": "{repository} 是 {kind} 模型，不是 GPT-2：本游乐场只运行 GPT-2 系列模型，"
                         "例如 gpt2、distilgpt2 或 gpt2-medium。",
+    "err_hub_unsupported_family": "{repository} 是 {kind} 模型：本游乐场运行 GPT-2、Llama 和 Qwen2 模型，"
+                                  "例如 gpt2、HuggingFaceTB/SmolLM2-135M 或 Qwen/Qwen2.5-0.5B。",
+    "err_hub_unsupported_field": "无法载入 {repository}：它的 config.json 设置了 {field}，这是本游乐场手写模型没有实现的变体。"
+                                 "请改为载入 HuggingFaceTB/SmolLM2-135M 或 Qwen/Qwen2.5-0.5B。",
     "err_hub_busy": "内存中已有 {limit} 个 Hub 模型（{models}）正在使用。请载入其中之一，或等某个会话不再使用后重试。",
     # ------------------------------------------------------------------ induction heads
     "task_induction": "归纳（重复的随机词元）",
@@ -945,7 +949,8 @@ ZH: dict[str, str] = {
     "ho_exact_match": "在 {task} 任务的 {n} 个留出样例上的**完全匹配率**：所有头开启时 {before:.0%}，"
                       "关闭后 {after:.0%}。",
     "lens_explain": "在每一层之后，把残差流按最后一层的方式读出：经过最终归一化（前置归一化模型）和输出头。"
-                    "每个格子显示模型若在此停下会预测的词元，颜色表示它的概率；最后一行就是模型自己的预测。",
+                    "每个格子是模型若在此停下会预测的词元，颜色表示它的概率：放得下时写在格子里，鼠标悬停时总会显示它和它的概率。"
+                    "最后一行就是模型自己的预测。",
     "fig_logit_lens_next": "Logit 透镜：每一层之后模型会预测的下一个词元",
     "fig_logit_lens_last": "Logit 透镜：每一层之后模型在每个位置会预测的词元",
     "w_lens_layer_decoder": "解码器层",
@@ -1222,6 +1227,20 @@ ZH: dict[str, str] = {
     "lesson_findings_copy_loss": "损失先动。",
     "lesson_findings_copy_exact": "完全匹配率先动。",
     "lesson_findings_copy_goal": "它在第 {step} 步达到目标。",
+    "lesson_findings_copy_same": "两者在同一步变化。",
+    "lesson_findings_copy_pattern": "训练结束时，最好的头的对角线分数为 {diagonal:.2f}，反对角线分数为 {anti:.2f}（达到 {formed:.1f} 才算形成）：{pattern}",
+    "lesson_findings_pattern_diagonal": "形成了一条对角线。",
+    "lesson_findings_pattern_anti_diagonal": "形成了一条反对角线。",
+    "lesson_findings_pattern_none": "两者都还没有形成，交叉注意力仍然是分散的。",
+    "lesson_findings_together": "两者相差 {gap} 步，不超过这次运行 {span} 步的 {share:.0%}：属于同一段步数。",
+    "lesson_findings_apart": "两者相差 {gap} 步，超过这次运行 {span} 步的 {share:.0%}：不属于同一段步数。",
+    "lesson_findings_rhyme_memorised": "它达到了目标：模型把童谣背下来了。",
+    "lesson_findings_rhyme_flat": "损失仍在 ln V 附近：运行结束时模型还没学到多少。",
+    "lesson_findings_rhyme_level": "损失停在 ln V 和目标之间：运行结束时模型还没把童谣背下来。",
+    "lesson_run_matched": "**你这次运行证实了你的预测。** {feedback}",
+    "lesson_run_not_matched": "**你这次运行没有证实你的预测：** 它显示的是“{shown}”。测量结果见下方。",
+    "lesson_run_none_matched": "**你这次运行没有证实你的预测**，也没有证实另外两个选项。测量结果见下方。",
+    "lesson_run_undecided": "**你这次运行在能判断你的预测之前就结束了。** 测量结果见下方；再运行一次，让它跑完。",
     "lesson_findings_rhyme": "在你这次运行中，训练损失从第 {first_step} 步的 {first:.2f} 降到第 {last_step} 步的 {last:.2f}；在童谣的 {v} 个词元中均匀猜测得 ln {v} = {uniform:.2f}。",
     "fig_ho_distribution_after": "在 {context} 之后的预测：全部头开启 vs. 关闭 {n} 个头",
     "ho_where": "条形图显示两个贪心输出第一次分开处的预测（如果从不分开，则是输入末尾处）：在 {context} 之后。",
@@ -1236,10 +1255,10 @@ ZH: dict[str, str] = {
     "what_corrupted": "损坏的输入",
     "lbl_pt_panel": "激活修补：哪个激活携带了答案",
     "param_pt_corrupted": "损坏的输入",
-    "info_pt_corrupted": "上面的文本改动一个词元（词元数不变）。留空：使用建议的损坏输入。",
+    "info_pt_corrupted": "上面的文本改动一个或几个词元（词元总数不变）。留空：使用建议的损坏输入。",
     "btn_pt_suggest": "建议一个损坏输入",
     "btn_pt_run": "修补",
-    "pt_explain": "让模型运行两次：一次读**干净**输入（上面的文本），一次读改动了一个词元的**损坏**副本，使它的答案改变。"
+    "pt_explain": "让模型运行两次：一次读**干净**输入（上面的文本），一次读改动了一个或几个词元的**损坏**副本，使它的答案改变。"
                   "度量是**正确答案的 logit 差**：在读出答案的位置上 logit[正确] − logit[错误]，其中正确答案是模型对干净输入的回答，"
                   "错误答案是它对损坏输入的回答。它经过归一化：干净运行得 **1**，损坏运行得 **0**。每个格子把损坏输入再运行一次，"
                   "并从干净运行中复制一个激活（某一层某个位置的残差流，或某个头的输出）：接近 1 表示这个激活单独就携带了答案，"
@@ -1248,14 +1267,20 @@ ZH: dict[str, str] = {
     "err_pt_no_suggestion_seq2seq": "{model} 没有应用能够改动源序列的任务；请自己输入一个损坏输入（改动一个字符）。",
     "err_pt_no_suggestion_task": "对这个输入改动任何一个字符，都不会改变 {model} 在 {task} 任务上写出的结果；"
                                  "请用它的示例，或自己输入一个损坏输入。",
-    "err_pt_no_suggestion_encoder": "没有为 {model} 建议的损坏输入；请自己输入一个：同样的文本，改动一个词元。",
-    "err_pt_no_repeat": "最后一个词元（{token}）在文本前面没有出现过，所以没有可以从前一次出现处复制的东西："
-                        "请让文本的一部分重复（像示例那样），或自己输入一个损坏输入。",
+    "err_pt_no_flip": "改动这个输入的任何一个词元，都不能让 {model} 在末尾的答案翻转（logit 差至少变化 1）；"
+                      "请自己输入一个损坏输入，或换一个输入（示例都可以）。",
     "err_pt_lengths": "损坏输入有 {corrupted} 个词元，干净输入有 {clean} 个：修补逐个位置比较两者，"
                       "所以只改动词元，不要增加或删除。",
     "err_pt_same": "损坏输入与干净输入相同：请改动一个词元。",
     "err_pt_same_answer": "{model} 对两个输入写出相同的输出，没有可以恢复的答案：请改动一个会改变其输出的字符。",
     "err_pt_no_spread": "两个输入的 logit 差相同，没有什么可以恢复：请选择一个会改变模型答案的损坏输入。",
+    "err_pt_small_spread": "干净输入上的 logit 差为 {clean:.3f}，损坏输入上为 {corrupted:.3f}：两者相差不到 {least:g}，"
+                           "百分比会变成除以噪声。请改动一个会改变模型答案的词元，或点击“建议一个损坏输入”。",
+    "err_pt_too_costly": "在这个输入上修补 {model}，即使不画“每个头在每个位置”的图，也会在共享的机器上耗时过长；请用更短的输入。",
+    "pt_changed": "损坏输入与干净输入有 **{n}** 个词元不同，位置：{positions}。",
+    "pt_changed_item": "{position}（{old} → {new}）",
+    "pt_changed_join": "，",
+    "pt_left_out": "“每个头在每个位置”的图已略去：它的 {runs:,} 次修补运行会在共享的机器上耗时过长。用更短的输入就能看到它。",
     "w_pt_restored": "恢复比例",
     "w_pt_blocks_passed": "层（经过的块数）",
     "w_pt_position_decoder": "位置（模型读取的内容）",
