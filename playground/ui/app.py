@@ -9,8 +9,9 @@ from starlette.middleware import Middleware
 
 from .header import room_button, room_page
 from .header.room_api import RoomActions
-from .page import accessibility, drawing, hiding, links, qr, session_costs, showing
+from .page import accessibility, drawing, hiding, links, memory, qr, session_costs, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
+from .page.fair_queue import FairQueue
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_blocks import PageBlocks
 from .page.page_script import page_js
@@ -18,6 +19,7 @@ from .page.phone import phone_css
 from .page.present import present_css
 from .page.runtime import configure_torch
 from .page.security_headers import SecurityHeaders
+from .page.session_end import end_session
 from .page.session_state import lean_sessions
 from .page.static_cache import KeptResponses
 from .page.validation import MAX_FILE_BYTES
@@ -43,7 +45,6 @@ PROGRESS_POLL_SECONDS = 0.05
 # a class's events waiting, that is a message per waiting event per event started, more work the
 # longer the queue. Places are sent once a second instead.
 QUEUE_STATUS_SECONDS = 1.0
-QUEUE_SIZE = 512          # waiting events across all sessions; beyond it a new event is refused
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
 # A figure not drawn yet (one a panel's button computes, before it is pressed or after what it was
@@ -66,6 +67,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
                idle_seconds: float = IDLE_SECONDS) -> gr.Blocks:
     """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/).
     Its `workspaces` is the store of its sessions' workspaces."""
+    memory.bound_arenas()                    # before the server's threads allocate (see page.memory)
     configure_torch()
     session_costs.install()
     registry = ModelRegistry(pretrained_dir)
@@ -99,9 +101,11 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
         qr.wire(show_qr, qr_panel, copied, ctx.language)
         room_button.wire(class_room, room_token, ctx, rooms)
 
-        def on_unload(request: gr.Request) -> None:
+        async def on_unload(request: gr.Request) -> None:
+            """The tab closed (Gradio's heartbeat ended): forget the session everywhere, on the event loop
+            where Gradio's queue changes its own per-session stores."""
             if request is not None and request.session_hash:
-                store.drop(request.session_hash)
+                end_session(demo, store, request.session_hash)
 
         demo.unload(on_unload)
         gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
@@ -110,7 +114,10 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX
     demo.rooms = rooms.rooms                 # the class rooms (read by the benches and tests)
     for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
         os.environ.setdefault(setting, str(ANALYTICS_EVENTS))         # read when the queue is made
-    demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=QUEUE_SIZE, status_update_rate=QUEUE_STATUS_SECONDS)
+    # Waiting lines are bounded per session, per client and per group by the fair queue, not by
+    # Gradio's one max_size over all groups (which one client could fill for everyone).
+    demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=None, status_update_rate=QUEUE_STATUS_SECONDS)
+    demo.fair_queue = FairQueue(demo, store)
     demo._queue.sleep_when_free = QUEUE_POLL_SECONDS
     demo._queue.progress_update_sleep_when_free = PROGRESS_POLL_SECONDS
     return demo

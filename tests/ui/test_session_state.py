@@ -86,5 +86,5 @@ def test_the_served_app_starts_its_sessions_lean(demo):
         assert isinstance(holder, LeanStateHolder) and demo.state_holder is holder
         assert all(isinstance(state, LeanSessionState) for state in holder.session_data.values())
         assert holder.session_data
-        assert holder.capacity == demo.workspaces.max_sessions < 10_000      # as many as the app keeps workspaces
+        assert holder.capacity == demo.workspaces.capacity < 10_000          # as many as the app keeps workspaces
 

@@ -81,10 +81,11 @@ class AppContext:
     kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str]] = field(
         default_factory=list)
 
-    def workspace(self, request: gr.Request | None) -> Workspace:
-        """The calling session's workspace (one fixed workspace when called without a request)."""
+    def workspace(self, request: gr.Request | None, opens_page: bool = False) -> Workspace:
+        """The calling session's workspace (one fixed workspace when called without a request);
+        `opens_page`: the page's own opening event (the session is a browser tab; see WorkspaceStore)."""
         session = getattr(request, "session_hash", None) if request is not None else None
-        return self.store.get(session or LOCAL_SESSION)
+        return self.store.get(session or LOCAL_SESSION, opens_page=opens_page)
 
     def model_picker(self, elem_id: str, generative_only: bool = False, **kwargs) -> gr.Dropdown:
         """A model dropdown; a tab's drawing lists the session's own models in it too.

@@ -261,7 +261,7 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         start_warm_up()
         lang = detect_language(probe, request.headers.get("accept-language") if request else None)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
-        workspace = ctx.workspace(request)
+        workspace = ctx.workspace(request, opens_page=True)
         with workspace.lock:
             workspace.language = lang
             named_models = [name for name, spec in (page.form.params().items() if page.form is not None else ())

@@ -22,6 +22,7 @@ import torch
 from playground import viz
 from playground.model import count_parameters, gpt2_small_config
 
+from ..session.workspace import SessionsFull
 from ..text.i18n import normalise_language, text
 from ..text.markup import literal
 from .validation import fail
@@ -98,6 +99,8 @@ def as_gradio_error(error: Exception, lang: str) -> gr.Error:
     """What the page shows for `error`: its message for a bad input, else that the app failed (logged)."""
     if isinstance(error, gr.Error):
         return error
+    if isinstance(error, SessionsFull):                # a newcomer on a full server, told so
+        return fail(lang, "err_server_full", n=error.sessions)
     if isinstance(error, (ValueError, TypeError, KeyError, ArithmeticError)):     # bad input, or a diverged model
         return gr.Error(literal(str(error).strip("'\"")), title=text(lang, "err_title"), print_exception=False)
     log.error("handler failed", exc_info=error)

@@ -10,6 +10,7 @@ wrote) and builds the configs only when all of them are asked for, with the same
 """
 from __future__ import annotations
 
+import asyncio
 import datetime
 import os
 from contextlib import asynccontextmanager
@@ -18,6 +19,8 @@ from typing import Any, Iterator
 
 from gradio.components import State
 from gradio.state_holder import SessionState, StateHolder
+
+from .housekeeping import keep_house
 
 
 class LeanSessionState(SessionState):
@@ -64,23 +67,46 @@ class LeanSessionState(SessionState):
 
 
 class LeanStateHolder(StateHolder):
-    """StateHolder that starts sessions as LeanSessionState."""
+    """StateHolder that starts sessions as LeanSessionState, and at its capacity forgets first the
+    states of sessions the app no longer keeps (`store`: closed, expired or given way), so new
+    sessions never push out the state of a session the app still serves."""
+
+    store = None            # the app's WorkspaceStore, when there is one
 
     def __getitem__(self, session_id: str) -> SessionState:
         if session_id not in self.session_data:
             self.session_data[session_id] = LeanSessionState(self.blocks)
         return super().__getitem__(session_id)
 
+    def update(self, session_id: str) -> None:
+        with self.lock:
+            if session_id in self.session_data:
+                self.session_data.move_to_end(session_id)
+            while len(self.session_data) > self.capacity:
+                others = [(s, state) for s, state in self.session_data.items() if s != session_id]
+                evicted = next((s for s, state in others
+                                if state.is_closed or (self.store is not None and s not in self.store)),
+                               others[0][0])
+                del self.session_data[evicted]
+                self.time_last_used.pop(evicted, None)
+
 
 @asynccontextmanager
 async def lean_sessions(app):
     """A lifespan for Gradio's app (launch's app_kwargs): sessions start lean from the first request,
-    and Gradio keeps as many sessions' states as the app keeps workspaces (Gradio's own default is
-    10,000, each with the last outputs of its events, however long ago the session ended)."""
+    Gradio keeps as many sessions' states as the app keeps workspaces (Gradio's own default is
+    10,000, each with the last outputs of its events, however long ago the session ended), and the
+    server's housekeeping runs while it serves (page.housekeeping)."""
     holder = LeanStateHolder()
     holder.set_blocks(app.blocks)
     workspaces = getattr(app.blocks, "workspaces", None)
     if workspaces is not None:
-        holder.capacity = workspaces.max_sessions
+        holder.capacity = workspaces.capacity
+        holder.store = workspaces
     app.state_holder = holder
-    yield
+    chores = asyncio.create_task(keep_house(app.blocks, workspaces)) if workspaces is not None else None
+    try:
+        yield
+    finally:
+        if chores is not None:
+            chores.cancel()

@@ -6,8 +6,8 @@ shared pretrained ones are never copied until a session changes them), the model
 shown), each tab's form as last drawn, what each tab and each of its derived panels was drawn for,
 its generation state, its guessing game (one, of a few rounds, holding the shared models and text),
 its training and its labs. A tab draws itself from its workspace when it is shown; nothing is pushed
-into a hidden tab. A workspace the store forgets (tab closed, idle, too many sessions) is closed, which
-stops its training.
+into a hidden tab. A workspace the store forgets (tab closed, idle, or idle and giving way to a newcomer) is
+closed, which stops its training.
 Events of one session are serialised by the workspace's lock; different sessions never share
 anything mutable, so nothing one session does changes what another sees.
 """
@@ -16,12 +16,17 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterator
 
 from playground.zoo import ModelEntry, ModelRegistry
 
-MAX_SESSIONS = 100
-IDLE_SECONDS = 30 * 60
+# The store's bounds; each workspace holds at most MAX_SESSION_MODELS models of the session's own
+# (README, "Serving a class": the memory budget).
+MAX_SESSIONS = 100            # browser tabs that opened the page
+MAX_PASSING_SESSIONS = 100    # sessions that only call the API (scripts, the benchmarks' students)
+IDLE_SECONDS = 30 * 60        # a session unused this long is forgotten
+EVICTABLE_AFTER_SECONDS = 10 * 60   # a page unused this long may give way to a newcomer when the store is full
 MAX_SESSION_MODELS = 2
 
 
@@ -129,49 +134,131 @@ class Catalog:
         return self._registry.timeline_entry(name, step)
 
 
+class SessionsFull(RuntimeError):
+    """The store holds as many sessions as it may and none can give way: each is in use (an event in the
+    last EVICTABLE_AFTER_SECONDS), training, or holds a model it made or uploaded."""
+
+    def __init__(self, sessions: int):
+        super().__init__(f"the server already serves {sessions} sessions, none of them idle")
+        self.sessions = sessions
+
+
+@dataclass
+class _Held:
+    workspace: Workspace
+    last_used: float                 # the store's clock at the session's last event
+    opened: bool                     # the session opened the page (a browser tab), not only called the API
+
+
 class WorkspaceStore:
-    """Session id -> Workspace; at most `max_sessions`, each forgotten after `idle_seconds` unused."""
+    """Session id -> Workspace, each forgotten after `idle_seconds` unused.
+
+    Sessions that opened the page (get(..., opens_page=True): a browser tab) count toward `max_sessions`;
+    sessions that only call the API (scripts, benchmarks) toward `max_passing` of their own, so no number
+    of them can push a student out. When a class is full, a newcomer takes the place of the least recently
+    used session of its class that can give way: a page idle for `evictable_after` seconds, or any API
+    session; never one that is training or holds a model it made or uploaded. When none can, the newcomer
+    is refused (SessionsFull) and everyone already served keeps their session.
+    """
 
     def __init__(self, max_sessions: int = MAX_SESSIONS, idle_seconds: float = IDLE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic, registry: ModelRegistry | None = None):
-        if max_sessions < 1 or idle_seconds <= 0:
-            raise ValueError(f"need max_sessions >= 1 and idle_seconds > 0, got {max_sessions}, {idle_seconds}")
+                 clock: Callable[[], float] = time.monotonic, registry: ModelRegistry | None = None,
+                 max_passing: int = MAX_PASSING_SESSIONS, evictable_after: float = EVICTABLE_AFTER_SECONDS):
+        if max_sessions < 1 or max_passing < 1 or idle_seconds <= 0 or evictable_after < 0:
+            raise ValueError("need max_sessions >= 1, max_passing >= 1, idle_seconds > 0 and evictable_after >= 0, "
+                             f"got {max_sessions}, {max_passing}, {idle_seconds}, {evictable_after}")
         self.max_sessions = max_sessions
+        self.max_passing = max_passing
         self.idle_seconds = idle_seconds
+        self.evictable_after = evictable_after
         self._clock = clock
         self.registry = registry
-        self._workspaces: OrderedDict[str, tuple[Workspace, float]] = OrderedDict()
+        self._held: OrderedDict[str, _Held] = OrderedDict()       # least recently used first
         self._lock = threading.Lock()
 
-    def get(self, session_id: str) -> Workspace:
-        """The session's workspace (a fresh one when it is new or was forgotten)."""
+    @property
+    def capacity(self) -> int:
+        """The most sessions held at once (pages and API sessions)."""
+        return self.max_sessions + self.max_passing
+
+    def get(self, session_id: str, opens_page: bool = False) -> Workspace:
+        """The session's workspace (a fresh one when it is new or was forgotten); `opens_page`: the
+        session is a browser tab opening the page. Raises SessionsFull when a new session finds no room."""
         if not session_id:
             raise ValueError("a workspace needs a session id")
         now = self._clock()
         with self._lock:
             self._expire(now)
-            workspace = self._workspaces.pop(session_id, (None, now))[0] or Workspace(session_id, self.registry)
-            self._workspaces[session_id] = (workspace, now)
-            while len(self._workspaces) > self.max_sessions:
-                self._workspaces.popitem(last=False)[1][0].close()
-            return workspace
+            held = self._held.pop(session_id, None)
+            if held is None:
+                self._make_room(opens_page, now)
+                held = _Held(Workspace(session_id, self.registry), now, opens_page)
+            elif opens_page and not held.opened:
+                try:
+                    self._make_room(True, now)
+                except SessionsFull:
+                    self._held[session_id] = held
+                    raise
+                held.opened = True
+            held.last_used = now
+            self._held[session_id] = held
+            return held.workspace
+
+    def find(self, session_id: str) -> Workspace | None:
+        """The session's workspace if the store holds it (nothing is made, nothing counts as a use)."""
+        held = self._held.get(session_id)
+        return held.workspace if held is not None else None
 
     def drop(self, session_id: str) -> None:
         """Forget a session (its tab was closed)."""
         with self._lock:
-            workspace, _ = self._workspaces.pop(session_id, (None, 0.0))
-        if workspace is not None:
-            workspace.close()
+            held = self._held.pop(session_id, None)
+        if held is not None:
+            held.workspace.close()
+
+    def expire(self) -> None:
+        """Forget the sessions unused for `idle_seconds` (also done by every get)."""
+        with self._lock:
+            self._expire(self._clock())
+
+    def _make_room(self, opened: bool, now: float) -> None:
+        """Room for one more session of the class `opened`: the least recently used one that can give
+        way is forgotten when the class is full; SessionsFull when none can."""
+        limit = self.max_sessions if opened else self.max_passing
+        same_class = [(sid, held) for sid, held in self._held.items() if held.opened == opened]
+        if len(same_class) < limit:
+            return
+        for session_id, held in same_class:
+            if _keeps_work(held.workspace) or (opened and now - held.last_used < self.evictable_after):
+                continue
+            del self._held[session_id]
+            held.workspace.close()
+            return
+        raise SessionsFull(len(same_class))
 
     def _expire(self, now: float) -> None:
-        while self._workspaces:
-            _, (_, last_used) = next(iter(self._workspaces.items()))
-            if now - last_used <= self.idle_seconds:
-                break
-            self._workspaces.popitem(last=False)[1][0].close()
+        for session_id, held in list(self._held.items()):
+            if now - held.last_used <= self.idle_seconds:
+                break                          # the rest were used later
+            if _training(held.workspace):
+                continue                       # a run goes on (at most RUN_SECONDS) and is never cut off
+            del self._held[session_id]
+            held.workspace.close()
 
     def __len__(self) -> int:
-        return len(self._workspaces)
+        return len(self._held)
 
     def __contains__(self, session_id: str) -> bool:
-        return session_id in self._workspaces
+        return session_id in self._held
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._held))
+
+
+def _training(workspace: Workspace) -> bool:
+    return bool(getattr(workspace.training, "running", False))
+
+
+def _keeps_work(workspace: Workspace) -> bool:
+    """Whether forgetting the session would lose work: a running training, or a model it made or uploaded."""
+    return bool(workspace.models) or _training(workspace)

@@ -1,0 +1,50 @@
+"""The allocator is bounded and trimmed where glibc runs the process, and left alone elsewhere."""
+import platform
+
+from playground.ui.page import memory
+from playground.ui.page.session_state import LeanStateHolder
+from playground.ui.session.workspace import WorkspaceStore
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_trims_after_a_burst_and_at_most_every_so_often_while_busy():
+    clock, trims = Clock(), []
+    trimmer = memory.Trimmer(lambda: trims.append(clock.now) or True, every_s=60, clock=clock)
+    assert not trimmer.tick(served=0, busy=False)          # nothing served: nothing freed
+    clock.now = 5
+    assert not trimmer.tick(served=40, busy=True)           # a burst under way
+    assert trimmer.tick(served=40, busy=False)              # ... and over
+    assert not trimmer.tick(served=40, busy=False)          # nothing new since
+    for second in range(10, 130, 5):                        # steady load: once a minute
+        clock.now = second
+        trimmer.tick(served=40 + second, busy=True)
+    assert trims == [5, 65, 125]
+
+
+def test_glibc_is_bounded_and_trimmed_and_other_allocators_are_left_alone(monkeypatch):
+    on_glibc = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert memory.available() is on_glibc
+    assert memory.bound_arenas() is on_glibc
+    memory.trim()
+    monkeypatch.setattr(memory, "_libc", None)              # as on macOS or Windows
+    assert memory.bound_arenas() is False and memory.trim() is False
+
+
+def test_new_sessions_never_push_out_the_gradio_state_of_a_session_the_app_keeps(pretrained_dir):
+    from playground.ui import create_app
+    demo = create_app(pretrained_dir)
+    store = WorkspaceStore()
+    holder = LeanStateHolder()
+    holder.blocks, holder.capacity, holder.store = demo, 3, store
+    store.get("student", opens_page=True)
+    holder["student"]
+    for i in range(10):
+        holder[f"passer-{i}"]
+    assert "student" in holder and len(holder.session_data) == 3
