@@ -18,6 +18,7 @@ from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
 from .page.runtime import configure_torch
+from .page.link_size import LinkSize
 from .page.security_headers import SecurityHeaders
 from .page.session_end import end_session
 from .page.session_state import lean_sessions
@@ -140,7 +141,7 @@ def launch_kwargs() -> dict:
     upload limit is refused by Gradio while it arrives, before it is written to disk. The page and
     Gradio's hashed scripts and styles are compressed once per process, the scripts and styles kept
     by the browser (see static_cache), and sessions start without a copy of every component's
-    config (see session_state).
+    config (see session_state). A link longer than the app reads gets the app's own page (link_size).
     """
     return {
         "theme": accessibility.theme(),
@@ -151,6 +152,6 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(KeptResponses)],
+        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize), Middleware(KeptResponses)],
                        "lifespan": lean_sessions},
     }

@@ -6,12 +6,16 @@ import numpy as np
 # Plotly reads text as HTML-like markup (<b>, <i>, <br>, <a href>, <span style>, entities): these three
 # written as entities show as themselves.
 _PLOTLY_MARKUP = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# Bidirectional controls (embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069) would reorder
+# the figure's own text around the value: each is shown as its code point instead, "<U+202E>".
+_PLOTLY_MARKUP.update({chr(code): f"&lt;U+{code:04X}&gt;" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
 _VISIBLE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍", **_PLOTLY_MARKUP}
 
 
 def plotly_text(value) -> str:
     """Text from a user or a file (a model's name, typed text) for a Plotly string: a title, tick,
-    hover or annotation shows "<a href=...>" or "<b>" as written instead of as a link or bold."""
+    hover or annotation shows "<a href=...>" or "<b>" as written instead of as a link or bold, and a
+    bidirectional control as "<U+202E>"."""
     return "".join(_PLOTLY_MARKUP.get(ch, ch) for ch in str(value))
 
 

@@ -718,6 +718,9 @@ EN: dict[str, str] = {
     "err_form_too_long": "{name} has {length} characters; the limit is {limit}. Shorten it.",
     "err_form_not_flag": "{name} must be on or off (1 or 0 in a link), got {value}.",
     "link_repeated": "{name} is given more than once; the first value is used.",
+    "link_too_long": "This link is {size} KB long; the app reads links of up to {limit} KB. It was probably cut "
+                     "or pasted twice.",
+    "link_too_long_open": "Open the Transformer Playground without it",
     "link_unknown_param": "{name} is not a parameter of this view.",
     "link_model_not_shipped": "{name}: there is no shipped model \"{value}\" (a link can name only these: {choices}).",
     "link_note_intro": "**Parts of this link were ignored** (their defaults are shown instead):",

@@ -650,6 +650,8 @@ ZH: dict[str, str] = {
     "err_form_too_long": "{name}有 {length} 个字符，上限是 {limit}。请缩短。",
     "err_form_not_flag": "{name}只能是开或关（链接中写 1 或 0），收到的是 {value}。",
     "link_repeated": "{name}出现了不止一次；使用第一个值。",
+    "link_too_long": "这个链接长 {size} KB，而应用只读取不超过 {limit} KB 的链接。它可能被截断了，或者被粘贴了两次。",
+    "link_too_long_open": "不带这个链接打开 Transformer 游乐场",
     "link_unknown_param": "{name} 不是这个视图的参数。",
     "link_model_not_shipped": "{name}：没有随应用提供名为“{value}”的模型（链接只能指向这些模型：{choices}）。",
     "link_note_intro": "**此链接中的部分参数被忽略了**（改用默认值）：",

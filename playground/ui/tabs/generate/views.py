@@ -32,7 +32,7 @@ from ...page.validation import (
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
-from ...text.markup import literal
+from ...text.markup import literal, visible_controls
 from .prompts import started
 
 STRATEGIES = ("greedy", "sample", "beam")
@@ -201,14 +201,17 @@ def filling_figure(generation: Generation, layer, head, lang: str) -> go.Figure:
 
 
 def output_spans(generation: Generation, lang: str) -> list[tuple[str, str]]:
-    """(token, kind) pairs for the output box: the prompt, the generated tokens, the newest one."""
+    """(token, kind) pairs for the output box: the prompt, the generated tokens, the newest one (a
+    bidirectional control in a token shown as its code point, so it cannot reorder the tokens after it)."""
     stepper = generation.stepper
     prompt_kind, generated_kind, new_kind = text(lang, "span_prompt"), text(lang, "span_generated"), text(lang, "span_new")
-    spans = [(piece, prompt_kind) for piece in (stepper.source_tokens or stepper.tokens[:stepper.prompt_length])]
+    spans = [(visible_controls(piece), prompt_kind)
+             for piece in (stepper.source_tokens or stepper.tokens[:stepper.prompt_length])]
     generated = stepper.tokens[stepper.prompt_length:]
     if stepper.source_tokens:
         spans.append((" → ", None))
-    spans += [(piece, new_kind if i == len(generated) - 1 else generated_kind) for i, piece in enumerate(generated)]
+    spans += [(visible_controls(piece), new_kind if i == len(generated) - 1 else generated_kind)
+              for i, piece in enumerate(generated)]
     return spans
 
 
