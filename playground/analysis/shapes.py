@@ -46,13 +46,15 @@ def value_stats(tensor: torch.Tensor) -> tuple[float, float, float]:
 def _attention_rows(part: str, kind: str, q_len: str, k_len: str, c: ModelConfig) -> tuple[str, str]:
     """(symbols, note) of one attention tensor: part in q, k, v, scores, weights, out."""
     heads = f"{c.n_heads} heads of {c.head_dim}"
+    kv_heads, kv = (heads, "H") if c.kv_heads == c.n_heads else \
+        (f"{c.kv_heads} key/value heads of {c.head_dim}, each shared by {c.n_heads // c.kv_heads} query heads", "Hkv")
     source = "the encoder output" if kind == "cross" else "the same positions"
     masked = {"decoder self": "causal: position t sees keys 0..t", "cross": "every target position sees every source token",
               "encoder self": "every position sees every other (pad keys masked)"}
     table = {
         "q": (f"[B, H, {q_len}, Dh]", f"queries x W_Q, split into {heads}"),
-        "k": (f"[B, H, {k_len}, Dh]", f"keys from {source} x W_K, split into {heads}"),
-        "v": (f"[B, H, {k_len}, Dh]", f"values from {source} x W_V, split into {heads}"),
+        "k": (f"[B, {kv}, {k_len}, Dh]", f"keys from {source} x W_K, split into {kv_heads}"),
+        "v": (f"[B, {kv}, {k_len}, Dh]", f"values from {source} x W_V, split into {kv_heads}"),
         "scores": (f"[B, H, {q_len}, {k_len}]", f"Q K^T / sqrt({c.head_dim}), one score per query-key pair, before the mask"),
         "weights": (f"[B, H, {q_len}, {k_len}]", f"softmax over the keys, each row sums to 1; {masked[kind]}"),
         "out": (f"[B, {q_len}, D]", f"the heads' weighted values merged back to {c.d_model} and projected by W_O"),
@@ -69,7 +71,7 @@ def _describe(stack: str, layer: str | None, part: str, c: ModelConfig) -> tuple
             return f"{stack} embedding", f"[B, {length}, D]", f"token embeddings{scale}: one {c.d_model}-vector per token"
         if part == "pos_embed":
             return f"{stack} embedding", f"[{length}, D]", f"{c.positional} positional encodings, added to the token embeddings"
-        norm = "the final LayerNorm" if c.norm == "pre" else "the stream as it leaves the last block (post-norm has no final norm)"
+        norm = f"the final {'RMSNorm' if c.norm_type == 'rmsnorm' else 'LayerNorm'}" if c.norm == "pre" else "the stream as it leaves the last block (post-norm has no final norm)"
         return f"{stack} final norm", f"[B, {length}, D]", norm
     block = f"{stack} block {layer}"
     stream = f"[B, {length}, D]"
@@ -84,7 +86,10 @@ def _describe(stack: str, layer: str | None, part: str, c: ModelConfig) -> tuple
         "resid_pre": (f"{block}: self-attention", stream, "the residual stream entering the block"),
         "resid_mid": (f"{block}: self-attention", stream, "the stream after self-attention was added"),
         "resid_cross": (f"{block}: cross-attention", stream, "the stream after cross-attention was added"),
+        "ffn.gate": (f"{block}: feed-forward", f"[B, {length}, F]",
+                     f"{c.activation}(x W_gate): the gate, {c.d_ff} values at every position"),
         "ffn.hidden": (f"{block}: feed-forward", f"[B, {length}, F]",
+                       f"gate * (x W_up): widened from {c.d_model} to {c.d_ff} at every position" if c.gated_ffn else
                        f"{c.activation}(x W_1 + b_1): widened from {c.d_model} to {c.d_ff} at every position"),
         "ffn.out": (f"{block}: feed-forward", stream, f"x W_2 + b_2: back to {c.d_model}"),
         "resid_post": (f"{block}: feed-forward", stream, "the residual stream leaving the block"),

@@ -1,5 +1,5 @@
-"""Load from the Hugging Face Hub: a GPT-2-family repository imported into the playground's own
-model, loaded once and shared read-only by every session that asks for it.
+"""Load from the Hugging Face Hub: a GPT-2-, Llama- or Qwen2-family repository imported into the
+playground's own model, loaded once and shared read-only by every session that asks for it.
 
 At most MAX_HUB_MODELS such models are in memory at once, each at most MAX_HUB_PARAMETERS
 parameters. A session that loads one keeps a reference among its own models; a model stays in
@@ -17,7 +17,7 @@ from typing import Callable
 
 import gradio as gr
 
-from playground.hub import HubImportError, ImportedModel, load_gpt2
+from playground.hub import HubImportError, ImportedModel, load_model
 from playground.zoo import ModelEntry, freeze
 
 from ..page.context import AppContext, heavy
@@ -30,7 +30,7 @@ from ..text.markup import literal
 HUB_PREFIX = "hub-"
 DEFAULT_REPOSITORY = "gpt2"
 MAX_HUB_MODELS = 2
-MAX_HUB_PARAMETERS = 400_000_000     # gpt2-medium (355 M) fits; gpt2-large (774 M) is refused
+MAX_HUB_PARAMETERS = 500_000_000     # Qwen2.5-0.5B (494 M, 2 GB in float32) fits; gpt2-large (774 M) is refused
 STATUS_HEIGHT = 44                   # px: room for the progress of a load (downloads take a while) under it
 MAX_REPOSITORY_CHARS = 96            # owner (<= 39) / name (<= 96) on the Hub; longer is a typo
 
@@ -41,8 +41,8 @@ def hub_name(repository: str) -> str:
 
 
 def hub_download(repository: str, max_parameters: int) -> ImportedModel:
-    """A GPT-2 from the Hub (or the Hub's local cache), never from a folder of the server."""
-    return load_gpt2(repository, max_parameters, allow_folder=False)
+    """A model from the Hub (or the Hub's local cache), never from a folder of the server."""
+    return load_model(repository, max_parameters, allow_folder=False)
 
 
 class HubModels:

@@ -11,7 +11,7 @@ from ..text.i18n import text
 
 _NAME = re.compile(r"^(?P<stack>encoder|decoder)\.(?:(?P<layer>\d+)\.)?(?P<part>.+)$")
 _SUBLAYER_OF = {"resid_pre": "self_attn", "resid_mid": "self_attn", "resid_cross": "cross_attn",
-                "ffn.hidden": "ffn", "ffn.out": "ffn", "resid_post": "ffn"}
+                "ffn.gate": "ffn", "ffn.hidden": "ffn", "ffn.out": "ffn", "resid_post": "ffn"}
 
 
 def _stage(name: str, stack: str, layer: str | None, part: str, lang: str) -> str:
@@ -32,6 +32,7 @@ def _note(name: str, part: str, config: ModelConfig, lang: str) -> str:
         site, _, piece = attention
         if piece in ("k", "v"):
             values["source"] = text(lang, "shape_source_encoder" if site.is_cross else "shape_source_same")
+            values["h"] = config.kv_heads                                    # fewer with grouped-query attention
         if piece == "weights":
             values["mask"] = text(lang, f"shape_mask_{site.id}")
         return text(lang, f"shape_note_{piece}", **values)
@@ -39,8 +40,10 @@ def _note(name: str, part: str, config: ModelConfig, lang: str) -> str:
         scaled = text(lang, "shape_scaled", d=config.d_model) if config.scale_embedding else ""
         return text(lang, "shape_note_tok_embed", scaled=scaled, d=config.d_model)
     if part == "final_norm":
-        return text(lang, f"shape_note_final_norm_{config.norm}")
-    return text(lang, f"shape_note_{part.replace('.', '_')}", **values)
+        rms = config.norm == "pre" and config.norm_type == "rmsnorm"
+        return text(lang, "shape_note_final_norm_rmsnorm" if rms else f"shape_note_final_norm_{config.norm}")
+    gated = "_gated" if part == "ffn.hidden" and config.gated_ffn else ""
+    return text(lang, f"shape_note_{part.replace('.', '_')}{gated}", **values)
 
 
 def values_text(row: ShapeRow, lang: str) -> str:
