@@ -317,8 +317,9 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
                              show_progress="hidden", show_progress_on=[note], **PRIVATE)
     opened.then(None, js=DRAWN_JS, **PRIVATE)
     links = [wiring.link for wiring in views.values()]
-    gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values())], None, links, None,
-          js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)
+    # The language too: a view of the session's own model keeps its link (PRIVATE_LINK) in every language.
+    gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values()), ctx.language.change],
+          None, links, None, js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)
 
     def on_copy(payload: str, lang: str) -> str:
         link, _, address = (payload or "").partition("\n")
