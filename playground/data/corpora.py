@@ -9,10 +9,12 @@ poems are in the public domain; the compilation is the chinese-poetry collection
 (https://github.com/chinese-poetry/chinese-poetry, npm package chinese-poetry 2.0.1, MIT licence).
 tang_poems.md beside it states the licence and how the text was made from that package.
 
-Tiny Shakespeare is looked for, in order, at the path in $PLAYGROUND_SHAKESPEARE, in the user
-cache ($XDG_CACHE_HOME or ~/.cache, under transformer-playground/), and in the shared copy
-next to the repository (../shared/data/). Only then is it downloaded, checked against its
-SHA-256 and cached. Copies in the cache or the shared folder that fail the checksum are
+The held-out tenth of tiny Shakespeare (what the guessing game plays and the probes read) is bundled
+(tinyshakespeare_held_out.txt), so those work offline. The whole text is looked for, in order, at
+the path in $PLAYGROUND_SHAKESPEARE, in the user cache ($XDG_CACHE_HOME or ~/.cache, under
+transformer-playground/), and in the shared copy next to the repository (../shared/data/). Only
+then is it downloaded (within DOWNLOAD_TIMEOUT_S in all, and not again for RETRY_AFTER_S after a
+failure), checked against its SHA-256 and cached. Copies in the cache or the shared folder that fail the checksum are
 ignored; the file named by the environment variable is trusted as the user's choice.
 """
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -32,11 +36,17 @@ SHAKESPEARE_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/da
 SHAKESPEARE_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
 SHAKESPEARE_BYTES = 1_115_394
 SHARED_SHAKESPEARE_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tinyshakespeare.txt"
-DOWNLOAD_TIMEOUT_S = 10.0
+SHAKESPEARE_HELD_OUT_PATH = Path(__file__).with_name("tinyshakespeare_held_out.txt")
+DOWNLOAD_TIMEOUT_S = 10.0         # the whole download, name lookup included
+RETRY_AFTER_S = 600.0             # a failed download is not tried again sooner: no event waits on it twice
 
 
 class CorpusUnavailable(RuntimeError):
     """A corpus could not be found locally or downloaded; the bundled text always works."""
+
+
+_download_lock = threading.Lock()    # one download at a time: the events that need it wait for its outcome
+_last_failure: list = []            # [monotonic time, error] of the last failed download
 
 
 def bundled_text() -> str:
@@ -54,6 +64,13 @@ def tang_poems_text() -> str:
     return TANG_POEMS_PATH.read_text(encoding="utf-8")
 
 
+def tiny_shakespeare_held_out() -> str:
+    """The last tenth of tiny Shakespeare (111,539 characters), bundled: the validation part a character
+    model trained on the whole text never saw (playground.data.LMData's split), which the guessing game
+    plays and the probes read, so that both work offline."""
+    return SHAKESPEARE_HELD_OUT_PATH.read_text(encoding="utf-8")
+
+
 def shakespeare_cache_path() -> Path:
     """Where a downloaded tiny Shakespeare is kept."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -61,9 +78,27 @@ def shakespeare_cache_path() -> Path:
 
 
 def download_bytes(url: str, timeout: float) -> bytes:
-    """The body of ``url`` (HTTP GET)."""
-    with urllib.request.urlopen(url, timeout=timeout) as response:
-        return response.read()
+    """The body of ``url`` (HTTP GET) within ``timeout`` seconds in all; TimeoutError after that.
+
+    urllib's own timeout bounds each read but not the name lookup, which on a machine without a
+    network can take a minute: the download runs in a thread of its own and is given up at the deadline."""
+    outcome: dict[str, object] = {}
+
+    def fetch() -> None:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                outcome["body"] = response.read()
+        except BaseException as exc:  # handed to the caller
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=fetch, name="corpus-download", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if "body" in outcome:
+        return outcome["body"]
+    if "error" in outcome:
+        raise outcome["error"]
+    raise TimeoutError(f"no answer within {timeout:.0f} s")
 
 
 def _is_genuine(data: bytes) -> bool:
@@ -118,12 +153,17 @@ def tiny_shakespeare(allow_download: bool = True) -> str:
     searched = f"${SHAKESPEARE_ENV_VAR}, {shakespeare_cache_path()}, {SHARED_SHAKESPEARE_PATH}"
     if not allow_download:
         raise CorpusUnavailable(f"Tiny Shakespeare was not found ({searched}) and downloading is off. {fallback}")
-    try:
-        data = download_bytes(SHAKESPEARE_URL, DOWNLOAD_TIMEOUT_S)
-    except OSError as exc:  # urllib's URLError and socket timeouts are OSErrors
-        raise CorpusUnavailable(
-            f"Tiny Shakespeare was not found ({searched}) and could not be downloaded ({exc}). {fallback}"
-        ) from exc
+    with _download_lock:
+        if _last_failure and time.monotonic() < _last_failure[0] + RETRY_AFTER_S:
+            raise CorpusUnavailable(f"Tiny Shakespeare was not found ({searched}) and could not be downloaded "
+                                    f"a moment ago ({_last_failure[1]}). {fallback}")
+        try:
+            data = download_bytes(SHAKESPEARE_URL, DOWNLOAD_TIMEOUT_S)
+        except OSError as exc:  # urllib's URLError, socket timeouts and the deadline are OSErrors
+            _last_failure[:] = [time.monotonic(), exc]
+            raise CorpusUnavailable(
+                f"Tiny Shakespeare was not found ({searched}) and could not be downloaded ({exc}). {fallback}"
+            ) from exc
     if not _is_genuine(data):
         raise CorpusUnavailable(
             f"The downloaded tiny Shakespeare failed its checksum (expected SHA-256 {SHAKESPEARE_SHA256}, "

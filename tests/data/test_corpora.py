@@ -7,6 +7,7 @@ from playground.data import CharTokenizer, CorpusUnavailable, LMData, bundled_te
 
 FAKE = "First Citizen:\nBefore we proceed any further, hear me speak.\n".encode()
 REAL_SHARED = corpora.SHARED_SHAKESPEARE_PATH
+REAL_DOWNLOAD = corpora.download_bytes
 
 
 @pytest.fixture(autouse=True)
@@ -17,6 +18,7 @@ def offline(monkeypatch, tmp_path):
     monkeypatch.setattr(corpora, "SHARED_SHAKESPEARE_PATH", tmp_path / "shared" / "tinyshakespeare.txt")
     monkeypatch.setattr(corpora, "SHAKESPEARE_SHA256", hashlib.sha256(FAKE).hexdigest())
     monkeypatch.setattr(corpora, "SHAKESPEARE_BYTES", len(FAKE))
+    monkeypatch.setattr(corpora, "_last_failure", [])        # no failed download remembered from another test
 
     def no_network(url, timeout):
         raise AssertionError("tests must not download")
@@ -144,3 +146,40 @@ def test_the_tang_poems_are_bundled_simplified_one_poem_per_paragraph_and_say_wh
     source = corpora.CORPUS_SOURCES["tang_poems"]
     assert "public domain" in source and "MIT" in source and "chinese-poetry 2.0.1" in source
     assert "t2s" in source and "tang_poems.md" in source
+
+
+def test_the_bundled_held_out_tenth_is_the_validation_part_of_the_real_text(monkeypatch):
+    from playground.analysis.guessing import held_out_text
+    from playground.data.corpora import tiny_shakespeare_held_out
+
+    monkeypatch.undo()
+    try:
+        whole = tiny_shakespeare(allow_download=False)
+    except CorpusUnavailable:
+        pytest.skip("no local copy of tiny Shakespeare to compare with")
+    assert tiny_shakespeare_held_out() == held_out_text(whole)
+
+
+def test_a_download_without_an_answer_is_given_up_at_its_deadline_and_not_tried_again_at_once(monkeypatch):
+    import threading
+    import time
+
+    hanging = threading.Event()
+
+    def never_answers(url, timeout):          # a name lookup that hangs, as on a machine without a network
+        hanging.wait(5)
+        raise OSError("no network")
+
+    monkeypatch.setattr(corpora.urllib.request, "urlopen", never_answers)
+    monkeypatch.setattr(corpora, "download_bytes", REAL_DOWNLOAD)
+    monkeypatch.setattr(corpora, "DOWNLOAD_TIMEOUT_S", 0.3)
+    started = time.monotonic()
+    with pytest.raises(CorpusUnavailable, match="could not be downloaded.*0 s"):
+        tiny_shakespeare()
+    assert time.monotonic() - started < 2
+    calls = []
+    monkeypatch.setattr(corpora, "download_bytes", lambda url, timeout: calls.append(url))
+    with pytest.raises(CorpusUnavailable, match="a moment ago"):
+        tiny_shakespeare()
+    assert calls == []
+    hanging.set()

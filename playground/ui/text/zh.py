@@ -757,7 +757,7 @@ ZH: dict[str, str] = {
     "param_lang": "语言",
     "param_present": "演示模式",
     "refused_title": "此输入没有可显示的内容",
-    "refused_summary": "**输入被拒绝：**{reason}",
+    "refused_summary": "**输入被拒绝**：{reason}",      # the colon outside: "：**" before a character is not bold
     "refused_other": "无法按这些控件绘制视图。",
 
     # What a model reads (issue 15, item 8)

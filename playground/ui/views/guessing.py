@@ -11,10 +11,14 @@ holding the shared models and text, never copies of them.
     rematch(workspace, entry, step, lang)            -> the same rounds against the model at `step`
     game_updates(workspace, entry, lang)             -> {"gg_context": ..., "gg_result": ...}
     turn(workspace, entry, action, guess, step, lang) -> a turn's updates (the game, the box cleared, the steps)
+    with keeping_refusal(workspace): ...             -> a turn refused (gr.Error) leaves its reason for
+    refused_result(workspace, lang)                  -> {"gg_result": why}: the panel says it, not only a toast
     game_panel(view)                                 -> the panel's components by name
 """
 from __future__ import annotations
 
+import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
@@ -34,6 +38,7 @@ from .probes import CHINESE_CORPORA, LATIN_CORPORA, corpus_of, held_out
 
 MAX_ROUNDS = 10                # rounds of one game
 GUESS_CHARS = 8                # what the guess box holds at most
+_refusals: "weakref.WeakKeyDictionary[Workspace, str]" = weakref.WeakKeyDictionary()   # a session's last refused turn
 GAME_MODELS = {"en": ("shakespeare-char", "tang-poems-char"), "zh-CN": ("tang-poems-char", "shakespeare-char")}
 GAME = ("gg_context", "gg_result")                      # what a game draws (a Derived panel's outputs)
 GAME_TURN = (*GAME, "gg_guess", "gg_step")              # what a turn updates: the box cleared, the steps
@@ -163,7 +168,9 @@ def _context(state: GameState, entry: ModelEntry, lang: str) -> str:
     lines = [literal(line) for line in game.context().split("\n")]
     head = t("gg_context_intro", model=literal(entry.name), at=_at(state, lang), round=len(game.rounds) + 1,
              rounds=MAX_ROUNDS, n=entry.config.max_len)
-    return head + "\n\n> " + "↵  \n> ".join(lines) + "**▯**"          # a hard line break after each ↵
+    # A hard line break after each ↵; the blank in bold as HTML: "**▯**" right after a letter is not
+    # emphasis in Markdown, and its asterisks showed.
+    return head + "\n\n> " + "↵  \n> ".join(lines) + "<strong>▯</strong>"
 
 
 def _at(state: GameState, lang: str) -> str:
@@ -235,6 +242,23 @@ def turn(workspace: Workspace, entry: ModelEntry, action: str, guess, step, lang
     else:
         rematch(workspace, entry, step, lang)
     return {**game_updates(workspace, entry, lang), "gg_guess": "", "gg_step": step_picker(workspace, entry, step)}
+
+
+@contextmanager
+def keeping_refusal(workspace: Workspace):
+    """A turn whose gr.Error (its reason, in the event's language) is kept for refused_result, then raised."""
+    try:
+        yield
+    except gr.Error as error:
+        _refusals[workspace] = str(error.message)
+        raise
+
+
+def refused_result(workspace: Workspace, lang: str) -> dict:
+    """The reason of the session's last refused turn in the result panel (what it showed before is
+    replaced; the text to continue stays): it stays on the page once the error's toast has gone."""
+    reason = _refusals.pop(workspace, None) or text(lang, "refused_other")
+    return {"gg_result": text(lang, "refused_summary", reason=reason)}
 
 
 def step_picker(workspace: Workspace, entry: ModelEntry, step) -> gr.Radio:

@@ -31,6 +31,7 @@ from playground.analysis import (
     reverse_probe_data,
 )
 from playground.data import CharTokenizer, CorpusUnavailable, load_corpus
+from playground.data.corpora import tiny_shakespeare_held_out
 from playground.viz.labels import plotly_text
 from playground.zoo import ModelEntry
 
@@ -82,7 +83,10 @@ def probe_properties(entry: ModelEntry) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4)
 def held_out(corpus: str) -> str:
-    """The part of a corpus a character model trained on it never saw."""
+    """The part of a corpus a character model trained on it never saw (tiny Shakespeare's is bundled: the
+    game and the probes work offline)."""
+    if corpus == "tiny_shakespeare":
+        return tiny_shakespeare_held_out()
     return held_out_text(load_corpus(corpus))
 
 

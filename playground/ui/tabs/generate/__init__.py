@@ -68,5 +68,6 @@ def build(ctx: AppContext) -> None:
            api_name="generate_exposure", refused=handlers.exposure_refused, shared=True, derived="exposure")
     tab.on(any_of(c["gg_play"].click, c["gg_guess"].submit, c["gg_new"].click, c["gg_rematch"].click),
            handlers.game_turn, GAME_TURN, progress_on="gg_result", api_name="generate_guess", derived="game",
+           refused=handlers.game_refused,
            by_trigger={"gg_play": handlers.game_guess, "gg_guess": handlers.game_guess, "gg_new": handlers.game_new,
                        "gg_rematch": handlers.game_rematch})

@@ -278,8 +278,14 @@ def lens(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
 def game_turn(workspace: Workspace, form: GenerateForm, lang: str, action: str = "turn") -> dict:
     """One turn of the guessing game (the API): a guess plays a round (a new game starts when none is on);
     no guess starts a new game, or with a step a rematch of the same rounds against that checkpoint."""
-    entry = guessing.game_entry(workspace, form.model, lang)
-    return guessing.turn(workspace, entry, action, form.gg_guess, form.gg_step, lang)
+    with guessing.keeping_refusal(workspace):
+        entry = guessing.game_entry(workspace, form.model, lang)
+        return guessing.turn(workspace, entry, action, form.gg_guess, form.gg_step, lang)
+
+
+def game_refused(workspace: Workspace, form: GenerateForm, lang: str) -> dict:
+    """Why the turn was refused, in the game's result panel."""
+    return guessing.refused_result(workspace, lang)
 
 
 def game_guess(workspace: Workspace, form: GenerateForm, lang: str) -> dict:

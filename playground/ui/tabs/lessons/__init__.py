@@ -13,6 +13,7 @@ from ...page.context import CHECK, FORM_INPUTS, PRIVATE, QUIET, light, training
 from ...page.runtime import guarded
 from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
+from ...views import guessing
 from ...views.guessing import GAME_TURN
 from .form import LessonsForm
 from .layout import layout
@@ -58,9 +59,15 @@ def build(ctx) -> None:
         updates = handlers.game_turn(ctx.workspace(request), guess, step, lang, action)
         return {c[name]: update for name, update in updates.items()}
 
-    gr.on([c["gg_play"].click, c["gg_guess"].submit, c["gg_new"].click, c["gg_rematch"].click], game_turn,
-          [c["gg_guess"], c["gg_step"], lang], [c[name] for name in GAME_TURN], api_name="lesson_guess",
-          **light(c["gg_result"]), **FORM_INPUTS)
+    turns = gr.on([c["gg_play"].click, c["gg_guess"].submit, c["gg_new"].click, c["gg_rematch"].click], game_turn,
+                  [c["gg_guess"], c["gg_step"], lang], [c[name] for name in GAME_TURN], api_name="lesson_guess",
+                  **light(c["gg_result"]), **FORM_INPUTS)
+
+    @guarded
+    def game_refused(lang: str, request: gr.Request) -> dict:
+        return {c[name]: update for name, update in guessing.refused_result(ctx.workspace(request), lang).items()}
+
+    turns.failure(game_refused, [lang], [c["gg_result"]], show_progress="hidden", **PRIVATE)
 
     @guarded
     def predicted(lesson_id, picked, language, request: gr.Request) -> dict:

@@ -115,10 +115,11 @@ def game_turn(workspace: Workspace, guess, step, lang: str, action: str = "turn"
     """One turn of lesson 1's game against the language's own character model: "guess" scores the guess,
     "new" starts a new game, "rematch" replays its rounds at `step`; "turn" (the API) decides by what it is
     given (see guessing.turn)."""
-    if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
-        raise fail(lang, "err_not_integer", name=text(lang, "param_gg_step"), value=step)
-    entry = guessing.game_entry(workspace, None, lang)
-    return guessing.turn(workspace, entry, action, guess, step, lang)
+    with guessing.keeping_refusal(workspace):
+        if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
+            raise fail(lang, "err_not_integer", name=text(lang, "param_gg_step"), value=step)
+        entry = guessing.game_entry(workspace, None, lang)
+        return guessing.turn(workspace, entry, action, guess, step, lang)
 
 
 def open_lesson(workspace: Workspace, form: LessonsForm, lang: str) -> dict:

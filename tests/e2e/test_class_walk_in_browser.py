@@ -1,0 +1,108 @@
+"""What a class walk found, each in a real browser at 1280x720: the Chinese interface opens Attention on
+the Chinese model; a language switch on a view of the session's own model rewrites `lang=` in the
+address; on a server without tiny Shakespeare and without a network the guessing game plays at once (its
+held-out text ships), and a refused guess says why in the game's panel, where it stays once the toast has
+gone. Screenshots in both languages go to tests/e2e/screenshots/."""
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from playground.ui.session.examples import CHINESE_MODEL
+
+from .conftest import AppServer
+from .pages import address, drawn, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
+
+TOAST_SECONDS = 6               # an error toast has gone by then
+OFFLINE_START_SECONDS = 15      # a game starts within this on a machine without the corpus or a network
+
+
+@pytest.fixture(scope="module")
+def offline_app(pretrained_dir, tmp_path_factory):
+    """The app on a machine where tiny Shakespeare is neither found nor downloadable (the path the
+    environment names is missing), as in a classroom without a network."""
+    folder = tmp_path_factory.mktemp("offline")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PLAYGROUND_SHAKESPEARE", str(folder / "absent.txt"))
+    patch.setenv("XDG_CACHE_HOME", str(folder / "cache"))
+    server = AppServer(pretrained_dir, folder / "app.log")
+    patch.undo()
+    yield server
+    server.stop()
+
+
+def open_panel(page, elem_id: str) -> None:
+    page.click(f"#{elem_id} .label-wrap")
+
+
+@pytest.mark.parametrize("view, lang, refusal", [("generate", "zh-CN", "恰好一个字符"),
+                                                 ("lesson", "en", "exactly one character")])
+def test_the_game_plays_offline_and_a_refused_guess_stays_explained_in_its_panel(offline_app, browser, screenshots,
+                                                                                  view, lang, refusal):
+    link = (f"?view=generate&model=shakespeare-char&lang={lang}" if view == "generate"
+            else f"?view=lessons&lesson=tokens&lang={lang}")
+    page = open_page(browser, offline_app.url + link, "en-US")
+    try:
+        if view == "generate":
+            if page.input_value("#generate-model input") != "shakespeare-char":
+                pytest.skip("needs the shipped shakespeare-char model")
+            open_panel(page, "generate-game-panel")
+        before = markdown(page, f"{view}-gg-context")
+        started = time.monotonic()
+        page.click(f"#{view}-gg-new")
+        context = wait_until(lambda: markdown(page, f"{view}-gg-context") not in ("", before)
+                             and markdown(page, f"{view}-gg-context"), "a new game's text", seconds=OFFLINE_START_SECONDS)
+        assert "shakespeare-char" in context
+        assert time.monotonic() - started < OFFLINE_START_SECONDS, context
+        no_error_toast(page, settle_ms=300)
+        page.fill(f"#{view}-gg-guess input", "ab")
+        page.press(f"#{view}-gg-guess input", "Enter")
+        wait_until(lambda: refusal in markdown(page, f"{view}-gg-result"), "the refusal in the game's panel")
+        page.wait_for_timeout(TOAST_SECONDS * 1000)
+        assert refusal in markdown(page, f"{view}-gg-result")
+        page.locator(f"#{view}-game-panel").screenshot(path=str(screenshots / f"walk-{lang}-{view}-game-refused.png"))
+        page.fill(f"#{view}-gg-guess input", "e")
+        page.press(f"#{view}-gg-guess input", "Enter")
+        wait_until(lambda: refusal not in markdown(page, f"{view}-gg-result") and markdown(page, f"{view}-gg-result"),
+                   "the round scored")
+        screenshot(page, screenshots, f"walk-{lang}-{view}-game-offline")
+    finally:
+        page.context.close()
+
+
+def lang_in_address(page) -> str:
+    return parse_qs(urlsplit(address(page)).query).get("lang", [""])[0]
+
+
+def test_the_chinese_interface_opens_attention_on_the_chinese_model(app, browser, screenshots):
+    page = open_page(browser, app.url + "?lang=zh-CN", "zh-CN", tab="attention")
+    try:
+        if page.locator(f"#attention-examples button", has_text=CHINESE_MODEL).count() == 0:
+            pytest.skip(f"needs the shipped {CHINESE_MODEL} model")
+        assert page.input_value("#attention-model input") == CHINESE_MODEL
+        wait_until(lambda: markdown(page, "attention-summary").startswith(CHINESE_MODEL), "the Chinese model's views")
+        drawn(page, "attention-grid")
+        screenshot(page, screenshots, "walk-zh-CN-attention-opens-on-tang")
+        no_error_toast(page)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("start, other", [("en", "zh-CN"), ("zh-CN", "en")])
+def test_a_language_switch_on_the_sessions_own_model_rewrites_the_address(app, browser, screenshots, start, other):
+    page = open_page(browser, app.url + f"?lang={start}", "en-US", tab="train")
+    try:
+        page.click("#train-step")
+        wait_until(lambda: page.is_enabled("#train-download"), "a few steps published", seconds=120)
+        for tab in ("attention", "generate"):
+            open_tab(page, tab)
+            wait_until(lambda: page.input_value(f"#{tab}-model input").startswith("trained-"), f"{tab} on the trained model")
+            wait_until(lambda: lang_in_address(page) == start, f"{tab}'s address in {start}")
+            page.click(f"#language input[value='{other}']")
+            wait_until(lambda: lang_in_address(page) == other, f"{tab}'s address to follow the language to {other}")
+            page.click(f"#language input[value='{start}']")
+            wait_until(lambda: lang_in_address(page) == start, f"{tab}'s address to follow the language back")
+        screenshot(page, screenshots, f"walk-{start}-own-model-language")
+        no_error_toast(page)
+    finally:
+        page.context.close()
