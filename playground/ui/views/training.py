@@ -188,6 +188,8 @@ class LiveCurves:
             mode = "lines+markers" if len(steps) <= MARKER_LIMIT else "lines"
             with self._figure.batch_update():
                 for trace in self._figure.data:
+                    if trace.name not in self._columns:        # the clipping threshold: a fixed line
+                        continue
                     column = history[self._columns[trace.name]]
                     trace.update(x=steps, y=np.array([np.nan if v is None else v for v in column], dtype=np.float32),
                                  mode=mode)
