@@ -9,11 +9,14 @@ from playground.bilingual import Bilingual
 
 @dataclass(frozen=True)
 class Choice:
-    """An answer: whether it is right, and why (shown once it is picked)."""
+    """An answer: whether it is right, and why (shown once it is picked). A prediction about a live run
+    names the run's `outcome` that bears it out (see the Lessons tab's run_findings): the run, not
+    `correct`, then decides the verdict, and `correct` marks what is expected."""
 
     text: Bilingual
     correct: bool
     feedback: Bilingual
+    outcome: str = ""
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,8 @@ class Question:
 class Experiment:
     """Predict, then run: `predict` is asked first; `run` names the button; `view` is the key of the
     view that shows the outcome once it has run, or `live` the key of a run (a training or a lab)
-    that goes in the learner's session when Run is pressed; `reveal` explains it."""
+    that goes in the learner's session when Run is pressed; `reveal` explains it (for a live run, without
+    stating what the run will show: its findings do)."""
 
     predict: Question
     run: Bilingual
@@ -47,6 +51,9 @@ class Experiment:
     def __post_init__(self) -> None:
         if bool(self.view) == bool(self.live):
             raise ValueError(f"an experiment shows either a view or a live run: {self.run.en!r}")
+        outcomes = [choice.outcome for choice in self.predict.choices]
+        if self.live and (not all(outcomes) or len(set(outcomes)) != len(outcomes)):
+            raise ValueError(f"each prediction of a live run names a distinct outcome of the run: {self.run.en!r}")
 
 
 @dataclass(frozen=True)

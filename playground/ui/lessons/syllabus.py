@@ -16,12 +16,12 @@ REPETITION_PENALTY = 1.5               # lesson 11's repetition penalty ...
 REPETITION_TOKENS = 60                 # ... and the tokens each decoding writes
 
 
-def right(en: str, zh: str, why_en: str, why_zh: str) -> Choice:
-    return Choice(T(en, zh), True, T(why_en, why_zh))
+def right(en: str, zh: str, why_en: str, why_zh: str, outcome: str = "") -> Choice:
+    return Choice(T(en, zh), True, T(why_en, why_zh), outcome)
 
 
-def wrong(en: str, zh: str, why_en: str, why_zh: str) -> Choice:
-    return Choice(T(en, zh), False, T(why_en, why_zh))
+def wrong(en: str, zh: str, why_en: str, why_zh: str, outcome: str = "") -> Choice:
+    return Choice(T(en, zh), False, T(why_en, why_zh), outcome)
 
 
 TOKENS = Lesson(
@@ -100,9 +100,10 @@ EMBEDDINGS = Lesson(
         "把整张表投影到它最主要的两个方向（PCA）上，就能画在一页纸上。"),
     look_for=T(
         "- A trained model's nearest neighbours of a letter: its other case, other vowels or consonants.\n"
-        "- In the PCA picture, groups: letters, digits, punctuation, whitespace.\n"
+        "- In the PCA picture, which tokens group together: the clearest split is lower-case against upper-case "
+        "letters.\n"
         "- The experiment compares one model, shakespeare-char, at its first and its last checkpoint.",
-        "- 训练后的模型里一个字母的最近邻：它的大小写、其他元音或辅音。\n- PCA 图中的分组：字母、数字、标点、空白。\n"
+        "- 训练后的模型里一个字母的最近邻：它的大小写、其他元音或辅音。\n- PCA 图中哪些词元聚在一起：最明显的分界在小写字母和大写字母之间。\n"
         "- 实验比较的是同一个模型 shakespeare-char 的第一个和最后一个检查点。"),
     experiment=Experiment(
         predict=Question(
@@ -117,11 +118,11 @@ EMBEDDINGS = Lesson(
                    "那需要两行恰好方向相反，随机初始化不会出现。"))),
         run=T("Compare the first and the last checkpoint", "比较第一个和最后一个检查点"),
         view="embeddings_untrained_vs_trained",
-        reveal=T("Training changes **who** is close more than **how** close: at the start a token's neighbours are "
+        reveal=T("Training changes both **who** is close and **how** close: at the start a token's neighbours are "
                  "arbitrary, after training they are tokens used alike (other vowels, the same letter in the "
-                 "other case), as the counts above show.",
-                 "训练改变的主要是**谁**离得近，而不是离得**多**近：一开始一个词元的最近邻是任意的，训练后是用法相近的词元"
-                 "（其他元音、同一字母的另一种大小写），上面的统计显示了这一点。")),
+                 "other case), and the mean cosine to the nearest neighbour has risen, as the counts above show.",
+                 "训练既改变**谁**离得近，也改变离得**多**近：一开始一个词元的最近邻是任意的，训练后是用法相近的词元"
+                 "（其他元音、同一字母的另一种大小写），与最近邻的平均余弦也升高了，上面的统计显示了这一点。")),
     check=Question(
         T("Looking up token id 7 in $E$ gives…", "在 $E$ 中查找编号 7 的词元得到……"),
         (right("Row 7 of E, the same as one_hot(7) · E", "E 的第 7 行，等于 one_hot(7) · E",
@@ -472,13 +473,14 @@ COPY_TRAINING = Lesson(
         "Training minimises the cross-entropy $L = -\\frac{1}{N}\\sum_t \\log p(y_t \\mid y_{<t}, x)$ of the right "
         "next token, with **teacher forcing**: the decoder reads the true target shifted right, so all positions "
         "train at once.\n\n**Exact match** counts sequences that are entirely right when the model writes them "
-        "itself (greedy). It stays at 0 long after the loss has fallen, then rises fast.\n\n"
+        "itself (greedy). The loss averages over tokens and exact match is all-or-nothing per sequence, so the two "
+        "need not move together: watch which moves first, and the findings under the run say when each did.\n\n"
         "The figures show the shipped *copy* model at three checkpoints of its training. **Run** trains the Train "
         "tab's copy preset (2 encoder and 2 decoder layers, width 64) from random weights in your session and "
         "stops as soon as held-out exact match reaches 99%.",
         "训练最小化正确下一个词元的交叉熵 $L = -\\frac{1}{N}\\sum_t \\log p(y_t \\mid y_{<t}, x)$，"
         "并使用**教师强制**：解码器读取右移一位的真实目标，所以所有位置同时训练。\n\n"
-        "**完全匹配率**统计模型自己（贪心）写出的序列中完全正确的比例。损失下降很久之后它还停在 0，然后迅速上升。\n\n"
+        "**完全匹配率**统计模型自己（贪心）写出的序列中完全正确的比例。损失对词元求平均，完全匹配对每条序列全有或全无，所以两者不一定同时变化：看哪个先动，运行下面的结论会写出各自在哪一步变化。\n\n"
         "图中是发布的 *copy* 模型在训练中三个检查点的样子。**运行**会在你的会话里用训练页的 copy 预设"
         "（编码器 2 层、解码器 2 层，宽度 64）从随机权重开始训练，一旦留出数据上的完全匹配率达到 99% 就停下。"),
     look_for=T(
@@ -488,16 +490,18 @@ COPY_TRAINING = Lesson(
     experiment=Experiment(
         predict=Question(
             T("As the copy model trains, what appears in its cross-attention?", "复制模型训练过程中，交叉注意力里会出现什么？"),
-            (right("A diagonal", "一条对角线", "To copy, output $t$ must read input $t$.", "要复制，第 $t$ 个输出必须读第 $t$ 个输入。"),
-             wrong("An anti-diagonal", "一条反对角线", "That is what reversing needs, not copying.", "那是反转需要的，而不是复制。"),
+            (right("A diagonal", "一条对角线", "To copy, output $t$ must read input $t$.", "要复制，第 $t$ 个输出必须读第 $t$ 个输入。", "diagonal"),
+             wrong("An anti-diagonal", "一条反对角线", "That is what reversing needs, not copying.", "那是反转需要的，而不是复制。",
+                   "anti_diagonal"),
              wrong("Nothing: cross-attention stays uniform", "什么也没有：交叉注意力保持均匀",
-                   "Then the decoder could not know which token to copy next.", "那样解码器就不知道下一个该复制哪个词元。"))),
+                   "Then the decoder could not know which token to copy next.", "那样解码器就不知道下一个该复制哪个词元。",
+                   "none"))),
         run=T("Train copy live", "现场训练 copy"),
         view="",
-        reveal=T("The diagonal sharpens as exact match climbs: decoder position $t$ attends to source position "
-                 "$t$, the token it has to write. What your run showed:",
-                 "随着完全匹配率上升，对角线越来越清晰：解码器位置 $t$ 关注源序列位置 $t$，也就是它要写出的那个词元。"
-                 "你这次运行的结果："),
+        reveal=T("To copy, decoder position $t$ has to read source position $t$, the token it writes next, so a "
+                 "copying model is expected to draw a diagonal in its cross-attention. What your run showed:",
+                 "要复制，解码器位置 $t$ 必须读取源序列位置 $t$，也就是它接下来要写的词元，所以一个会复制的模型的交叉注意力"
+                 "应当出现一条对角线。你这次运行的结果："),
         live="copy"),
     check=Question(
         T("The loss is already low but exact match is still 0%. Why?", "损失已经很低，但完全匹配率仍为 0%，为什么？"),
@@ -541,14 +545,14 @@ CHAR_LM = Lesson(
               "只在 407 个字符的童谣上训练，训练损失会怎样？"),
             (right("Down to 0.3 and below: the model learns the rhyme by heart", "降到 0.3 及以下：模型把童谣背下来",
                    "A model with about 400,000 parameters can store 407 characters; nothing forces it to generalise.",
-                   "一个约 40 万参数的模型装得下 407 个字符；没有什么迫使它去泛化。"),
+                   "一个约 40 万参数的模型装得下 407 个字符；没有什么迫使它去泛化。", "memorised"),
              wrong("It stays near ln 37 ≈ 3.6: the text is too short to learn from",
                    "停在 ln 37 ≈ 3.6 附近：文本太短，学不到东西",
                    "A short text is the easiest to learn: the same windows come back at every step.",
-                   "短文本最容易学：每一步都会再看到同样的窗口。"),
+                   "短文本最容易学：每一步都会再看到同样的窗口。", "flat"),
              wrong("It levels off near 1.5, like a model of Shakespeare", "停在 1.5 左右，和莎士比亚模型一样",
                    "Shakespeare is too large to memorise, so its loss stays higher; the rhyme is not.",
-                   "莎士比亚太大，背不下来，所以它的损失停得更高；童谣却背得下来。"))),
+                   "莎士比亚太大，背不下来，所以它的损失停得更高；童谣却背得下来。", "level"))),
         run=T("Train on the rhyme live", "现场训练童谣"),
         view="",
         reveal=T("A model that writes the rhyme back as written has memorised these 407 characters rather than "
@@ -637,14 +641,16 @@ MEASURING = Lesson(
         "precisions with a brevity penalty; partial credit for partly right outputs, not a measure of meaning.\n\n"
         "These measure what comes out. A **linear probe** measures what is inside: a logistic regression reads a "
         "property from the residual stream of one layer, trained on some positions and scored on held-out ones. "
-        "A **control** probe learns the same vectors with shuffled labels, so what it scores is what chance looks "
-        "like for a probe of that size.",
+        "The **control task** gives the same vectors the labels shuffled among the positions, so what its probe "
+        "scores is chance for a probe of that size; **position only** answers the commonest label at each "
+        "position, what the position alone tells.",
         "- **损失**：每个词元的平均交叉熵，单位是奈特（nats）。\n- **困惑度** $= e^{\\text{loss}}$：模型的不确定程度，"
         "相当于在这么多个词元中均匀地选一个。\n- **准确率**：最高预测正确的词元所占比例。\n- **完全匹配率**：整条序列完全写对的比例。\n"
         "- **BLEU**：$\\mathrm{BP} \\cdot \\exp\\big(\\sum_{n=1}^{4} \\tfrac{1}{4} \\log p_n\\big)$，即带长度惩罚的 n 元组精确率"
         "几何平均；对部分正确的输出给部分分，它不衡量意思是否正确。\n\n"
         "这些衡量的是输出。**线性探针**衡量的是内部：一个逻辑回归从某一层的残差流读出一个性质，在一部分位置上训练，"
-        "在留出的位置上打分。**对照**探针用打乱的标签学习同样的向量，所以它的得分就是这种大小的探针碰运气的样子。"),
+        "在留出的位置上打分。**对照任务**把标签在位置之间打乱后交给同样的向量，所以它的探针得分就是这种大小的探针的随机水平；"
+        "**只看位置**在每个位置回答最常见的标签，即单凭位置能知道多少。"),
     look_for=T(
         "- Each validation loss beside two baselines: $\\ln V$, uniform guessing among the $V$ outputs, and the "
         "unigram loss of a model that knows only how often each token occurs.\n- Perplexity as the number of "
@@ -693,15 +699,15 @@ BUGS = Lesson(
         "The one here: the causal mask built as **0/1 floats**, `torch.tril(torch.ones(T, T))`, where the "
         "attention expects booleans. A float mask is **added** to the scores, $\\text{softmax}(s + m)$: the "
         "allowed keys get $+1$ and the future keys $+0$, so nothing is hidden (a boolean mask turns the hidden "
-        "keys' scores into $-\\infty$, whose weight is exactly 0). The model trains without an error and its loss "
-        "looks ordinary: the leak shows only when you test for it. **Run** trains the Labs tab's float-mask lab, "
+        "keys' scores into $-\\infty$, whose weight is exactly 0). The model trains without an error; whether its loss "
+        "gives the bug away is what the run shows, and the leak itself shows only when you test for it. **Run** trains the Labs tab's float-mask lab, "
         "the broken model and the reference side by side, in your session, and then measures both.",
         "大多数 Transformer 的错误不会崩溃：模型照样训练，数字看起来也正常。实验室页面在同样的种子和数据上，"
         "把有错误的模型和正确的模型并排训练。先预测症状，再运行。\n\n"
         "这里的错误是：因果掩码被构造成 **0/1 浮点数** `torch.tril(torch.ones(T, T))`，而注意力期望的是布尔值。"
         "浮点掩码会被**加**到分数上，$\\text{softmax}(s + m)$：允许的键加 $+1$，未来的键加 $+0$，什么也没有遮住"
-        "（布尔掩码会把被遮住的键的分数变成 $-\\infty$，其权重恰好为 0）。模型训练时不会报错，损失看起来也很正常："
-        "只有专门去检验，泄漏才会显现。**运行**会在你的会话里运行实验室页的浮点掩码实验，"
+        "（布尔掩码会把被遮住的键的分数变成 $-\\infty$，其权重恰好为 0）。模型训练时不会报错；它的损失能否暴露这个错误，要看运行的结果，"
+        "而泄漏本身只有专门去检验才会显现。**运行**会在你的会话里运行实验室页的浮点掩码实验，"
         "把出错的模型和参考模型并排训练，然后对两者进行测量。"),
     look_for=T(
         "- The two models' losses side by side as they train: does anything look wrong?\n- At the end, its attention "
@@ -715,22 +721,23 @@ BUGS = Lesson(
             (right("change: the future leaks into them", "会变：未来泄漏进来了",
                    "A future key's mask value 0 is added to its score, so its weight stays positive: every position "
                    "reads a little of the positions after it.",
-                   "未来键的掩码值 0 被加到它的分数上，所以它的权重仍然是正的：每个位置都会读到一点它后面的位置。"),
+                   "未来键的掩码值 0 被加到它的分数上，所以它的权重仍然是正的：每个位置都会读到一点它后面的位置。", "leak"),
              wrong("stay exactly the same: the mask is lower-triangular", "完全不变：掩码是下三角的",
                    "Its shape is right, but a float mask is added, not used to hide: only $-\\infty$ (False in a "
                    "boolean mask) gives a weight of exactly 0.",
                    "它的形状没错，但浮点掩码是被加上去的，而不是用来遮住：只有 $-\\infty$（布尔掩码中的 False）"
-                   "才会让权重恰好为 0。"),
+                   "才会让权重恰好为 0。", "same"),
              wrong("become NaN", "变成 NaN",
                    "NaN comes from a row whose every score is $-\\infty$; this mask adds only 0 and 1, so no score "
                    "is $-\\infty$.",
-                   "NaN 来自所有分数都是 $-\\infty$ 的一行；这个掩码只加 0 和 1，所以没有哪个分数是 $-\\infty$。"))),
+                   "NaN 来自所有分数都是 $-\\infty$ 的一行；这个掩码只加 0 和 1，所以没有哪个分数是 $-\\infty$。", "nan"))),
         run=T("Run the float-mask lab", "运行浮点掩码实验"),
         view="",
-        reveal=T("A float mask is added to the scores, so no future key gets weight exactly 0: changing only the last "
-                 "character moves the logits at earlier positions, which the check measures. What your run showed:",
-                 "浮点掩码是加到分数上的，所以没有哪个未来的键的权重恰好为 0：只改最后一个字符，前面位置的 logit 就会变，"
-                 "检查项测量的正是这一点。你这次运行的结果："),
+        reveal=T("A float mask is added to the scores, so no future key gets weight exactly 0, and changing only the "
+                 "last character can move the logits at earlier positions: the check measures whether it does. What "
+                 "your run showed:",
+                 "浮点掩码是加到分数上的，所以没有哪个未来的键的权重恰好为 0，只改最后一个字符就可能让前面位置的 logit 变化："
+                 "检查项测量它是否真的变了。你这次运行的结果："),
         live="float-mask"),
     check=Question(
         T("Which bug lets attention saturate into nearly one-hot weights once training has grown the queries and keys "
@@ -793,18 +800,19 @@ HEADS_FORM = Lesson(
                    "在同一段步数里：缺了另一个，谁都降不了损失",
                    "A previous-token head is of no use until something reads it, and an induction head has nothing "
                    "to read without it; the two form in one phase change, with the drop in loss.",
-                   "没有谁读取，前一词元头就没有用；没有前一词元头，归纳头也没有东西可读；两者在同一次相变中形成，损失随之骤降。"),
+                   "没有谁读取，前一词元头就没有用；没有前一词元头，归纳头也没有东西可读；两者在同一次相变中形成，损失随之骤降。",
+                   "same"),
              wrong("The previous-token head long before the induction head", "前一词元头远早于归纳头",
                    "It alone does not lower the loss on random repeated blocks, so nothing drives it to form early.",
-                   "在随机重复的块上，单靠它降不了损失，所以没有什么推动它提前形成。"),
+                   "在随机重复的块上，单靠它降不了损失，所以没有什么推动它提前形成。", "previous"),
              wrong("The induction head long before the previous-token head", "归纳头远早于前一词元头",
                    "Without the previous-token information it has nothing to search for.",
-                   "没有前一词元的信息，它就没有东西可搜索。"))),
+                   "没有前一词元的信息，它就没有东西可搜索。", "induction"))),
         run=T("Train the induction model live", "现场训练 induction 模型"),
         view="",
-        reveal=T("Neither head lowers the loss alone, so the two scores rise in the same stretch of steps, and the "
-                 "loss falls with them. What your run showed:",
-                 "单独哪个头都降不了损失，所以两个分数在同一段步数里上升，损失也随之下降。你这次运行的结果："),
+        reveal=T("Neither head lowers the loss alone, so the two scores are expected to rise in the same stretch of "
+                 "steps, with the drop in the loss. What your run showed:",
+                 "单独哪个头都降不了损失，所以两个分数预计会在同一段步数里上升，损失也随之下降。你这次运行的结果："),
         live="induction"),
     check=Question(
         T("At position $t$, an induction head attends to…", "在位置 $t$，归纳头关注的是……"),

@@ -84,6 +84,8 @@ def embeddings_untrained_vs_trained(shown: Shown, lang: str) -> list[Claim]:
               if lang == "en" else all(str(f["step"]) in _title(fig) for f, fig in zip((start, end), shown.figures))),
         Claim("lesson 2: after training more neighbours are tokens used alike (the reveal)", True,
               end["vowels"] > start["vowels"] and end["cases"] > start["cases"]),
+        Claim("lesson 2: after training the nearest neighbours are closer (the reveal)", True,
+              end["mean_nearest"] > start["mean_nearest"]),
     ]
 
 

@@ -210,7 +210,7 @@ def run_live(workspace: Workspace, form: LessonsForm, lang: str) -> Iterator[dic
     for progress in live.run(workspace, _live_key(form.lesson, lang), lang):
         reveal = "\n\n".join(filter(None, (lesson.experiment.reveal(lang), progress.findings))) if progress.done else ""
         yield {**changed_slots(OUTCOMES, progress.figures), "live_status": progress.status, "reveal": reveal,
-               "verdict": prediction_verdict(form.lesson, prediction, lang) if progress.done else ""}
+               "verdict": run_verdict(form.lesson, prediction, progress.outcome, lang) if progress.done else ""}
 
 
 def stop_live(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
@@ -232,6 +232,25 @@ def prediction_verdict(lesson_id: str, picked, lang: str) -> str:
     choice = lesson.experiment.predict.choices[index]
     return text(lang, "lesson_predicted_right" if choice.correct else "lesson_predicted_wrong",
                 feedback=choice.feedback(lang))
+
+
+def run_verdict(lesson_id: str, picked, outcome: str, lang: str) -> str:
+    """Whether the learner's run bore the prediction out, decided by what the run showed (`outcome`, see
+    run_findings): the picked answer's reasons when it did; else what the run showed instead ("" when no
+    prediction was made)."""
+    lesson = BY_ID.get(lesson_id)
+    index = _picked(lesson.experiment.predict, picked) if lesson else None
+    if index is None:
+        return ""
+    choices = lesson.experiment.predict.choices
+    if not outcome:
+        return text(lang, "lesson_run_undecided")
+    if choices[index].outcome == outcome:
+        return text(lang, "lesson_run_matched", feedback=choices[index].feedback(lang))
+    shown = next((choice for choice in choices if choice.outcome == outcome), None)
+    if shown is None:
+        return text(lang, "lesson_run_none_matched")
+    return text(lang, "lesson_run_not_matched", shown=shown.text(lang))
 
 
 def check_feedback(lesson_id: str, picked, lang: str) -> str:

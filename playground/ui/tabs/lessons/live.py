@@ -6,7 +6,8 @@ session's LabSession (so the Labs tab keeps the result to compare).
 
 Each run yields Progress: the outcome figures (None where a figure has not changed since the last
 Progress), a status line and, once it has ended, done=True with what the run showed (findings, filled
-in from the run) and the claims those sentences make (see run_findings).
+in from the run), the claims those sentences make and the outcome that decides the learner's prediction
+(see run_findings).
 """
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ class Progress:
     done: bool = False
     findings: str = ""                       # what the run showed (markdown), once it is done
     claims: tuple[Claim, ...] = ()           # what those sentences claim, against the run's figures
+    outcome: str = ""                        # what the run showed, as a prediction's Choice.outcome ("" undecided)
 
 
 def _latest_scores(session: TrainingSession) -> dict:
@@ -107,13 +109,13 @@ def induction_signal(session: TrainingSession, lang: str) -> str:
 class LiveTraining:
     """A Train tab preset (its form), the goal that ends it (the step reached, else None), the lesson's
     own signal (a line of text), the Train tab's views it shows (keys of FIGURES) and what a finished
-    run showed: (session, goal step or None, lang) -> (markdown, claims)."""
+    run showed: (session, goal step or None, lang) -> (markdown, claims, outcome)."""
 
     form: TrainForm
     goal: Callable[[TrainingSession], int | None]
     signal: Callable[[TrainingSession, str], str]
     figures: tuple[str, ...]
-    findings: Callable[[TrainingSession, int | None, str], tuple[str, list[Claim]]]
+    findings: Callable[[TrainingSession, int | None, str], tuple[str, list[Claim], str]]
 
 
 @dataclass(frozen=True)
@@ -181,8 +183,8 @@ def _training_progress(session: TrainingSession, live: LiveTraining, lang: str, 
     status = "\n\n".join(filter(None, (ending, head, live.signal(session, lang))))
     if not ending:
         return Progress(figures, status)
-    findings, claims = live.findings(session, reached, lang)
-    return Progress(figures, status, done=True, findings=findings, claims=tuple(claims))
+    findings, claims, outcome = live.findings(session, reached, lang)
+    return Progress(figures, status, done=True, findings=findings, claims=tuple(claims), outcome=outcome)
 
 
 def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterator[Progress]:
@@ -237,5 +239,5 @@ def run_lab(workspace: Workspace, live: LiveLab, lang: str) -> Iterator[Progress
     attention = [lab_views.attention_figure(variant, kind, "end", lang)
                  for variant in (result.reference, result.variant(live.variant))]
     status = "\n\n".join([lab_views.status_text(session, lab, lang), summarize(result, lang)])
-    findings, claims = lab_findings(result, live.variant, lang)
-    yield Progress([curves, *attention], status, done=True, findings=findings, claims=tuple(claims))
+    findings, claims, outcome = lab_findings(result, live.variant, lang)
+    yield Progress([curves, *attention], status, done=True, findings=findings, claims=tuple(claims), outcome=outcome)
