@@ -575,13 +575,14 @@ EN: dict[str, str] = {
     "train_status_building": "Preparing the data and the model…",
     "train_status_started": "A new {task} model with {params} parameters, still untrained.",
     "train_state_running": "**Training…**",
-    "train_state_paused": "**Paused**: a run lasts at most {seconds:.0f} s so that everyone gets a turn. "
-                          "Press Resume to continue.",
+    "train_state_paused": "**Paused**: each run (Start or Resume) trains at most {seconds:.0f} s, so that everyone "
+                          "gets a turn. Press Resume to continue.",
     "train_state_stepped": "**Trained {n} more steps.** Press Step again, or Resume.",
     "train_state_stopped": "**Stopped.** Resume continues exactly where it stopped.",
     "train_state_finished": "**Finished** all {steps} steps.",
     "train_state_diverged": "**Diverged**: {message}",
-    "train_progress": "step **{step}** of {steps} · {elapsed:.1f} s of training · training loss **{loss:.3f}** · "
+    "train_progress": "step **{step}** of {steps} · {elapsed:.1f} s of training over all runs · training loss "
+                      "**{loss:.3f}** · "
                       "learning rate {lr:.2e} · {tokens_per_s:,.0f} tokens/s",
     "train_heldout": "held out, at step {step}: validation loss **{val_loss:.3f}** (perplexity **{perplexity:.2f}**) · "
                      "accuracy **{accuracy}**{exact}",

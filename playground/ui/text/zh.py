@@ -517,12 +517,12 @@ ZH: dict[str, str] = {
     "train_status_building": "正在准备数据和模型……",
     "train_status_started": "一个新的{task}模型，{params} 个参数，尚未训练。",
     "train_state_running": "**训练中……**",
-    "train_state_paused": "**已暂停**：每轮最多 {seconds:.0f} 秒，好让每个人都轮得到。按“继续”接着训练。",
+    "train_state_paused": "**已暂停**：每次运行（开始或继续）最多训练 {seconds:.0f} 秒，好让每个人都轮得到。按“继续”接着训练。",
     "train_state_stepped": "**又训练了 {n} 步。** 再按“单步”，或按“继续”。",
     "train_state_stopped": "**已停止。** “继续”会从停下的地方精确地接着训练。",
     "train_state_finished": "**已完成**全部 {steps} 步。",
     "train_state_diverged": "**训练发散**：{message}",
-    "train_progress": "第 **{step}** 步，共 {steps} 步 · 已训练 {elapsed:.1f} 秒 · 训练损失 **{loss:.3f}** · "
+    "train_progress": "第 **{step}** 步，共 {steps} 步 · 各次运行共训练 {elapsed:.1f} 秒 · 训练损失 **{loss:.3f}** · "
                       "学习率 {lr:.2e} · 每秒 {tokens_per_s:,.0f} 个词元",
     "train_heldout": "留出集，第 {step} 步：验证损失 **{val_loss:.3f}**（困惑度 **{perplexity:.2f}**）· 准确率 **{accuracy}**{exact}",
     "train_exact": " · 完全匹配 **{exact}**",
