@@ -19,8 +19,8 @@ from .patching import (
     view_flops,
 )
 from .probes import (
-    ProbeData, ProbeResult, fit_probes, induction_probe_data, line_end_probe_data, next_vowel_probe_data,
-    reverse_probe_data,
+    MAX_PROBE_LENGTH, MAX_PROBE_SEQUENCES, ProbeData, ProbeResult, fit_probes, induction_probe_data,
+    line_end_probe_data, next_vowel_probe_data, reverse_probe_data, thinned,
 )
 from .shapes import ShapeRow, shape_walkthrough
 
@@ -30,7 +30,8 @@ __all__ = [
     "fit_probes", "held_out_text", "induction_pair", "induction_probe_data", "line_end_probe_data",
     "logit_attribution", "model_guess",
     "next_vowel_probe_data", "pair_from_inputs", "patched_metrics", "reverse_probe_data", "task_pair",
-    "MIN_SPREAD", "PatchingTooCostly", "flipping_pairs", "pair_metrics", "view_flops",
+    "MAX_PROBE_LENGTH", "MAX_PROBE_SEQUENCES", "MIN_SPREAD", "PatchingTooCostly", "flipping_pairs", "pair_metrics",
+    "thinned", "view_flops",
     "CROSS_SCORES", "FLOP_COMPONENTS", "INDUCTION_THRESHOLD", "InductionVerdict", "MEMORY_COMPONENTS",
     "RepeatMeasurement", "SELF_SCORES", "ExactMatchChange", "GenerationChange", "LogitLens", "NextTokenChange",
     "ShapeRow", "activation_memory_per_token", "exact_match_change", "flops_per_token", "generation_change",

@@ -5,9 +5,14 @@ regression from that vector to a label (say, "is the next character a vowel?"), 
 positions and measured on held-out ones. High held-out accuracy means the layer holds the property
 in a linearly readable form.
 
-A probe can also score well by memorising: the control probe learns the same vectors with the
-labels shuffled, so whatever it scores on held-out positions is what chance looks like; the
+Two baselines say what a probe's score means. The control task gives the same vectors the labels
+shuffled among the positions, so the vectors carry nothing about them: its held-out score is what a
+probe of this size reaches by chance. The position-only baseline reads nothing but the position: it
+answers the commonest training label at each position, the best any rule of the position alone does
+on the training rows, so a property that is mostly position is not credited to the layers. The
 dashed line is the share of the commonest label (what always guessing it scores).
+
+Work is bounded: at most MAX_PROBE_SEQUENCES sequences of at most MAX_PROBE_LENGTH tokens.
 
 Every probe of every layer, the real ones and the controls, is trained at once as one batch of
 linear maps, full-batch, from zero weights: the result depends only on the seed (which positions
@@ -30,6 +35,8 @@ from playground.model import Trace
 
 from .logit_lens import read_stack
 
+MAX_PROBE_SEQUENCES = 128        # sequences (windows, sources) a probe reads at most
+MAX_PROBE_LENGTH = 128           # tokens of each
 VOWELS = frozenset("aeiouAEIOU")
 LINE_ENDS = "，。？！；"             # what ends a line of a Chinese poem (full-width punctuation)
 
@@ -43,6 +50,7 @@ class ProbeData:
     labels: torch.Tensor         # [N] class indices
     classes: list[str]           # the class names, by index
     groups: torch.Tensor         # [N] which sequence each position comes from (held out together)
+    positions: torch.Tensor | None = None    # [N] each probed position's index in its sequence
 
 
 @dataclass
@@ -50,11 +58,14 @@ class ProbeResult:
     layers: list[str]
     classes: list[str]
     accuracy: np.ndarray         # [L] held-out accuracy of the probe of each layer
-    control: np.ndarray          # [L] held-out accuracy of the control probe (shuffled labels)
+    control: np.ndarray          # [L] held-out accuracy of the control task's probe (labels shuffled)
     train_accuracy: np.ndarray   # [L] the probe's accuracy on the positions it learned from
     chance: float                # the share of the commonest label among the held-out positions
     n_train: int
     n_test: int
+    position_only: float | None = None   # held-out accuracy of the commonest training label at each position
+    held_out: np.ndarray | None = None   # [N] bool: the rows the held-out scores are measured on
+    control_labels: np.ndarray | None = None   # [N] the control task's labels
 
 
 # ------------------------------------------------------------------------------------------ training
@@ -70,9 +81,21 @@ def _split(groups: torch.Tensor, test_fraction: float, generator: torch.Generato
     return ~test, test
 
 
+def position_only(labels: torch.Tensor, positions: torch.Tensor, train: torch.Tensor, n_classes: int) -> torch.Tensor:
+    """Each row's answer from its position alone: the commonest training label at that position (the
+    commonest training label overall where no training row has that position; ties to the lower class).  [N]"""
+    overall = int(torch.bincount(labels[train], minlength=n_classes).argmax())
+    counts = torch.zeros(int(positions.max()) + 1, n_classes, dtype=torch.long)
+    counts.index_put_((positions[train], labels[train]), torch.ones(int(train.sum()), dtype=torch.long), accumulate=True)
+    answer = counts.argmax(dim=1)                                             # [P] first maximum: the lower class
+    answer[counts.sum(dim=1) == 0] = overall
+    return answer[positions]
+
+
 def fit_probes(data: ProbeData, seed: int = 0, test_fraction: float = 0.25, steps: int = 100, lr: float = 0.1,
-               weight_decay: float = 1e-3) -> ProbeResult:
-    """Train a probe and a control probe per layer on `data`; measure them on held-out sequences."""
+               weight_decay: float = 1e-3, held_out: Sequence[int] | None = None) -> ProbeResult:
+    """Train a probe and a control-task probe per layer on `data`; measure them, and the position-only
+    baseline, on held-out sequences (drawn with the seed, or the groups `held_out`)."""
     if not isinstance(data, ProbeData):
         raise TypeError(f"data must be a ProbeData (see the *_probe_data functions), got {type(data).__name__}")
     if not 0 < test_fraction < 1:
@@ -83,6 +106,11 @@ def fit_probes(data: ProbeData, seed: int = 0, test_fraction: float = 0.25, step
         raise ValueError("a probe needs at least two classes, and one label and one group per position")
     generator = torch.Generator().manual_seed(seed)
     train, test = _split(data.groups, test_fraction, generator)
+    if held_out is not None:
+        test = torch.isin(data.groups, torch.tensor(list(held_out), dtype=data.groups.dtype))
+        train = ~test
+        if not test.any() or not train.any():
+            raise ValueError("held_out must name some, but not all, of the groups")
     shuffled = data.labels[torch.randperm(n, generator=generator)]            # [N] the control's labels
     x = data.features.float()
     mean, std = x[:, train].mean(dim=1, keepdim=True), x[:, train].std(dim=1, keepdim=True) + 1e-6
@@ -103,9 +131,25 @@ def fit_probes(data: ProbeData, seed: int = 0, test_fraction: float = 0.25, step
     with torch.no_grad():
         right = (torch.baddbmm(bias, x, weight).argmax(-1) == labels).float()    # [2L, N]
     counts = torch.bincount(data.labels[test], minlength=n_classes)
+    by_position = None
+    if data.positions is not None:
+        guess = position_only(data.labels, data.positions, train, n_classes)
+        by_position = float((guess[test] == data.labels[test]).float().mean())
     return ProbeResult(data.layers, data.classes, right[:n_layers, test].mean(1).numpy(),
                        right[n_layers:, test].mean(1).numpy(), right[:n_layers, train].mean(1).numpy(),
-                       float(counts.max()) / int(test.sum()), int(train.sum()), int(test.sum()))
+                       float(counts.max()) / int(test.sum()), int(train.sum()), int(test.sum()), by_position,
+                       test.numpy(), shuffled.numpy())
+
+
+def thinned(data: ProbeData, max_rows: int) -> ProbeData:
+    """`data` with every k-th probed position kept, the smallest k leaving at most `max_rows` of them: every
+    sequence stays (held out whole as before), each with fewer positions; the work of fitting grows with them."""
+    stride = -(-len(data.labels) // max(1, max_rows))
+    if stride <= 1:
+        return data
+    keep = torch.arange(0, len(data.labels), stride)                          # [N / stride]
+    return ProbeData(data.layers, data.features[:, keep], data.labels[keep], data.classes, data.groups[keep],
+                     None if data.positions is None else data.positions[keep])
 
 
 # ------------------------------------------------------------------------------------------ features
@@ -132,6 +176,18 @@ def _groups(positions: torch.Tensor) -> torch.Tensor:
     return torch.arange(positions.size(0))[:, None].expand_as(positions)[positions]
 
 
+def _indices(positions: torch.Tensor) -> torch.Tensor:
+    """Each probed position's index in its sequence ([B, T] mask -> [N])."""
+    return torch.arange(positions.size(1)).expand_as(positions)[positions]
+
+
+def _bounded(count: int, length: int, name: str) -> None:
+    if not 1 <= count <= MAX_PROBE_SEQUENCES:
+        raise ValueError(f"{name} must be between 1 and {MAX_PROBE_SEQUENCES}, got {count}")
+    if not 2 <= length <= MAX_PROBE_LENGTH:
+        raise ValueError(f"a probe reads sequences of 2 to {MAX_PROBE_LENGTH} tokens, got {length}")
+
+
 def induction_probe_data(model: nn.Module, property: str = "offset", n_sequences: int = 128, length: int | None = None,
                          periods: Sequence[int] = tuple(range(8, 33)), seed: int = 0) -> ProbeData:
     """Random blocks repeated (a period drawn per sequence from `periods`), probed at every position t >= 1 for
@@ -143,7 +199,8 @@ def induction_probe_data(model: nn.Module, property: str = "offset", n_sequences
     """
     if property not in ("offset", "inside"):
         raise ValueError(f'property must be "offset" or "inside", got {property!r}')
-    length = length or model.config.max_len
+    length = length or min(model.config.max_len, MAX_PROBE_LENGTH)
+    _bounded(n_sequences, length, "n_sequences")
     periods = sorted(set(periods))
     if not periods or periods[0] < 2 or periods[-1] >= length:
         raise ValueError(f"periods must lie between 2 and length - 1 = {length - 1}, got {periods}")
@@ -161,11 +218,11 @@ def induction_probe_data(model: nn.Module, property: str = "offset", n_sequences
         labels += [t % period if property == "offset" else int(t >= period) for t in range(first, length)]
     layers, features = residual_features(model, ids, positions)
     classes = [str(i) for i in range(periods[-1])] if property == "offset" else ["first copy", "repeat"]
-    return ProbeData(layers, features, torch.tensor(labels), classes, _groups(positions))
+    return ProbeData(layers, features, torch.tensor(labels), classes, _groups(positions), _indices(positions))
 
 
 def reverse_probe_data(model: nn.Module, task: Task, tokenizer: Tokenizer | None = None, property: str = "index",
-                       n_sources: int = 256, seed: int = 0) -> ProbeData:
+                       n_sources: int = MAX_PROBE_SEQUENCES, seed: int = 0) -> ProbeData:
     """Held-out sources of the reverse task, probed in the decoder at each target position for
 
         "index": the source index being copied there (len(source) - 1 - position);
@@ -176,6 +233,7 @@ def reverse_probe_data(model: nn.Module, task: Task, tokenizer: Tokenizer | None
     if property not in ("index", "letter"):
         raise ValueError(f'property must be "index" or "letter", got {property!r}')
     tokenizer = tokenizer or task.tokenizer
+    _bounded(n_sources, 2, "n_sources")
     pairs = task.held_out(n_sources, seed=seed)
     width = max(len(s) for s, _ in pairs)
     src = torch.zeros(len(pairs), width, dtype=torch.long)
@@ -195,7 +253,7 @@ def reverse_probe_data(model: nn.Module, task: Task, tokenizer: Tokenizer | None
         letters = sorted(set(labels))
         labels = [letters.index(token) for token in labels]
         classes = [tokenizer.id_to_piece(token) for token in letters]
-    return ProbeData(layers, features, torch.tensor(labels), classes, _groups(positions))
+    return ProbeData(layers, features, torch.tensor(labels), classes, _groups(positions), _indices(positions))
 
 
 def _character_windows(length: int, tokenizer: Tokenizer, text: str, stream: str,
@@ -214,29 +272,35 @@ def _character_windows(length: int, tokenizer: Tokenizer, text: str, stream: str
 
 
 def next_vowel_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, n_windows: int = 64,
-                          seed: int = 0) -> ProbeData:
-    """Windows of `text` (held-out text of the model's corpus), probed at every position whose next character
-    is a letter: is it a vowel (a, e, i, o, u) or a consonant?"""
-    length = model.config.max_len
+                          seed: int = 0, length: int | None = None) -> ProbeData:
+    """Windows of `length` characters (default: the model's context, at most MAX_PROBE_LENGTH) of `text` (held-out
+    text of the model's corpus), probed at every position whose next character is a letter: is it a vowel
+    (a, e, i, o, u) or a consonant?"""
+    length = length or min(model.config.max_len, MAX_PROBE_LENGTH)
+    _bounded(n_windows, length, "n_windows")
     starts, windows = _character_windows(length, tokenizer, text, f"vowel-probe/{seed}", n_windows)
     nexts = [text[s + 1:s + length + 1] for s in starts]                      # the character after each position
     positions = torch.tensor([[ch.isalpha() and ch.isascii() for ch in following] for following in nexts])
     labels = [int(ch in VOWELS) for following in nexts for ch in following if ch.isalpha() and ch.isascii()]
     layers, features = residual_features(model, windows, positions)
-    return ProbeData(layers, features, torch.tensor(labels), ["consonant", "vowel"], _groups(positions))
+    return ProbeData(layers, features, torch.tensor(labels), ["consonant", "vowel"], _groups(positions),
+                     _indices(positions))
 
 
 def line_end_probe_data(model: nn.Module, tokenizer: Tokenizer, text: str, ends: str = LINE_ENDS, n_windows: int = 64,
-                        seed: int = 0) -> ProbeData:
+                        seed: int = 0, length: int | None = None) -> ProbeData:
     """Windows of `text` (held-out text of a poetry corpus), probed at every position that is itself inside a
     line (not a line end, not a newline): does the next character end the line (one of `ends`)?
 
     A line of a Tang poem has 5 or 7 characters, so the answer depends on how far the line has come, which
-    a single character does not tell: a model that counts makes it readable in later layers."""
-    length = model.config.max_len
+    a single character does not tell: a model that counts makes it readable in later layers. Windows are
+    `length` characters long (default: the model's context, at most MAX_PROBE_LENGTH)."""
+    length = length or min(model.config.max_len, MAX_PROBE_LENGTH)
+    _bounded(n_windows, length, "n_windows")
     starts, windows = _character_windows(length, tokenizer, text, f"line-end-probe/{seed}", n_windows)
     inside = [[ch not in ends and ch != "\n" for ch in text[s:s + length]] for s in starts]
     positions = torch.tensor(inside)                                          # [B, T]
     labels = [int(text[s + 1 + t] in ends) for s, row in zip(starts, inside) for t, probed in enumerate(row) if probed]
     layers, features = residual_features(model, windows, positions)
-    return ProbeData(layers, features, torch.tensor(labels), ["inside the line", "line ends next"], _groups(positions))
+    return ProbeData(layers, features, torch.tensor(labels), ["inside the line", "line ends next"], _groups(positions),
+                     _indices(positions))

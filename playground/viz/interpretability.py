@@ -152,15 +152,19 @@ def probe_accuracy(
     control_label: str = "control (shuffled labels)",
     chance_label: str = "chance",
     height: int | None = None,
+    position_only: float | None = None,
+    position_label: str = "position only",
 ) -> go.Figure:
     """accuracy, control [L]: held-out accuracy of the probe and of the control probe at each layer;
-    chance: what always answering the commonest label scores (a dashed line)."""
+    chance: what always answering the commonest label scores (a dashed line); position_only, when given: what
+    the position alone reads (a dotted line)."""
     probe = as_float32(accuracy, "accuracy", 1)                               # [L]
     shuffled = as_float32(control, "control", 1)                              # [L]
     if not len(layer_labels) == len(probe) == len(shuffled):
         raise ValueError(f"layer_labels, accuracy and control must have one entry per layer, got "
                          f"{len(layer_labels)}, {len(probe)} and {len(shuffled)}")
-    for name, series in (("accuracy", probe), ("control", shuffled), ("chance", np.array([chance]))):
+    baselines = [("chance", chance)] + ([("position_only", position_only)] if position_only is not None else [])
+    for name, series in (("accuracy", probe), ("control", shuffled), *((n, np.array([v])) for n, v in baselines)):
         if series.min() < 0 or series.max() > 1:
             raise ValueError(f"{name} must be a share of right answers in [0, 1]")
     layers = list(layer_labels)
@@ -173,6 +177,9 @@ def probe_accuracy(
     traces = [line(probe, probe_label, theme.SERIES_COLORS[0]), line(shuffled, control_label, theme.SERIES_COLORS[3]),
               line(np.full(len(layers), chance, dtype=np.float32), chance_label, "#777777", "dash")]
     traces[-1].update(mode="lines")
+    if position_only is not None:
+        traces.append(line(np.full(len(layers), position_only, dtype=np.float32), position_label, "#444444", "dot"))
+        traces[-1].update(mode="lines")
     layout = theme.base_layout(
         title,
         height=height if height is not None else 420,

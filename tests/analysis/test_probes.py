@@ -124,3 +124,69 @@ def test_the_line_end_labels_say_whether_the_next_character_ends_the_line():
 def test_bad_probe_requests_are_refused_with_the_reason(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
+
+
+def hand_case() -> ProbeData:
+    """Five sequences of four positions, one layer whose one feature is +1 or -1. Sequence 4 is held out.
+
+    Where the feature is +1 the training labels are 1 (10 rows) or 0 (1 row); where it is -1 they are 0 (4 rows)
+    or 1 (1 row). Any probe of this one feature fits the commonest training label of each of its two values:
+    1 on +1, 0 on -1. The held-out sequence disagrees with it at positions 1 and 3."""
+    signs = [[1, 1, -1, 1], [1, -1, 1, 1], [1, 1, -1, -1], [1, 1, -1, 1], [1, -1, 1, 1]]
+    labels = [[1, 1, 0, 1], [1, 0, 1, 1], [1, 1, 0, 1], [1, 1, 0, 0], [1, 1, 1, 0]]
+    features = torch.tensor(signs, dtype=torch.float).reshape(1, 20, 1)
+    groups = torch.arange(20) // 4
+    return ProbeData(["only"], features, torch.tensor(labels).flatten(), ["no", "yes"], groups, torch.arange(20) % 4)
+
+
+def by_sign(features: torch.Tensor, labels: torch.Tensor, rows: torch.Tensor) -> dict[float, int]:
+    """A hand-fitted probe of a two-valued feature: the commonest label of each value among `rows` (no ties here)."""
+    fitted = {}
+    for value in (1.0, -1.0):
+        counts = torch.bincount(labels[rows & (features == value)], minlength=2)
+        assert counts[0] != counts[1]
+        fitted[value] = int(counts.argmax())
+    return fitted
+
+
+def accuracy(fitted: dict[float, int], features: torch.Tensor, labels: torch.Tensor, rows: torch.Tensor) -> float:
+    guesses = torch.tensor([fitted[float(v)] for v in features[rows]])
+    return float((guesses == labels[rows]).float().mean())
+
+
+def test_every_score_equals_a_hand_fitted_probe_on_exactly_the_rows_it_is_scored_on():
+    data = hand_case()
+    result = fit_probes(data, held_out=[4], steps=300)
+    features, labels = data.features[0, :, 0], data.labels
+    test = torch.from_numpy(result.held_out)
+    assert test.tolist() == [False] * 16 + [True] * 4 and (result.n_train, result.n_test) == (16, 4)
+    probe = by_sign(features, labels, ~test)
+    assert probe == {1.0: 1, -1.0: 0}
+    assert result.train_accuracy[0] == pytest.approx(accuracy(probe, features, labels, ~test)) == 14 / 16
+    assert result.accuracy[0] == pytest.approx(accuracy(probe, features, labels, test)) == 2 / 4
+    control = torch.from_numpy(result.control_labels)
+    assert sorted(control.tolist()) == sorted(labels.tolist())                  # the same labels, shuffled
+    fitted_control = by_sign(features, control, ~test)
+    assert result.control[0] == pytest.approx(accuracy(fitted_control, features, control, test))
+    # position alone: the commonest training label at positions 0..3 is 1, 1, 0, 1; held out: 1, 1, 1, 0
+    assert result.position_only == pytest.approx(2 / 4)
+    assert result.chance == pytest.approx(3 / 4)                               # three of the held-out labels are 1
+
+
+def test_the_position_only_baseline_reads_a_property_that_is_only_position():
+    """Labels that are the position's parity: the position-only baseline gets every held-out row right."""
+    n = 40 * 8
+    positions = torch.arange(n) % 8
+    data = ProbeData(["noise"], torch.randn(1, n, 4, generator=torch.Generator().manual_seed(0)), positions % 2,
+                     ["even", "odd"], torch.arange(n) // 8, positions)
+    result = fit_probes(data)
+    assert result.position_only == 1.0 and result.accuracy[0] < 0.7
+
+
+def test_probe_data_is_bounded_in_sequences_and_length():
+    model = tiny_model("decoder_only", max_len=512)
+    assert induction_probe_data(model, "inside", n_sequences=2).features.shape[1] == 2 * 127
+    with pytest.raises(ValueError, match="between 1 and 128"):
+        induction_probe_data(model, "inside", n_sequences=1000)
+    with pytest.raises(ValueError, match="2 to 128 tokens"):
+        induction_probe_data(model, "inside", n_sequences=2, length=512)

@@ -197,7 +197,7 @@ def test_a_post_norm_model_gets_the_reason_instead_of_bars(shipped, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_probes_read_inside_a_repeat_and_the_sentence_is_the_figures(workspace, lang):
     drawn = handlers.probes(workspace, INDUCTION, lang)
-    probe, control, chance = drawn["pr_plot"].data
+    probe, control, chance, position = drawn["pr_plot"].data
     accuracy = [float(v) for v in probe.y]
     best = int(np.argmax(accuracy))
     assert list(probe.x) == ["0", "1", "2"] and accuracy[best] > float(chance.y[0]) + 0.1
@@ -205,6 +205,9 @@ def test_probes_read_inside_a_repeat_and_the_sentence_is_the_figures(workspace, 
     said = f"**Layer {best}** reads it at **{accuracy[best]:.0%}**" if lang == "en" else \
         f"**第 {best} 层**读出它的准确率为 **{accuracy[best]:.0%}**"
     assert said in drawn["pr_summary"], drawn["pr_summary"]
+    above = accuracy[0] - max(float(control.y[0]), float(chance.y[0]))       # the first readable layer is 0 here
+    margin = f"by {100 * above:.0f} points" if lang == "en" else f"高出 {100 * above:.0f} 个百分点"
+    assert margin in drawn["pr_summary"] and f"{float(position.y[0]):.0%}" in drawn["pr_summary"]
 
 
 def test_the_offset_inside_a_repeat_is_read_at_no_layer(workspace):

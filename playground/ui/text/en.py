@@ -761,7 +761,7 @@ EN: dict[str, str] = {
                     "answered, $n(t)$ of them choosing $t$, is the distribution "
                     "$p_\\text{class}(t) = (n(t) + 1/V) / (N + 1)$ ($V$: the model's vocabulary size: as if one more "
                     "student had guessed at random, so a token nobody chose costs a large but finite surprise). "
-                    "Log-loss is $-\\ln p(\\text{answer})$ in nats: lower means less surprised. The attention map "
+                    "Log-loss is $-\\ln p(a)$ in nats ($a$: the true next token): lower means less surprised. The attention map "
                     "shows, layer by layer (mean over heads), which earlier tokens the model read to make its guess.",
     "room_join_at": "Join at {link}",
     "room_in": "You are in room **{code}**.",
@@ -777,7 +777,7 @@ EN: dict[str, str] = {
     "room_answered": "**{answered} of {students}** answered.",
     "room_reveal": "The next token was **{answer}**. Class: {share:.0%} chose it (p = {p_class:.3f}, log-loss "
                    "{class_loss:.2f} nats). Model: p = {p_model:.3f} (log-loss {model_loss:.2f} nats).",
-    "room_match": "**Class against model**, {rounds} rounds: mean log-loss class {class_loss:.2f}, model "
+    "room_match": "**Class against model**, rounds played: {rounds}. Mean log-loss class {class_loss:.2f}, model "
                   "{model_loss:.2f} nats per token (lower wins); top guess right: class {class_right}, model "
                   "{model_right}. Most surprising round for the class: round {surprise_round} (**{answer}**, "
                   "log-loss {loss:.2f}).",
@@ -786,8 +786,8 @@ EN: dict[str, str] = {
     "room_series_model": "model",
     "room_axis_token": "next token",
     "room_axis_share": "share / probability",
-    "room_attention_title": "What the model read: attention from the last position, mean over heads",
-    "room_layer": "layer {n}",
+    "room_attention_title": "What the model read: attention, mean over heads",
+    "room_layer": "L{n}",
     "room_axis_layer": "layer",
     "room_axis_key": "earlier token",
     "room_axis_weight": "weight",
@@ -1371,20 +1371,6 @@ EN: dict[str, str] = {
     "lesson_run_not_matched": "**Your run did not bear your prediction out:** it showed “{shown}”. What it measured is below.",
     "lesson_run_none_matched": "**Your run did not bear your prediction out**, nor either of the others. What it measured is below.",
     "lesson_run_undecided": "**Your run ended before it could decide your prediction.** What it measured is below; run it again to see it through.",
-    "lesson_findings_copy_same": "Both moved at the same step.",
-    "lesson_findings_copy_pattern": "At the end the best head's diagonal score was {diagonal:.2f} and its anti-diagonal score {anti:.2f} (a pattern counts as formed from {formed:.1f}): {pattern}",
-    "lesson_findings_pattern_diagonal": "a diagonal formed.",
-    "lesson_findings_pattern_anti_diagonal": "an anti-diagonal formed.",
-    "lesson_findings_pattern_none": "neither had formed yet; the cross-attention is still spread out.",
-    "lesson_findings_together": "They passed it {gap} steps apart, within {share:.0%} of the run's {span} steps: the same stretch.",
-    "lesson_findings_apart": "They passed it {gap} steps apart, more than {share:.0%} of the run's {span} steps: not the same stretch.",
-    "lesson_findings_rhyme_memorised": "It reached the goal: the model has the rhyme by heart.",
-    "lesson_findings_rhyme_flat": "The loss is still near ln V: the run ended before the model learned much.",
-    "lesson_findings_rhyme_level": "The loss ended between ln V and the goal: the run ended before the model had the rhyme by heart.",
-    "lesson_run_matched": "**Your run bore your prediction out.** {feedback}",
-    "lesson_run_not_matched": "**Your run did not bear your prediction out:** it showed “{shown}”. What it measured is below.",
-    "lesson_run_none_matched": "**Your run did not bear your prediction out**, nor either of the others. What it measured is below.",
-    "lesson_run_undecided": "**Your run ended before it could decide your prediction.** What it measured is below; run it again to see it through.",
     "lesson_findings_rhyme": "In your run the training loss went from {first:.2f} at step {first_step} to {last:.2f} at step {last_step}; guessing uniformly among the rhyme's {v} tokens scores ln {v} = {uniform:.2f}.",
     "fig_ho_distribution_after": "The prediction after {context}: every head on vs. {n} head(s) switched off",
     "ho_where": "The bars show the prediction where the two greedy outputs first part (at the end of the input when they never do): after {context}.",
@@ -1489,9 +1475,11 @@ EN: dict[str, str] = {
     "btn_pr_run": "Train probes",
     "pr_explain": "A **probe** is a logistic regression from the residual stream at one layer to a property, trained "
                   "on some positions in a few seconds and measured on held-out sequences. High accuracy means the "
-                  "layer holds the property where a straight line can read it. The **control** probe learns the "
-                  "same vectors with shuffled labels: what it scores is what memorising looks like. The dashed "
-                  "line is chance, always answering the commonest label.",
+                  "layer holds the property where a straight line can read it. The **control task** gives the "
+                  "same vectors the labels shuffled among the positions, so the vectors carry nothing about them: "
+                  "what its probe scores is chance for a probe of this size. **Position only** answers the "
+                  "commonest label at each position, so a property that is mostly position is not credited to the "
+                  "layers. The dashed line is chance, always answering the commonest label.",
     "pr_property_inside": "inside a repeat (was this block seen before?)",
     "pr_property_offset": "position inside the repeat (t mod period)",
     "pr_property_letter": "the letter being copied",
@@ -1509,11 +1497,13 @@ EN: dict[str, str] = {
     "w_pr_blocks_passed": "layer (blocks passed; 0 = the embeddings)",
     "w_pr_accuracy": "held-out accuracy",
     "w_pr_probe": "probe",
-    "w_pr_control": "control (shuffled labels)",
+    "w_pr_control": "control task (labels shuffled)",
+    "w_pr_position_only": "position only",
     "w_pr_chance": "chance",
     "pr_reads": "**Layer {layer}** reads it at **{accuracy:.0%}**, the control {control:.0%}, chance {chance:.0%} "
                 "(layer n is the residual stream after n blocks). It is first readable at layer {first}, where the "
-                "probe beats the control and chance by 5 points.",
+                "probe beats the control and chance by {margin:.0f} points.",
+    "pr_position_only": "The position alone reads {position:.0%}: the best layer adds {gain:+.0f} points to it.",
     "pr_at_chance": "**No layer reads it**: the best, layer {layer}, scores {accuracy:.0%}, the control {control:.0%}, "
                     "chance {chance:.0%}. The model does not hold this property where a straight line can read it.",
     "pr_counts": "Trained on {n_train:,} positions, measured on {n_test:,} held out.",

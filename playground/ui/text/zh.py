@@ -687,7 +687,7 @@ ZH: dict[str, str] = {
     "room_explain": "**全班就是一个语言模型。** 每位学生猜下一个词元；条形图把全班选每个词元的比例和模型给它的概率并排放。"
                     "$N$ 位作答的学生中有 $n(t)$ 位选了 $t$，就是分布 "
                     "$p_\\text{class}(t) = (n(t) + 1/V) / (N + 1)$（$V$：模型词表大小；好像多了一位随机猜的学生，"
-                    "所以没人选的词元带来很大但有限的意外）。对数损失是 $-\\ln p(\\text{答案})$，单位奈特：越低越不意外。"
+                    "所以没人选的词元带来很大但有限的意外）。对数损失是 $-\\ln p(a)$（$a$：真实的下一个词元），单位奈特：越低越不意外。"
                     "注意力图逐层（各头平均）显示模型为了猜测读了前面哪些词元。",
     "room_join_at": "加入地址：{link}",
     "room_in": "你在房间 **{code}** 里。",
@@ -703,7 +703,7 @@ ZH: dict[str, str] = {
     "room_answered": "**{students} 人中 {answered} 人**已作答。",
     "room_reveal": "下一个词元是 **{answer}**。全班：{share:.0%} 选了它（p = {p_class:.3f}，对数损失 "
                    "{class_loss:.2f} 奈特）。模型：p = {p_model:.3f}（对数损失 {model_loss:.2f} 奈特）。",
-    "room_match": "**全班对模型**，{rounds} 轮：平均对数损失 全班 {class_loss:.2f}，模型 {model_loss:.2f} 奈特/词元"
+    "room_match": "**全班对模型**，已进行 {rounds} 轮。平均对数损失 全班 {class_loss:.2f}，模型 {model_loss:.2f} 奈特/词元"
                   "（越低越好）；首选猜对：全班 {class_right}，模型 {model_right}。最让全班意外的一轮：第 "
                   "{surprise_round} 轮（**{answer}**，对数损失 {loss:.2f}）。",
     "room_hist_title": "全班的猜测（{answered} 份）与模型的概率",
@@ -711,8 +711,8 @@ ZH: dict[str, str] = {
     "room_series_model": "模型",
     "room_axis_token": "下一个词元",
     "room_axis_share": "比例 / 概率",
-    "room_attention_title": "模型读了什么：最后位置的注意力（各头平均）",
-    "room_layer": "第 {n} 层",
+    "room_attention_title": "模型读了什么：注意力（各头平均）",
+    "room_layer": "第{n}层",
     "room_axis_layer": "层",
     "room_axis_key": "前面的词元",
     "room_axis_weight": "权重",
@@ -1246,20 +1246,6 @@ ZH: dict[str, str] = {
     "lesson_run_not_matched": "**你这次运行没有证实你的预测：** 它显示的是“{shown}”。测量结果见下方。",
     "lesson_run_none_matched": "**你这次运行没有证实你的预测**，也没有证实另外两个选项。测量结果见下方。",
     "lesson_run_undecided": "**你这次运行在能判断你的预测之前就结束了。** 测量结果见下方；再运行一次，让它跑完。",
-    "lesson_findings_copy_same": "两者在同一步变化。",
-    "lesson_findings_copy_pattern": "训练结束时，最好的头的对角线分数为 {diagonal:.2f}，反对角线分数为 {anti:.2f}（达到 {formed:.1f} 才算形成）：{pattern}",
-    "lesson_findings_pattern_diagonal": "形成了一条对角线。",
-    "lesson_findings_pattern_anti_diagonal": "形成了一条反对角线。",
-    "lesson_findings_pattern_none": "两者都还没有形成，交叉注意力仍然是分散的。",
-    "lesson_findings_together": "两者相差 {gap} 步，不超过这次运行 {span} 步的 {share:.0%}：属于同一段步数。",
-    "lesson_findings_apart": "两者相差 {gap} 步，超过这次运行 {span} 步的 {share:.0%}：不属于同一段步数。",
-    "lesson_findings_rhyme_memorised": "它达到了目标：模型把童谣背下来了。",
-    "lesson_findings_rhyme_flat": "损失仍在 ln V 附近：运行结束时模型还没学到多少。",
-    "lesson_findings_rhyme_level": "损失停在 ln V 和目标之间：运行结束时模型还没把童谣背下来。",
-    "lesson_run_matched": "**你这次运行证实了你的预测。** {feedback}",
-    "lesson_run_not_matched": "**你这次运行没有证实你的预测：** 它显示的是“{shown}”。测量结果见下方。",
-    "lesson_run_none_matched": "**你这次运行没有证实你的预测**，也没有证实另外两个选项。测量结果见下方。",
-    "lesson_run_undecided": "**你这次运行在能判断你的预测之前就结束了。** 测量结果见下方；再运行一次，让它跑完。",
     "lesson_findings_rhyme": "在你这次运行中，训练损失从第 {first_step} 步的 {first:.2f} 降到第 {last_step} 步的 {last:.2f}；在童谣的 {v} 个词元中均匀猜测得 ln {v} = {uniform:.2f}。",
     "fig_ho_distribution_after": "在 {context} 之后的预测：全部头开启 vs. 关闭 {n} 个头",
     "ho_where": "条形图显示两个贪心输出第一次分开处的预测（如果从不分开，则是输入末尾处）：在 {context} 之后。",
@@ -1347,8 +1333,9 @@ ZH: dict[str, str] = {
     "param_pr_property": "探针读取的性质",
     "btn_pr_run": "训练探针",
     "pr_explain": "**探针**是从某一层的残差流到某个性质的逻辑回归，在一部分位置上训练几秒钟，再在留出的序列上测量。"
-                  "准确率高说明这一层以一条直线就能读出的形式保存了这个性质。**对照**探针用打乱的标签学习同样的向量："
-                  "它的得分就是死记硬背的样子。虚线是随机水平，即总是回答最常见的标签。",
+                  "准确率高说明这一层以一条直线就能读出的形式保存了这个性质。**对照任务**把标签在位置之间打乱后交给同样的向量，"
+                  "这些向量不含任何关于标签的信息：它的探针得分就是这种大小的探针的随机水平。**只看位置**在每个位置回答最常见的标签，"
+                  "所以主要由位置决定的性质不会被算作各层的功劳。虚线是随机水平，即总是回答最常见的标签。",
     "pr_property_inside": "在重复之中（这一块之前出现过吗？）",
     "pr_property_offset": "在重复中的位置（t mod 周期）",
     "pr_property_letter": "正在复制的字母",
@@ -1365,10 +1352,12 @@ ZH: dict[str, str] = {
     "w_pr_blocks_passed": "层（经过的块数；0 = 嵌入）",
     "w_pr_accuracy": "留出数据准确率",
     "w_pr_probe": "探针",
-    "w_pr_control": "对照（打乱标签）",
+    "w_pr_control": "对照任务（标签打乱）",
+    "w_pr_position_only": "只看位置",
     "w_pr_chance": "随机水平",
     "pr_reads": "**第 {layer} 层**读出它的准确率为 **{accuracy:.0%}**，对照 {control:.0%}，随机水平 {chance:.0%}"
-                "（第 n 层是经过 n 个块之后的残差流）。它从第 {first} 层开始可读：探针在那里比对照和随机水平都高出 5 个百分点。",
+                "（第 n 层是经过 n 个块之后的残差流）。它从第 {first} 层开始可读：探针在那里比对照和随机水平都高出 {margin:.0f} 个百分点。",
+    "pr_position_only": "只看位置就能读出 {position:.0%}：最好的一层在此之上多出 {gain:+.0f} 个百分点。",
     "pr_at_chance": "**没有哪一层能读出它**：最好的是第 {layer} 层，得分 {accuracy:.0%}，对照 {control:.0%}，"
                     "随机水平 {chance:.0%}。模型没有以一条直线能读出的形式保存这个性质。",
     "pr_counts": "在 {n_train:,} 个位置上训练，在 {n_test:,} 个留出位置上测量。",

@@ -22,7 +22,11 @@ import plotly.graph_objects as go
 
 from playground import viz
 from playground.analysis import (
+    MAX_PROBE_LENGTH,
+    MAX_PROBE_SEQUENCES,
+    ProbeData,
     ProbeResult,
+    thinned,
     fit_probes,
     held_out_text,
     induction_probe_data,
@@ -30,6 +34,7 @@ from playground.analysis import (
     next_vowel_probe_data,
     reverse_probe_data,
 )
+from playground.analysis.cost import flops_per_token
 from playground.data import CharTokenizer, CorpusUnavailable, load_corpus
 from playground.data.corpora import tiny_shakespeare_held_out
 from playground.viz.labels import plotly_text
@@ -43,6 +48,11 @@ PROPERTIES = ("inside", "offset", "letter", "index", "vowel", "line_end")   # ev
 LATIN_CORPORA = ("tiny_shakespeare", "bundled", "rhyme")
 CHINESE_CORPORA = ("tang_poems",)
 READABLE_MARGIN = 0.05         # a layer "reads" a property when it beats the control and chance by this much
+PASS_FLOPS = 2e10              # the model's passes over the probed sequences (about 0.5 s of one CPU core)
+FIT_FLOPS = 1e10               # training the probes (about 1 s: their small products run slower per FLOP)
+FIT_STEPS = 100                # full-batch steps of fit_probes
+MIN_SEQUENCES = 4              # fewer cannot be split into training and held-out sequences with some of each
+OFFSET_CLASSES = 32            # the induction probe's longest period: its offset has this many classes
 KEPT_RESULTS = 32              # probe results of shipped models kept for every session
 _CORPUS = re.compile(r"Corpus `(?P<name>[a-z_]+)`")
 
@@ -90,18 +100,43 @@ def held_out(corpus: str) -> str:
     return held_out_text(load_corpus(corpus))
 
 
+def probe_size(entry: ModelEntry, prop: str) -> tuple[int, int]:
+    """(sequences, tokens each) a probe of `prop` passes through the model within PASS_FLOPS: the model's
+    context (at most MAX_PROBE_LENGTH) and as many sequences as fit (at most MAX_PROBE_SEQUENCES); a wide
+    model gets shorter sequences before it gets fewer than MIN_SEQUENCES."""
+    config = entry.config
+    shortest = OFFSET_CLASSES + 2 if prop in ("inside", "offset") else 2
+
+    def cost(length: int) -> float:                                           # encoder and decoder, at most
+        return 2 * flops_per_token(config, length)["total"] * length
+
+    length = min(config.max_len, MAX_PROBE_LENGTH)
+    while length > shortest and MIN_SEQUENCES * cost(length) > PASS_FLOPS:
+        length -= 1
+    return max(MIN_SEQUENCES, min(MAX_PROBE_SEQUENCES, int(PASS_FLOPS // cost(length)))), length
+
+
+def fit_rows(data: ProbeData) -> int:
+    """The most positions the probes may learn from within FIT_FLOPS: each training step costs about 6 FLOPs
+    per layer (probe and control), position, width and class (at least 8: small products run no faster)."""
+    layers, _, width = data.features.shape
+    per_row = 6 * FIT_STEPS * 2 * layers * width * max(len(data.classes), 8) * 0.75     # 3/4 of the rows train
+    return int(FIT_FLOPS // per_row)
+
+
 def _data(final: ModelEntry, entry: ModelEntry, prop: str, lang: str):
+    sequences, length = probe_size(entry, prop)
     if prop in ("inside", "offset"):
-        return induction_probe_data(entry.model, prop)
+        return induction_probe_data(entry.model, prop, n_sequences=sequences, length=length)
     if prop in ("letter", "index"):
-        return reverse_probe_data(entry.model, final.task, entry.tokenizer, prop)
+        return reverse_probe_data(entry.model, final.task, entry.tokenizer, prop, n_sources=sequences)
     try:
         corpus = held_out(corpus_of(final))
     except CorpusUnavailable:
         raise fail(lang, "err_pr_corpus", corpus=corpus_of(final)) from None
     if prop == "vowel":
-        return next_vowel_probe_data(entry.model, entry.tokenizer, corpus)
-    return line_end_probe_data(entry.model, entry.tokenizer, corpus)
+        return next_vowel_probe_data(entry.model, entry.tokenizer, corpus, n_windows=sequences, length=length)
+    return line_end_probe_data(entry.model, entry.tokenizer, corpus, n_windows=sequences, length=length)
 
 
 _kept: OrderedDict[tuple, ProbeResult] = OrderedDict()
@@ -115,7 +150,8 @@ def probe_result(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> 
         if key in _kept:
             _kept.move_to_end(key)
             return _kept[key]
-    result = fit_probes(_data(final, entry, prop, lang))
+    data = _data(final, entry, prop, lang)
+    result = fit_probes(thinned(data, fit_rows(data)))
     if key is not None:
         with _kept_lock:
             _kept[key] = result
@@ -143,12 +179,14 @@ def probe_view(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> Pr
         layers, result.accuracy, result.control, result.chance,
         title=t("fig_pr", property=t(f"pr_property_{prop}"), model=plotly_text(final.name)),
         layer_label=t("w_pr_blocks_passed"), accuracy_label=t("w_pr_accuracy"), probe_label=t("w_pr_probe"),
-        control_label=t("w_pr_control"), chance_label=t("w_pr_chance"))
+        control_label=t("w_pr_control"), chance_label=t("w_pr_chance"), position_only=result.position_only,
+        position_label=t("w_pr_position_only"))
     return ProbeView(figure, *probe_sentence(result, lang))
 
 
 def probe_sentence(result: ProbeResult, lang: str) -> tuple[str, dict]:
-    """"Layer 2 reads it at 98%, the control 70%, chance 70%", computed from the result, and its numbers."""
+    """"Layer 2 reads it at 98%, the control 70%, chance 70%", computed from the result, with the measured
+    margin over the control and chance where it first becomes readable, and what position alone reads."""
     t = partial(text, lang)
     accuracy, control = np.asarray(result.accuracy, dtype=float), np.asarray(result.control, dtype=float)
     above = accuracy - np.maximum(control, result.chance)                  # [L] how far each layer beats both
@@ -157,8 +195,15 @@ def probe_sentence(result: ProbeResult, lang: str) -> tuple[str, dict]:
     facts = dict(layer=blocks_passed(result.layers[best]), accuracy=float(accuracy[best]),
                  control=float(control[best]), chance=float(result.chance),
                  first=blocks_passed(result.layers[readable[0]]) if readable else None,
+                 margin=float(above[readable[0]]) if readable else None, position_only=result.position_only,
                  n_train=result.n_train, n_test=result.n_test)
     key = "pr_reads" if readable else "pr_at_chance"
     sentence = t(key, layer=facts["layer"], accuracy=facts["accuracy"], control=facts["control"],
-                 chance=facts["chance"], first=facts["first"] if readable else 0)
-    return sentence + t("sentence_join") + t("pr_counts", n_train=result.n_train, n_test=result.n_test), facts
+                 chance=facts["chance"], first=facts["first"] if readable else 0,
+                 margin=100 * facts["margin"] if readable else 0)
+    parts = [sentence]
+    if result.position_only is not None:
+        parts.append(t("pr_position_only", position=result.position_only,
+                       gain=100 * (facts["accuracy"] - result.position_only)))
+    parts.append(t("pr_counts", n_train=result.n_train, n_test=result.n_test))
+    return t("sentence_join").join(parts), facts
