@@ -1,5 +1,6 @@
 """`python -m playground.bench model`: training throughput against torch's own layers, trace cost, KV cache,
-how fast an upload too large for the app is refused, and how long the activation-patching view takes."""
+how fast an upload too large for the app is refused, parity of GPT-2, Llama and Qwen2 imports with
+`transformers`, and how long the activation-patching view takes."""
 from __future__ import annotations
 
 import json
@@ -18,7 +19,7 @@ from playground.limits import UPLOAD_LIMITS
 from playground.model import ModelConfig, Trace, build_model
 from playground.zoo import pretrained_dir
 
-from . import gpt2
+from . import gpt2, llm
 from .common import alternate, result, seconds
 from .torch_reference import TorchReference
 
@@ -155,5 +156,6 @@ def run(quick: bool) -> list[dict]:
         kv_cache_speedup(max(2, rounds // 2)),
         hostile_upload_refusal(rounds),
         *gpt2.run(quick),
+        *llm.run(quick),
         activation_patching_time(rounds),
     ]

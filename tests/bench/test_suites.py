@@ -34,7 +34,7 @@ def test_a_line_with_no_value_is_null():
     assert common.result("s", "n", 1.23456, "s", 10, "lower")["value"] == 1.235
 
 
-def test_model_suite_reports_its_six_metrics(monkeypatch):
+def test_model_suite_reports_its_metrics(monkeypatch):
     throughput = model.train_throughput_ratio
     monkeypatch.setattr(model, "train_throughput_ratio", lambda name, *sizes: throughput(name, 16, 1, 2, 8, 2, 1))
     tiny_model = dict(vocab_size=65, d_model=8, n_heads=2, n_decoder_layers=1, d_ff=16)
@@ -47,6 +47,7 @@ def test_model_suite_reports_its_six_metrics(monkeypatch):
         torch.set_num_threads(threads)
     assert _names(lines) == ["train_throughput_ratio_small", "train_throughput_ratio_medium", "trace_overhead_pct",
                              "kv_cache_speedup_ctx256", "hostile_upload_refuse_ms", "gpt2_parity_max_abs_logit_diff",
+                             "llama_parity_max_abs_logit_diff", "qwen2_parity_max_abs_logit_diff",
                              "activation_patching_ms"]
     assert all(line["value"] > 0 for line in lines if line["name"] != "trace_overhead_pct")
 
@@ -177,7 +178,7 @@ def test_labs_suite_reports_the_count_and_the_slowest_lab(monkeypatch):
     assert measured["seconds"] > 0 and measured["measured_steps"] == 4 and measured["variants"] == 2
     monkeypatch.setattr(labs, "lab_seconds", lambda lab, quick: {**measured, "seconds": float(len(lab.id))})
     lines = labs.run(quick=True)
-    assert _names(lines) == ["labs_count", "labs_seconds_max"]
+    assert _names(lines) == ["labs_count", "labs_seconds_max", "length_generalisation_trained_exact_min"]
     assert lines[0]["value"] == len(lines[1]["per_lab"]) and lines[1]["slowest"] == "decoder-only-vs-encoder-decoder"
 
 
