@@ -36,6 +36,9 @@ as the client sees it, with the server's own time per event beside it) and error
 p95_ms_30_sessions_2_trainings, the class of 30 while two sessions train; the classes of 30 and
 100 again with edited inputs; and load_generator_cores at 100 students.
 
+room_p95_ms_100_students, room_errors_100_students and room_board_lag_s: a class of 100 in one
+class room, joining and guessing within 10 s while the board is polled (see playground.bench.room).
+
 hostile_upload_view_peak_mib and hostile_upload_view_s: the largest upload the app accepts, through
 its handlers in this process (see playground.bench.uploads, also a suite of its own).
 
@@ -64,6 +67,7 @@ from gradio_client import Client
 
 from playground.bench import accessibility, attention_view, deep_link, load, uploads
 from playground.bench.common import result
+from playground.bench.room import room_lines
 from playground.ui.text.i18n import text
 
 SUITE = "app"
@@ -485,6 +489,7 @@ def run(quick: bool) -> list[dict]:
         lines += class_during_trainings(app, choices, DURATION_S[quick])
         for n_students in EDITED_SESSION_COUNTS:
             lines += class_lines(app, choices, n_students, DURATION_S[quick], edits=True)
+        lines += room_lines(app.url, quick)
     finally:
         app.stop()
     return lines + app_training.run(quick) + uploads.run(quick)

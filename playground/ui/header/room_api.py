@@ -34,6 +34,7 @@ from .room_rules import Room, RoomRefused, RoomStore
 PASSAGE_CHARS = 120           # a passage drawn from held-out text: about this long, ending at a word's end
 HANDOFF_SECONDS = 600         # a session's models handed to a new board are kept this long, unclaimed
 MAX_HANDOFFS = 64
+DEFAULT_MODELS = {"en": ("shakespeare-char", "shakespeare-bpe"), "zh-CN": ("tang-poems-char", "shakespeare-char")}
 
 
 def language(lang) -> str:
@@ -95,6 +96,15 @@ class RoomActions:
         """The models a round in `room` can ask: the shipped decoder-only ones, then those handed over."""
         shipped = [e.name for e in self.registry.entries() if e.source == "pretrained" and playable(e)]
         return shipped + [n for n in room.extras.get("models", {}) if n not in shipped]
+
+    def default_model(self, room: Room, lang: str) -> str | None:
+        """The model a board starts on: the language's character model when shipped (a passage can be drawn
+        from text it never trained on), else the first one a round can ask."""
+        names = self.model_names(room)
+        for preferred in DEFAULT_MODELS.get(language(lang), ()):
+            if preferred in names:
+                return preferred
+        return names[0] if names else None
 
     def model(self, room: Room, name, lang: str) -> ModelEntry:
         entry = room.extras.get("models", {}).get(name) or self.registry.get(name) if isinstance(name, str) else None

@@ -36,10 +36,17 @@ STUDENT_POLL_SECONDS = 3.0
 BOARD_POLL_SECONDS = 1.0
 SCHEMES = ("http://", "https://")
 
+# Gradio draws a bar of links to an app's pages (.nav-holder) on each page once it has more than one, and
+# gr.Navbar(visible=False) does not remove it in Gradio 6.31 (a hidden Navbar is never mounted to say so).
+# The room's pages are reached by the header's button and by links: no page shows the bar.
 CSS = """
-#room-code-big { font-size: clamp(2.5rem, 8vw, 6rem); font-weight: 700; letter-spacing: 0.12em; text-align: center; }
-#room-join svg { width: min(34vh, 90vw); height: min(34vh, 90vw); display: block; margin: 0 auto; }
+.nav-holder { display: none !important; }
+#room-title .prose, #room-title p { font-size: 1.5rem; font-weight: 600; }
+#room-code-big { font-size: clamp(2rem, 4.5vw, 5rem); font-weight: 700; letter-spacing: 0.1em; text-align: center;
+  line-height: 1.1; }
+#room-join svg { width: min(38vh, 100%); height: auto; aspect-ratio: 1; display: block; margin: 0 auto; }
 #room-join .room-link { text-align: center; overflow-wrap: anywhere; }
+#room-board .prose, #room-play .prose { font-size: 1.15rem; }
 """
 
 # Page js on load: the address, the code and language a link names, and the probe's language.
@@ -52,6 +59,14 @@ async (...args) => {{
   return [location.href, params.get('code') || params.get('room') || '', params.get('host') || '', lang,
           ...args.slice(4)];
 }}
+"""
+
+
+# Event js of Open a room: the board's address and handover token read from the address bar itself, so a
+# click made before the page's load event has answered still knows them.
+OPEN_ROOM_JS = """
+(nicknames, lang, address, host) => [nicknames, lang, location.href,
+                                      new URLSearchParams(location.search).get('host') || '']
 """
 
 
@@ -138,14 +153,15 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
     message = gr.Markdown(elem_id="room-message")
     with gr.Group(visible=False, elem_id="room-play") as play:
         round_text = gr.Markdown(elem_id="room-round")
-        guess = gr.Textbox(label=label("lbl_room_guess"), info=label("info_room_guess"), max_lines=1,
-                           max_length=MAX_GUESS_CHARS, elem_id="room-guess")
-        pick = gr.Dropdown([], value=None, label=label("lbl_room_pick"), filterable=True, elem_id="room-pick")
-        send = gr.Button(label("btn_room_send"), variant="primary", elem_id="room-send")
+        with gr.Group(visible=False, elem_id="room-guessing") as guessing:     # while a round is open
+            guess = gr.Textbox(label=label("lbl_room_guess"), info=label("info_room_guess"), max_lines=1,
+                               max_length=MAX_GUESS_CHARS, elem_id="room-guess")
+            pick = gr.Dropdown([], value=None, label=label("lbl_room_pick"), filterable=True, elem_id="room-pick")
+            send = gr.Button(label("btn_room_send"), variant="primary", elem_id="room-send")
         mine = gr.Markdown(elem_id="room-mine")
         record = gr.Markdown(elem_id="room-record")
     timer = gr.Timer(STUDENT_POLL_SECONDS, active=False)
-    view = [message, join_box, play, round_text, mine, record, pick, seen, timer]
+    view = [message, join_box, play, guessing, round_text, mine, record, pick, seen, timer]
 
     def drawn(room_code: str, student, lang_: str, force: bool, last_seen) -> dict:
         """The student's view when the room changed since `last_seen` ([version, rounds]) or `force`; a
@@ -160,7 +176,8 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         shown = student_view(room, student, lang_)
         out = {message: text(lang_, "room_in", code=room.code), join_box: gr.Group(visible=False),
                play: gr.Group(visible=True), round_text: shown.round, mine: shown.guess, record: shown.record,
-               seen: [room.version, len(room.rounds)], timer: gr.Timer(active=True)}
+               seen: [room.version, len(room.rounds)], timer: gr.Timer(active=True),
+               guessing: gr.Group(visible=room.current is not None and room.current.reveal is None)}
         if room.current is not None and (force or len(room.rounds) != last[1]):
             out[pick] = gr.Dropdown(choices=[(plain_token(t), t) for t in room.current.spec.picker], value=None)
         return out
@@ -229,9 +246,9 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
     message = gr.Markdown(elem_id="room-board-message")
     with gr.Column(visible=False, elem_id="room-board") as room_box:
         with gr.Row(equal_height=False):
-            with gr.Column(scale=1, min_width=260):
+            with gr.Column(scale=2, min_width=300):
                 join = gr.HTML(elem_id="room-join")
-            with gr.Column(scale=3):
+            with gr.Column(scale=5):
                 with gr.Row():
                     model = gr.Dropdown([], label=label("lbl_room_model"), elem_id="room-model", scale=1,
                                         min_width=220)
@@ -242,10 +259,10 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
                     reveal = gr.Button(label("btn_room_reveal"), elem_id="room-reveal")
                     close = gr.Button(label("btn_room_close"), variant="stop", elem_id="room-close")
                 status = gr.Markdown(elem_id="room-status")
+                revealed = gr.Markdown(elem_id="room-revealed")
         with gr.Row(equal_height=False):
             histogram = gr.Plot(show_label=False, elem_id="room-histogram", visible=False)
             attention = gr.Plot(show_label=False, elem_id="room-attention", visible=False)
-        revealed = gr.Markdown(elem_id="room-revealed")
         match = gr.Markdown(elem_id="room-match")
         gr.Markdown(label("room_explain"), elem_classes="explanation", elem_id="room-explanation")
     timer = gr.Timer(BOARD_POLL_SECONDS, active=False)
@@ -276,7 +293,7 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
         names = actions.model_names(room)
         return {**out, message: "", open_box: gr.Row(visible=False), room_box: gr.Column(visible=True),
                 join: join_html(room.code, address_, lang_), timer: gr.Timer(active=True),
-                model: gr.Dropdown(choices=names, value=names[0] if names else None)}
+                model: gr.Dropdown(choices=names, value=actions.default_model(room, lang_))}
 
     def opened(address_, code_, host_, lang_, kept, request: gr.Request):
         lang_ = detect_language(lang_, request.headers.get("accept-language") if request else None)
@@ -313,10 +330,10 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
         return drawn(kept, language(lang_), False, last_seen)
 
     demo.load(opened, [address, code_in, host, lang, teacher], [lang, address, host, *view], js=READ_ROOM_JS, **ROOM)
-    open_.click(opened_room, [nicknames, lang, address, host], [teacher, *view], **ROOM)
+    open_.click(opened_room, [nicknames, lang, address, host], [teacher, *view], js=OPEN_ROOM_JS, **ROOM)
     start.click(guarded(started), [teacher, model, passage, lang], drawn_parts, **ROOM)
     reveal.click(shown_reveal, [teacher, lang], drawn_parts, **ROOM)
     close.click(closed, [teacher, lang], [teacher, *view], **ROOM)
     timer.tick(polled, [teacher, lang, seen], drawn_parts, show_progress="hidden", **ROOM)
     lang.change(lambda kept, lang_, address_: whole(kept, language(lang_), address_), [teacher, lang, address], view,
-                show_progress="hidden", **ROOM)
+                js="(kept, lang, address) => [kept, lang, location.href]", show_progress="hidden", **ROOM)
