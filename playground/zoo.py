@@ -94,7 +94,7 @@ def ascii_tokenizer() -> CharTokenizer:
 
 def seeded_model(config: ModelConfig, seed: int = UNTRAINED_SEED) -> nn.Module:
     """A frozen model with random weights drawn from `seed`, leaving the global RNG untouched."""
-    with torch.random.fork_rng():
+    with torch.random.fork_rng(devices=[]):         # the CPU's RNG only: on ZeroGPU, CUDA's is out of reach here
         torch.manual_seed(seed)
         return freeze(build_model(config))
 
