@@ -5,6 +5,8 @@ with no time budget, so the time is what the preset really costs on this machine
 average at the end is reported, as other work on the machine slows every lab). --quick trains
 each lab for a fifth of its steps and scales the training phase up to the full step count; the
 measured steps are reported beside the estimate.
+length_generalisation_trained_exact_min: the lowest exact match at the trained length among the
+length lab's encodings, from the same run (--quick: after a fifth of its steps).
 """
 from __future__ import annotations
 
@@ -15,10 +17,12 @@ import time
 import torch
 
 from playground.labs import LabRun, list_labs
+from playground.labs.ablation_labs import LEARNED, TRAINED_LENGTH
 
 from .common import result
 
 SUITE = "labs"
+LENGTH_LAB = "length-generalisation"
 GOAL_LABS = 17
 GOAL_SECONDS = 60.0
 QUICK_FRACTION = 5
@@ -37,13 +41,15 @@ def lab_seconds(lab, quick: bool) -> dict:
     for progress in run.run():
         if progress.phase != "train":
             marks[progress.phase] = time.perf_counter() - started
-    run.result()
+    lab_result = run.result()
     total = time.perf_counter() - started
     training = marks["end"] - marks["start"]
     steps_done = run_lab.train_config.max_steps
     seconds = total + training * (lab.train_config.max_steps / steps_done - 1)
-    return dict(seconds=seconds, measured_steps=steps_done, steps=lab.train_config.max_steps,
-                variants=len(lab.variants), within_budget=seconds <= lab.budget_s)
+    timing = dict(seconds=seconds, measured_steps=steps_done, steps=lab.train_config.max_steps,
+                  variants=len(lab.variants), within_budget=seconds <= lab.budget_s)
+    trained = next((c.values for c in lab_result.checks if c.id == f"exact_match_length_{TRAINED_LENGTH}"), None)
+    return timing if trained is None else {**timing, "trained_exact": trained}
 
 
 def run(quick: bool) -> list[dict]:
@@ -54,6 +60,7 @@ def run(quick: bool) -> list[dict]:
         timings = {lab.id: lab_seconds(lab, quick) for lab in labs}
     finally:
         torch.set_num_threads(threads)
+    trained = timings[LENGTH_LAB].pop("trained_exact", None)
     slowest = max(timings, key=lambda lab_id: timings[lab_id]["seconds"])
     return [
         result(SUITE, "labs_count", len(labs), "labs", GOAL_LABS, "higher",
@@ -61,4 +68,8 @@ def run(quick: bool) -> list[dict]:
         result(SUITE, "labs_seconds_max", timings[slowest]["seconds"], "s", GOAL_SECONDS, "lower", slowest=slowest,
                estimated=quick, threads=1, load_average=round(os.getloadavg()[0], 1),
                per_lab={lab_id: {**t, "seconds": round(t["seconds"], 1)} for lab_id, t in timings.items()}),
+        result(SUITE, "length_generalisation_trained_exact_min",
+               None if trained is None else round(min(trained.values()), 3), "share", LEARNED, "higher",
+               per_encoding={k: round(v, 3) for k, v in (trained or {}).items()}, trained_length=TRAINED_LENGTH,
+               steps=timings[LENGTH_LAB]["measured_steps"], estimated_steps=quick),
     ]

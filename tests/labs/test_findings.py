@@ -1,5 +1,6 @@
 """A lab's explanation says what to look at; what a run showed is in its findings, filled in from that
 run: every variant against the reference, and the letter-frequency loss of the text actually read."""
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -77,3 +78,25 @@ def test_a_finding_that_disagrees_with_its_run_is_caught():
     variant.final["val_loss"] = reference.final["val_loss"] / 2
     stated = get_lab("attention-scale").findings(result)[0].claims[0]
     assert stated.stated == "above" and stated.measured == "below" and not stated.holds
+
+
+def _with_exact_match(result, values: dict):
+    """`result` with its length checks' values replaced: values[length] = {variant: share}."""
+    checks = tuple(dataclasses.replace(c, values=values[int(c.id.rsplit("_", 1)[1])])
+                   if c.id.startswith("exact_match_length_") else c for c in result.checks)
+    return dataclasses.replace(result, checks=checks)
+
+
+def test_the_length_labs_last_sentence_follows_its_result():
+    lab = get_lab("length-generalisation")
+    result = tiny_result("length-generalisation", steps=4, rounds=1)
+    none = {n: {"sinusoidal": 0.5, "learned": 0.0, "rope": 0.98 if n == 10 else 0.0} for n in (10, 12, 14, 16)}
+    closing = lab.findings(_with_exact_match(result, none))[-1]
+    assert "No encoding reached 99%" in closing.text.en and "没有哪种编码" in closing.text.zh
+    stops = {n: {"sinusoidal": 1.0 if n == 10 else 0.1, "learned": 0.0, "rope": 0.0} for n in (10, 12, 14, 16)}
+    closing = lab.findings(_with_exact_match(result, stops))[-1]
+    assert "copied 10% of 16-letter sources" in closing.text.en and "carried over to 12 to 16 letters: none" in closing.text.en
+    carries = {n: {"sinusoidal": 1.0, "learned": 0.0, "rope": 0.0} for n in (10, 12, 14, 16)}
+    closing = lab.findings(_with_exact_match(result, carries))[-1]
+    assert closing.text.en.endswith("letters: sinusoidal.") and "formula" not in closing.text.en
+    assert all(claim.holds for claim in closing.claims)
