@@ -70,8 +70,23 @@ def test_lesson_9_trains_copy_live_and_stops_at_its_exact_match_goal(monkeypatch
     assert any("outcome_0" in update and "outcome_1" not in update for update in updates[2:])
     session = workspace.training
     assert session.state == "stopped" and session.trainer.step < 600      # it stopped at the goal, not the preset's end
-    assert "trained-copy" in workspace.models and workspace.model("trained-copy") is session.entry
-    assert workspace.current_model == "trained-copy"                # every tab shows it when next shown
+    assert "lesson-copy" in workspace.models and workspace.model("lesson-copy") is session.entry
+    assert workspace.current_model == "lesson-copy"                 # every tab shows it when next shown
+
+
+def test_a_lessons_run_keeps_the_model_trained_in_the_train_tab_beside_its_own(monkeypatch):
+    from playground.ui.tabs.train import handlers as train_handlers
+    from playground.ui.tabs.train.form import TrainForm
+
+    monkeypatch.setattr(live, "COPY_GOAL", 0.0)
+    workspace = Workspace("both")
+    list(train_handlers.step(workspace, TrainForm(task="copy").fit(None, {"task"})[0].spec("en"), "", "en"))
+    trained = workspace.model("trained-copy")
+    assert trained is not None
+    run(workspace, "copy-training")
+    assert workspace.model("trained-copy") is trained                       # the Train tab's model, untouched
+    assert workspace.model("lesson-copy") is workspace.training.entry is not trained
+    assert "lesson-copy" in workspace.training.model_name
 
 
 def test_lesson_10_memorises_the_rhyme_until_its_training_loss_goal(monkeypatch):

@@ -57,6 +57,7 @@ STEP_SIZE = 10                # optimisation steps per press of Step
 MAX_SCORE_SNAPSHOTS = 200     # head scores kept for the over-training figure
 SHAKESPEARE_RETRY_SECONDS = 600.0
 TRAINED_PREFIX = "trained-"
+LESSON_PREFIX = "lesson-"     # a lesson's live run: its model is kept beside the one trained in the Train tab
 BEGUN = "begun"               # a run's first item after `build` made a new Trainer
 CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
 
@@ -172,6 +173,7 @@ class TrainingSession:
         self.view_kind: str | None = None        # the probe attention shown, e.g. "decoder.cross_attn"
         self.view_score: str | None = None       # the head score followed, e.g. "decoder.cross_attn.diagonal"
         self.entry: ModelEntry | None = None     # the published model
+        self.prefix = TRAINED_PREFIX              # of the published model's name (see model_name)
         self.download: Path | None = None
         self.download_best: Path | None = None   # the weights at the lowest validation loss, when not the last
         self.figures: dict[str, object] = {}
@@ -230,9 +232,10 @@ class TrainingSession:
         elif item.status != "running":
             self.state = item.status
 
-    def begin(self, spec: TrainSpec, trainer: Trainer, data_label: str) -> None:
+    def begin(self, spec: TrainSpec, trainer: Trainer, data_label: str, prefix: str = TRAINED_PREFIX) -> None:
         """Start afresh with a new Trainer (the published model, if any, stays); `data_label` names
-        a language model's text on its card."""
+        a language model's text on its card; the model is published as `prefix` + its task."""
+        self.prefix = prefix
         preset = replace(spec.preset, model_config=trainer.model_config)
         self.spec = replace(spec, preset=preset if spec.synthetic else replace(preset, corpus=data_label))
         self.trainer = trainer
@@ -270,7 +273,7 @@ class TrainingSession:
 
     @property
     def model_name(self) -> str:
-        return TRAINED_PREFIX + self.spec.task
+        return self.prefix + self.spec.task
 
     def publish(self) -> ModelEntry | None:
         """A frozen copy of the trained model as a session model, written as a .safetensors file with

@@ -23,7 +23,7 @@ from playground.analysis.head_scores import INDUCTION_THRESHOLD
 from playground.claims import Claim
 from playground.labs import LabResult, summarize
 
-from ...session.training import DATA_BLOCK_SIZES, TrainingSession
+from ...session.training import DATA_BLOCK_SIZES, LESSON_PREFIX, TrainingSession
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...text.markup import literal
@@ -194,7 +194,8 @@ def run_training(workspace: Workspace, live: LiveTraining, lang: str) -> Iterato
     reached = session = None
     before = getattr(workspace.training, "trainer", None)       # a training of the session's before this one
     changed, sent_at = set(), 0.0
-    with closing(train_handlers.start(workspace, live.form.spec(lang), "", lang)) as views:
+    # Its model is lesson-TASK: one trained in the Train tab (trained-TASK) stays beside it.
+    with closing(train_handlers.start(workspace, live.form.spec(lang), "", lang, LESSON_PREFIX)) as views:
         for shown in views:
             session = workspace.training
             if session.trainer is None or session.trainer is before:

@@ -23,6 +23,7 @@ from ...session.training import (
     DATA_BLOCK_SIZES,
     STEP_SIZE,
     TASK_PRESETS,
+    TRAINED_PREFIX,
     TrainingSession,
     TrainSpec,
     build_trainer,
@@ -139,21 +140,22 @@ def _stream(workspace: Workspace, session: TrainingSession, build, max_steps: in
                "download_best": session.download_best, "published": session.entry}
 
 
-def _builder(session: TrainingSession, spec: TrainSpec, pasted, lang: str):
-    """What makes a new Trainer from the spec (run by the worker)."""
+def _builder(session: TrainingSession, spec: TrainSpec, pasted, lang: str, prefix: str = TRAINED_PREFIX):
+    """What makes a new Trainer from the spec (run by the worker), publishing as `prefix` + its task."""
     def build() -> None:
         trainer = build_trainer(spec, training_text(spec, pasted, lang), lang)
-        session.begin(spec, trainer, data_name(spec))
+        session.begin(spec, trainer, data_name(spec), prefix)
         session.view_kind, session.view_score = default_view(session.spec)
     return build
 
 
-def start(workspace: Workspace, spec: TrainSpec, pasted, lang: str) -> Iterator[dict]:
-    """Train a new model from random weights with the spec, for one run."""
+def start(workspace: Workspace, spec: TrainSpec, pasted, lang: str, prefix: str = TRAINED_PREFIX) -> Iterator[dict]:
+    """Train a new model from random weights with the spec, for one run; its model is published as
+    `prefix` + its task (a lesson's run beside the Train tab's)."""
     check_request(workspace, spec, pasted, lang)
     session = session_of(workspace)
     yield {"status": text(lang, "train_status_building")}
-    yield from _stream(workspace, session, _builder(session, spec, pasted, lang), None, lang)
+    yield from _stream(workspace, session, _builder(session, spec, pasted, lang, prefix), None, lang)
 
 
 def resume(workspace: Workspace, lang: str) -> Iterator[dict]:
