@@ -1,6 +1,7 @@
 """The class room through its API (gradio_client, as a teacher's and students' browsers call it): the
 teacher's key, one vote a student a round, an expired room, escaping, and the class's distribution and
 log-loss on a hand-computed round of the tiny test model."""
+import dataclasses
 import math
 
 import pytest
@@ -135,3 +136,20 @@ def test_a_round_refuses_what_it_cannot_ask(client):
     assert "at least two tokens" in refused(client, "room_round", code, key, "tiny-gpt", "a", "en")
     assert "no held-out text" in refused(client, "room_round", code, key, "tiny-gpt", "", "en")
     assert "No round is open" in refused(client, "room_reveal", code, key, "en")
+
+
+def test_the_teachers_own_model_is_handed_to_the_board_once(registry):
+    from playground.ui.header.room_api import RoomActions
+    actions = RoomActions(registry)
+    own = dataclasses.replace(registry.get("tiny-gpt"), name="my-trained-gpt", source="session")
+    bert = dataclasses.replace(registry.get("tiny-bert"), name="my-bert", source="session")
+    actions.handoffs.give("token-1", {own.name: own, bert.name: bert})
+    first = actions.open("en")
+    room = actions.rooms.peek(first["code"])
+    actions.claim(room, "token-1")
+    assert actions.model_names(room) == ["tiny-gpt", "my-trained-gpt"]        # an encoder-only model cannot play
+    assert actions.start_round(first["code"], first["key"], "my-trained-gpt", PASSAGE, "en")["model"] == "my-trained-gpt"
+    second = actions.open("en")
+    other = actions.rooms.peek(second["code"])
+    actions.claim(other, "token-1")                                            # a token claims once
+    assert actions.model_names(other) == ["tiny-gpt"]
