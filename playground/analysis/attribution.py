@@ -11,6 +11,9 @@ as TransformerLens does, the norm is linear, and the logit of token t splits exa
 
     logit_t = sum over parts c of  (gamma * (c - mean(c)) / sigma) . W_U[t]   +   beta . W_U[t]
 
+A final RMSNorm maps x to gamma * x / rms(x), rms(x) = sqrt(mean(x^2) + eps): nothing is centred and
+there is no beta, so with rms frozen each part's share is (gamma * c / rms) . W_U[t].
+
 So a head's share is its output through the frozen norm and the unembedding. The shares say what
 each part adds directly; a head whose output matters only through later layers shows little here
 (activation patching sees it).
@@ -28,6 +31,7 @@ import torch
 from torch import nn
 
 from playground.model import Trace
+from playground.model.blocks import RMSNorm
 
 from .logit_lens import read_stack
 
@@ -52,7 +56,7 @@ class LogitAttribution:
     token: int                   # the token whose logit is split
     position: int                # where it is predicted (an index into the input)
     logit: float                 # the model's own logit of the token there
-    scale: float                 # 1 / sigma: the final norm's frozen scale
+    scale: float                 # 1 / sigma (1 / rms for RMSNorm): the final norm's frozen scale
     components: list[Component]
 
     @property
@@ -107,11 +111,14 @@ def logit_attribution(model: nn.Module, ids: Sequence[int], position: int = -1, 
         raise ValueError("the parts do not add up to the residual stream (a component of this model was swapped "
                          "for another); direct logit attribution needs the reference residual connections")
     norm = stack.final_norm
-    sigma = torch.sqrt(stream.var(unbiased=False) + norm.eps)
+    centred = not isinstance(norm, RMSNorm)                                 # RMSNorm subtracts no mean
+    spread = stream.var(unbiased=False) if centred else stream.pow(2).mean()
+    sigma = torch.sqrt(spread + norm.eps)
     unembed = model.head.weight[token].double()                             # [D]
     gamma = norm.weight.double() if norm.weight is not None else torch.ones_like(unembed)
     direction = gamma * unembed / sigma                                      # [D]
-    components = [Component(name, kind, layer, head, sublayer, float((vector - vector.mean()) @ direction))
+    components = [Component(name, kind, layer, head, sublayer,
+                            float(((vector - vector.mean()) if centred else vector) @ direction))
                   for name, kind, layer, head, sublayer, vector in parts]
     if norm.bias is not None:
         components.append(Component(f"{stack.name}.final_norm.bias", "norm_bias", None, None, None,

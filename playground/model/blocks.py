@@ -38,6 +38,7 @@ class RMSNorm(nn.Module):
         super().__init__()
         self.eps = eps
         self.weight = nn.Parameter(torch.ones(d_model))
+        self.register_parameter("bias", None)     # none, as a LayerNorm without bias says it
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         mean_square = x.pow(2).mean(dim=-1, keepdim=True)                   # [..., 1]
