@@ -153,3 +153,26 @@ def test_the_teachers_own_model_is_handed_to_the_board_once(registry):
     other = actions.rooms.peek(second["code"])
     actions.claim(other, "token-1")                                            # a token claims once
     assert actions.model_names(other) == ["tiny-gpt"]
+
+
+def test_a_lessons_question_as_a_class_poll(client, demo):
+    from playground.ui.header.room_board import board
+    from playground.ui.header.room_polls import poll_question
+    code, key = opened(client)
+    ann, bob = joined(client, code), joined(client, code)
+    _, question, _ = poll_question("attention:check")
+    right = "ABCDEFG"[question.answer]
+    wrong = "A" if right != "A" else "B"
+    assert client.predict(code, key, "attention:check", "en", api_name="/room_poll")["round"] == 1
+    client.predict(code, ann, right, "en", api_name="/room_guess")
+    client.predict(code, bob, wrong, "en", api_name="/room_guess")
+    assert "not a token" in refused(client, "room_guess", code, bob, "Z", "en")
+    rows = client.predict(code, key, "en", api_name="/room_board")["histogram"]
+    assert [row[0] for row in rows] == list("ABCDEFG"[:len(question.choices)])     # every choice, none from a model
+    shown = board(demo.rooms.peek(code), "zh-CN")
+    assert question.prompt.zh.split("$")[0][:10] in shown.status and len(shown.histogram.data) == 1
+    reveal = client.predict(code, key, "en", api_name="/room_reveal")
+    assert reveal["answer"] == right and reveal["class_share"] == 0.5 and reveal["model_probability"] is None
+    assert question.choices[question.answer].feedback.en.split("$")[0][:20] in board(demo.rooms.peek(code), "en").reveal
+    assert client.predict(code, key, "en", api_name="/room_board")["match"] == {"rounds": 0}   # polls are not the match
+    assert "no such lesson question" in refused(client, "room_poll", code, key, "nothing:check", "en")

@@ -9,6 +9,7 @@ key; a student's take the student's token, which only that student's browser hol
     room_guess(code, student, guess, lang)      -> {"guess", "round"}
     room_student(code, student, lang)           -> {"round", "prompt", "guess", "revealed", "answer", "record"}
     room_round(code, key, model, passage, lang) -> {"round", "model", "prompt"}
+    room_poll(code, key, poll, lang)            -> {"round", "poll", "choices"}: a lesson's question as a round
     room_reveal(code, key, lang)                -> the round scored (shares, probabilities, log-losses)
     room_board(code, key, lang)                 -> {"round", "students", "answered", "histogram", "reveal", "match"}
     room_close(code, key, lang)                 -> what the room's students are told
@@ -28,6 +29,7 @@ from playground.zoo import ModelEntry, ModelRegistry
 from ..page.validation import fail
 from ..text.i18n import LANGUAGES, normalise_language, text
 from ..views.probes import corpus_of, held_out
+from .room_polls import poll_spec
 from .room_rounds import playable, round_spec
 from .room_rules import Room, RoomRefused, RoomStore
 
@@ -135,6 +137,15 @@ class RoomActions:
             spec = round_spec(entry, passage)
             self.rooms.start_round(code, key, spec)
         return {"round": len(room.rounds), "model": entry.name, "prompt": "".join(spec.prompt_tokens)}
+
+    def start_poll(self, code, key, poll, lang) -> dict:
+        """A lesson's question (see room_polls) as the next round."""
+        lang = language(lang)
+        with refusals(lang):
+            spec = poll_spec(poll)
+            self.rooms.start_round(code, key, spec)
+            room = self.rooms.room(code)
+        return {"round": len(room.rounds), "poll": spec.model, "choices": list(spec.vocabulary)}
 
     def drawn_passage(self, entry: ModelEntry, lang: str) -> str:
         """About PASSAGE_CHARS of text the model never trained on, ending where a word ends."""

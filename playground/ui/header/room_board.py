@@ -16,6 +16,8 @@ from playground.viz.labels import plotly_text, visible_token
 
 from ..text.i18n import text
 from ..text.markup import literal
+from ..text.math import with_mathml
+from .room_polls import poll_question
 from .room_rules import Room, Round
 
 PROMPT_SHOWN_CHARS = 300      # the end of a long prompt is what a student reads
@@ -55,16 +57,36 @@ def prompt_text(round_: Round) -> str:
 
 def _round_head(room: Room, lang: str) -> str:
     round_ = room.current
+    if round_.spec.poll:
+        return poll_text(round_, len(room.rounds), lang)
     return text(lang, "room_round_prompt", round=len(room.rounds), model=literal(round_.spec.model),
                 prompt=prompt_text(round_))
+
+
+def poll_text(round_: Round, number: int, lang: str) -> str:
+    """A poll's lesson, question and lettered choices (the syllabus's own Markdown, formulas as MathML)."""
+    lesson, question, _ = poll_question(round_.spec.model)
+    choices = "\n".join(f"- **{letter}**: {choice.text.get(lang)}"
+                         for letter, choice in zip(round_.spec.vocabulary, question.choices))
+    return with_mathml(text(lang, "room_poll_prompt", round=number, lesson=lesson.title.get(lang),
+                            question=question.prompt.get(lang)) + "\n\n" + choices)
+
+
+def poll_picks(round_: Round, lang: str) -> list[tuple[str, str]]:
+    """A poll's choices for a student's picker: ("A: the choice's text", "A")."""
+    _, question, _ = poll_question(round_.spec.model)
+    return [(f"{letter}: {choice.text.get(lang)}", letter) for letter, choice in zip(round_.spec.vocabulary,
+                                                                                     question.choices)]
 
 
 def histogram(round_: Round, lang: str) -> go.Figure:
     rows = round_.histogram()
     categories = [f"{plotly_text(visible_token(token))}" for token, *_ in rows]
     categories = [c if categories.count(c) == 1 else f"{c} ({k})" for k, c in enumerate(categories)]
-    return grouped_bars(categories, {text(lang, "room_series_class"): [r[1] for r in rows],
-                                     text(lang, "room_series_model"): [r[2] for r in rows]},
+    series = {text(lang, "room_series_class"): [r[1] for r in rows]}
+    if not round_.spec.poll:
+        series[text(lang, "room_series_model")] = [r[2] for r in rows]
+    return grouped_bars(categories, series,
                         title=text(lang, "room_hist_title", answered=len(round_.votes)),
                         category_label=text(lang, "room_axis_token"), value_label=text(lang, "room_axis_share"),
                         percent=True, height=420)
@@ -82,6 +104,12 @@ def attention(round_: Round, lang: str) -> go.Figure | None:
 
 def reveal_text(round_: Round, lang: str) -> str:
     r = round_.reveal
+    if round_.spec.poll:
+        _, question, after = poll_question(round_.spec.model)
+        right = question.choices[round_.spec.answer]
+        said = text(lang, "room_poll_reveal", answer=r.answer, choice=right.text.get(lang), share=r.class_share,
+                    feedback=right.feedback.get(lang))
+        return with_mathml(said + ("\n\n" + after.get(lang) if after is not None else ""))
     return text(lang, "room_reveal", answer=shown(r.answer), share=r.class_share, p_class=r.class_probability,
                 class_loss=r.class_loss, p_model=r.model_probability, model_loss=r.model_loss, answered=r.answered)
 

@@ -9,8 +9,8 @@
 Each page's config holds only its own components, so joining from a phone does not load the nine
 tabs, and every event here writes only the room page's own components. The pages poll (gr.Timer) and
 send nothing when the room has not changed since the last poll. The room's API (room_open, room_join,
-room_guess, room_student, room_round, room_reveal, room_board, room_close) is served on the
-student's page; see room_api.
+room_guess, room_student, room_round, room_poll, room_reveal, room_board, room_close) is served on
+the student's page; see room_api.
 """
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from ..page.validation import fail
 from ..text.i18n import DEFAULT_LANGUAGE, LANGUAGES, label, text
 from ..text.markup import literal, literal_fields
 from .room_api import RoomActions, language
-from .room_board import board, plain_token, student_view
+from .room_board import board, plain_token, poll_picks, student_view
+from .room_polls import poll_choices
 from .room_rules import CODE_LENGTH, MAX_GUESS_CHARS, MAX_NICKNAME_CHARS, RoomRefused
 
 STUDENT_PATH = "room"
@@ -123,6 +124,9 @@ def _api(actions: RoomActions) -> None:
     def room_round(code: str, key: str, model: str, passage: str, lang: str) -> dict:
         return actions.start_round(code, key, model, passage, lang)
 
+    def room_poll(code: str, key: str, poll: str, lang: str) -> dict:
+        return actions.start_poll(code, key, poll, lang)
+
     def room_reveal(code: str, key: str, lang: str) -> dict:
         return actions.reveal(code, key, lang)
 
@@ -132,7 +136,7 @@ def _api(actions: RoomActions) -> None:
     def room_close(code: str, key: str, lang: str) -> str:
         return actions.close(code, key, lang)
 
-    for fn in (room_open, room_join, room_guess, room_student, room_reveal, room_board, room_close):
+    for fn in (room_open, room_join, room_guess, room_student, room_poll, room_reveal, room_board, room_close):
         gr.api(fn, api_name=fn.__name__, **API)
     gr.api(guarded(room_round), api_name="room_round", **API)
 
@@ -179,7 +183,9 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
                seen: [room.version, len(room.rounds)], timer: gr.Timer(active=True),
                guessing: gr.Group(visible=room.current is not None and room.current.reveal is None)}
         if room.current is not None and (force or len(room.rounds) != last[1]):
-            out[pick] = gr.Dropdown(choices=[(plain_token(t), t) for t in room.current.spec.picker], value=None)
+            spec = room.current.spec
+            picks = poll_picks(room.current, lang_) if spec.poll else [(plain_token(t), t) for t in spec.picker]
+            out[pick] = gr.Dropdown(choices=picks, value=None)
         return out
 
     def opened(address_, code_, host_, lang_, kept, request: gr.Request):
@@ -255,6 +261,10 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
                     passage = gr.Textbox(label=label("lbl_room_passage"), info=label("info_room_passage"),
                                          max_lines=3, max_length=400, elem_id="room-passage", scale=3)
                 with gr.Row():
+                    poll = gr.Dropdown([], value=None, label=label("lbl_room_poll"), elem_id="room-poll-pick",
+                                       scale=3)
+                    run_poll = gr.Button(label("btn_room_poll"), elem_id="room-run-poll", scale=1)
+                with gr.Row():
                     start = gr.Button(label("btn_room_start"), variant="primary", elem_id="room-start")
                     reveal = gr.Button(label("btn_room_reveal"), elem_id="room-reveal")
                     close = gr.Button(label("btn_room_close"), variant="stop", elem_id="room-close")
@@ -267,7 +277,7 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
         gr.Markdown(label("room_explain"), elem_classes="explanation", elem_id="room-explanation")
     timer = gr.Timer(BOARD_POLL_SECONDS, active=False)
     drawn_parts = [status, histogram, revealed, attention, match, seen]
-    view = [message, open_box, room_box, join, model, timer, *drawn_parts]
+    view = [message, open_box, room_box, join, model, poll, timer, *drawn_parts]
 
     def drawn(kept, lang_: str, force: bool, last_seen) -> dict:
         """The board when the room changed since `last_seen` (or `force`); a room gone says so."""
@@ -293,7 +303,8 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
         names = actions.model_names(room)
         return {**out, message: "", open_box: gr.Row(visible=False), room_box: gr.Column(visible=True),
                 join: join_html(room.code, address_, lang_), timer: gr.Timer(active=True),
-                model: gr.Dropdown(choices=names, value=actions.default_model(room, lang_))}
+                model: gr.Dropdown(choices=names, value=actions.default_model(room, lang_)),
+                poll: gr.Dropdown(choices=poll_choices(lang_))}
 
     def opened(address_, code_, host_, lang_, kept, request: gr.Request):
         lang_ = detect_language(lang_, request.headers.get("accept-language") if request else None)
@@ -315,6 +326,11 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
         actions.start_round(kept.get("code"), kept.get("key"), name, text_, lang_)
         return drawn(kept, lang_, True, -1)
 
+    def polled_class(kept, which, lang_):
+        kept = kept if isinstance(kept, dict) else {}
+        actions.start_poll(kept.get("code"), kept.get("key"), which, lang_)
+        return drawn(kept, lang_, True, -1)
+
     def shown_reveal(kept, lang_):
         kept = kept if isinstance(kept, dict) else {}
         actions.reveal(kept.get("code"), kept.get("key"), lang_)
@@ -332,6 +348,7 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
     demo.load(opened, [address, code_in, host, lang, teacher], [lang, address, host, *view], js=READ_ROOM_JS, **ROOM)
     open_.click(opened_room, [nicknames, lang, address, host], [teacher, *view], js=OPEN_ROOM_JS, **ROOM)
     start.click(guarded(started), [teacher, model, passage, lang], drawn_parts, **ROOM)
+    run_poll.click(polled_class, [teacher, poll, lang], drawn_parts, **ROOM)
     reveal.click(shown_reveal, [teacher, lang], drawn_parts, **ROOM)
     close.click(closed, [teacher, lang], [teacher, *view], **ROOM)
     timer.tick(polled, [teacher, lang, seen], drawn_parts, show_progress="hidden", **ROOM)

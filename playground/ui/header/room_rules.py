@@ -65,6 +65,8 @@ class RoundSpec:
     answer: int
     attention: tuple[tuple[float, ...], ...] = ()     # [L, T]
     picker: tuple[str, ...] = ()         # the tokens a phone offers to pick from
+    poll: bool = False                   # a lesson's question: `model` names it, the vocabulary is its letters,
+                                         # and there are no probabilities ((): no model answers)
 
     index: dict[str, int] = field(default=None, compare=False, repr=False)   # token text -> its first id
 
@@ -102,11 +104,11 @@ class Reveal:
     answer: str
     class_share: float
     class_probability: float
-    model_probability: float
+    model_probability: float | None       # None: a poll, which no model answers
     class_loss: float
-    model_loss: float
+    model_loss: float | None
     class_right: bool
-    model_right: bool
+    model_right: bool | None
     answered: int
 
 
@@ -121,13 +123,16 @@ def score_round(spec: RoundSpec, votes: Sequence[int]) -> Reveal:
     answered = len(votes)
     v = len(spec.vocabulary)
     p_class = class_probability(counts, answered, spec.answer, v)
-    p_model = spec.probabilities[spec.answer]
     top_class = max(counts.items(), key=lambda kv: (kv[1], -kv[0]))[0] if counts else None
-    top_model = max(range(v), key=spec.probabilities.__getitem__)
-    return Reveal(answer=spec.vocabulary[spec.answer], class_share=counts.get(spec.answer, 0) / answered if answered else 0.0,
-                  class_probability=p_class, model_probability=p_model, class_loss=-math.log(p_class),
-                  model_loss=-math.log(p_model) if p_model > 0 else math.inf,
-                  class_right=top_class == spec.answer, model_right=top_model == spec.answer, answered=answered)
+    share = counts.get(spec.answer, 0) / answered if answered else 0.0
+    if not spec.probabilities:
+        return Reveal(spec.vocabulary[spec.answer], share, p_class, None, -math.log(p_class), None,
+                      top_class == spec.answer, None, answered)
+    p_model = spec.probabilities[spec.answer]
+    return Reveal(answer=spec.vocabulary[spec.answer], class_share=share, class_probability=p_class,
+                  model_probability=p_model, class_loss=-math.log(p_class),
+                  model_loss=-math.log(p_model) if p_model > 0 else math.inf, class_right=top_class == spec.answer,
+                  model_right=spec.model_top[0] == spec.answer, answered=answered)
 
 
 @dataclass
@@ -142,6 +147,9 @@ class Round:
         tokens and the model's most likely ones, at most `limit`, the class's first."""
         counts = Counter(self.votes.values())
         answered = len(self.votes)
+        if self.spec.poll:                  # every choice of the question, none from a model
+            return [(token, counts.get(t, 0) / answered if answered else 0.0, 0.0, counts.get(t, 0))
+                    for t, token in enumerate(self.spec.vocabulary)]
         probabilities = self.spec.probabilities
         model_top = self.spec.model_top[:limit]
         class_top = [t for t, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -174,18 +182,15 @@ class Room:
     def current(self) -> "Round | None":
         return self.rounds[-1] if self.rounds else None
 
-    @property
-    def revealed(self) -> list[Round]:
-        return [r for r in self.rounds if r.reveal is not None]
-
     def match(self) -> dict:
-        """The match so far: rounds revealed, mean log-loss of the class and the model, how often each one's
-        most likely token was right, and the round (1-based) that surprised the class most."""
-        done = [r.reveal for r in self.revealed]
+        """The match so far (the model's rounds, not the polls): rounds revealed, mean log-loss of the class and
+        the model, how often each one's most likely token was right, and the round (1-based) that surprised the
+        class most."""
+        numbers = [k + 1 for k, r in enumerate(self.rounds) if r.reveal is not None and not r.spec.poll]
+        done = [self.rounds[k - 1].reveal for k in numbers]
         if not done:
             return {"rounds": 0}
         worst = max(range(len(done)), key=lambda k: done[k].class_loss)
-        numbers = [k + 1 for k, r in enumerate(self.rounds) if r.reveal is not None]
         return {"rounds": len(done), "class_loss": sum(r.class_loss for r in done) / len(done),
                 "model_loss": sum(r.model_loss for r in done) / len(done),
                 "class_right": sum(r.class_right for r in done), "model_right": sum(r.model_right for r in done),

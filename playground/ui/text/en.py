@@ -809,6 +809,13 @@ EN: dict[str, str] = {
     "room_bad_passage": "Give a passage of at least two tokens and at most 400 characters.",
     "room_unknown_model": "There is no model '{model}' here; choose one of: {choices}.",
     "room_type_passage": "{model} has no held-out text to draw from: type a passage.",
+    "lbl_room_poll": "Or ask a lesson's question as a class poll",
+    "btn_room_poll": "Run as class poll",
+    "room_poll_predict": "{lesson}: prediction",
+    "room_poll_check": "{lesson}: check question",
+    "room_poll_prompt": "**Round {round}**, a class poll from *{lesson}*:\n\n{question}",
+    "room_poll_reveal": "The answer: **{answer}**, {choice}. {share:.0%} of the class chose it. {feedback}",
+    "room_unknown_poll": "There is no such lesson question: pick one from the list.",
     "qr_close": "Close (Esc)",
     "qr_too_long": "This link has {length} characters, too many for a QR code that can be scanned across a room "
                    "(at most {limit}): shorten the view's text, or copy the link instead.",

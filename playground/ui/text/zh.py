@@ -734,6 +734,13 @@ ZH: dict[str, str] = {
     "room_bad_passage": "请给出至少两个词元、最多 400 个字符的文段。",
     "room_unknown_model": "这里没有模型“{model}”；请从这些中选：{choices}。",
     "room_type_passage": "{model} 没有可抽取的留出文本：请输入一个文段。",
+    "lbl_room_poll": "或把某一课的问题作为全班投票",
+    "btn_room_poll": "作为全班投票",
+    "room_poll_predict": "{lesson}：预测",
+    "room_poll_check": "{lesson}：检查题",
+    "room_poll_prompt": "**第 {round} 轮**，来自《{lesson}》的全班投票：\n\n{question}",
+    "room_poll_reveal": "答案：**{answer}**，{choice}。全班 {share:.0%} 选了它。{feedback}",
+    "room_unknown_poll": "没有这道课程问题：请从列表中选。",
     "qr_close": "关闭（Esc）",
     "qr_too_long": "这个链接有 {length} 个字符，太长，无法生成在教室另一头也能扫描的二维码（最多 {limit} 个）："
                    "请缩短视图中的文本，或改为复制链接。",
