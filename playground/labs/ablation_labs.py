@@ -101,10 +101,10 @@ WEIGHT_TYING = Lab(
 
 def _norm_variants() -> tuple[Variant, ...]:
     return (
-        Variant("pre_warmup", Bilingual("pre-norm, warm-up", "pre-norm，有预热")),
-        Variant("pre_no_warmup", Bilingual("pre-norm, no warm-up", "pre-norm，无预热"), train_changes=dict(warmup_steps=0)),
-        Variant("post_warmup", Bilingual("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
-        Variant("post_no_warmup", Bilingual("post-norm, no warm-up", "post-norm，无预热"),
+        Variant("pre_warmup", Bilingual("pre-norm, warm-up", "前置归一化，有预热")),
+        Variant("pre_no_warmup", Bilingual("pre-norm, no warm-up", "前置归一化，无预热"), train_changes=dict(warmup_steps=0)),
+        Variant("post_warmup", Bilingual("post-norm, warm-up", "后置归一化，有预热"), model_changes=dict(norm="post")),
+        Variant("post_no_warmup", Bilingual("post-norm, no warm-up", "后置归一化，无预热"),
                 model_changes=dict(norm="post"), train_changes=dict(warmup_steps=0)),
     )
 
@@ -112,7 +112,7 @@ def _norm_variants() -> tuple[Variant, ...]:
 NORM_SHALLOW = Lab(
     id="norm-depth-2",
     kind="ablation",
-    title=Bilingual("Pre-norm vs post-norm at depth 2", "2 层时的 pre-norm 与 post-norm"),
+    title=Bilingual("Pre-norm vs post-norm at depth 2", "2 层时的前置归一化与后置归一化"),
     question=Bilingual(
         "In a 2-layer model at a high learning rate, does it matter where LayerNorm goes, or whether the "
         "learning rate is warmed up?",
@@ -134,7 +134,7 @@ NORM_SHALLOW = Lab(
 NORM_DEEP = Lab(
     id="norm-depth-8",
     kind="ablation",
-    title=Bilingual("Pre-norm vs post-norm at depth 8", "8 层时的 pre-norm 与 post-norm"),
+    title=Bilingual("Pre-norm vs post-norm at depth 8", "8 层时的前置归一化与后置归一化"),
     question=Bilingual(
         "The same four choices in an 8-layer model: which of them still train at a high learning rate?",
         "同样四种组合放到 8 层模型里：高学习率下哪些还能训练？"),
@@ -162,11 +162,11 @@ NORM_DEEP = Lab(
 DECODER_ONLY_VS_ENCODER_DECODER = Lab(
     id="decoder-only-vs-encoder-decoder",
     kind="ablation",
-    title=Bilingual("Decoder-only vs encoder-decoder on copy", "复制任务：只有解码器 vs 编码器-解码器"),
+    title=Bilingual("Decoder-only vs encoder-decoder on copy", "复制任务：仅解码器 vs 编码器-解码器"),
     question=Bilingual(
         "For copying, which is easier to train: an encoder-decoder (2 + 2 layers) or a decoder-only model "
         "(4 layers) that reads source and target as one sequence?",
-        "对于复制任务，哪个更容易训练：编码器-解码器（2 + 2 层），还是把源和目标当作一条序列读入的纯解码器模型（4 层）？"),
+        "对于复制任务，哪个更容易训练：编码器-解码器（2 + 2 层），还是把源和目标当作一条序列读入的仅解码器模型（4 层）？"),
     explanation=Bilingual(
         "The decoder-only model reads 'source <bos> target <eos>' as one sequence and is trained only on the "
         "target part; to copy, each target position has to find the source letter a fixed distance back with "
@@ -183,7 +183,7 @@ DECODER_ONLY_VS_ENCODER_DECODER = Lab(
     train_config=SEQ2SEQ_TRAIN,
     variants=(
         Variant("encoder_decoder", Bilingual("encoder-decoder (2 + 2 layers)", "编码器-解码器（2 + 2 层）")),
-        Variant("decoder_only", Bilingual("decoder-only (4 layers)", "纯解码器（4 层）"),
+        Variant("decoder_only", Bilingual("decoder-only (4 layers)", "仅解码器（4 层）"),
                 model_changes=dict(arch="decoder_only", n_encoder_layers=0, n_decoder_layers=4)),
     ),
     varies=("arch", "n_encoder_layers", "n_decoder_layers"),

@@ -230,7 +230,7 @@ MISSING_RESIDUAL = Lab(
     question=Bilingual(
         "What happens to an 8-layer model when each sub-layer replaces the stream, x = f(x), instead of adding "
         "to it, x = x + f(x)?",
-        "如果 8 层模型的每个子层都替换掉信息流（x = f(x)），而不是加到上面（x = x + f(x)），会怎样？"),
+        "如果 8 层模型的每个子层都替换掉残差流（x = f(x)），而不是加到上面（x = x + f(x)），会怎样？"),
     explanation=Bilingual(
         "Without the residual path every token's vector has to pass through 16 freshly initialised "
         "sub-layers in a row, and attention averages over positions in every one of them. The check measures "
@@ -256,11 +256,11 @@ MISSING_RESIDUAL = Lab(
 POST_NORM_NO_WARMUP = Lab(
     id="post-norm-no-warmup",
     kind="bug",
-    title=Bilingual("Deep post-norm without warm-up", "深层 post-norm 且没有预热"),
+    title=Bilingual("Deep post-norm without warm-up", "深层后置归一化且没有预热"),
     question=Bilingual(
         "Can an 8-layer post-norm Transformer train at a high learning rate with no warm-up, and does adding "
         "warm-up fix it?",
-        "8 层的 post-norm Transformer 能否在较高学习率、没有预热的情况下训练？加上预热能解决问题吗？"),
+        "8 层的后置归一化 Transformer 能否在较高学习率、没有预热的情况下训练？加上预热能解决问题吗？"),
     explanation=Bilingual(
         "Post-norm applies LayerNorm after each residual addition, x = norm(x + f(x)), so no untouched "
         "identity path runs through the stack; pre-norm, x = x + f(norm(x)), keeps one. The three models "
@@ -279,9 +279,9 @@ POST_NORM_NO_WARMUP = Lab(
     train_config=HIGH_LR_TRAIN,
     variants=(
         REFERENCE,
-        Variant("post_no_warmup", Bilingual("post-norm, no warm-up", "post-norm，无预热"),
+        Variant("post_no_warmup", Bilingual("post-norm, no warm-up", "后置归一化，无预热"),
                 model_changes=dict(norm="post"), train_changes=dict(warmup_steps=0)),
-        Variant("post_warmup", Bilingual("post-norm, warm-up", "post-norm，有预热"), model_changes=dict(norm="post")),
+        Variant("post_warmup", Bilingual("post-norm, warm-up", "后置归一化，有预热"), model_changes=dict(norm="post")),
     ),
     varies=("norm", "warmup_steps"),
     checks=(checks.token_similarity("end"),),

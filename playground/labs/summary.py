@@ -10,7 +10,7 @@ WORDS = {
                findings="What this run shows",
                diverged="{name} diverged: {message}"),
     "zh-CN": dict(final="训练 {steps} 步之后", loss="损失", val_loss="验证损失", accuracy="准确率",
-                  exact_match="完全正确率", start="训练前", end="训练后",
+                  exact_match="完全匹配率", start="训练前", end="训练后",
                   stopped="时间预算在第 {done} 步（共 {planned} 步）用完，所有变体都停在这里。",
                   findings="本次运行表明",
                   diverged="{name} 发散了：{message}"),

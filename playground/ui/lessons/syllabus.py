@@ -40,13 +40,13 @@ TOKENS = Lesson(
         "罕见的文本退回到字节，所以永远不会出现未知词元。"),
     look_for=T(
         "- The same text as characters and as BPE tokens: count both.\n- The merges in the order BPE learned "
-        "them: the first ones join the most frequent pairs (often a letter and a space).\n- Chinese text shown "
+        "them: the first ones join the most frequent pairs (in the merges shown, a space and the letter after it).\n- Chinese text shown "
         "as byte pieces like `<E6><B3>`.\n- Below the figures, a game: a character model reads text it never "
         "trained on, one character at a time, and so do you. Guess the next character against it, then rematch "
         "it as it was early in its training.",
         "- 同一段文本的字符切分与 BPE 切分：数一数各有多少词元。\n- BPE 学到合并的先后顺序：最先合并的是最常见的一对"
-        "（常常是字母加空格）。\n- 中文显示为 `<E6><B3>` 这样的字节片段。\n- 图的下面有一个游戏：一个字符级模型一次一个字符地"
-        "读它从未训练过的文本，你也一样。和它比赛猜下一个字符，再和训练早期的它再赛一局。"),
+        "（在图中的合并里，是空格加它后面的字母）。\n- 中文显示为 `<E6><B3>` 这样的字节片段。\n- 图的下面有一个游戏：一个字符级模型一次一个字符地"
+        "读它从未训练过的文本，你也一样。和它比赛猜下一个字符，然后和训练早期的它再赛一局。"),
     experiment=Experiment(
         predict=Question(
             T("A BPE trained on English tokenizes 注意力 (3 Chinese characters). How many tokens?",
@@ -61,10 +61,10 @@ TOKENS = Lesson(
                    "每个汉字是 3 个 UTF-8 字节，而英文语料几乎没有教会 BPE 合并这些字节。"))),
         run=T("Tokenize 注意力", "对“注意力”分词"),
         view="tokens_chinese",
-        reveal=T("A Chinese character takes 3 bytes in UTF-8, and a BPE that learned few merges of those bytes "
+        reveal=T("Each of these Chinese characters takes 3 bytes in UTF-8 (as most do), and a BPE that learned few merges of those bytes "
                  "keeps them apart: byte-level BPE never needs `<unk>`, but it pays in sequence length for text it "
                  "was not trained on.",
-                 "在 UTF-8 中一个汉字占 3 个字节，而没学到多少这些字节合并的 BPE 会把它们分开：字节级 BPE 从不需要 "
+                 "在 UTF-8 中这几个汉字各占 3 个字节（大多数汉字都是），而没学到多少这些字节合并的 BPE 会把它们分开：字节级 BPE 从不需要 "
                  "`<unk>`，但对没训练过的文本要付出更长的序列。")),
     check=Question(
         T("Why does a byte-level BPE never produce `<unk>`?", "为什么字节级 BPE 永远不会产生 `<unk>`？"),
@@ -73,8 +73,9 @@ TOKENS = Lesson(
                "So any text can always be written, at worst one byte per token.",
                "因此任何文本都能写出来，最差也就是一个字节一个词元。"),
          wrong("Its vocabulary holds every word of every language", "它的词表包含所有语言的所有单词",
-               "Its vocabulary is a few thousand entries; it covers everything through bytes, not words.",
-               "它的词表只有几千项；它是靠字节而不是单词覆盖一切的。"),
+               "Its vocabulary is limited (a few hundred entries in the one shown here, about 50,000 in GPT-2); it "
+               "covers everything through bytes, not words.",
+               "它的词表是有限的（这里的只有几百项，GPT-2 的约 5 万项）；它是靠字节而不是单词覆盖一切的。"),
          wrong("It deletes characters it does not know", "它会删除不认识的字符",
                "Nothing is deleted: decoding the ids gives back the exact text.",
                "不会删除任何内容：把 id 解码回去能得到完全相同的文本。"))),
@@ -213,9 +214,10 @@ ATTENTION = Lesson(
         "3. 除以 $\\sqrt{d_k}$，使分数不随头的维度增大；\n4. 加上掩码 $M$（不允许看的位置为 $-\\infty$）；\n"
         "5. 按行做 softmax：得到和为 1 的权重；\n6. 权重乘以 $V$：每个输出都是值的加权平均。"),
     look_for=T(
-        "- Each matrix of the worked example with its numbers; the masked entries become 0 after softmax.\n"
+        "- Each matrix of the worked example with its numbers (this example has no mask; the experiment adds the "
+        "causal one, whose hidden entries become 0 after softmax).\n"
         "- Each row of the weights sums to 1.",
-        "- 示例中每个矩阵及其数值；被掩码的位置在 softmax 之后变为 0。\n- 权重的每一行之和为 1。"),
+        "- 示例中每个矩阵及其数值（这个示例没有掩码；实验加上因果掩码，被遮住的位置在 softmax 之后变为 0）。\n- 权重的每一行之和为 1。"),
     experiment=Experiment(
         predict=Question(
             T("In a causal (decoder) head, how many non-zero weights does the first token's row have?",
@@ -253,15 +255,17 @@ HEADS = Lesson(
         "Multi-head attention runs $H$ attentions side by side, each on its own slice of $D_h = D / H$ features:\n\n"
         "$[B, T, D] \\to [B, T, H, D_h] \\to$ (transpose) $[B, H, T, D_h]$; scores $[B, H, T_q, T_k]$; output "
         "$[B, H, T, D_h] \\to$ (transpose back) $[B, T, H \\cdot D_h] \\to W_O$.\n\n"
-        "Splitting costs nothing extra: the $H$ heads together have the same parameters as one head of width $D$, "
-        "but each can attend somewhere different.\n\n"
+        "Splitting adds no parameters: the $H$ heads together have the same parameters as one head of width $D$, "
+        "but each can attend somewhere different. It does cost memory: $H$ attention maps of $T \\times T$ "
+        "instead of one.\n\n"
         "**Per-head or fused projections?** Head $h$ could have its own $W_Q^h$ of shape $[D, D_h]$. Side by side, "
         "the $H$ of them are one $[D, D]$ matrix, so the model computes $XW_Q$ once and cuts it into $H$ slices: the "
         "same numbers and parameters, one large matrix product instead of $H$ small ones.",
         "多头注意力并行运行 $H$ 个注意力，每个使用自己那份 $D_h = D / H$ 个特征：\n\n"
         "$[B, T, D] \\to [B, T, H, D_h] \\to$（转置）$[B, H, T, D_h]$；分数 $[B, H, T_q, T_k]$；输出 "
         "$[B, H, T, D_h] \\to$（转置回来）$[B, T, H \\cdot D_h] \\to W_O$。\n\n"
-        "拆分不增加参数：$H$ 个头合起来与一个宽度为 $D$ 的头参数相同，但每个头可以关注不同的地方。\n\n"
+        "拆分不增加参数：$H$ 个头合起来与一个宽度为 $D$ 的头参数相同，但每个头可以关注不同的地方。"
+        "代价在内存上：要存 $H$ 张 $T \\times T$ 的注意力图，而不是一张。\n\n"
         "**每个头单独投影，还是合并投影？** 第 $h$ 个头可以有自己的 $[D, D_h]$ 矩阵 $W_Q^h$。把 $H$ 个并排放在一起，"
         "就是一个 $[D, D]$ 矩阵，所以模型只算一次 $XW_Q$，再切成 $H$ 份：数值和参数完全相同，只是一次大的矩阵乘法代替了 $H$ 次小的。"),
     look_for=T(
@@ -372,7 +376,7 @@ BLOCK = Lesson(
         "一个块由两个子层组成：先是注意力，再是前馈网络 $\\mathrm{FFN}(x) = W_2\\,\\mathrm{act}(W_1 x + b_1) + b_2$"
         "（通常 $d_{ff} = 4D$），两者用同样的方式包裹：\n\n"
         "- **前置归一化**（GPT-2）：$x + F(\\mathrm{LN}(x))$\n- **后置归一化**（原始论文）：$\\mathrm{LN}(x + F(x))$\n\n"
-        "**残差** $x + F(\\cdot)$ 让每个子层在信息流上做加法，而不是替换它。**层归一化**对每个词元的向量在特征维上归一化：\n\n"
+        "**残差** $x + F(\\cdot)$ 让每个子层在残差流上做加法，而不是替换它。**层归一化**对每个词元的向量在特征维上归一化：\n\n"
         "$$\\mathrm{LN}(x) = \\gamma \\odot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta,\\quad "
         "\\mu = \\tfrac{1}{D}\\sum_j x_j,\\; \\sigma^2 = \\tfrac{1}{D}\\sum_j (x_j - \\mu)^2$$\n\n"
         "**ReLU 还是 GELU？** $\\mathrm{ReLU}(z) = \\max(0, z)$ 对每个负输入都恰好输出 0，斜率也是 0："
@@ -583,13 +587,14 @@ DECODING = Lesson(
         "smallest set whose probabilities sum to at least $p$;\n- **beam search**: keep the $B$ best partial "
         "sequences by total log-probability;\n- **repetition penalty** $r$: before choosing, divide the probability "
         "of every token already in the text by $r$ (subtract $\\ln r$ from its logit) and renormalise.\n\n"
-        "A probability on a bar is the share of draws that would pick that token when sampling.",
+        "A probability on a bar is the share of draws that would pick that token when sampling from the distribution "
+        "that bar shows.",
         "模型给出下一个词元的分布 $p = \\mathrm{softmax}(z)$。解码负责选择：\n\n"
         "- **贪心**：选概率最大的词元；\n- **温度** $T$：$\\mathrm{softmax}(z / T)$——小于 1 更尖锐，大于 1 更平坦；\n"
         "- **top-k**：保留概率最大的 $k$ 个，再归一化；\n- **top-p**：保留概率之和至少为 $p$ 的最小集合；\n"
         "- **束搜索**：按总对数概率保留 $B$ 个最好的部分序列；\n"
         "- **重复惩罚** $r$：选择之前，把文本中已出现的每个词元的概率除以 $r$（即从它的 logit 中减去 $\\ln r$），再归一化。\n\n"
-        "条形上的概率就是采样时选中该词元的次数占比。"),
+        "条形上的概率，就是从这组条形所示的分布中采样时选中该词元的次数占比。"),
     look_for=T(
         "- The candidate bars at two temperatures: the figure titles name them.\n- The bars before and after "
         "top-k and top-p, the chosen token marked.\n- The beam tree: the best path and the hypotheses that fell "
