@@ -6,9 +6,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from playground.viz import theme
+from playground.viz.attention import tick_font_size
 from playground.viz.labels import as_float32, axis_categories, check_tokens, check_weights, visible_token
 
-MAX_CELL_TEXT = 24          # positions up to which every cell also prints its token
+MAX_CELL_TEXT = 64          # positions up to which the cells also print their tokens (sized to fit each cell)
+MAX_TICK_LABELS = 24        # input tokens labelled on the axis; a longer input labels every k-th (hover: all)
 
 
 def logit_lens_heatmap(
@@ -24,7 +26,10 @@ def logit_lens_heatmap(
 ) -> go.Figure:
     """top_probs [L, T] in [0, 1]; top_tokens: L rows of T token texts; input_tokens: the T inputs.
 
-    The hover names the layer, the input position, the predicted token and its probability.
+    The hover names the layer, the input position, the predicted token and its probability. Up to
+    MAX_CELL_TEXT positions each cell also prints its token, in a font Plotly sizes to the cell (the
+    page hides cell text too small or too crowded to read); the axis labels at most MAX_TICK_LABELS
+    input tokens, evenly spaced, so they never run together.
     """
     probs = as_float32(top_probs, "top_probs", 2)                           # [L, T]
     check_weights(probs, "top_probs")
@@ -44,12 +49,13 @@ def logit_lens_heatmap(
                        f"{probability_label}: %{{z:.1%}}<extra></extra>"),
     )
     if n_positions <= MAX_CELL_TEXT:
-        trace.update(text=shown, texttemplate="%{text}", textfont=dict(size=theme.SMALL_FONT_SIZE))
+        trace.update(text=shown, texttemplate="%{text}")        # no textfont size: Plotly fits it to the cell
+    every = -(-n_positions // MAX_TICK_LABELS)                  # label every k-th position
     layout = theme.base_layout(
         title,
         height=height if height is not None else int(min(720, 160 + 40 * n_layers)),
-        xaxis=dict(title=dict(text=position_label), type="category", tickmode="array", tickvals=columns,
-                   ticktext=tick_text, showgrid=False),
+        xaxis=dict(title=dict(text=position_label), type="category", tickmode="array", tickvals=columns[::every],
+                   ticktext=tick_text[::every], tickfont=dict(size=tick_font_size(n_positions)), showgrid=False),
         yaxis=dict(type="category", autorange="reversed", showgrid=False),
     )
     return theme.figure([trace], layout)

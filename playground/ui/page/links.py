@@ -20,7 +20,7 @@ import gradio as gr
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import LIGHT, PRIVATE
-from . import hiding
+from . import hiding, present
 from .drawing import DRAWN_JS, marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
@@ -279,8 +279,8 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
                     out.update(wiring.link_updates(workspace, page.form, lang))
                 message = "\n\n".join(filter(None, (message, str(as_gradio_error(error, lang).message))))
         if page.present:
-            out.update({w.components["controls"]: gr.Accordion(open=False)
-                        for w in views.values() if "controls" in w.components})
+            out.update({w.components["controls"]: gr.Accordion(open=False) for view, w in views.items()
+                        if "controls" in w.components and view not in present.OPEN_CONTROLS})
         out[note] = gr.Markdown(message, visible=bool(message))
         return out
 

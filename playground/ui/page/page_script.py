@@ -4,13 +4,13 @@ It follows the Settings menu's language (language.FOLLOW_SETTINGS_JS), marks the
 hides (hiding.HIDE_JS), and keeps what the page draws usable by everyone: whenever the page
 changes (a figure drawn, a tab shown, the language switched), at most once per SETTLE_MS, it adds
 the SVG button to new figure toolbars (export.py), names Gradio's controls in the page's language
-(accessibility.py) and, on a phone, fits the figures' text to the screen (phone.py). One observer
-of the whole page does all three.
+(accessibility.py), fits the figures' text to the screen (phone.py) and, when a link opens, scrolls
+to the figure it names (present.py). One observer of the whole page does all four.
 """
 from __future__ import annotations
 
 from ..text.i18n import LANGUAGES, text
-from . import accessibility, export, hiding, phone
+from . import accessibility, export, hiding, phone, present
 from .language import FOLLOW_SETTINGS_JS
 
 SETTLE_MS = 150
@@ -23,7 +23,8 @@ def page_js() -> str:
 () => {{
   ({FOLLOW_SETTINGS_JS})();
   ({hiding.HIDE_JS})();
-  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS}];
+  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS},
+                  {present.scroll_to_named_js()}];
   let pending = null;
   const run = () => {{
     pending = null;

@@ -13,13 +13,16 @@ Figures are drawn for the width they get. On a phone a touch screen cannot hover
 every figure's toolbar all the time, over the title: there it keeps only its first group (save as
 PNG, as SVG). FIT_FIGURES_JS (run by the page script whenever the page changes) fits each figure's
 text to a phone: a title or note wider than its figure gets a smaller font (down to
-MIN_FIGURE_FONT_PX), and a heatmap whose numbers overlap their neighbours shows its colours alone
-(a tap on a cell still shows its number).
+MIN_FIGURE_FONT_PX). At any width, heatmap cell text that overlaps its neighbours (presenter mode's
+larger font, a wide glyph) gets a font small enough to keep them apart; where that, or the size
+Plotly fitted to the cells, is below MIN_CELL_FONT_PX, the heatmap shows its colours alone (a
+hover or a tap on a cell still shows its text).
 """
 from __future__ import annotations
 
 PHONE_MAX_PX = 640
 MIN_FIGURE_FONT_PX = 11      # the smallest font a title or note of a figure gets on a phone
+MIN_CELL_FONT_PX = 9         # heatmap cell text Plotly fits to smaller cells than this is hidden, at any width
 CROWDED_CLASS = "crowded-numbers"
 
 _RULES = """
@@ -45,23 +48,25 @@ _RULES = """
 
 
 def phone_css() -> str:
-    """The page's CSS for screens at most PHONE_MAX_PX wide (for the page's <head>)."""
+    """The page's CSS for screens at most PHONE_MAX_PX wide (for the page's <head>), and the rule that
+    hides crowded heatmap cell text at any width."""
     crowded = f".js-plotly-plot .{CROWDED_CLASS} .heatmap-label {{ display: none; }}\n"
-    return f"@media (max-width: {PHONE_MAX_PX}px) {{\n{_RULES}{crowded}}}\n"
+    return f"@media (max-width: {PHONE_MAX_PX}px) {{\n{_RULES}}}\n{crowded}"
 
 
-# Page js `(lang) => ...`, on a phone only: each figure's title and notes (annotations) fit their
-# figure, the title beside the toolbar; heatmap numbers that overlap hidden (a class on their layer).
+# Page js `(lang) => ...`: on a phone, each figure's title and notes (annotations) fit their figure, the
+# title beside the toolbar; at any width (presenter mode's larger text too), heatmap cell text made
+# small enough not to overlap, or hidden below MIN_CELL_FONT_PX (a class on its layer).
 FIT_FIGURES_JS = f"""
 (lang) => {{
-  if (innerWidth > {PHONE_MAX_PX}) return;
+  const phone = innerWidth <= {PHONE_MAX_PX};
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
     const svg = gd.querySelector('.main-svg');
     const figure = svg && svg.getBoundingClientRect();
     if (!figure || figure.width === 0) continue;
     const bar = gd.querySelector('.modebar');
     const barWidth = bar ? bar.getBoundingClientRect().width : 0;
-    for (const text of gd.querySelectorAll('.gtitle, .annotation-text')) {{
+    for (const text of phone ? gd.querySelectorAll('.gtitle, .annotation-text') : []) {{
       const box = text.getBoundingClientRect();
       const right = figure.right - (text.classList.contains('gtitle') ? barWidth : 0);
       if (box.width === 0 || (box.left >= figure.left && box.right <= right)) continue;
@@ -71,18 +76,35 @@ FIT_FIGURES_JS = f"""
       if (fitted < size) text.style.fontSize = fitted + 'px';
     }}
     for (const layer of gd.querySelectorAll('.heatmaplayer')) {{
-      if (layer.classList.contains('{CROWDED_CLASS}')) continue;
+      const labels = Array.from(layer.querySelectorAll('.heatmap-label text'));
+      const drawn = `${{labels.length}} ${{labels[0] ? labels[0].style.fontSize : ''}} ${{figure.width}}`;
+      if (layer.dataset.fitted === drawn) continue;          // checked as drawn now (a redraw checks again)
+      layer.classList.remove('{CROWDED_CLASS}');
       const rows = new Map();
-      for (const label of layer.querySelectorAll('.heatmap-label text')) {{
+      for (const label of labels) {{
         const box = label.getBoundingClientRect();
         if (box.width === 0 || !label.textContent.trim()) continue;
         const row = Math.round(box.top + box.height / 2);
         if (!rows.has(row)) rows.set(row, []);
         rows.get(row).push(box);
       }}
-      const overlaps = Array.from(rows.values()).some((boxes) => boxes.sort((a, b) => a.left - b.left)
-        .some((box, i) => i > 0 && box.left < boxes[i - 1].right - 1));
-      if (overlaps) layer.classList.add('{CROWDED_CLASS}');
+      let scale = 1;                                          // the font's share that keeps neighbours apart
+      for (const boxes of rows.values()) {{
+        boxes.sort((a, b) => a.left - b.left);
+        for (let i = 1; i < boxes.length; i++) {{
+          const apart = (boxes[i].left + boxes[i].right - boxes[i - 1].left - boxes[i - 1].right) / 2;
+          const needed = (boxes[i].width + boxes[i - 1].width) / 2 + 2;
+          scale = Math.min(scale, apart / needed);
+        }}
+      }}
+      const size = labels.length ? parseFloat(getComputedStyle(labels[0]).fontSize) : 0;
+      const fitted = Math.floor(size * scale);
+      if (labels.length && (fitted < {MIN_CELL_FONT_PX} || size < {MIN_CELL_FONT_PX})) {{
+        layer.classList.add('{CROWDED_CLASS}');
+      }} else if (scale < 1) {{
+        for (const label of labels) label.style.setProperty('font-size', `${{fitted}}px`, 'important');
+      }}
+      layer.dataset.fitted = `${{labels.length}} ${{labels[0] ? labels[0].style.fontSize : ''}} ${{figure.width}}`;
     }}
   }}
 }}

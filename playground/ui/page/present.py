@@ -1,9 +1,9 @@
 """Presenter mode (`?present=1`, a class `present` on <body>): a projector at 1280x720.
 
 The figure a link names is on the first screen: the header is one line (the title, Copy link, the
-QR code, the language), every tab's controls are folded (see links.open_page), and what competes
-with the figure (explanations, examples, the own-model panel, the title's subtitle, notes about
-accepted inputs) is hidden. Figure text is at least PRESENT_FONT_PX. Only CSS: nothing moves on the
+QR code, the language), every tab's controls are folded (see links.open_page) unless the tab's text
+asks for a button in them (OPEN_CONTROLS), and what competes with the figure (explanations, examples,
+the own-model panel, the title's subtitle, notes about accepted inputs) is hidden. Figure text is at least PRESENT_FONT_PX. Only CSS: nothing moves on the
 server, and a tab looks the same in every session that is not presenting.
 """
 from __future__ import annotations
@@ -22,6 +22,17 @@ NAMED_FIGURES = {
     "tokenizer": "tok-char-spans",
     "architecture": "arch-treemap",
 }
+
+# Views whose named figure is drawn when their link opens: outside presenter mode (where the controls
+# and examples come first) the page scrolls to it once it is drawn (SCROLL_TO_NAMED_JS). A lesson
+# opens at its text, Train and Labs at the controls that start the run their figure shows.
+SCROLLED_VIEWS = ("attention", "inside", "positional", "tokenizer", "architecture", "generate")
+SCROLL_WAIT_MS = 60_000      # a figure not drawn by then (a cold server) is left where it is
+SCROLL_MARGIN_PX = 8         # above the scrolled-to figure
+
+# Tabs whose controls stay open in presenter mode: what the tab says to press is in them (Labs: the lab
+# picker and "Run lab", beside the curves, so the figure stays where it is).
+OPEN_CONTROLS = ("labs",)
 
 # What a presenter hides: text that explains the figure (the presenter does), examples to click,
 # the own-model panel, the subtitle, the language control's caption, notes on accepted inputs.
@@ -76,10 +87,49 @@ body.present #tabs .tab-container button { font-size: 1.05rem; }
 """
 
 
+# Labs: the lab's title (the heading of its card, whose explanation is hidden) under the lab picker.
+_LABS = """
+body.present:not(.hide-explanation) #tab-labs :is(#labs-card, #labs-card .prose) { display: block !important; }
+body.present #tab-labs #labs-card .md > :not(h3) { display: none; }
+"""
+
+
 def present_css() -> str:
     """The page's CSS for presenter mode."""
     hidden = ",\n".join(f"body.present {selector}" for selector in HIDDEN)
     return (f"body.present .js-plotly-plot text, body.present .js-plotly-plot text tspan "
             f"{{ font-size: {PRESENT_FONT_PX}px !important; }}\n"
             f"body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}\n"
-            f"{hidden} {{ display: none !important; }}\n" + _HEADER + _ATTENTION + _GENERATE)
+            f"{hidden} {{ display: none !important; }}\n" + _HEADER + _ATTENTION + _GENERATE + _LABS)
+
+
+def scroll_to_named_js() -> str:
+    """Page js pass `(lang) => ...` (see page_script.py): once, when a link to a SCROLLED_VIEWS view opens
+    outside presenter mode, scroll its named figure to the top of the window as soon as it is drawn,
+    unless it is already in the upper half of the window or the reader has scrolled, tapped or typed
+    first."""
+    named = {view: NAMED_FIGURES[view] for view in SCROLLED_VIEWS}
+    return f"""
+(() => {{
+  const params = new URLSearchParams(location.search);
+  const view = params.get('view');
+  const named = {named!r}[view];
+  let done = !named || params.get('present') === '1';
+  const started = performance.now();
+  for (const kind of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {{
+    addEventListener(kind, () => {{ done = true; }}, {{capture: true, passive: true, once: true}});
+  }}
+  return () => {{
+    if (done) return;
+    if (performance.now() - started > {SCROLL_WAIT_MS}) {{ done = true; return; }}
+    const panel = document.getElementById(`tab-${{view}}`);
+    const target = document.getElementById(named);
+    if (!panel || panel.offsetParent === null || panel.hasAttribute('aria-busy') || !target) return;
+    if (!target.querySelector('.js-plotly-plot .main-svg')) return;
+    done = true;
+    if (scrollY === 0 && target.getBoundingClientRect().top > innerHeight / 2) {{
+      scrollTo({{top: scrollY + target.getBoundingClientRect().top - {SCROLL_MARGIN_PX}, behavior: 'instant'}});
+    }}
+  }};
+}})()
+"""

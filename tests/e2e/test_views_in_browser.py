@@ -1,0 +1,116 @@
+"""What a link's view looks like on screen, in a real browser, in English and in Chinese: a link outside
+presenter mode scrolls to the figure it names (at 1280x720 and on a 390 px phone); Labs in presenter
+mode shows the lab picker, the lab's title and "Run lab" that its text asks for; the logit lens on a
+long input keeps its axis labels apart and writes tokens only in cells where they can be read.
+Screenshots of each go to the screenshots folder."""
+from urllib.parse import quote
+
+import pytest
+
+from playground.ui.page.phone import CROWDED_CLASS, MIN_CELL_FONT_PX
+from playground.ui.page.present import SCROLL_MARGIN_PX
+
+from .pages import VIEWPORT, WAIT_SECONDS, drawn, screenshot, wait_until
+
+PHONE = {"width": 390, "height": 844}
+HEAD_LINK = "?view=attention&model=induction&layer=1&head=0"
+LONG_TEXT = "To be, or not to be, that is the question"          # 41 characters
+LABS_SAID = {"en": "Run lab", "zh-CN": "运行实验"}
+
+# Boxes of the visible tick labels of one axis and of the heatmap's cell text, in the figure in `id`.
+_TEXT_BOXES_JS = """
+([id, axis]) => {
+  const g = document.querySelector(`#${id} .js-plotly-plot`);
+  const boxes = (selector) => Array.from(g.querySelectorAll(selector))
+    .filter((e) => e.getBoundingClientRect().width > 0 && e.textContent.trim())
+    .map((e) => { const r = e.getBoundingClientRect();
+                  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                          size: parseFloat(getComputedStyle(e).fontSize)}; });
+  return {ticks: boxes(`.${axis}tick text`), cells: boxes('.heatmap-label text'),
+          crowded: g.querySelectorAll('.heatmaplayer.CROWDED').length};
+}
+""".replace("CROWDED", CROWDED_CLASS)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shipped_models(pretrained_dir):
+    if not all((pretrained_dir / name).is_dir() for name in ("induction", "shakespeare-char")):
+        pytest.skip("needs the shipped induction and shakespeare-char models")
+
+
+def new_page(browser, viewport: dict):
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    context.set_default_timeout(WAIT_SECONDS * 1000)
+    return context.new_page()
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[dict, dict]]:
+    """Pairs of boxes that overlap by more than a pixel each way."""
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
+            and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1]
+
+
+@pytest.mark.parametrize("viewport, lang", [(VIEWPORT, "en"), (PHONE, "zh-CN")])
+def test_a_link_scrolls_to_the_figure_it_names(app, browser, screenshots, viewport, lang):
+    page = new_page(browser, viewport)
+    page.goto(f"{app.url}{HEAD_LINK}&lang={lang}")
+    drawn(page, "attention-head-plot")
+    top = wait_until(lambda: page.evaluate("""() => {
+        const top = document.getElementById('attention-head-plot').getBoundingClientRect().top;
+        return scrollY > 0 && Math.abs(top) < 40 ? top : null; }"""), "the named figure at the top of the window")
+    assert top == pytest.approx(SCROLL_MARGIN_PX, abs=20)
+    page.wait_for_timeout(1000)                              # and it stays there while the page settles
+    assert page.evaluate("document.getElementById('attention-head-plot').getBoundingClientRect().top") < 100
+    page.screenshot(path=str(screenshots / f"views-linked-head-{viewport['width']}-{lang}.png"))
+    page.context.close()
+
+
+def test_a_presenter_link_is_not_scrolled(app, browser):
+    page = new_page(browser, VIEWPORT)
+    page.goto(f"{app.url}{HEAD_LINK}&lang=en&present=1")
+    drawn(page, "attention-head-plot")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("scrollY") == 0                     # presenter mode has it on the first screen
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_labs_in_presenter_mode_shows_the_picker_title_and_button_its_text_names(app, browser, screenshots, lang):
+    page = new_page(browser, VIEWPORT)
+    page.goto(f"{app.url}?view=labs&present=1&lang={lang}")
+    page.wait_for_selector("#tab-labs:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    wait_until(lambda: LABS_SAID[lang] in page.inner_text("#labs-status"), "the status naming the button")
+    for selector in ("#labs-picker input", "#labs-run", "#labs-card h3"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["height"] > 0 and box["y"] + box["height"] <= VIEWPORT["height"], selector
+    assert page.inner_text("#labs-run").strip() == LABS_SAID[lang]
+    assert page.locator("#labs-card p").first.is_hidden()     # the card's explanation stays hidden
+    screenshot(page, screenshots, f"views-labs-present-{lang}")
+    page.context.close()
+
+
+@pytest.mark.parametrize("present, lang", [(False, "en"), (True, "zh-CN")])
+def test_the_logit_lens_on_a_long_input_keeps_its_text_readable(app, browser, screenshots, present, lang):
+    page = new_page(browser, VIEWPORT)
+    link = f"?view=attention&model=shakespeare-char&text={quote(LONG_TEXT)}&lang={lang}" + ("&present=1" * present)
+    page.goto(f"{app.url}{link}")
+    page.wait_for_selector("#attention-grid .js-plotly-plot", timeout=2 * WAIT_SECONDS * 1000)
+    page.click("#attention-lens-panel .label-wrap")
+    page.click("#attention-lens-run")
+    lens = drawn(page, "attention-lens-plot", lambda fig: fig["traces"][0]["type"] == "heatmap")
+    assert len(lens["traces"][0]["x"]) == len(LONG_TEXT)
+    page.locator("#attention-lens-plot").scroll_into_view_if_needed()
+    page.wait_for_timeout(1000)                              # the page script has checked the cell text
+    boxes = page.evaluate(_TEXT_BOXES_JS, ["attention-lens-plot", "x"])
+    assert boxes["ticks"] and not overlapping(boxes["ticks"]), "the input tokens on the axis run together"
+    if boxes["crowded"] == 0:                                # written in the cells: readable and apart
+        assert len(boxes["cells"]) >= len(LONG_TEXT)
+        assert min(box["size"] for box in boxes["cells"]) >= MIN_CELL_FONT_PX
+        assert not overlapping(boxes["cells"])
+    else:
+        assert boxes["cells"] == []
+    if not present:                                          # a desktop window has room for one character a cell
+        assert boxes["crowded"] == 0
+    screenshot(page, screenshots, f"views-logit-lens-{'present' if present else 'page'}-{lang}")
+    page.context.close()
