@@ -469,6 +469,9 @@ EN: dict[str, str] = {
     "reason_short_budget": "budget used up",
     "reason_short_context": "context full",
     "beam_best": "**Best:** “{text}” (log-probability {logprob:.3f}, score {score:.3f})",
+    "beam_capped": "The search stopped at **{n}** new tokens, not {asked}: with {vocab:,} tokens in the vocabulary "
+                   "and {width} beams each step ranks {vocab:,} × {width} continuations, and a longer search would "
+                   "hold up a shared machine. A narrower beam goes further.",
     "beam_hypothesis": "{rank}. “{text}”: score {score:.3f} ({reason})",
     "err_beam_steps": "Beam search runs as a whole: press Run, or choose greedy or sampling to step.",
     "err_generation_finished": "Generation has finished ({reason}). Press Back to undo the last step or Reset to "
@@ -816,6 +819,9 @@ EN: dict[str, str] = {
     "room_poll_prompt": "**Round {round}**, a class poll from *{lesson}*:\n\n{question}",
     "room_poll_reveal": "The answer: **{answer}**, {choice}. {share:.0%} of the class chose it. {feedback}",
     "room_unknown_poll": "There is no such lesson question: pick one from the list.",
+    "room_hist_title_poll": "The class's answers ({answered})",
+    "room_axis_token_poll": "answer",
+    "room_poll_revealed_student": "The answer was **{answer}**. You chose {guess} {mark}.",
     "qr_close": "Close (Esc)",
     "qr_too_long": "This link has {length} characters, too many for a QR code that can be scanned across a room "
                    "(at most {limit}): shorten the view's text, or copy the link instead.",
@@ -995,6 +1001,7 @@ EN: dict[str, str] = {
                        "shared by everyone using this app; only safetensors weights are read.",
     "lbl_hub_repository": "Hugging Face Hub repository",
     "btn_hub_load": "Load from the Hub",
+    "hub_failed": "**Not loaded.** {reason}",
     "hub_done": "Loaded **{name}** ({layers} layers, {heads} heads, {params} parameters). It is now selected in "
                 "every tab that can use it. Its end-of-text token (`<|endoftext|>`) is the Playground's `<eos>` (and "
                 "`<bos>` as an input).",

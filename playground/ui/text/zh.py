@@ -428,6 +428,8 @@ ZH: dict[str, str] = {
     "reason_short_budget": "达到上限",
     "reason_short_context": "上下文已满",
     "beam_best": "**最优：** “{text}”（对数概率 {logprob:.3f}，得分 {score:.3f}）",
+    "beam_capped": "搜索在 **{n}** 个新词元处停止，而不是 {asked} 个：词表有 {vocab:,} 个词元、共 {width} 条束，"
+                   "每一步要给 {vocab:,} × {width} 个延续排序，更长的搜索会拖慢共享的机器。束宽更窄就能走得更远。",
     "beam_hypothesis": "{rank}. “{text}”：得分 {score:.3f}（{reason}）",
     "err_beam_steps": "束搜索是一次完成的：请按「运行」，或选择贪心或采样来单步生成。",
     "err_generation_finished": "生成已经结束（{reason}）。按「后退」撤销上一步，或按「重置」重新开始。",
@@ -741,6 +743,9 @@ ZH: dict[str, str] = {
     "room_poll_prompt": "**第 {round} 轮**，来自《{lesson}》的全班投票：\n\n{question}",
     "room_poll_reveal": "答案：**{answer}**，{choice}。全班 {share:.0%} 选了它。{feedback}",
     "room_unknown_poll": "没有这道课程问题：请从列表中选。",
+    "room_hist_title_poll": "全班的回答（{answered} 份）",
+    "room_axis_token_poll": "答案",
+    "room_poll_revealed_student": "答案是 **{answer}**。你选的是 {guess} {mark}。",
     "qr_close": "关闭（Esc）",
     "qr_too_long": "这个链接有 {length} 个字符，太长，无法生成在教室另一头也能扫描的二维码（最多 {limit} 个）："
                    "请缩短视图中的文本，或改为复制链接。",
@@ -898,6 +903,7 @@ ZH: dict[str, str] = {
                        "模型只下载一次，由使用本应用的所有人共享；只读取 safetensors 权重。",
     "lbl_hub_repository": "Hugging Face Hub 仓库",
     "btn_hub_load": "从 Hub 载入",
+    "hub_failed": "**未载入**。{reason}",
     "hub_done": "已载入 **{name}**（{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
                 "它的文本结束词元（`<|endoftext|>`）就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
     "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",

@@ -37,6 +37,8 @@ from .prompts import started
 
 STRATEGIES = ("greedy", "sample", "beam")
 TOP_CANDIDATES = 10
+BEAM_CANDIDATES = 4_000_000    # candidates a beam search scores in all (width x vocabulary per token): each step
+                               # ranks width x V continuations, about 1 s on one CPU core at this many
 DEFAULTS = dict(strategy="greedy", temperature=1.0, top_k=0, top_p=1.0, seed=0, max_new=40, beam_width=3)
 
 
@@ -275,11 +277,18 @@ class BeamRun:
 
     @classmethod
     def of(cls, entry: ModelEntry, prompt: str, settings: Settings) -> "BeamRun":
-        return cls(entry, prompt, settings,
-                   beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width, settings.max_new))
+        return cls(entry, prompt, settings, beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width,
+                                                        beam_tokens(entry, settings)))
 
     def ran_for(self, entry: ModelEntry, prompt: str, settings: Settings) -> bool:
         return self.entry is entry and self.prompt == prompt and self.settings == settings
+
+
+def beam_tokens(entry: ModelEntry, settings: Settings) -> int:
+    """The tokens a beam search writes at most: the asked number, within BEAM_CANDIDATES for the model's
+    vocabulary and the width."""
+    per_token = settings.beam_width * entry.config.target_vocab_size
+    return max(1, min(settings.max_new, BEAM_CANDIDATES // per_token))
 
 
 def _three_places(value: float) -> float:
@@ -304,6 +313,9 @@ def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
     lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=_three_places(h.score),
                 reason=t(f"reason_short_{h.reason}"))
               for i, h in enumerate(result.finished[:settings.beam_width])]
+    if beam_tokens(entry, settings) < settings.max_new:
+        lines.append(t("beam_capped", n=beam_tokens(entry, settings), asked=settings.max_new,
+                       vocab=entry.config.target_vocab_size, width=settings.beam_width))
     output = [(prompt, t("span_prompt")), (" → " if entry.config.arch == "encoder_decoder" else "", None),
               (result.best.text, t("span_generated"))]
     return GenerateViews(output, "\n".join(lines), None, None, None, None, tree, 1, 1)
