@@ -4,15 +4,26 @@
 "openai-community/gpt2". Files are fetched one at a time, when asked for, so a repository
 that turns out to be unusable costs only its small config.json. Downloads land in the Hub's
 own cache and are reused; without internet a cached file still loads.
+
+Before its first download a repository checks, once, that the Hub accepts a connection within
+PROBE_TIMEOUT_S (name lookup included): huggingface_hub retries a host it cannot reach five times
+with back-off, about 25 s a file, so a machine without a network waited over a minute to be told.
+Out of reach, only the local cache is read.
 """
 from __future__ import annotations
 
+import socket
+import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import huggingface_hub
+import huggingface_hub.constants
+import huggingface_hub.utils
 from huggingface_hub.errors import (EntryNotFoundError, GatedRepoError, HFValidationError, HfHubHTTPError,
                                     LocalEntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError)
 
+PROBE_TIMEOUT_S = 3.0      # how long the Hub may take to accept a connection before it counts as out of reach
 WANTED_FILES = "config.json, model.safetensors and tokenizer.json (a GPT-2 may have vocab.json + merges.txt instead)"
 
 
@@ -26,6 +37,29 @@ class HubImportError(ValueError):
         super().__init__(message)
         self.reason = reason
         self.details = details
+
+
+def hub_reachable(timeout: float = PROBE_TIMEOUT_S) -> bool:
+    """Whether the Hub's host accepts a TCP connection within `timeout` seconds in all (the name lookup,
+    which socket timeouts do not bound, runs in a thread given up at the deadline); False when the
+    Hub is switched off (HF_HUB_OFFLINE)."""
+    if huggingface_hub.constants.HF_HUB_OFFLINE:
+        return False
+    address = urlsplit(huggingface_hub.constants.ENDPOINT)
+    host, port = address.hostname, address.port or (443 if address.scheme == "https" else 80)
+    answered: list[bool] = []
+
+    def connect() -> None:
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+            answered.append(True)
+        except OSError:
+            answered.append(False)
+
+    probe = threading.Thread(target=connect, name="hub-probe", daemon=True)
+    probe.start()
+    probe.join(timeout)
+    return bool(answered and answered[0])
 
 
 class Repository:
@@ -42,12 +76,20 @@ class Repository:
         self.source = str(source).strip()
         self.cache_dir = cache_dir
         self.folder = Path(self.source) if allow_folder and Path(self.source).is_dir() else None
+        self._reachable: bool | None = None       # whether the Hub answered (asked once, at the first download)
         if self.folder is None:
             try:
                 huggingface_hub.utils.validate_repo_id(self.source)
             except HFValidationError:
                 raise HubImportError(f"{self.source!r} is neither a folder nor a Hugging Face Hub repository name; "
                                      "a repository name looks like openai-community/gpt2") from None
+
+    @property
+    def online(self) -> bool:
+        """Whether files are downloaded (the Hub answered the probe), else read from the local cache only."""
+        if self._reachable is None:
+            self._reachable = hub_reachable()
+        return self._reachable
 
     @property
     def name(self) -> str:
@@ -59,7 +101,8 @@ class Repository:
             path = self.folder / filename
             return path if path.is_file() else None
         try:
-            return Path(huggingface_hub.hf_hub_download(self.source, filename, cache_dir=self.cache_dir))
+            return Path(huggingface_hub.hf_hub_download(self.source, filename, cache_dir=self.cache_dir,
+                                                        local_files_only=not self.online))
         except LocalEntryNotFoundError:
             raise HubImportError(
                 f"cannot reach the Hugging Face Hub to download {filename} of {self.source}, and it is not in the "
@@ -83,6 +126,9 @@ class Repository:
         """Whether the repository holds `filename`, without downloading it (False when that cannot be told)."""
         if self.folder is not None:
             return (self.folder / filename).is_file()
+        if not self.online:
+            return isinstance(huggingface_hub.try_to_load_from_cache(self.source, filename, cache_dir=self.cache_dir),
+                              str)
         try:
             return huggingface_hub.file_exists(self.source, filename)
         except (HfHubHTTPError, OSError, ValueError):

@@ -106,3 +106,27 @@ def test_a_language_switch_on_the_sessions_own_model_rewrites_the_address(app, b
         no_error_toast(page)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("locale, lang, said", [("en-US", "en", "Not loaded"), ("zh-CN", "zh-CN", "未载入")])
+def test_a_hub_load_without_a_network_fails_at_once_and_says_why_in_its_status(app, browser, screenshots, locale,
+                                                                                lang, said):
+    from playground.hub.fetch import hub_reachable
+
+    if hub_reachable():
+        pytest.skip("this machine reaches the Hub (the test is of a classroom without a network)")
+    page = open_page(browser, app.url + f"?lang={lang}", locale, tab="lessons")
+    try:
+        page.click("#own-model-panel .label-wrap")
+        page.fill("#hub-repository textarea, #hub-repository input", "openai-community/gpt2")
+        started = time.monotonic()
+        page.click("#hub-load")
+        wait_until(lambda: said in markdown(page, "hub-status"), "the reason in the Hub's status",
+                   seconds=OFFLINE_START_SECONDS)
+        assert time.monotonic() - started < OFFLINE_START_SECONDS
+        page.wait_for_timeout(TOAST_SECONDS * 1000)
+        status = markdown(page, "hub-status")
+        assert said in status and "openai-community/gpt2" in status, status
+        page.locator("#own-model-panel").screenshot(path=str(screenshots / f"walk-{lang}-hub-offline.png"))
+    finally:
+        page.context.close()

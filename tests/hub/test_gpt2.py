@@ -216,3 +216,27 @@ def test_a_folder_is_read_as_a_hub_name_when_folders_are_not_allowed(gpt2_folder
 def test_a_source_that_is_neither_folder_nor_repository_name_is_refused(source):
     with pytest.raises(HubImportError):
         load_gpt2(source)
+
+
+def test_a_hub_out_of_reach_is_told_at_once_from_the_cache_without_retrying_the_network(tmp_path, monkeypatch):
+    # huggingface_hub retries an unreachable host five times with back-off (~25 s a file): the probe
+    # finds the Hub out of reach once, and only the local cache is read.
+    import huggingface_hub
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    from playground.hub import fetch
+
+    def unreachable(address, timeout):
+        raise OSError("Name or service not known")
+
+    def download(repo_id, filename, cache_dir=None, local_files_only=False, **kwargs):
+        if not local_files_only:
+            raise AssertionError("the network was tried")
+        raise LocalEntryNotFoundError("not in the cache")
+
+    monkeypatch.setattr(fetch.socket, "create_connection", unreachable)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    with pytest.raises(HubImportError) as error:
+        load_gpt2("openai-community/gpt2", cache_dir=tmp_path, allow_folder=False)
+    assert error.value.reason == "unreachable"
+    assert not fetch.Repository("openai-community/gpt2", tmp_path).has("config.json")

@@ -1,7 +1,10 @@
 """What a tab shows when its input is refused: the reason, in every figure the input would have drawn,
-so no figure keeps showing an earlier input."""
+so no figure keeps showing an earlier input; and KeptRefusals, for a panel that says why its last
+event was refused."""
 from __future__ import annotations
 
+import weakref
+from contextlib import contextmanager
 from typing import Callable, Iterable
 
 import gradio as gr
@@ -38,3 +41,24 @@ def refusal_handler(part: Callable, figures: tuple[str, ...], note: str | None =
         return {**shown, note: text(lang, "refused_summary", reason=reason)} if note else shown
     refused.__name__ = f"{part.__name__}_refused"
     return refused
+
+
+class KeptRefusals:
+    """The reason of each session's last refused event, kept for a failure event that shows it in a panel
+    (Gradio's toast goes after a few seconds; the panel keeps it). Sessions are held weakly."""
+
+    def __init__(self):
+        self._reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @contextmanager
+    def keeping(self, session):
+        """Run the event's work; a gr.Error it raises (its message in the event's language) is kept, then raised."""
+        try:
+            yield
+        except gr.Error as error:
+            self._reasons[session] = str(error.message)
+            raise
+
+    def pop(self, session, lang: str) -> str:
+        """The session's kept reason, forgotten now (a general one when none was kept)."""
+        return self._reasons.pop(session, None) or text(lang, "refused_other")

@@ -21,6 +21,7 @@ from playground.hub import HubImportError, ImportedModel, load_model
 from playground.zoo import ModelEntry, freeze
 
 from ..page.context import AppContext, heavy
+from ..page.refusals import KeptRefusals
 from ..page.runtime import guarded
 from ..page.showing import shown_tab
 from ..page.validation import fail
@@ -119,13 +120,23 @@ def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Butto
     """Loading adds the shared model to this session's models: the session works with it from now on,
     and the tab on screen is drawn for it (`targets`: what drawing a tab may update)."""
 
+    refusals = KeptRefusals()
+
     @guarded
     def on_load(value, lang, request: gr.Request):
-        entry = hub.get(check_repository(value, lang), lang)
         workspace = ctx.workspace(request)
+        with refusals.keeping(workspace):
+            entry = hub.get(check_repository(value, lang), lang)
         workspace.add_model(entry)
         message = text(lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
                        heads=entry.config.n_heads, params=f"{entry.n_parameters:,}")
         return {status: message, **shown_tab(ctx, workspace, lang)}
 
-    load.click(on_load, [repository, ctx.language], [status, *targets], api_name="load_hub_model", **heavy(status))
+    @guarded
+    def on_refused(lang, request: gr.Request):
+        """Why the load failed, in the status line, where it stays once the error's toast has gone."""
+        return {status: text(lang, "hub_failed", reason=refusals.pop(ctx.workspace(request), lang))}
+
+    loading = load.click(on_load, [repository, ctx.language], [status, *targets], api_name="load_hub_model",
+                         **heavy(status))
+    loading.failure(on_refused, [ctx.language], [status], show_progress="hidden", api_visibility="private")

@@ -1002,6 +1002,7 @@ EN: dict[str, str] = {
     "lbl_hub_repository": "Hugging Face Hub repository",
     "btn_hub_load": "Load from the Hub",
     "hub_failed": "**Not loaded.** {reason}",
+    "hub_failed": "**Not loaded.** {reason}",
     "hub_done": "Loaded **{name}** ({layers} layers, {heads} heads, {params} parameters). It is now selected in "
                 "every tab that can use it. Its end-of-text token (`<|endoftext|>`) is the Playground's `<eos>` (and "
                 "`<bos>` as an input).",

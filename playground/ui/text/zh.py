@@ -904,6 +904,7 @@ ZH: dict[str, str] = {
     "lbl_hub_repository": "Hugging Face Hub 仓库",
     "btn_hub_load": "从 Hub 载入",
     "hub_failed": "**未载入**。{reason}",
+    "hub_failed": "**未载入**。{reason}",
     "hub_done": "已载入 **{name}**（{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
                 "它的文本结束词元（`<|endoftext|>`）就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
     "err_hub_name": "「{name}」不是 Hugging Face Hub 仓库名。请输入例如 gpt2、distilgpt2 或 openai-community/gpt2。",

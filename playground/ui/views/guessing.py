@@ -17,8 +17,6 @@ holding the shared models and text, never copies of them.
 """
 from __future__ import annotations
 
-import weakref
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 
@@ -30,6 +28,7 @@ from playground.data import CharTokenizer, CorpusUnavailable
 from playground.data.tokenizer import visible
 from playground.zoo import ModelEntry
 
+from ..page.refusals import KeptRefusals
 from ..page.validation import fail
 from ..session.workspace import Workspace
 from ..text.i18n import label, text
@@ -38,7 +37,7 @@ from .probes import CHINESE_CORPORA, LATIN_CORPORA, corpus_of, held_out
 
 MAX_ROUNDS = 10                # rounds of one game
 GUESS_CHARS = 8                # what the guess box holds at most
-_refusals: "weakref.WeakKeyDictionary[Workspace, str]" = weakref.WeakKeyDictionary()   # a session's last refused turn
+_refusals = KeptRefusals()     # a session's last refused turn
 GAME_MODELS = {"en": ("shakespeare-char", "tang-poems-char"), "zh-CN": ("tang-poems-char", "shakespeare-char")}
 GAME = ("gg_context", "gg_result")                      # what a game draws (a Derived panel's outputs)
 GAME_TURN = (*GAME, "gg_guess", "gg_step")              # what a turn updates: the box cleared, the steps
@@ -244,21 +243,15 @@ def turn(workspace: Workspace, entry: ModelEntry, action: str, guess, step, lang
     return {**game_updates(workspace, entry, lang), "gg_guess": "", "gg_step": step_picker(workspace, entry, step)}
 
 
-@contextmanager
 def keeping_refusal(workspace: Workspace):
     """A turn whose gr.Error (its reason, in the event's language) is kept for refused_result, then raised."""
-    try:
-        yield
-    except gr.Error as error:
-        _refusals[workspace] = str(error.message)
-        raise
+    return _refusals.keeping(workspace)
 
 
 def refused_result(workspace: Workspace, lang: str) -> dict:
     """The reason of the session's last refused turn in the result panel (what it showed before is
     replaced; the text to continue stays): it stays on the page once the error's toast has gone."""
-    reason = _refusals.pop(workspace, None) or text(lang, "refused_other")
-    return {"gg_result": text(lang, "refused_summary", reason=reason)}
+    return {"gg_result": text(lang, "refused_summary", reason=_refusals.pop(workspace, lang))}
 
 
 def step_picker(workspace: Workspace, entry: ModelEntry, step) -> gr.Radio:
