@@ -27,6 +27,7 @@ SPAN_COLORS = ["#8ec5ff", "#ffb870", "#9be39b", "#ff9e9e", "#c9a7ff", "#ffe066",
 HIGHLIGHT_COLOR = "#d1291f"
 
 TITLE_CELLS = 100           # characters of a title line across a full-width figure at 1280 px
+HALF_TITLE_CELLS = 48       # ... across a figure beside another (half the width)
 TITLE_LINE_PX = 26
 TABLE_HEADER_PX = 32
 TABLE_ROW_PX = 28           # a table row per line of cell text

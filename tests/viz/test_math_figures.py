@@ -60,3 +60,19 @@ def test_residual_norms_breaks_the_mean_line_between_stacks_and_embedding_map_la
     assert [list(trace.y) for trace in fig.data[1:]] == [[1.0, 2.0], [4.0]]
     emb = viz.embedding_map(np.arange(6.0).reshape(3, 2), ["a", " ", "c"], [2])
     assert list(emb.data[0].text) == ["a", "␣"] and list(emb.data[1].text) == ["c"]
+
+
+def test_a_negative_neighbour_is_written_in_room_kept_left_of_its_bar_not_over_the_tokens():
+    fig = viz.neighbour_bars(["a", "b", "c"], [0.9, 0.1, -0.4])
+    left, right = fig.layout.xaxis.range
+    assert right == 1.0 and left <= -0.4 - 0.2 * (right - left)       # a fifth of the axis for "−0.400"
+    assert list(fig.data[0].text) == ["0.900", "0.100", "−0.400"]
+    assert viz.neighbour_bars(["a"], [0.5]).layout.xaxis.range[0] == 0.0
+
+
+def test_a_long_map_title_wraps_to_fit_beside_the_neighbours():
+    title = "The embedding table (65 tokens × 64 dimensions) on its two principal components"
+    fig = viz.embedding_map(np.zeros((3, 2)), ["a", "b", "c"], [1], title=title)
+    lines = fig.layout.title.text.split("<br>")
+    assert len(lines) == 2 and all(len(line) <= 48 for line in lines) and " ".join(lines) == title
+    assert fig.layout.margin.t > viz.embedding_map(np.zeros((3, 2)), ["a", "b", "c"], [1], title="PCA").layout.margin.t
