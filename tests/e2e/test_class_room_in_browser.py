@@ -99,6 +99,21 @@ def test_a_class_guesses_with_the_model(browser, url, screenshots):
     screenshot(board, screenshots, "room-board-revealed-1280x720")
     phone.screenshot(path=str(screenshots / "room-phone-revealed-390x844.png"))
 
+    # a lesson's check question as a class poll: the phone picks its answer in the list
+    board.click("#room-poll-pick input")
+    board.click("[role=option][aria-label='4 · Attention by hand: check question']")
+    board.click("#room-run-poll")
+    wait_until(lambda: "class poll" in markdown(board, "room-status"), "the poll on the board")
+    wait_until(lambda: phone.is_visible("#room-guessing"), "the poll on the phone")
+    phone.click("#room-pick input")
+    phone.locator("[role=option]").first.click()
+    phone.click("#room-send")
+    wait_until(lambda: "1 of 3" in markdown(board, "room-status"), "the phone's answer on the board")
+    board.click("#room-reveal")
+    wait_until(lambda: "The answer:" in markdown(board, "room-revealed"), "the poll's reveal")
+    screenshot(board, screenshots, "room-board-poll-1280x720")
+    phone.screenshot(path=str(screenshots / "room-phone-poll-390x844.png"))
+
     board.click("#room-close")
     wait_until(lambda: "closed by the teacher" in markdown(laptop, "room-message"), "the closed room on a student")
     again = laptop.context.new_page()

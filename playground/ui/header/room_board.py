@@ -86,9 +86,10 @@ def histogram(round_: Round, lang: str) -> go.Figure:
     series = {text(lang, "room_series_class"): [r[1] for r in rows]}
     if not round_.spec.poll:
         series[text(lang, "room_series_model")] = [r[2] for r in rows]
+    poll = "_poll" if round_.spec.poll else ""
     return grouped_bars(categories, series,
-                        title=text(lang, "room_hist_title", answered=len(round_.votes)),
-                        category_label=text(lang, "room_axis_token"), value_label=text(lang, "room_axis_share"),
+                        title=text(lang, f"room_hist_title{poll}", answered=len(round_.votes)),
+                        category_label=text(lang, f"room_axis_token{poll}"), value_label=text(lang, "room_axis_share"),
                         percent=True, height=420)
 
 
@@ -162,5 +163,6 @@ def student_view(room: Room, student: str, lang: str) -> StudentView:
                  else text(lang, "room_no_guess_yet"))
         return StudentView(head, guess, record)
     mine = shown(round_.spec.vocabulary[vote]) if vote is not None else "—"
-    return StudentView(head, text(lang, "room_revealed_student", answer=shown(round_.reveal.answer), guess=mine,
+    said = "room_poll_revealed_student" if round_.spec.poll else "room_revealed_student"
+    return StudentView(head, text(lang, said, answer=shown(round_.reveal.answer), guess=mine,
                                   mark="✓" if vote == round_.spec.answer else "✗"), record)
