@@ -36,6 +36,11 @@ as the client sees it, with the server's own time per event beside it) and error
 p95_ms_30_sessions_2_trainings, the class of 30 while two sessions train; the classes of 30 and
 100 again with edited inputs; and load_generator_cores at 100 students.
 
+light_p95_ms_during_queue_flood (with student_refusals_during_queue_flood) and
+active_sessions_evicted_by_new_sessions: one client flooding the queue while 30 students act, and
+1,000 new sessions (300 with --quick) arriving while 30 students work, one of them training; see
+playground.bench.fairness. The app is started trusting X-Forwarded-For, as behind a Space's proxy.
+
 room_p95_ms_100_students, room_errors_100_students and room_board_lag_s: a class of 100 in one
 class room, joining and guessing within 10 s while the board is polled (see playground.bench.room).
 
@@ -65,7 +70,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import accessibility, attention_view, deep_link, load, uploads
+from playground.bench import accessibility, attention_view, deep_link, fairness, load, uploads
 from playground.bench.common import result
 from playground.bench.room import room_lines
 from playground.ui.text.i18n import text
@@ -470,7 +475,7 @@ def class_during_trainings(app: AppProcess, choices: PageChoices, duration_s: fl
 def run(quick: bool) -> list[dict]:
     from playground.bench import app_training  # live training in the app; it builds on this module
     starts = []
-    with app_training.environment(PLAYGROUND_TRAINING_SLOTS=TRAINING_SLOTS):
+    with app_training.environment(PLAYGROUND_TRAINING_SLOTS=TRAINING_SLOTS, **fairness.TRUST_FORWARDED):
         for _ in range(COLD_STARTS[quick]):
             app = AppProcess()
             starts.append(app.started_s)
@@ -490,6 +495,9 @@ def run(quick: bool) -> list[dict]:
         for n_students in EDITED_SESSION_COUNTS:
             lines += class_lines(app, choices, n_students, DURATION_S[quick], edits=True)
         lines += room_lines(app.url, quick)
+        lines += fairness.flood_lines(app.url, lambda rng, i: ClassStudent(choices, "en", rng, edits=True), quick)
+        lines += fairness.eviction_lines(app.url, choices.generate_examples,
+                                         tuple(m for line in choices.finished for m in _encodings(line)), quick)
     finally:
         app.stop()
     return lines + app_training.run(quick) + uploads.run(quick)

@@ -100,12 +100,15 @@ async def connect(client: httpx.AsyncClient, url: str) -> App:
 
 
 class Session:
-    """One student's session: calls one event at a time and reads its stream until it completes."""
+    """One student's session: calls one event at a time and reads its stream until it completes.
+    `forwarded_for`: the address a proxy in front of the app would report for the student
+    (X-Forwarded-For), for an app told to trust it."""
 
-    def __init__(self, client: httpx.AsyncClient, app: App):
+    def __init__(self, client: httpx.AsyncClient, app: App, forwarded_for: str | None = None):
         self.client = client
         self.app = app
         self.hash = uuid.uuid4().hex[:11]
+        self.headers = {"x-forwarded-for": forwarded_for} if forwarded_for else {}
 
     async def call(self, endpoint: str, values: dict) -> CallResult:
         start = time.perf_counter()
@@ -115,15 +118,28 @@ class Session:
             return CallResult(endpoint, False, 1000 * (time.perf_counter() - start), None, 0,
                               f"{type(error).__name__}: {str(error)[:200]}")
 
+    async def call_index(self, fn_index: int, data: list, name: str = "") -> CallResult:
+        """Call the event `fn_index` with its data list as it is (an event without an API name, such as
+        the page's opening)."""
+        start = time.perf_counter()
+        try:
+            return await asyncio.wait_for(self._join_and_read(name, fn_index, data, start), CALL_LIMIT_S)
+        except Exception as error:                      # every failure counts, whatever its kind
+            return CallResult(name, False, 1000 * (time.perf_counter() - start), None, 0,
+                              f"{type(error).__name__}: {str(error)[:200]}")
+
     async def _call(self, endpoint: str, values: dict, start: float) -> CallResult:
         target = self.app.endpoints[endpoint]
-        body = {"data": target.data(values), "fn_index": target.fn_index, "session_hash": self.hash,
-                "event_data": None, "trigger_id": None}
-        joined = await self.client.post(self.app.api + "queue/join", json=body)
-        joined.raise_for_status()
+        return await self._join_and_read(endpoint, target.fn_index, target.data(values), start)
+
+    async def _join_and_read(self, endpoint: str, fn_index: int, data: list, start: float) -> CallResult:
+        body = {"data": data, "fn_index": fn_index, "session_hash": self.hash, "event_data": None, "trigger_id": None}
+        joined = await self.client.post(self.app.api + "queue/join", json=body, headers=self.headers)
+        if joined.status_code != 200:                   # refused: the app's message, if it gave one
+            raise RuntimeError(f"HTTP {joined.status_code}: {joined.text[:200]}")
         event_id = joined.json()["event_id"]
-        async with self.client.stream("GET", self.app.api + "queue/data",
-                                      params={"session_hash": self.hash}) as stream:
+        async with self.client.stream("GET", self.app.api + "queue/data", params={"session_hash": self.hash},
+                                      headers=self.headers) as stream:
             pending = bytearray()               # received, not yet split into messages
             async for chunk in stream.aiter_bytes():
                 scan_from = max(0, len(pending) - 1)            # a separator may straddle two chunks

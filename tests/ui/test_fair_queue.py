@@ -25,6 +25,9 @@ def app(built):
     yield built
     for waiting in built._queue.event_queue_per_concurrency_id.values():
         waiting.queue.clear()
+    for store in (built._queue.pending_event_ids_session, built._queue.event_ids_to_events,
+                  built._queue.pending_messages_per_session):
+        store.clear()
 
 
 def request(address: str, proxy: str = "10.0.0.2", lang: str = "en") -> fastapi.Request:
@@ -62,6 +65,15 @@ def test_one_session_waits_for_its_own_events_and_is_told_why(app):
     assert isinstance(join(app, "classmate", SCHOOL), str)                 # the rest of the class is not
 
 
+def test_replies_a_script_never_reads_count_until_it_reads_them(app):
+    for _ in range(fair_queue.MAX_WAITING_PER_SESSION):
+        join(app, "fire-and-forget", SCHOOL)
+    line(app).clear()                                      # all run and done; their replies wait unread
+    assert join(app, "fire-and-forget", SCHOOL).status_code == 429
+    app._queue.pending_event_ids_session["fire-and-forget"].clear()     # read at last
+    assert isinstance(join(app, "fire-and-forget", SCHOOL), str)
+
+
 def test_a_flooding_client_is_capped_and_a_student_goes_ahead_of_its_backlog(app):
     joined = [join(app, f"bot-{i}", FLOODER) for i in range(fair_queue.MAX_WAITING_PER_CLIENT + 20)]
     refused = [r for r in joined if not isinstance(r, str)]
@@ -70,6 +82,21 @@ def test_a_flooding_client_is_capped_and_a_student_goes_ahead_of_its_backlog(app
     assert isinstance(student, str)
     waiting = [event._id for event in line(app)]
     assert waiting.index(student) <= 1                     # behind the flooder's first event only
+
+
+def test_a_free_worker_takes_the_first_event_of_a_client_with_none_running(app):
+    flood = [join(app, f"bot-{i}", FLOODER) for i in range(3)]
+    student = join(app, "student", HOME)
+    running, waiting = app._queue.event_ids_to_events[flood[0]], app._queue.event_ids_to_events[student]
+    line(app).remove(running)
+    line(app).remove(waiting)
+    line(app).append(waiting)                              # last in line, behind the flooder's backlog
+    app._queue.active_jobs = [[running], None]              # the flooder holds a worker
+    try:
+        events, _, group = app._queue.get_events()
+    finally:
+        app._queue.active_jobs = []
+    assert group == "light" and [e._id for e in events] == [student]
 
 
 def test_heavy_work_that_fills_its_line_never_refuses_a_light_event(app):

@@ -1,0 +1,211 @@
+"""Whether one client can stop a class: a flood of queued events, and a flood of new sessions.
+
+light_p95_ms_during_queue_flood: 30 students (each its own address, as a Space's proxy reports it in
+X-Forwarded-For; the app is told to trust it) ask for an attention view or a generation step every
+2 s while one client, from one address, keeps FLOOD_SESSIONS sessions each calling attention views
+without pause. The p95 of the students' calls (goal 1,000 ms), their refusals (goal 0) and the
+flooder's refusals are reported.
+
+active_sessions_evicted_by_new_sessions: 30 students open the page and keep working (29 step through
+a generation every 2 s, one trains), while NEW_SESSIONS new sessions arrive, half of them opening the
+page and half only calling the API. A student whose generation starts over at step 1, or whose
+training stops, lost its session (goal 0).
+
+Only localhost is contacted; every loop is bounded in count and time.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import random
+import re
+import time
+import urllib.request
+
+import httpx
+import numpy as np
+
+from playground.bench import load
+from playground.bench.asyncio_transport import AsyncioTransport
+from playground.bench.common import result
+from playground.ui.session.training import RUN_SECONDS
+
+SUITE = "app"
+STUDENTS = 30
+PERIOD_S = 2.0
+FLOOD_S = {False: 60.0, True: 15.0}
+FLOOD_SESSIONS = 128               # the flooder's sessions, each calling without pause
+FLOODER = "198.51.100.9"
+NEW_SESSIONS = {False: 1000, True: 300}
+NEWCOMERS_AT_ONCE = 16
+LIGHT_P95_GOAL_MS = 1000.0
+TRUST_FORWARDED = {"PLAYGROUND_TRUST_FORWARDED_FOR": "1"}   # the app behind a proxy, as on a Space
+_STEP = re.compile(rb'"Step (\d+)')
+
+
+def student_address(index: int) -> str:
+    return f"203.0.113.{index + 1}"
+
+
+def _in_child(work, limit_s: float):
+    """`work()` in a forked child at the lowest CPU priority; what it returns."""
+    context = multiprocessing.get_context("fork")
+    replies = context.Queue()
+
+    def child() -> None:
+        load.lowest_priority()
+        replies.put(work())
+
+    process = context.Process(target=child, daemon=True)
+    process.start()
+    try:
+        return replies.get(timeout=limit_s)
+    finally:
+        process.join(timeout=30)
+        if process.is_alive():
+            process.kill()
+
+
+def _http() -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=4 * (STUDENTS + FLOOD_SESSIONS) + 8, max_keepalive_connections=2 * STUDENTS)
+    return httpx.AsyncClient(transport=AsyncioTransport(limits),
+                             timeout=httpx.Timeout(load.CALL_LIMIT_S, connect=load.CONNECT_LIMIT_S))
+
+
+async def _flood(url: str, behaviour: load.Behaviour, duration_s: float) -> tuple[list[load.CallResult], int, int]:
+    async with _http() as client:
+        app = await load.connect(client, url)
+        end = time.perf_counter() + 0.2 + duration_s
+        flooded = refused = 0
+
+        async def student(index: int) -> list[load.CallResult]:
+            rng = random.Random(index)
+            actor, session = behaviour(rng, index), load.Session(client, app, student_address(index))
+            due, done = time.perf_counter() + 0.2 + rng.uniform(0, PERIOD_S), []
+            while due < end:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                outcome = await session.call(*actor.next_call(rng))
+                actor.heard(outcome)
+                done.append(outcome)
+                due += PERIOD_S
+            return done
+
+        async def flooder(index: int) -> None:
+            nonlocal flooded, refused
+            rng = random.Random(10_000 + index)
+            actor, session = behaviour(rng, index), load.Session(client, app, FLOODER)
+            while time.perf_counter() < end:
+                outcome = await session.call(*actor.attention(rng))
+                flooded += outcome.ok
+                refused += "HTTP 429" in outcome.error
+                if not outcome.ok:
+                    await asyncio.sleep(0.05)         # refused: asks again at once, as a script would
+
+        floods = [asyncio.create_task(flooder(i)) for i in range(FLOOD_SESSIONS)]
+        await asyncio.sleep(1.0)                      # the flood is under way before the class acts
+        results = await asyncio.gather(*(student(i) for i in range(STUDENTS)))
+        await asyncio.gather(*floods)
+    return [r for done in results for r in done], flooded, refused
+
+
+def flood_lines(url: str, behaviour: load.Behaviour, quick: bool) -> list[dict]:
+    """The class's light calls while one client floods the queue (the app trusts X-Forwarded-For)."""
+    duration_s = FLOOD_S[quick]
+    results, flooded, refused = _in_child(lambda: asyncio.run(_flood(url, behaviour, duration_s)),
+                                          duration_s + 2 * load.CALL_LIMIT_S + 60)
+    done = [r.latency_ms for r in results if r.ok]
+    errors = [r.error for r in results if not r.ok]
+    p95 = float(np.percentile(done, 95)) if done else float("inf")
+    context = dict(students=STUDENTS, duration_s=duration_s, flooder_sessions=FLOOD_SESSIONS,
+                   flooder_calls_served=flooded, flooder_calls_refused=refused, student_calls=len(results),
+                   student_refusals=len(errors), first_errors=errors[:3],
+                   p50_ms=round(float(np.percentile(done, 50)), 1) if done else None)
+    return [result(SUITE, "light_p95_ms_during_queue_flood", p95, "ms", LIGHT_P95_GOAL_MS, "lower", **context),
+            result(SUITE, "student_refusals_during_queue_flood", len(errors), "calls", 0, "lower", **context)]
+
+
+def _open_page_index(url: str) -> int:
+    config = json.loads(urllib.request.urlopen(url.rstrip("/") + "/config", timeout=30).read())
+    return next(d["id"] for d in config["dependencies"] if d.get("api_name") == "open_page")
+
+
+async def _arrivals(url: str, prompts: list[tuple[str, str]], finished: tuple[bytes, ...], new_sessions: int,
+                    window_s: float) -> dict:
+    async with _http() as client:
+        app = await load.connect(client, url)
+        opening = _open_page_index(url)
+        end = time.perf_counter() + window_s
+        lost: list[str] = []
+        errors: list[str] = []
+        arrived = refused_newcomers = 0
+
+        async def student(index: int) -> None:
+            session = load.Session(client, app, student_address(index))
+            opened = await session.call_index(opening, ["en", ""], "open_page")
+            if not opened.ok:
+                errors.append(f"open: {opened.error}")
+                return
+            model, prompt = prompts[index % len(prompts)]
+            last, due = 0, time.perf_counter() + random.Random(index).uniform(0, PERIOD_S)
+            while due < end:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                step = await session.call("generate_step", dict(model=model, prompt=prompt, strategy="greedy",
+                                                               max_new=40, lang="en"))
+                found = _STEP.search(step.reply) if step.ok else None
+                if not step.ok:
+                    errors.append(step.error)
+                elif any(marker in step.reply for marker in finished):
+                    return                             # its generation is over: nothing more to tell
+                elif found:
+                    number = int(found.group(1))
+                    if number <= last:                 # its generation started over: the session was lost
+                        lost.append(f"student {index}: step {number} after {last}")
+                        return
+                    last = number
+                due += PERIOD_S
+
+        async def newcomer(index: int, sem: asyncio.Semaphore) -> None:
+            nonlocal arrived, refused_newcomers
+            async with sem:
+                session = load.Session(client, app, f"192.0.2.{index % 250}")
+                if index % 2:
+                    outcome = await session.call_index(opening, ["en", ""], "open_page")
+                else:
+                    model, prompt = prompts[index % len(prompts)]
+                    outcome = await session.call("attention", dict(model=model, text=prompt, lang="en"))
+                arrived += 1
+                refused_newcomers += not outcome.ok
+
+        students = [asyncio.create_task(student(i)) for i in range(STUDENTS - 1)]
+        await asyncio.sleep(2 * PERIOD_S)               # the class is at work before the newcomers come
+        sem = asyncio.Semaphore(NEWCOMERS_AT_ONCE)
+        await asyncio.gather(*(newcomer(i, sem) for i in range(new_sessions)))
+        await asyncio.gather(*students)
+    return dict(lost=lost, errors=errors[:5], arrived=arrived, refused_newcomers=refused_newcomers)
+
+
+def eviction_lines(url: str, prompts: list[tuple[str, str]], finished: tuple[bytes, ...], quick: bool) -> list[dict]:
+    """Active students (one of them training) while NEW_SESSIONS new sessions arrive; `finished`: how
+    the end of a generation shows in a reply."""
+    from playground.bench.app_training import Training  # it builds on playground.bench.app
+    new_sessions = NEW_SESSIONS[quick]
+    trainer = Training(url)
+    trainer.start()
+    try:
+        started = time.perf_counter()
+        while not trainer.steps and time.perf_counter() - started < 120:
+            time.sleep(0.2)
+        window_start = time.perf_counter()
+        window_s = 20.0 + new_sessions * 0.05
+        outcome = _in_child(lambda: asyncio.run(_arrivals(url, prompts, finished, new_sessions, window_s)),
+                            window_s + new_sessions + 2 * load.CALL_LIMIT_S + 60)
+        ran_out = time.perf_counter() - started >= RUN_SECONDS - 5        # a run's own end, not a loss
+        training_kept = trainer.trained_throughout(window_start) or (trainer.job.done() and ran_out)
+    finally:
+        trainer.stop()
+    evicted = len(outcome["lost"]) + (not training_kept)
+    return [result(SUITE, "active_sessions_evicted_by_new_sessions", evicted, "sessions", 0, "lower",
+                   students=STUDENTS, trainings=1, new_sessions=new_sessions, arrived=outcome["arrived"],
+                   newcomers_refused=outcome["refused_newcomers"], lost=outcome["lost"][:5],
+                   training_kept=bool(training_kept), student_errors=outcome["errors"])]
