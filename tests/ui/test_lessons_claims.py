@@ -1,8 +1,8 @@
 """Every number, setting and comparison a lesson states about its figures agrees with the figures'
 own data, in both languages: the claims of each lesson's views and typed numbers (claims.py), and
-the findings a live run writes into its reveal (lesson 14's "first" follows the curves it drew;
-lesson 13's "the loss looks ordinary" holds for a full run of the float-mask lab, whose own
-findings agree too). A claim that contradicts its figure fails."""
+the findings a live run writes into its reveal (lesson 14's "first" and "same stretch" follow the
+curves it drew; lesson 13's verdict follows the leak a full run of the float-mask lab measured, whose
+own findings agree too). A claim that contradicts its figure fails."""
 import pytest
 
 from playground.labs import get_lab
@@ -93,8 +93,8 @@ def test_lesson_10_reads_its_run(quick, monkeypatch):
 
 
 def test_lesson_13_and_the_float_mask_lab_agree_with_a_full_run():
-    """The lab as the app runs it (its whole preset): its own findings, and lesson 13's statement that
-    the broken model's loss looks ordinary, hold for the run's numbers."""
+    """The lab as the app runs it (its whole preset): its own findings, and lesson 13's verdict on the
+    prediction, hold for the run's numbers."""
     last = finished("float-mask", "en")
     assert {claim.what for claim in last.claims} >= {
         "lesson 13: the verdict on the prediction follows the leak the findings state",

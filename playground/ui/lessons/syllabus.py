@@ -793,10 +793,13 @@ HEADS_FORM = Lesson(
         "induction score of layer 1: when each starts to rise, and the step where the induction score crosses its "
         "threshold.\n- In the patching maps: the answer sits at the changed position as it enters the first block and "
         "at the last position as it leaves the last; the head that restores most is in layer 1.\n- In the "
-        "attribution bars: layer 1's heads add far more to the answer's logit than layer 0's.",
+        "attribution bars: layer 1's heads add far more to the answer's logit than layer 0's, and the layer-1 MLP "
+        "adds the single largest share. Attribution credits each part with what it writes into the logit directly: "
+        "an MLP that turns what the heads moved into the answer's direction gets that share, not the head that "
+        "found the token.",
         "- 训练时：损失平台期，然后骤降。\n- 第 0 层的前一词元分数和第 1 层的归纳分数：各自从什么时候开始上升，"
         "以及归纳分数越过阈值的那一步。\n- 修补图中：答案进入第一个块时位于被改动的位置，离开最后一个块时位于最后一个位置；"
-        "恢复最多的头在第 1 层。\n- 归因条形图中：第 1 层的头给答案 logit 增加的远多于第 0 层的头。"),
+        "恢复最多的头在第 1 层。\n- 归因条形图中：第 1 层的头给答案 logit 增加的远多于第 0 层的头，而单项最大的是第 1 层的 MLP。归因把每个部件直接写进 logit 的份额记在它名下：把注意力头搬来的信息变成答案方向的 MLP 得到这一份，而不是找到这个词元的那个头。"),
     experiment=Experiment(
         predict=Question(
             T("The induction head reads what the previous-token head writes. When do the two form during training?",

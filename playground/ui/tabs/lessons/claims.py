@@ -331,7 +331,9 @@ def heads_form_attribution(shown: Shown, lang: str) -> list[Claim]:
             Claim("lesson 14: the bars add up to the note's sum", round(shown.facts["total"], 3),
                   round(sum(bars.values()), 3), tolerance=1e-3),
             Claim("lesson 14: layer 1's heads add far more than layer 0's (what to look for)", True,
-                  heads[1] > 1.0 and heads[1] > 3 * abs(heads[0]))]
+                  heads[1] > 1.0 and heads[1] > 3 * abs(heads[0])),
+            Claim("lesson 14: the layer-1 MLP adds the largest single share (what to look for)", "L1·MLP",
+                  max(bars, key=bars.get))]
 
 
 def _treemap(shown: Shown, lang: str) -> dict[str, int]:
