@@ -112,3 +112,54 @@ def test_a_class_session_stays_coherent_across_tabs(app, browser, screenshots, l
         screenshot(page, screenshots, f"class-{lang}-6-attention-{other}")
     finally:
         page.context.close()
+
+
+def test_a_class_session_on_a_machine_without_a_network_survives_a_restart(pretrained_dir, browser, screenshots,
+                                                                            tmp_path, monkeypatch):
+    """The teacher clicks an example of another model, plays lesson 1's game with no tiny Shakespeare on
+    the machine and no network, and the server restarts: the reloaded page has the lesson back, and the
+    example and the game still work."""
+    from .conftest import AppServer, free_port
+    from .test_examples_in_browser import click_example, example_labels
+
+    monkeypatch.setenv("PLAYGROUND_SHAKESPEARE", str(tmp_path / "absent.txt"))     # neither found nor downloaded
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    port = free_port()
+    server = AppServer(pretrained_dir, tmp_path / "first.log", port)
+    page = open_page(browser, server.url + LINK.format(lang="en"), "en-US")
+    try:
+        drawn(page, "attention-grid")
+        label = next(label for label in example_labels(page, "attention-examples") if not label.startswith("copy"))
+        model = label.split(" · ")[0]
+        click_example(page, "attention-examples", label)
+        wait_until(lambda: markdown(page, "attention-summary").startswith(model), "another model's example drawn")
+        drawn(page, "attention-grid")
+        no_error_toast(page)
+        screenshot(page, screenshots, "class-offline-1-example")
+
+        open_tab(page, "lessons")
+        page.click("#lesson-gg-new")
+        wait_until(lambda: "Round 1 of 10" in markdown(page, "lesson-gg-context"), "lesson 1's game started offline",
+                   seconds=20)
+        page.fill("#lesson-gg-guess input", "e")
+        page.press("#lesson-gg-guess input", "Enter")
+        wait_until(lambda: markdown(page, "lesson-gg-result"), "a round scored")
+        no_error_toast(page)
+        title = markdown(page, "lesson-title")
+        page.wait_for_timeout(1000)                          # the browser writes its record after the event
+
+        server.stop()
+        server = AppServer(pretrained_dir, tmp_path / "second.log", port)
+        page.goto(server.url)
+        wait_until(lambda: markdown(page, "lesson-title") == title, "the kept lesson after the restart", seconds=60)
+        page.click("#lesson-gg-new")
+        wait_until(lambda: "shakespeare-char" in markdown(page, "lesson-gg-context"), "the game after the restart",
+                   seconds=20)
+        open_tab(page, "attention")
+        click_example(page, "attention-examples", label)
+        wait_until(lambda: markdown(page, "attention-summary").startswith(model), "the example after the restart")
+        no_error_toast(page)
+        screenshot(page, screenshots, "class-offline-2-after-restart")
+    finally:
+        page.context.close()
+        server.stop()
