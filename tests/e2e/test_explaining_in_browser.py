@@ -100,13 +100,45 @@ def test_patching_attribution_and_probes_open_from_a_link(app, page, screenshots
     open_panel(page, "attention-probes-panel")
     assert page.is_checked("#attention-pr-property input[value='offset']")  # the linked property
     page.click("#attention-pr-run")
-    probes = drawn(page, "attention-pr-plot", lambda fig: len(fig["traces"]) == 3)
+    probes = drawn(page, "attention-pr-plot", lambda fig: len(fig["traces"]) == 4)      # + position only
     assert probes["traces"][0]["x"] == ["0", "1", "2"] and said["offset"] in probes["title"]
     wait_until(lambda: said["no_layer"] in markdown(page, "attention-pr-summary"), "the probes' sentence",
                seconds=2 * WAIT_SECONDS)
     for elem_id in (*PANEL_FIGURES, "attention-lens-plot"):
         assert title_overflow(page, elem_id) <= 1, f"the title of #{elem_id} is clipped"
     screenshot(page, screenshots, f"explaining-attention-{lang}")
+
+
+SHAKESPEARE_SAID = {
+    "en": {"changed": r"differs from the clean one in 1 token", "margin": r"by \d+ points",
+           "position": "The position alone reads"},
+    "zh-CN": {"changed": r"有 1 个词元不同", "margin": r"高出 \d+ 个百分点", "position": "只看位置就能读出"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_shakespeare_chars_first_example_is_patched_and_probed(app, page, screenshots, lang):
+    """The model's own first example, no corrupted input typed: the panel finds a one-token corruption that flips
+    the answer and says so; the probes print their measured margin and what the position alone reads."""
+    import re
+    said = SHAKESPEARE_SAID[lang]
+    page.goto(f"{app.url}?view=attention&model=shakespeare-char&lang={lang}")
+    drawn(page, "attention-grid", lambda fig: len(fig["traces"]) >= 1)
+    open_panel(page, "attention-patching-panel")
+    page.wait_for_selector("#attention-pt-run", state="visible")
+    page.click("#attention-pt-run")
+    drawn(page, "attention-pt-residual")
+    drawn(page, "attention-pt-positions")
+    wait_until(lambda: re.search(said["changed"], markdown(page, "attention-pt-summary")), "the changed token")
+    assert value(page, "attention-pt-corrupted") != ""
+    page.locator("#attention-patching-panel").screenshot(path=screenshots / f"patching-shakespeare-char-{lang}.png")
+    open_panel(page, "attention-probes-panel")
+    page.click("#attention-pr-run")
+    drawn(page, "attention-pr-plot", lambda fig: len(fig["traces"]) == 4)
+    wait_until(lambda: re.search(said["margin"], markdown(page, "attention-pr-summary"))
+               and said["position"] in markdown(page, "attention-pr-summary"), "the probes' margin",
+               seconds=2 * WAIT_SECONDS)
+    page.locator("#attention-probes-panel").screenshot(path=screenshots / f"probes-shakespeare-char-{lang}.png")
 
 
 def test_a_model_without_probes_offers_no_button_that_could_only_fail(app, page):
