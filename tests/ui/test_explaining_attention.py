@@ -170,12 +170,17 @@ def test_a_typed_token_is_the_one_split_and_a_seq2seq_model_splits_its_first_out
 
 @pytest.mark.parametrize("lang, token, fragment", [("en", "ab", "2 tokens"), ("zh-CN", "ab", "是 2 个词元"),
                                                    ("en", "é", "does not know 1 character")])
-def test_a_token_that_is_not_one_of_the_models_is_refused_in_both_figures(workspace, lang, token, fragment):
+def test_a_token_that_is_not_one_of_the_models_is_refused_beside_the_lens_it_leaves_drawn(workspace, lang, token,
+                                                                                         fragment):
     form = dataclasses.replace(INDUCTION, dla_token=token)
-    with pytest.raises(gr.Error, match=fragment):
-        handlers.lens(workspace, form, lang)
-    shown = handlers.lens_refused(workspace, form, lang)
-    assert fragment in refusal(shown["lens_plot"]) and fragment in refusal(shown["dla_plot"])
+    shown = handlers.lens(workspace, form, lang)
+    assert shown["lens_plot"].data[0].type == "heatmap"                    # the lens does not need the token
+    assert fragment in refusal(shown["dla_plot"]) and fragment in shown["dla_summary"]
+    bad_input = dataclasses.replace(form, text="é")                       # a bad input is refused for both
+    with pytest.raises(gr.Error):
+        handlers.lens(workspace, bad_input, lang)
+    refused = handlers.lens_refused(workspace, bad_input, lang)
+    assert refusal(refused["lens_plot"]) and refusal(refused["dla_plot"])
 
 
 @pytest.mark.parametrize("lang", LANGS)

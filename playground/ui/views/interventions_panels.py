@@ -16,8 +16,9 @@ from __future__ import annotations
 import gradio as gr
 
 from ..page.forms import Refused
+from ..page.refusals import refusal_figures
 from playground.zoo import ModelEntry
-from ..text.i18n import label
+from ..text.i18n import label, text
 from .attribution import MAX_TOKEN_CHARS, attribution_view
 from .interventions import (
     HEADS_OFF_EXPLANATION,
@@ -105,7 +106,12 @@ def heads_off_updates(entry: ModelEntry, value, heads, how, lang: str) -> dict:
 
 def lens_updates(entry: ModelEntry, value, token, lang: str) -> dict:
     """The logit lens of `value` (the top token and its probability after every layer), and the direct logit
-    attribution of `token` (empty: the model's top token) where the model predicts after it."""
-    attribution = attribution_view(entry, value, token, lang)
-    return {"lens_plot": logit_lens_figure(entry, value, lang), "dla_plot": attribution.figure,
-            "dla_summary": attribution.summary}
+    attribution of `token` (empty: the model's top token) where the model predicts after it. A token that
+    cannot be split (not one of the model's) leaves the lens drawn and says why in the attribution's place."""
+    lens = logit_lens_figure(entry, value, lang)                 # a bad input is refused here, for both
+    try:
+        attribution = attribution_view(entry, value, token, lang)
+    except gr.Error as error:
+        return {"lens_plot": lens, **refusal_figures(("dla_plot",), error.message, lang),
+                "dla_summary": text(lang, "refused_summary", reason=error.message)}
+    return {"lens_plot": lens, "dla_plot": attribution.figure, "dla_summary": attribution.summary}
