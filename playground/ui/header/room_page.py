@@ -50,18 +50,26 @@ CSS = """
 #room-board .prose, #room-play .prose { font-size: 1.15rem; }
 """
 
-# Page js on load: the address, the code and language a link names, and the probe's language.
-READ_ROOM_JS = f"""
-async (...args) => {{
-  const params = new URLSearchParams(location.search);
-  const probe = document.querySelector('#{PROBE_ID}');
-  const wanted = params.get('lang');
-  const lang = {list(LANGUAGES)!r}.includes(wanted) ? wanted : (probe ? probe.innerText.trim() : '');
-  return [location.href, params.get('code') || params.get('room') || '', params.get('host') || '', lang,
-          ...args.slice(4)];
+# Page js on load: the language a link names (else the probe's), then, for a student, the code a link
+# names and, for the board, its address and the token that hands a session's models over.
+LINKED_LANGUAGE_JS = f"""
+const params = new URLSearchParams(location.search);
+const probe = document.querySelector('#{PROBE_ID}');
+const wanted = params.get('lang');
+const linked = {list(LANGUAGES)!r}.includes(wanted) ? wanted : (probe ? probe.innerText.trim() : '');
+"""
+READ_STUDENT_JS = f"""
+(code, lang, kept) => {{
+  {LINKED_LANGUAGE_JS}
+  return [params.get('code') || params.get('room') || '', linked, kept];
 }}
 """
-
+READ_BOARD_JS = f"""
+(address, host, lang, kept) => {{
+  {LINKED_LANGUAGE_JS}
+  return [location.href, params.get('host') || '', linked, kept];
+}}
+"""
 
 # Event js of Open a room: the board's address and handover token read from the address bar itself, so a
 # click made before the page's load event has answered still knows them.
@@ -145,7 +153,6 @@ def _api(actions: RoomActions) -> None:
 
 def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
     lang = _header("room_title")
-    address, host = gr.Textbox(visible=False), gr.Textbox(visible=False)
     me = gr.BrowserState({}, storage_key="playground-room-student")     # {"code", "student"}
     seen = gr.State(-1)
     with gr.Group(elem_id="room-join-box") as join_box:
@@ -188,7 +195,7 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
             out[pick] = gr.Dropdown(choices=picks, value=None)
         return out
 
-    def opened(address_, code_, host_, lang_, kept, request: gr.Request):
+    def opened(code_, lang_, kept, request: gr.Request):
         lang_ = detect_language(lang_, request.headers.get("accept-language") if request else None)
         code_ = (code_ or "").strip().upper()[:CODE_LENGTH + 4]
         out = {lang: lang_, code: code_}
@@ -206,7 +213,7 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         stored = {"code": result["code"], "student": result["student"]}
         return {me: stored, code: result["code"], **drawn(result["code"], result["student"], lang_, True, None)}
 
-    def sent(typed, picked, kept, lang_, last_seen):
+    def sent(typed, picked, kept, lang_):
         kept = kept if isinstance(kept, dict) else {}
         value = typed if isinstance(typed, str) and typed.strip() else picked
         if not value:
@@ -222,9 +229,9 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         kept = kept if isinstance(kept, dict) and kept.get("code") else None
         return drawn(kept["code"], kept.get("student"), language(lang_), True, last_seen) if kept else {}
 
-    demo.load(opened, [address, code, host, lang, me], [lang, code, *view], js=READ_ROOM_JS, **ROOM)
+    demo.load(opened, [code, lang, me], [lang, code, *view], js=READ_STUDENT_JS, **ROOM)
     gr.on([join.click, code.submit], joined, [code, nickname, me, lang], [me, code, *view], **ROOM)
-    gr.on([send.click, guess.submit], sent, [guess, pick, me, lang, seen], [guess, *view], **ROOM)
+    gr.on([send.click, guess.submit], sent, [guess, pick, me, lang], [guess, *view], **ROOM)
     timer.tick(polled, [me, lang, seen], view, show_progress="hidden", **ROOM)
     lang.change(relabelled, [me, lang, seen], view, show_progress="hidden", **ROOM)
 
@@ -243,7 +250,7 @@ def _gone(actions: RoomActions, room_code: str, lang: str) -> str:
 
 def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
     lang = _header("room_board_title")
-    address, code_in, host = gr.Textbox(visible=False), gr.Textbox(visible=False), gr.Textbox(visible=False)
+    address, host = gr.Textbox(visible=False), gr.Textbox(visible=False)
     teacher = gr.BrowserState({}, storage_key="playground-room-teacher")       # {"code", "key"}
     seen = gr.State(-1)
     with gr.Row(elem_id="room-open-box") as open_box:
@@ -306,7 +313,7 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
                 model: gr.Dropdown(choices=names, value=actions.default_model(room, lang_)),
                 poll: gr.Dropdown(choices=poll_choices(lang_))}
 
-    def opened(address_, code_, host_, lang_, kept, request: gr.Request):
+    def opened(address_, host_, lang_, kept, request: gr.Request):
         lang_ = detect_language(lang_, request.headers.get("accept-language") if request else None)
         out = {lang: lang_, address: address_, host: host_}
         if isinstance(kept, dict) and kept.get("code"):
@@ -345,7 +352,7 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
     def polled(kept, lang_, last_seen):
         return drawn(kept, language(lang_), False, last_seen)
 
-    demo.load(opened, [address, code_in, host, lang, teacher], [lang, address, host, *view], js=READ_ROOM_JS, **ROOM)
+    demo.load(opened, [address, host, lang, teacher], [lang, address, host, *view], js=READ_BOARD_JS, **ROOM)
     open_.click(opened_room, [nicknames, lang, address, host], [teacher, *view], js=OPEN_ROOM_JS, **ROOM)
     start.click(guarded(started), [teacher, model, passage, lang], drawn_parts, **ROOM)
     run_poll.click(polled_class, [teacher, poll, lang], drawn_parts, **ROOM)
