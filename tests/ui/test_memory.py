@@ -48,3 +48,14 @@ def test_new_sessions_never_push_out_the_gradio_state_of_a_session_the_app_keeps
     for i in range(10):
         holder[f"passer-{i}"]
     assert "student" in holder and len(holder.session_data) == 3
+
+
+def test_the_readme_gives_the_memory_budget_that_the_bounds_add_up_to():
+    from pathlib import Path
+
+    from playground.ui.page.budget import budget
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for tabs in (30, 100):
+        without, with_hub = (sum(budget(tabs, hub).values()) / 2**30 for hub in (False, True))
+        assert f"| {tabs} | {without:.1f} GB | {with_hub:.1f} GB |" in readme
+    assert sum(budget(100).values()) > sum(budget(30).values()) and all(v >= 0 for v in budget(30).values())

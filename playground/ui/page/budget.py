@@ -1,0 +1,50 @@
+"""The server's memory budget: every bound read from the one place it is set, added up for a class.
+
+Each cache and store is bounded where it is made (its module's constant); this module only gathers
+them, with the two sizes that are measured rather than set: the process itself once started and its
+first page served, and Gradio's state of one session. README ("Serving a class") gives the totals.
+"""
+from __future__ import annotations
+
+from playground.limits import MAX_TRAIN_PARAMETERS
+
+from ..session.hub_models import MAX_HUB_MODELS, MAX_HUB_PARAMETERS
+from ..session.workspace import MAX_PASSING_SESSIONS, MAX_SESSION_MODELS, MAX_SESSIONS
+from ..tabs.attention.passes import DEFAULT_MAX_BYTES as PASS_CACHE_BYTES
+from .context import DEFAULT_TRAINING_SLOTS
+from .fair_queue import MAX_WAITING_PER_SESSION
+from .static_cache import KEPT_BYTES
+from .view_cache import DEFAULT_MAX_BYTES as VIEW_CACHE_BYTES
+
+MIB = 2**20
+STARTED_BYTES = 650 * MIB          # measured: python app.py after its first page (torch, Gradio, shipped models)
+SESSION_STATE_BYTES = MIB // 2     # measured: Gradio's state of one session after a class's clicks (0.4-0.5 MB)
+REPLY_BYTES = 256 * 1024           # a large reply of a light event (an attention grid), kept until its client reads it
+FLOAT_BYTES = 4
+
+
+def own_model_bytes() -> int:
+    """The largest model a session can make or upload."""
+    return MAX_TRAIN_PARAMETERS * FLOAT_BYTES
+
+
+def training_bytes() -> int:
+    """One training beside its model: gradients and AdamW's two moments, plus as much for activations."""
+    return 4 * own_model_bytes()
+
+
+def budget(students: int, hub_models: bool = False, training_slots: int = DEFAULT_TRAINING_SLOTS) -> dict[str, int]:
+    """Bytes by item for `students` tabs open at once (at most MAX_SESSIONS) beside as many API sessions
+    as the store keeps, every session at its bounds; `hub_models`: the class loads models from the Hub."""
+    sessions = min(students, MAX_SESSIONS) + MAX_PASSING_SESSIONS
+    return {
+        "process started, shipped models": STARTED_BYTES,
+        "view cache": VIEW_CACHE_BYTES,
+        "pass cache": PASS_CACHE_BYTES,
+        "compressed page and files": KEPT_BYTES,
+        "Gradio session states": sessions * SESSION_STATE_BYTES,
+        "replies not yet read": sessions * MAX_WAITING_PER_SESSION * REPLY_BYTES,   # a page reads at once
+        "sessions' own models": sessions * MAX_SESSION_MODELS * own_model_bytes(),
+        "trainings": training_slots * training_bytes(),
+        "Hub models": MAX_HUB_MODELS * MAX_HUB_PARAMETERS * FLOAT_BYTES if hub_models else 0,
+    }
