@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .hooks import HookPoint
+from .hooks import HookPoint, name_hook_points
 from .positional import PositionalEncoding
 from .stacking import StackedProjection
 
@@ -133,12 +133,11 @@ class MultiHeadAttention(nn.Module):
     once, then reused from `cache`.
     """
 
-    def __init__(self, d_model: int, n_heads: int, name: str, bias: bool = True, dropout: float = 0.0,
+    def __init__(self, d_model: int, n_heads: int, bias: bool = True, dropout: float = 0.0,
                  n_kv_heads: int | None = None, qkv_bias: bool | None = None):
         super().__init__()
         self.n_heads = n_heads
         self.n_kv_heads = n_kv_heads or n_heads
-        self.name = name
         d_kv = self.n_kv_heads * (d_model // n_heads)                      # the keys' and values' width
         qkv_bias = bias if qkv_bias is None else qkv_bias
         self.w_q = nn.Linear(d_model, d_model, bias=qkv_bias)
@@ -150,12 +149,11 @@ class MultiHeadAttention(nn.Module):
         self.score_fn = scaled_scores
         self.split = split_heads
         self.merge = merge_heads
-        self.hook_q, self.hook_k, self.hook_v = (HookPoint(f"{name}.{part}") for part in "qkv")
-        self.hook_scores = HookPoint(f"{name}.scores")
-        self.hook_weights = HookPoint(f"{name}.weights")
-        self.hook_z = HookPoint(f"{name}.z")
-        self.hook_out = HookPoint(f"{name}.out")
+        self.hook_q, self.hook_k, self.hook_v = HookPoint(), HookPoint(), HookPoint()
+        self.hook_scores, self.hook_weights = HookPoint(), HookPoint()
+        self.hook_z, self.hook_out = HookPoint(), HookPoint()
         self.project_qkv = StackedProjection()   # W_q, W_k, W_v as one product (stacking.py)
+        name_hook_points(self)                   # "q", "weights", ...: a model renames them from its tree
 
     def _apply(self, fn, *args, **kwargs):
         self.project_qkv.forget()                # a move or a new dtype leaves no stacked copy behind

@@ -52,8 +52,8 @@ def make_norm(config: ModelConfig) -> nn.Module:
     return nn.LayerNorm(config.d_model, eps=config.norm_eps, bias=config.bias)
 
 
-def make_attention(config: ModelConfig, name: str) -> MultiHeadAttention:
-    return MultiHeadAttention(config.d_model, config.n_heads, name, config.bias, config.dropout,
+def make_attention(config: ModelConfig) -> MultiHeadAttention:
+    return MultiHeadAttention(config.d_model, config.n_heads, config.bias, config.dropout,
                               n_kv_heads=config.kv_heads, qkv_bias=config.projection_bias)
 
 
@@ -64,17 +64,16 @@ class FeedForward(nn.Module):
         gated:  FFN(x) = W_out (act(W_gate x) * W_in x)      (SwiGLU with SiLU: gate, up = W_in, down = W_out)
     """
 
-    def __init__(self, config: ModelConfig, name: str):
+    def __init__(self, config: ModelConfig):
         super().__init__()
-        self.name = name
         d_model, d_ff, bias = config.d_model, config.d_ff, config.bias
         self.w_gate = nn.Linear(d_model, d_ff, bias=bias) if config.gated_ffn else None
         self.w_in = nn.Linear(d_model, d_ff, bias=bias)
         self.activation = activation_function(config.activation)
         self.dropout = nn.Dropout(config.dropout)
         self.w_out = nn.Linear(d_ff, d_model, bias=bias)
-        self.hook_gate = HookPoint(f"{name}.gate") if config.gated_ffn else None
-        self.hook_hidden, self.hook_out = HookPoint(f"{name}.hidden"), HookPoint(f"{name}.out")
+        self.hook_gate = HookPoint() if config.gated_ffn else None
+        self.hook_hidden, self.hook_out = HookPoint(), HookPoint()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.w_gate is None:
@@ -88,17 +87,14 @@ class FeedForward(nn.Module):
 class _Block(nn.Module):
     """What encoder and decoder blocks share: the sub-layer wrapper and the feed-forward."""
 
-    def __init__(self, config: ModelConfig, name: str):
+    def __init__(self, config: ModelConfig):
         super().__init__()
-        self.name = name
         self.pre_norm = config.norm == "pre"
         self.residual: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] = residual_add
         self.dropout = nn.Dropout(config.dropout)
-        self.ffn = FeedForward(config, f"{name}.ffn")
+        self.ffn = FeedForward(config)
         self.norm_ffn = make_norm(config)
-        self.hook_resid_pre = HookPoint(f"{name}.resid_pre")
-        self.hook_resid_mid = HookPoint(f"{name}.resid_mid")
-        self.hook_resid_post = HookPoint(f"{name}.resid_post")
+        self.hook_resid_pre, self.hook_resid_mid, self.hook_resid_post = HookPoint(), HookPoint(), HookPoint()
 
     def sublayer(self, x: torch.Tensor, norm: nn.Module, fn: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
         if self.pre_norm:
@@ -112,9 +108,9 @@ class _Block(nn.Module):
 class EncoderBlock(_Block):
     """Self-attention (bidirectional unless a mask says otherwise), then feed-forward."""
 
-    def __init__(self, config: ModelConfig, name: str):
-        super().__init__(config, name)
-        self.self_attn = make_attention(config, f"{name}.self_attn")
+    def __init__(self, config: ModelConfig):
+        super().__init__(config)
+        self.self_attn = make_attention(config)
         self.norm_self = make_norm(config)
 
     def forward(self, x, mask=None, positions: PositionalEncoding | None = None):
@@ -126,13 +122,13 @@ class EncoderBlock(_Block):
 class DecoderBlock(_Block):
     """Masked self-attention, cross-attention to the encoder output (seq2seq only), feed-forward."""
 
-    def __init__(self, config: ModelConfig, name: str, cross_attention: bool):
-        super().__init__(config, name)
-        self.self_attn = make_attention(config, f"{name}.self_attn")
+    def __init__(self, config: ModelConfig, cross_attention: bool):
+        super().__init__(config)
+        self.self_attn = make_attention(config)
         self.norm_self = make_norm(config)
-        self.cross_attn = make_attention(config, f"{name}.cross_attn") if cross_attention else None
+        self.cross_attn = make_attention(config) if cross_attention else None
         self.norm_cross = make_norm(config) if cross_attention else None
-        self.hook_resid_cross = HookPoint(f"{name}.resid_cross") if cross_attention else None
+        self.hook_resid_cross = HookPoint() if cross_attention else None
 
     def forward(
         self,

@@ -1,7 +1,9 @@
 """Hook points: the named places of a forward pass where an activation can be read or replaced.
 
 Every activation listed in trace.py passes through a HookPoint, an identity that knows its name
-("decoder.1.cross_attn.weights"), held by the module whose forward computes the activation.
+("decoder.1.cross_attn.weights"), held by the module whose forward computes the activation as an
+attribute `hook_PART`. The names are set once, from the module tree, after a model is built
+(`name_hook_points`), so no constructor is handed a name.
 A hook is a function
 
     hook(tensor, name) -> None (keep the tensor) or a tensor of the same shape (use it instead)
@@ -68,7 +70,7 @@ class HookPoint:
     through __getattr__ (~0.8 us a lookup), which every pass would pay at every activation.
     """
 
-    def __init__(self, name: str, own_hooks: tuple[Hook, ...] = ()):
+    def __init__(self, name: str = "", own_hooks: tuple[Hook, ...] = ()):
         self.name = name
         self.own_hooks = own_hooks
 
@@ -106,6 +108,26 @@ def active_hooks(entries: tuple[tuple[Matcher, Hook], ...]) -> Iterator[None]:
         yield
     finally:
         _ACTIVE.reset(token)
+
+
+HOOK_PREFIX = "hook_"
+UNNAMED_CONTAINERS = ("blocks", "embed")   # module paths a name leaves out: decoder.blocks.1 -> decoder.1
+
+
+def name_hook_points(module: nn.Module, prefix: str = "") -> None:
+    """Name every hook point of `module` from where it sits: attribute hook_PART of the submodule at path P
+    is named P.PART, with P's containers left out ("decoder.blocks.1.self_attn" -> "decoder.1.self_attn.q",
+    "decoder.embed" -> "decoder.tok_embed", the model itself -> "logits"); each submodule holding points
+    gets that path as its `name`. `prefix` names `module` itself (a layer built on its own)."""
+    for path, submodule in module.named_modules():
+        parts = [part for part in f"{prefix}.{path}".split(".") if part and part not in UNNAMED_CONTAINERS]
+        name = ".".join(parts)
+        points = [(attribute, point) for attribute, point in vars(submodule).items() if isinstance(point, HookPoint)]
+        if points and name:
+            submodule.name = name
+        for attribute, point in points:
+            part = attribute.removeprefix(HOOK_PREFIX)
+            point.name = f"{name}.{part}" if name else part
 
 
 def hook_points(model: nn.Module) -> dict[str, tuple[nn.Module, str, HookPoint]]:

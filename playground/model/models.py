@@ -9,7 +9,7 @@ from torch import nn
 from .attention import LayerCache
 from .blocks import DecoderBlock, EncoderBlock, make_norm
 from .config import ModelConfig
-from .hooks import HookPoint
+from .hooks import HookPoint, name_hook_points
 from .masks import causal_mask, padding_mask
 from .positional import build_positional, embedding_scale
 from .sites import AttentionSite
@@ -28,17 +28,16 @@ def final_norm(config: ModelConfig) -> nn.Module:
 class Embedding(nn.Module):
     """Token embedding (times sqrt(D) where configured) plus additive positions, then dropout."""
 
-    def __init__(self, vocab_size: int, config: ModelConfig, name: str):
+    def __init__(self, vocab_size: int, config: ModelConfig):
         super().__init__()
-        self.name = name
         self.tokens = nn.Embedding(vocab_size, config.d_model)
         self.scale = embedding_scale(config.d_model, config.scale_embedding)
         self.positions = build_positional(config.positional, config.d_model, config.head_dim, config.max_len,
                                           config.rope_base)
         self.dropout = nn.Dropout(config.dropout)
-        self.hook_tok_embed = HookPoint(f"{name}.tok_embed")
+        self.hook_tok_embed = HookPoint()
         additive = self.positions.table(1) is not None                      # RoPE and none add no vectors
-        self.hook_pos_embed = HookPoint(f"{name}.pos_embed") if additive else None
+        self.hook_pos_embed = HookPoint() if additive else None
 
     def forward(self, ids: torch.Tensor, offset: int = 0) -> torch.Tensor:
         x = self.hook_tok_embed(self.tokens(ids) * self.scale)               # [B, T, D]
@@ -87,16 +86,13 @@ class KVCache:
 class EncoderStack(nn.Module):
     """Embedding, N bidirectional blocks, and a final LayerNorm for pre-norm stacks."""
 
-    def __init__(self, config: ModelConfig, vocab_size: int, name: str = "encoder"):
+    def __init__(self, config: ModelConfig, vocab_size: int):
         super().__init__()
-        self.name = name
         self.pad_id = config.pad_id
-        self.embed = Embedding(vocab_size, config, name)
-        self.blocks = nn.ModuleList(
-            EncoderBlock(config, f"{name}.{i}") for i in range(config.n_encoder_layers)
-        )
+        self.embed = Embedding(vocab_size, config)
+        self.blocks = nn.ModuleList(EncoderBlock(config) for _ in range(config.n_encoder_layers))
         self.final_norm = final_norm(config)
-        self.hook_final_norm = HookPoint(f"{name}.final_norm")
+        self.hook_final_norm = HookPoint()
 
     def forward(self, ids: torch.Tensor):
         """ids [B, S] -> (hidden [B, S, D], key mask [B, 1, 1, S] or None when nothing is padded)."""
@@ -110,15 +106,12 @@ class EncoderStack(nn.Module):
 class DecoderStack(nn.Module):
     """Embedding, N causal blocks (with cross-attention in a seq2seq model), final LayerNorm."""
 
-    def __init__(self, config: ModelConfig, vocab_size: int, cross_attention: bool, name: str = "decoder"):
+    def __init__(self, config: ModelConfig, vocab_size: int, cross_attention: bool):
         super().__init__()
-        self.name = name
-        self.embed = Embedding(vocab_size, config, name)
-        self.blocks = nn.ModuleList(
-            DecoderBlock(config, f"{name}.{i}", cross_attention) for i in range(config.n_decoder_layers)
-        )
+        self.embed = Embedding(vocab_size, config)
+        self.blocks = nn.ModuleList(DecoderBlock(config, cross_attention) for _ in range(config.n_decoder_layers))
         self.final_norm = final_norm(config)
-        self.hook_final_norm = HookPoint(f"{name}.final_norm")
+        self.hook_final_norm = HookPoint()
         self.mask_builder = causal_mask
 
     def forward(self, ids, cache: KVCache | None = None, memory=None, memory_mask=None):
@@ -181,7 +174,12 @@ class _LanguageModelHead(nn.Module):
         never = torch.zeros(vocab_size, dtype=torch.bool)
         never[list(self.config.never_predict)] = True
         self.register_buffer("never_predict", never, persistent=False)      # [V]
-        self.hook_logits = HookPoint("logits")
+        self.hook_logits = HookPoint()
+
+    def _finish(self) -> None:
+        """Name the hook points from the module tree, then draw the initial weights."""
+        name_hook_points(self)
+        self._initialise()
 
     def _initialise(self) -> None:
         """Linear weights ~ N(0, 0.02); token embeddings ~ N(0, 1/D) when scaled by sqrt(D), else N(0, 0.02)."""
@@ -212,7 +210,7 @@ class DecoderOnly(_LanguageModelHead):
         self.config = config
         self.decoder = DecoderStack(config, config.vocab_size, cross_attention=False)
         self._make_head(config.vocab_size, self.decoder.embed.tokens)
-        self._initialise()
+        self._finish()
 
     def decode(self, ids: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
                trace: Trace | None = None) -> torch.Tensor:
@@ -235,7 +233,7 @@ class EncoderOnly(_LanguageModelHead):
         self.config = config
         self.encoder = EncoderStack(config, config.vocab_size)
         self._make_head(config.vocab_size, self.encoder.embed.tokens)
-        self._initialise()
+        self._finish()
 
     def encode(self, src: torch.Tensor, trace: Trace | None = None) -> Memory:
         """src [B, S] -> Memory(hidden [B, S, D], key mask)."""
@@ -272,7 +270,7 @@ class EncoderDecoder(_LanguageModelHead):
         if config.tie_weights:
             self.decoder.embed.tokens.weight = self.encoder.embed.tokens.weight
         self._make_head(config.target_vocab_size, self.decoder.embed.tokens)
-        self._initialise()
+        self._finish()
 
     def encode(self, src: torch.Tensor, trace: Trace | None = None) -> Memory:
         """src [B, S] -> Memory(hidden [B, S, D], source key mask [B, 1, 1, S] or None)."""

@@ -31,7 +31,8 @@ def test_a_head_s_share_is_its_output_scaled_by_the_frozen_root_mean_square():
     rms = torch.sqrt(stream.pow(2).mean() + model.config.norm_eps)
     z = trace["decoder.1.self_attn.z"][0, -1, 3].double()                   # [Dh]
     out = model.decoder.blocks[1].self_attn.w_o.weight.double()[:, 24:32] @ z
-    expected = float((model.decoder.final_norm.weight.double() * out / rms) @ model.head.weight[9].double())
+    with torch.no_grad():
+        expected = float((model.decoder.final_norm.weight.double() * out / rms) @ model.head.weight[9].double())
     share = next(c.value for c in attribution.components if c.name == "decoder.1.self_attn.head3")
     assert share == pytest.approx(expected, abs=1e-6)
     assert attribution.scale == pytest.approx(float(1 / rms))

@@ -6,6 +6,7 @@ import torch
 from torch import nn
 
 from playground.model import CROSS, MultiHeadAttention, Trace, attend, causal_mask, merge_heads, split_heads
+from playground.model.hooks import name_hook_points
 
 from .helpers import ARCHS, POSITIONALS, run, tiny_model
 
@@ -23,7 +24,7 @@ def copy_into_torch_mha(ours: MultiHeadAttention, d_model: int, n_heads: int) ->
 @pytest.mark.parametrize("traced", [False, True])
 def test_self_attention_matches_torch_multihead_attention(traced):
     torch.manual_seed(0)
-    ours = MultiHeadAttention(32, 4, "test.self_attn").eval()
+    ours = MultiHeadAttention(32, 4).eval()
     reference = copy_into_torch_mha(ours, 32, 4)
     x = torch.randn(3, 9, 32)
     mask = causal_mask(9, 9)
@@ -35,7 +36,8 @@ def test_self_attention_matches_torch_multihead_attention(traced):
 
 def test_cross_attention_with_padding_matches_torch_and_records_weights():
     torch.manual_seed(1)
-    ours = MultiHeadAttention(32, 4, "test.cross_attn").eval()
+    ours = MultiHeadAttention(32, 4).eval()
+    name_hook_points(ours, "test.cross_attn")                                # a layer built on its own
     reference = copy_into_torch_mha(ours, 32, 4)
     x, memory = torch.randn(2, 5, 32), torch.randn(2, 7, 32)
     keep = torch.tensor([[True] * 7, [True] * 4 + [False] * 3])              # [B, S]

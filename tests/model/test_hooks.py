@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from playground.model import Trace, hook_names, hooks
-from playground.model.hooks import HookPoint
+from playground.model import MultiHeadAttention
+from playground.model.hooks import HookPoint, name_hook_points
 
 from .helpers import ARCHS, randomize_parameters, run, tiny_model
 
@@ -234,3 +235,15 @@ def test_a_model_built_in_inference_mode_projects_from_its_current_weights():
         for target, source in zip(twin.parameters(), model.parameters()):
             target.copy_(source)
         torch.testing.assert_close(changed, twin(ids), rtol=0, atol=1e-6)
+
+
+def test_hook_names_and_module_names_are_set_once_from_the_module_tree():
+    model = tiny_model("encoder_decoder")
+    attention = model.decoder.blocks[1].cross_attn
+    assert attention.name == "decoder.1.cross_attn" and attention.hook_weights.name == "decoder.1.cross_attn.weights"
+    assert model.encoder.name == "encoder" and model.encoder.embed.hook_tok_embed.name == "encoder.tok_embed"
+    assert model.hook_logits.name == "logits" and not hasattr(model, "name")
+    alone = MultiHeadAttention(8, 2)
+    assert alone.hook_q.name == "q"
+    name_hook_points(alone, "probe.self_attn")
+    assert (alone.name, alone.hook_q.name) == ("probe.self_attn", "probe.self_attn.q")
