@@ -74,7 +74,7 @@ def test_the_induction_models_suggested_corruption_is_patched_layer_by_position_
     assert np.asarray(drawn["pt_positions"].data[0].z).shape == (4, len(REPEAT))   # 2 layers x 2 heads, each position
     assert drawn["pt_source"].constructor_args["visible"] is False
     assert ("**L1·H" if lang == "en" else "**L1·H") in drawn["pt_summary"]
-    assert ("Right answer** ␣" if lang == "en" else "正确答案** ␣") in drawn["pt_summary"]
+    assert ("Right answer** “␣”" if lang == "en" else "正确答案** “␣”") in drawn["pt_summary"]
 
 
 def test_each_head_cell_is_the_library_metric_of_that_head_patched_alone(workspace, shipped):
@@ -105,8 +105,10 @@ def test_suggest_changes_one_source_character_of_a_task_model_and_shows_where_it
     assert len(rows) == 6 and rows[0].endswith("L0") and rows[-1].endswith("L1")      # encoder, self, cross x 2
     position = next(i for i, (a, b) in enumerate(zip(REVERSE.text, corrupted)) if a != b)
     right, wrong = REVERSE.text[position], corrupted[position]               # reversed: the changed letter is written
-    answer = "Right answer** {}, **wrong answer** {}" if lang == "en" else "正确答案** {}，**错误答案** {}"
+    answer = "Right answer** “{}”, **wrong answer** “{}”" if lang == "en" else "正确答案** “{}”，**错误答案** “{}”"
     assert answer.format(right, wrong) in drawn["pt_summary"]
+    changed = "{} (“{}” → “{}”)" if lang == "en" else "{}（“{}” → “{}”）"
+    assert changed.format(position, right, wrong) in drawn["pt_summary"]                 # each token in quotes
 
 
 @pytest.mark.parametrize("lang, form, fragment", [

@@ -90,8 +90,9 @@ def _piece(entry: ModelEntry, token: int) -> str:
 
 
 def _shown(entry: ModelEntry, token: int) -> str:
-    """A token for Markdown: whitespace drawn visibly, written literally."""
-    return literal(visible(_piece(entry, token))) or "∅"
+    """A token for the summary's sentences: in quotes (a token that is itself a quote or a comma reads as
+    a token, not as punctuation of the sentence), whitespace drawn visibly, written literally."""
+    return f"“{literal(visible(_piece(entry, token))) or '∅'}”"
 
 
 # ------------------------------------------------------------------------------------------ the suggestion
