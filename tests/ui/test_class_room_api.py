@@ -176,3 +176,27 @@ def test_a_lessons_question_as_a_class_poll(client, demo):
     assert question.choices[question.answer].feedback.en.split("$")[0][:20] in board(demo.rooms.peek(code), "en").reveal
     assert client.predict(code, key, "en", api_name="/room_board")["match"] == {"rounds": 0}   # polls are not the match
     assert "no such lesson question" in refused(client, "room_poll", code, key, "nothing:check", "en")
+
+
+def test_the_rooms_pages_and_events_are_their_own(demo):
+    """A phone that joins loads the student page's components only; every room event writes only its own
+    page's components, and the main page's one room event (Class room) writes one hidden box."""
+    config = demo.config
+    pages = config["page"]
+    by_id = {c["id"]: c for c in config["components"]}
+    assert len(pages["room"]["components"]) < 80 and len(pages[""]["components"]) > 300
+    room_ids = set(pages["room"]["components"]) | set(pages["room-board"]["components"])
+    buttons = 0
+    for dependency in config["dependencies"]:
+        outputs = set(dependency["outputs"])
+        if dependency["id"] in pages["room"]["dependencies"]:
+            assert outputs <= set(pages["room"]["components"]), dependency["api_name"]
+        elif dependency["id"] in pages["room-board"]["dependencies"]:
+            assert outputs <= set(pages["room-board"]["components"]), dependency["api_name"]
+        else:
+            assert not outputs & room_ids
+            if any(by_id[t[0]].get("props", {}).get("elem_id") == "class-room" for t in dependency["targets"]
+                   if t[0] in by_id):
+                assert [by_id[o]["props"]["elem_id"] for o in outputs] == ["class-room-token"]
+                buttons += 1
+    assert buttons == 1
