@@ -159,3 +159,9 @@ def test_a_typed_word_finds_its_bpe_token():
     assert spec.token_id("the") == 2 and spec.token_id(" the") == 1
     spec = RoundSpec("bpe", ("x",), ("a", " cat"), (0.5, 0.5), 1)
     assert spec.token_id("cat") == 1 and spec.token_id("dog") is None
+
+
+def test_a_link_naming_a_room_is_not_an_unknown_parameter():
+    from playground.ui.page.links import parse_link
+    page = parse_link("?room=ABCDE&lang=en", ("lessons",), {}, registry=None)
+    assert page.ignored == [] and page.lang == "en"
