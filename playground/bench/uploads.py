@@ -15,6 +15,10 @@ panel accepts (its suggested corruption found and patched), the linear probes (b
 the card of an upload may claim the random-block task that offers them), beam search at the widest beam
 and longest output the Generate tab allows, and patching on an encoder-only upload of the same limits.
 
+accepted_tokenizer_encode_s: the slowest encoding, among inputs of the longest length a text box accepts
+(one character repeated, Chinese, bytes that merge nowhere, the training text), by a BPE tokenizer as an
+upload is read (rebuilt on the fixed pipeline): the shipped shakespeare-bpe. Goal: well under a second.
+
 The largest accepted upload is read from the app's UPLOAD_LIMITS: a decoder-only model with the
 widest vocabulary they allow (a character vocabulary, so the typed text is known) and the widest
 d_model that keeps it within their parameter count. The vocabulary is what a view's cost grows
@@ -193,5 +197,24 @@ def upload_view_lines() -> list[dict]:
                    SECONDS_GOAL, "lower", **context)]
 
 
+def tokenizer_line() -> dict:
+    """The slowest encoding of a longest input by a BPE tokenizer read as an upload is (see the docstring)."""
+    from playground.data import tokenizer_from_json
+    from playground.ui.page.validation import MAX_INPUT_CHARS
+
+    shipped = Path(__file__).resolve().parents[2] / "pretrained" / "shakespeare-bpe" / "tokenizer.json"
+    tokenizer = tokenizer_from_json(shipped.read_text(encoding="utf-8"))
+    inputs = {"one_character": "a" * MAX_INPUT_CHARS, "chinese": ("床前明月光" * MAX_INPUT_CHARS)[:MAX_INPUT_CHARS],
+              "unmerged_bytes": ("\x00\x7f\u0300" * MAX_INPUT_CHARS)[:MAX_INPUT_CHARS],
+              "text": ("To be, or not to be, that is the question. " * MAX_INPUT_CHARS)[:MAX_INPUT_CHARS]}
+    seconds = {}
+    for name, typed in inputs.items():
+        began = time.perf_counter()
+        tokenizer.encode(typed)
+        seconds[name] = time.perf_counter() - began
+    return result(SUITE, "accepted_tokenizer_encode_s", max(seconds.values()), "s", 1.0, "lower",
+                  chars=MAX_INPUT_CHARS, per_input_s={name: round(s, 5) for name, s in seconds.items()})
+
+
 def run(quick: bool) -> list[dict]:
-    return upload_view_lines()
+    return upload_view_lines() + [tokenizer_line()]
