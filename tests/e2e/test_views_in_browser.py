@@ -114,3 +114,64 @@ def test_the_logit_lens_on_a_long_input_keeps_its_text_readable(app, browser, sc
         assert boxes["crowded"] == 0
     screenshot(page, screenshots, f"views-logit-lens-{'present' if present else 'page'}-{lang}")
     page.context.close()
+
+
+# The colour behind each of the language control's parts that holds no choice, in the header.
+_LANGUAGE_BACKGROUNDS_JS = """
+() => {
+  const control = document.getElementById('language');
+  const chain = [];
+  for (let e = control; e && e.id !== 'header'; e = e.parentElement) chain.push(getComputedStyle(e).backgroundColor);
+  return chain;
+}
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_presenter_modes_language_switch_sits_on_the_header_without_a_grey_box(app, browser, screenshots, lang):
+    page = new_page(browser, VIEWPORT)
+    page.goto(f"{app.url}?view=architecture&present=1&lang={lang}")
+    page.wait_for_selector("#tab-architecture:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    backgrounds = page.evaluate(_LANGUAGE_BACKGROUNDS_JS)
+    assert all(colour in ("rgba(0, 0, 0, 0)", "transparent") for colour in backgrounds), backgrounds
+    page.locator("#header").screenshot(path=str(screenshots / f"views-present-header-{lang}.png"))
+    page.context.close()
+
+
+def test_a_click_while_a_picked_tab_draws_meets_a_busy_pointer(app, browser):
+    page = new_page(browser, VIEWPORT)
+    page.goto(f"{app.url}?view=architecture&lang=en")
+    page.wait_for_selector("#tab-architecture:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    assert page.evaluate("getComputedStyle(document.getElementById('tabs')).cursor") != "progress"
+    cursors = page.evaluate("""async () => {
+        document.getElementById('tab-tokenizer-button').click();
+        const seen = [];
+        for (let i = 0; i < 40 && !seen.includes('progress'); i++) {
+          seen.push(getComputedStyle(document.getElementById('tabs')).cursor);
+          await new Promise((done) => setTimeout(done, 5));
+        }
+        return seen;
+    }""")
+    assert "progress" in cursors                              # from the draw's first moments, before the fade
+    page.wait_for_selector("#tab-tokenizer:not([aria-busy])", state="visible")
+    assert page.evaluate("getComputedStyle(document.getElementById('tabs')).cursor") != "progress"
+    page.context.close()
+
+
+def test_an_svg_draws_a_small_heatmaps_cells_as_vectors(app, browser, tmp_path):
+    page = new_page(browser, VIEWPORT)
+    page.goto(f"{app.url}?view=attention&model=induction&text=abcdefghij&layer=1&head=0&lang=en")
+    fig = drawn(page, "attention-head-plot")
+    n = len(fig["traces"][0]["x"])
+    wait_until(lambda: page.locator("#attention-head-plot .svg-export").count(), "the SVG button")
+    page.hover("#attention-head-plot .js-plotly-plot")
+    with page.expect_download() as download:
+        page.click("#attention-head-plot .svg-export")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    content = saved.read_text(encoding="utf-8")
+    assert content.startswith("<svg") and fig["title"] in content
+    assert "data:image/png" not in content                               # no bitmap left
+    assert 'class="vector-cells"' in content and content.count("<rect") >= n * (n + 1) // 2      # causal: masked cells are empty
+    assert page.evaluate("URL.createObjectURL.toString()").endswith("{ [native code] }")   # put back
+    page.context.close()

@@ -1,8 +1,8 @@
 """While an event draws the tab on screen (a tab picked, the language changed, the page opening), the
 tabs' panels are marked busy: `inert`, so nothing in them can be clicked or typed into, and
 `aria-busy`, so a screen reader waits. A click or an edit made during the draw would otherwise run
-on the values from before it and then be replaced by the draw arriving after it. A draw slow enough
-to notice (over FADE_DELAY_MS) fades the panel.
+on the values from before it and then be replaced by the draw arriving after it. The pointer shows
+the page busy from the start; a draw slow enough to notice (over FADE_DELAY_MS) also fades the panel.
 
 The event's `js` marks the panels (marking(js)) and a browser-only step chained after it (DRAWN_JS)
 unmarks them. Draws may overlap, so the page counts them; a draw whose end never reaches the page
@@ -34,8 +34,10 @@ DRAWN_JS = f"""
 }}
 """
 
+# The cue from the draw's first moment: the pointer over the (inert) panels shows the page is busy.
 CSS = f"""
 {PANELS}[{BUSY}=true] {{ opacity: 0.55; transition: opacity 0.2s linear {FADE_DELAY_MS}ms; }}
+#tabs:has(> .tabitem[{BUSY}=true]) {{ cursor: progress; }}
 """
 
 
