@@ -78,8 +78,9 @@ class AppContext:
     language: gr.Radio
     views: dict = field(default_factory=dict)
     note: gr.Markdown | None = None
-    kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str]] = field(
+    kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str | None]] = field(
         default_factory=list)
+    kept_model: gr.BrowserState | None = None     # the session's trained model, kept by the browser (kept_models)
 
     def workspace(self, request: gr.Request | None, opens_page: bool = False) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request);

@@ -38,6 +38,7 @@ from gradio.data_classes import GradioModel, GradioRootModel
 
 from playground.viz.figure_json import figure_json
 
+from ..session import kept_models
 from ..session.workspace import Workspace
 from ..text.i18n import text
 from .context import FORM_INPUTS, PRIVATE, AppContext, light
@@ -519,6 +520,8 @@ class TabWiring:
         fn = self.function(handler, link, shared, stream, trains, postprocesses, by_trigger, adapt, derived,
                            refreshes)
         dependency = trigger(fn, self.inputs, targets, **options)
+        if trains and self.ctx.kept_model is not None:        # the browser keeps the model it trained
+            dependency.then(self._keep_model, None, [self.ctx.kept_model], show_progress="hidden", **PRIVATE)
         if refused is not None:
             refused_targets = [target for name, target in zip(names, targets) if name not in (LINK, NOTE)]
             dependency.failure(self.function(refused, postprocesses=postprocesses, adapt=adapt), self.inputs,
@@ -526,6 +529,9 @@ class TabWiring:
                                show_progress_on=[shows_progress], postprocess=not postprocesses, **FORM_INPUTS,
                                **PRIVATE)
         return dependency
+
+    def _keep_model(self, request: gr.Request):
+        return kept_models.record(self.ctx.workspace(request))
 
     def derived_outputs(self) -> list[str]:
         """The outputs of every Derived panel of the tab."""

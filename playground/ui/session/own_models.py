@@ -16,7 +16,8 @@ from ..page.showing import shown_tab
 from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
 from ..text.markup import literal
-from . import hub_models
+from ..tabs.lessons.layout import state_secret
+from . import hub_models, kept_models
 
 OWN_PREFIX = "mine-"
 FIELD_LABELS = {"parameters": "upload_field_parameters", "tokenizer_bytes": "upload_field_tokenizer_bytes"}
@@ -57,6 +58,8 @@ def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown, tuple]:
                          label=label("lbl_upload"), elem_id="model-upload")
         status = gr.Markdown(elem_id="model-upload-status")
         hub = hub_models.build(ctx)
+    ctx.kept_model = gr.BrowserState({}, storage_key=kept_models.STORAGE_KEY, secret=state_secret())
+    ctx.kept.append((ctx.kept_model, kept_models.restore, None))
     return upload, status, hub
 
 

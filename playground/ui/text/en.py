@@ -35,6 +35,19 @@ EN: dict[str, str] = {
     "err_out_of_range": "{name} is {value}; choose a value between {low} and {high}.",
     "err_bad_choice": "{name} cannot be \"{value}\"; choose one of: {choices}.",
     "err_unknown_model": "There is no model \"{name}\"; choose one of: {choices}.",
+    "err_trained_model_gone": "The model “{name}” you trained is no longer on the server: a model trained here lives "
+                              "in the server's memory, and the server has restarted (or forgot this page while it "
+                              "was idle). Reload the page: this browser kept a copy and gives it back. A model "
+                              "you downloaded from the Train tab can also be uploaded again (Use your own model). "
+                              "Models here now: {choices}.",
+    "err_kept_model_large": "The model “{name}” you trained did not come back after the server restarted: at "
+                            "{size:.1f} MB it was larger than the {limit:.0f} MB a browser keeps. Upload the "
+                            ".safetensors you downloaded from the Train tab (Use your own model), or train it again. "
+                            "Models here now: {choices}.",
+    "err_kept_model_unreadable": "The model “{name}” you trained did not come back after the server restarted: the "
+                                 "copy this browser kept could not be read. Upload the .safetensors you downloaded "
+                                 "from the Train tab (Use your own model), or train it again. Models here now: "
+                                 "{choices}.",
     "err_config": "This configuration is not valid: {error}",
     "what_input": "input",
     "what_prompt": "prompt",

@@ -13,11 +13,11 @@ import gradio as gr
 import numpy as np
 
 from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
-from ...page.validation import fail
 from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import ATTENTION_EXAMPLES, CHINESE_MODEL, examples_for
 from playground.zoo import ModelEntry
+from ...session.kept_models import unknown_model
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views.explaining_panels import (
@@ -71,8 +71,7 @@ def shown(workspace: Workspace, form: AttentionForm, lang: str) -> Shown:
     with the form's kind and score replaced by the model's own where it lacks them."""
     final = workspace.model(form.model)
     if final is None:
-        choices = ", ".join(workspace.model_names(workspace.registry))
-        raise fail(lang, "err_unknown_model", name=form.model, choices=choices)
+        raise unknown_model(workspace, form.model, lang)
     entry = entry_at_step(workspace.registry, final, form.step)
     at_step = (form.step, timeline_of(workspace.registry, final)[-1]) if entry is not final else None
     if form.kind not in kinds_of(entry):

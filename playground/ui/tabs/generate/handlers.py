@@ -25,6 +25,7 @@ from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import CHINESE_MODEL, GENERATE_EXAMPLES, exposure_target, suitable_input
 from playground.zoo import ModelEntry
+from ...session.kept_models import unknown_model
 from ...session.workspace import Workspace
 from ...text.i18n import label, text
 from ...views import guessing
@@ -60,8 +61,7 @@ def generative_model(workspace: Workspace, form: GenerateForm, lang: str) -> Mod
     of that name."""
     entry = workspace.model(form.model)
     if entry is None or not entry.generative:
-        choices = ", ".join(workspace.model_names(workspace.registry, generative_only=True))
-        raise fail(lang, "err_unknown_model", name=form.model, choices=choices)
+        raise unknown_model(workspace, form.model, lang, generative_only=True)
     return entry
 
 

@@ -11,10 +11,10 @@ from dataclasses import replace
 import gradio as gr
 
 from ...page.refusals import refusal_figures, refusal_reason
-from ...page.validation import fail
 from ...page.widgets import layer_head_updates
 from ...session.examples import CHINESE_MODEL, FILL_EXAMPLES, MASK_EXAMPLES
 from playground.zoo import ModelEntry
+from ...session.kept_models import unknown_model
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views.embeddings import embedding_view
@@ -40,7 +40,7 @@ def _entry(workspace: Workspace, name: str, lang: str) -> ModelEntry:
     """The session's model `name`, else a gr.Error listing the names it has."""
     entry = workspace.model(name)
     if entry is None:
-        raise fail(lang, "err_unknown_model", name=name, choices=", ".join(workspace.model_names(workspace.registry)))
+        raise unknown_model(workspace, name, lang)
     return entry
 
 

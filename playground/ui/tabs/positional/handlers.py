@@ -10,7 +10,7 @@ from dataclasses import replace
 import gradio as gr
 
 from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
-from ...page.validation import fail
+from ...session.kept_models import unknown_model
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from .form import PositionalForm
@@ -40,8 +40,7 @@ def model_positions(workspace: Workspace, form: PositionalForm, lang: str) -> di
     """The chosen model's own position table and similarity (hidden for RoPE and none), with a note."""
     entry = workspace.model(form.model)
     if entry is None:
-        raise fail(lang, "err_unknown_model", name=form.model,
-                   choices=", ".join(workspace.model_names(workspace.registry)))
+        raise unknown_model(workspace, form.model, lang)
     heatmap, similarity, note = model_position_views(entry, lang)
     return {"model_heatmap": gr.Plot(heatmap, visible=heatmap is not None),
             "model_similarity": gr.Plot(similarity, visible=similarity is not None), "model_note": note}
