@@ -7,6 +7,7 @@ from typing import Callable
 
 import gradio as gr
 
+from playground.device import on_zero_gpu
 from playground.zoo import ModelRegistry
 
 from ..session.workspace import Workspace, WorkspaceStore
@@ -17,6 +18,7 @@ HEAVY_CONCURRENCY = 1   # run to the end, beam search: one at a time, the rest q
 UPLOAD_CONCURRENCY = 1  # model uploads: a queue of their own, so a stream of them delays no one else's events
 TRAINING_SLOTS_ENV_VAR = "PLAYGROUND_TRAINING_SLOTS"
 DEFAULT_TRAINING_SLOTS = 1   # trainings at once: on a 2-vCPU Space one trains while the other core serves viewers
+ZERO_GPU_TRAINING_SLOTS = 8  # on ZeroGPU the chunks train on the platform's GPUs and the Space's CPU mostly waits
 LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
@@ -49,8 +51,9 @@ def uploading(*progress_on) -> dict:
 
 
 def training_slots() -> int:
-    """Trainings that run at once: $PLAYGROUND_TRAINING_SLOTS (an integer >= 1), else 1."""
-    return positive_int_env(TRAINING_SLOTS_ENV_VAR, DEFAULT_TRAINING_SLOTS)
+    """Trainings that run at once: $PLAYGROUND_TRAINING_SLOTS (an integer >= 1), else
+    ZERO_GPU_TRAINING_SLOTS on a ZeroGPU Space and DEFAULT_TRAINING_SLOTS elsewhere."""
+    return positive_int_env(TRAINING_SLOTS_ENV_VAR, ZERO_GPU_TRAINING_SLOTS if on_zero_gpu() else DEFAULT_TRAINING_SLOTS)
 
 
 def training(*progress_on) -> dict:

@@ -16,7 +16,7 @@ import time
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Hashable, Iterator
 
 import numpy as np
 
@@ -150,6 +150,53 @@ def training_text(spec: TrainSpec, pasted, lang: str) -> str | None:
     if spec.data == "tang_poems":
         return tang_poems_text()
     return check_text(pasted, lang, MAX_TRAIN_TEXT_CHARS, what="train_text")
+
+
+class TrainingLine:
+    """The app's Train tab runs across sessions, for a waiting student's estimate: who waits for a
+    training slot (pressed Start or Resume, not running yet) and when each running run began.
+
+    A session is known by a key (its workspace's id). A wait never followed by a run (the page
+    closed while in line) is forgotten after FORGET_WAIT_S.
+    """
+
+    FORGET_WAIT_S = 900.0
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._waiting: dict[Hashable, float] = {}   # key -> when it joined the line
+        self._running: dict[Hashable, float] = {}   # key -> when its run began
+
+    def waits(self, key: Hashable) -> None:
+        with self._lock:
+            self._waiting[key] = time.monotonic()
+
+    def runs(self, key: Hashable) -> None:
+        with self._lock:
+            self._waiting.pop(key, None)
+            self._running[key] = time.monotonic()
+
+    def ends(self, key: Hashable) -> None:
+        with self._lock:
+            self._waiting.pop(key, None)
+            self._running.pop(key, None)
+
+    def estimate(self, key: Hashable, slots: int, run_s: float = RUN_SECONDS) -> tuple[int, float]:
+        """(place in line, 1 for the next to start; seconds until a slot is likely free for it), each
+        run lasting at most `run_s` (an upper bound: a run that finishes its steps ends sooner)."""
+        now = time.monotonic()
+        with self._lock:
+            self._waiting = {k: t for k, t in self._waiting.items() if now - t < self.FORGET_WAIT_S}
+            joined = self._waiting.get(key, now)
+            place = 1 + sum(1 for k, t in self._waiting.items() if k != key and t <= joined)
+            ends = sorted(max(0.0, began + run_s - now) for began in self._running.values())
+        frees = sorted(ends + [0.0] * max(0, slots - len(ends)))[:slots]
+        for _ in range(place - 1):                    # those before in line take the slots as they free
+            frees = sorted(frees[1:] + [frees[0] + run_s])
+        return place, frees[0]
+
+
+LINE = TrainingLine()
 
 
 class TrainingSession:

@@ -587,7 +587,7 @@ EN: dict[str, str] = {
                       "**{gflops:.1f} GFLOPs**. Limits on this shared CPU: {max_params} parameters, "
                       "{max_gflops:.0f} GFLOPs per step.",
     "train_status_idle": "Choose a task and press **Start**: the model begins with random weights.",
-    "train_status_queued": "Waiting for a free training slot; your place in the queue shows on the chart below.",
+    "train_status_queued": "Waiting for a free training slot: you are number {place} in line, your turn in about {seconds} s (a run lasts at most {run} s, often less). Your place also shows on the chart below.",
     "train_status_building": "Preparing the data and the model…",
     "train_status_started": "A new {task} model with {params} parameters, still untrained.",
     "train_state_running": "**Training…**",

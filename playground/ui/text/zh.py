@@ -523,7 +523,7 @@ ZH: dict[str, str] = {
     "train_estimate": "**{params}** 个参数（词表约 {vocab} 个）；每个训练步约需 **{gflops:.1f} GFLOPs**。"
                       "这台共享 CPU 的上限：{max_params} 个参数，每步 {max_gflops:.0f} GFLOPs。",
     "train_status_idle": "选择一个任务并按 **开始**：模型从随机权重开始。",
-    "train_status_queued": "正在等待空闲的训练名额；你在队列中的位置显示在下方的图表上。",
+    "train_status_queued": "正在等待空闲的训练名额：你排在第 {place} 位，大约 {seconds} 秒后轮到你（每次训练最多 {run} 秒，常常更短）。你在队列中的位置也显示在下方的图表上。",
     "train_status_building": "正在准备数据和模型……",
     "train_status_started": "一个新的{task}模型，{params} 个参数，尚未训练。",
     "train_state_running": "**训练中……**",

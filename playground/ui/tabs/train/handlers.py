@@ -17,10 +17,13 @@ import gradio as gr
 
 from playground.train import Snapshot, TrainEvent
 
+from ...page.context import training_slots
 from ...page.validation import MAX_TRAIN_TEXT_CHARS, check_choice, check_text, fail
 from ...session.training import (
     BEGUN,
     DATA_BLOCK_SIZES,
+    LINE,
+    RUN_SECONDS,
     STEP_SIZE,
     TASK_PRESETS,
     TRAINED_PREFIX,
@@ -131,9 +134,13 @@ def check_request(workspace: Workspace, spec: TrainSpec, pasted, lang: str) -> N
 def _stream(workspace: Workspace, session: TrainingSession, build, max_steps: int | None, lang: str) -> Iterator[dict]:
     """One run in the session's worker, as views; at its end the published model joins the session."""
     before = session.entry
-    with closing(session.launch(lang, build, max_steps)) as batches:     # closing it stops the run
-        for batch in batches:
-            yield batch_views(session, batch, lang)
+    LINE.runs(id(workspace))
+    try:
+        with closing(session.launch(lang, build, max_steps)) as batches:     # closing it stops the run
+            for batch in batches:
+                yield batch_views(session, batch, lang)
+    finally:
+        LINE.ends(id(workspace))
     if session.entry is not None and session.entry is not before:
         workspace.add_model(session.entry)
         yield {"status": status_text(session, lang), "download": session.download,
@@ -305,13 +312,20 @@ def on_queued(workspace: Workspace, form: TrainForm, lang: str) -> dict:
     """Refuse, before the run is queued, a form that cannot train; else say it waits for its turn
     (and take away what an earlier refusal said)."""
     check_request(workspace, form.spec(lang), form.pasted, lang)
-    return {"status": text(lang, "train_status_queued"), "refusal": ""}
+    return {"status": queued_text(workspace, lang), "refusal": ""}
 
 
 def on_resume_queued(workspace: Workspace, form: TrainForm, lang: str) -> dict:
     """Refuse, before it is queued, a Resume with nothing to continue."""
     check_resumable(workspace.training, lang)
-    return {"status": text(lang, "train_status_queued"), "refusal": ""}
+    return {"status": queued_text(workspace, lang), "refusal": ""}
+
+
+def queued_text(workspace: Workspace, lang: str) -> str:
+    """The session joins the line for a training slot: its place and about how long until its turn."""
+    LINE.waits(id(workspace))
+    place, seconds = LINE.estimate(id(workspace), training_slots())
+    return text(lang, "train_status_queued", place=place, seconds=round(seconds), run=round(RUN_SECONDS))
 
 
 def _streamed(workspace: Workspace, run, lang: str) -> Iterator[dict]:
