@@ -131,7 +131,7 @@ def test_the_attention_count_is_what_torch_counts_for_the_models_attention():
     from torch.utils.flop_counter import FlopCounterMode
     from playground.model.attention import MultiHeadAttention
     n, d = 12, 32
-    attention = MultiHeadAttention(d, 4, "attn").eval()
+    attention = MultiHeadAttention(d, 4).eval()
     attention.uses_fused_kernel = lambda: False          # the written-out softmax(QK^T / sqrt(d_k)) V
     x = torch.randn(1, n, d)
     with FlopCounterMode(display=False) as counter, torch.no_grad():
