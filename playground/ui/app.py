@@ -17,7 +17,7 @@ from .page.page_blocks import PageBlocks
 from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
-from .page.runtime import configure_torch
+from .page.runtime import configure_torch, positive_int_env
 from .page.link_size import LinkSize
 from .page.security_headers import SecurityHeaders
 from .page.session_end import end_session
@@ -48,6 +48,7 @@ PROGRESS_POLL_SECONDS = 0.05
 QUEUE_STATUS_SECONDS = 1.0
 CACHE_CLEANUP = (1800, 3600)   # every 30 min, delete files Gradio keeps for the page (downloads) older than 1 h
 TITLE = "Transformer Playground"
+MAX_SESSIONS_ENV = "PLAYGROUND_MAX_SESSIONS"   # tabs the server keeps sessions for (a larger machine holds more)
 # A figure not drawn yet (one a panel's button computes, before it is pressed or after what it was
 # computed from changed) takes no room: Gradio's empty box only shows an icon. It shows while its
 # event runs (the status tracker's progress) and once drawn; a refusal is said by its message.
@@ -64,14 +65,16 @@ CSS = """
 """ + UNDRAWN_FIGURE_CSS + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS + room_page.CSS
 
 
-def create_app(pretrained_dir: str | Path | None = None, max_sessions: int = MAX_SESSIONS,
+def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | None = None,
                idle_seconds: float = IDLE_SECONDS) -> gr.Blocks:
     """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/).
-    Its `workspaces` is the store of its sessions' workspaces."""
+    Its `workspaces` is the store of its sessions' workspaces, for `max_sessions` tabs (default:
+    $PLAYGROUND_MAX_SESSIONS or MAX_SESSIONS)."""
     memory.bound_arenas()                    # before the server's threads allocate (see page.memory)
     configure_torch()
     session_costs.install()
     registry = ModelRegistry(pretrained_dir)
+    max_sessions = max_sessions or positive_int_env(MAX_SESSIONS_ENV, MAX_SESSIONS)
     store = WorkspaceStore(max_sessions, idle_seconds, registry=registry)
     rooms = RoomActions(registry)
     with PageBlocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:

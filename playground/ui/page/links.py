@@ -17,6 +17,7 @@ from typing import Mapping
 
 import gradio as gr
 
+from ..session.workspace import SessionsFull
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import LIGHT, PRIVATE
@@ -261,7 +262,10 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         start_warm_up()
         lang = detect_language(probe, request.headers.get("accept-language") if request else None)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
-        workspace = ctx.workspace(request, opens_page=True)
+        try:
+            workspace = ctx.workspace(request, opens_page=True)
+        except SessionsFull as full:                   # a newcomer on a full server, told in the page's language
+            raise as_gradio_error(full, lang) from full
         with workspace.lock:
             workspace.language = lang
             named_models = [name for name, spec in (page.form.params().items() if page.form is not None else ())
@@ -293,7 +297,6 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
         redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
-            view = view or workspace.shown_view            # None: what every tab shows (a model), drawn where shown
             holds_a_place, adds = keep(workspace, value)
             moves = holds_a_place and not (view == page.view and page.given)
             if not (moves or adds):

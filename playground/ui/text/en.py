@@ -21,8 +21,8 @@ EN: dict[str, str] = {
     "err_internal": "Something went wrong inside the app ({kind}). Your session is still usable: "
                     "change the input and try again.",
     "err_not_text": "The {what} must be text.",
-    "err_server_full": "The server already serves {n} students, all of them working right now, so it cannot open "
-                       "a session for you. Try again in a few minutes, when someone has closed their tab.",
+    "err_server_full": "The server already serves the most students it can ({n}), all of them working right now, so "
+                       "it cannot open a session for you. Try again in a few minutes, when someone has closed their tab.",
     "err_queue_session": "You already have {n} actions waiting. Wait until they are done before asking for more.",
     "err_queue_client": "Your network has {n} actions waiting, more than one class needs. Wait until some are done.",
     "err_queue_group": "The server has {n} actions of this kind waiting. Try again in a minute.",
@@ -35,19 +35,6 @@ EN: dict[str, str] = {
     "err_out_of_range": "{name} is {value}; choose a value between {low} and {high}.",
     "err_bad_choice": "{name} cannot be \"{value}\"; choose one of: {choices}.",
     "err_unknown_model": "There is no model \"{name}\"; choose one of: {choices}.",
-    "err_trained_model_gone": "The model “{name}” you trained is no longer on the server: a model trained here lives "
-                              "in the server's memory, and the server has restarted (or forgot this page while it "
-                              "was idle). Reload the page: this browser kept a copy and gives it back. A model "
-                              "you downloaded from the Train tab can also be uploaded again (Use your own model). "
-                              "Models here now: {choices}.",
-    "err_kept_model_large": "The model “{name}” you trained did not come back after the server restarted: at "
-                            "{size:.1f} MB it was larger than the {limit:.0f} MB a browser keeps. Upload the "
-                            ".safetensors you downloaded from the Train tab (Use your own model), or train it again. "
-                            "Models here now: {choices}.",
-    "err_kept_model_unreadable": "The model “{name}” you trained did not come back after the server restarted: the "
-                                 "copy this browser kept could not be read. Upload the .safetensors you downloaded "
-                                 "from the Train tab (Use your own model), or train it again. Models here now: "
-                                 "{choices}.",
     "err_config": "This configuration is not valid: {error}",
     "what_input": "input",
     "what_prompt": "prompt",

@@ -19,7 +19,7 @@ ZH: dict[str, str] = {
     # ------------------------------------------------------------------ messages
     "err_internal": "应用内部出错了（{kind}）。你的会话仍然可用：修改输入后再试一次。",
     "err_not_text": "{what}必须是文本。",
-    "err_server_full": "服务器已在为 {n} 名学生服务，他们此刻都在使用，所以无法为你打开会话。请过几分钟再试，等有人关闭了页面。",
+    "err_server_full": "服务器已在为它能服务的最多学生（{n} 名）服务，他们此刻都在使用，所以无法为你打开会话。请过几分钟再试，等有人关闭了页面。",
     "err_queue_session": "你已有 {n} 个操作在排队。请等它们完成后再继续。",
     "err_queue_client": "你所在的网络已有 {n} 个操作在排队，超过一个班级所需。请等一些完成后再试。",
     "err_queue_group": "服务器上这类操作已有 {n} 个在排队。请过一分钟再试。",
@@ -31,14 +31,6 @@ ZH: dict[str, str] = {
     "err_out_of_range": "{name}是 {value}；请选择 {low} 到 {high} 之间的值。",
     "err_bad_choice": "{name}不能是「{value}」；请从以下选项中选择：{choices}。",
     "err_unknown_model": "没有名为「{name}」的模型；请从以下模型中选择：{choices}。",
-    "err_trained_model_gone": "你训练的模型 “{name}” 已不在服务器上：在这里训练的模型只保存在服务器内存中，而服务器已重启"
-                              "（或在页面闲置时忘记了它）。请刷新页面：本浏览器保存了一份副本，会把它还给你。"
-                              "从“训练”标签页下载过的模型也可以重新上传（使用你自己的模型）。现有模型：{choices}。",
-    "err_kept_model_large": "你训练的模型 “{name}” 在服务器重启后没能恢复：它有 {size:.1f} MB，超过了浏览器能保存的 "
-                            "{limit:.0f} MB。请上传从“训练”标签页下载的 .safetensors 文件（使用你自己的模型），或重新训练。"
-                            "现有模型：{choices}。",
-    "err_kept_model_unreadable": "你训练的模型 “{name}” 在服务器重启后没能恢复：本浏览器保存的副本无法读取。请上传从“训练”"
-                                 "标签页下载的 .safetensors 文件（使用你自己的模型），或重新训练。现有模型：{choices}。",
     "err_config": "这个配置无效：{error}",
     "what_input": "输入",
     "what_prompt": "提示词",
