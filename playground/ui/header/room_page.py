@@ -14,6 +14,7 @@ the student's page; see room_api.
 """
 from __future__ import annotations
 
+import html
 from urllib.parse import urljoin
 
 import gradio as gr
@@ -98,9 +99,9 @@ def join_address(address: str, code: str) -> str:
 def join_html(code: str, address: str, lang: str) -> str:
     """The code in large letters, the QR code of the student page's address and the address as text."""
     link = join_address(address, code)
-    qr = qr_svg(link) if link else ""
-    return (f'<div id="room-code-big" aria-label="{literal(text(lang, "lbl_room_code"))}">{literal(code)}</div>{qr}'
-            f'<p class="room-link">{literal(text(lang, "room_join_at", link=link or code))}</p>')
+    said = html.escape(text(lang, "room_join_at", link=link or code))
+    qr = f'<div role="img" aria-label="{said}">{qr_svg(link)}</div>' if link else ""
+    return (f'<div id="room-code-big">{html.escape(code)}</div>{qr}<p class="room-link">{said}</p>')
 
 
 def build(demo: gr.Blocks, actions: RoomActions) -> None:
