@@ -22,6 +22,7 @@ def test_a_newcomer_to_a_full_server_is_told_and_the_student_keeps_working(small
     newcomer.set_default_timeout(WAIT_SECONDS * 1000)
     newcomer.goto(small_app.url + "?view=attention")
     newcomer.wait_for_selector(".toast-body.error", state="visible")
+    newcomer.wait_for_timeout(600)                         # the toast slides in
     newcomer.screenshot(path=str(screenshots / "server_full_newcomer_zh.png"))
     message = error_toast(newcomer)
     assert "无法为你打开会话" in message and "（1 名）" in message
