@@ -1349,7 +1349,7 @@ EN: dict[str, str] = {
     "lesson_measuring_note": "Each loss is in nats per token. **Uniform** is ln V, the loss of guessing evenly among the V outputs; **unigram** the loss of a model that knows only how often each token occurs in the data (– where the data are not at hand). Below the unigram loss is what a model learned from context. **Perplexity** e^loss: as unsure as a fair choice among that many tokens. **Exact match** counts whole outputs entirely right; **BLEU** (0-100) gives partial credit for shared character n-grams.",
     "lesson_bleu_listed": "BLEU is on the cards of: {models}.",
     "lesson_bleu_missing": "The cards of {models} list no BLEU (–): they were made before BLEU was measured.",
-    "w_self_attention": "self-attention: 2 n² D",
+    "w_self_attention": "self-attention: 4 n D² + 2 n² D",
     "w_recurrent": "recurrent layer: 2 n D²",
     "fig_lesson_recurrence": "Multiply-adds of one layer over n positions of width D = {d}: self-attention vs a recurrent layer",
     "w_sequence_length": "sequence length n",

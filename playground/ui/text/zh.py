@@ -1223,7 +1223,7 @@ ZH: dict[str, str] = {
     "lesson_measuring_note": "每个损失的单位都是奈特/词元。**均匀**即 ln V，在 V 个输出中平均猜测的损失；**一元模型**是只知道每个词元在数据中出现频率的模型的损失（数据不在手边时为 –）。低于一元模型损失的部分，就是模型从上下文中学到的。**困惑度** e^损失：不确定程度相当于在这么多个词元中公平地选一个。**完全匹配率**统计整条完全正确的输出；**BLEU**（0-100）按共有的字符 n 元组给部分分。",
     "lesson_bleu_listed": "模型卡上有 BLEU 的：{models}。",
     "lesson_bleu_missing": "{models} 的模型卡没有列出 BLEU（–）：它们是在测量 BLEU 之前生成的。",
-    "w_self_attention": "自注意力：2 n² D",
+    "w_self_attention": "自注意力：4 n D² + 2 n² D",
     "w_recurrent": "循环层：2 n D²",
     "fig_lesson_recurrence": "一层处理 n 个宽度为 D = {d} 的位置所需的乘加次数：自注意力 vs 循环层",
     "w_sequence_length": "序列长度 n",
