@@ -12,7 +12,8 @@ from playground.ui.page.qr import qr_svg
 from .pages import WAIT_SECONDS, drawn, markdown, open_page, screenshot, wait_until
 
 PASSAGE = "To be, or not to be, that is the question"        # the class guesses its last character, "n"
-NAVBAR_SHOWN_JS = "() => [...document.querySelectorAll('a, button')].some((e) => e.innerText.trim() === 'Home' && e.offsetParent)"
+NAVBAR_SHOWN_JS = ("() => [...document.querySelectorAll('a, button')]"
+                   ".some((e) => e.innerText.trim() === 'Home' && e.offsetParent)")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 

@@ -72,7 +72,8 @@ def test_a_round_scored_as_computed_by_hand(client, registry):
 def test_students_cannot_act_with_anything_but_the_key(client):
     code, key = opened(client)
     student = joined(client, code)
-    for api, args in (("room_round", (code, student, "tiny-gpt", PASSAGE, "en")), ("room_reveal", (code, student, "en")),
+    for api, args in (("room_round", (code, student, "tiny-gpt", PASSAGE, "en")),
+                      ("room_reveal", (code, student, "en")),
                       ("room_board", (code, student, "en")), ("room_close", (code, student, "en")),
                       ("room_close", (code, "", "en")), ("room_board", (code, code, "en"))):
         assert "Only the teacher who opened this room" in refused(client, api, *args)
@@ -148,7 +149,8 @@ def test_the_teachers_own_model_is_handed_to_the_board_once(registry):
     room = actions.rooms.peek(first["code"])
     actions.claim(room, "token-1")
     assert actions.model_names(room) == ["tiny-gpt", "my-trained-gpt"]        # an encoder-only model cannot play
-    assert actions.start_round(first["code"], first["key"], "my-trained-gpt", PASSAGE, "en")["model"] == "my-trained-gpt"
+    started = actions.start_round(first["code"], first["key"], "my-trained-gpt", PASSAGE, "en")
+    assert started["model"] == "my-trained-gpt"
     second = actions.open("en")
     other = actions.rooms.peek(second["code"])
     actions.claim(other, "token-1")                                            # a token claims once

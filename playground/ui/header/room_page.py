@@ -302,8 +302,8 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
                 histogram: gr.Plot(shown.histogram, visible=shown.histogram is not None),
                 attention: gr.Plot(shown.attention, visible=shown.attention is not None)}
 
-    def whole(kept, lang_: str, address_: str) -> dict:
-        """The board and the room's header (its code, QR code and models)."""
+    def whole(kept, lang_: str, address_: str, picked: bool = False) -> dict:
+        """The board and the room's header (its code, QR code and models; `picked`: the model picked stays)."""
         out = drawn(kept, lang_, True, -1)
         room = actions.rooms.peek(kept.get("code", "")) if isinstance(kept, dict) else None
         if room is None or room.key != kept.get("key"):
@@ -311,7 +311,8 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
         names = actions.model_names(room)
         return {**out, message: "", open_box: gr.Row(visible=False), room_box: gr.Column(visible=True),
                 join: join_html(room.code, address_, lang_), timer: gr.Timer(active=True),
-                model: gr.Dropdown(choices=names, value=actions.default_model(room, lang_)),
+                model: gr.Dropdown(choices=names) if picked else gr.Dropdown(choices=names,
+                                                                              value=actions.default_model(room, lang_)),
                 poll: gr.Dropdown(choices=poll_choices(lang_))}
 
     def opened(address_, host_, lang_, kept, request: gr.Request):
@@ -360,5 +361,6 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
     reveal.click(shown_reveal, [teacher, lang], drawn_parts, **ROOM)
     close.click(closed, [teacher, lang], [teacher, *view], **ROOM)
     timer.tick(polled, [teacher, lang, seen], drawn_parts, show_progress="hidden", **ROOM)
-    lang.change(lambda kept, lang_, address_: whole(kept, language(lang_), address_), [teacher, lang, address], view,
+    lang.change(lambda kept, lang_, address_: whole(kept, language(lang_), address_, picked=True),
+                [teacher, lang, address], view,
                 js="(kept, lang, address) => [kept, lang, location.href]", show_progress="hidden", **ROOM)
