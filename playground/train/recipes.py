@@ -18,7 +18,15 @@ from playground.analysis import flops_per_token
 from playground.data import CharTokenizer, bundled_text, tang_poems_text, tasks
 from playground.data.lm_data import TextTooShort
 from playground.limits import MAX_MODEL_VOCAB, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, TRAIN_LIMITS
-from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, count_parameters
+from playground.model import (
+    ACTIVATIONS,
+    NORM_PLACEMENTS,
+    NORM_TYPES,
+    POSITIONAL_ENCODINGS,
+    ModelConfig,
+    count_parameters,
+)
+from playground.model.config import ROPE_BASE_RANGE
 from playground.train.config import SCHEDULES
 from playground.train.presets import PRESETS, RHYME_BLOCK_SIZE, Preset
 from playground.train.trainer import Trainer
@@ -98,14 +106,33 @@ def takes_text(task: str) -> bool:
     return not base_preset(task).synthetic
 
 
+LLM_FIELDS = ("norm_type", "gated_ffn", "n_kv_heads", "rope_base", "qkv_bias")   # today's LLM pieces, as a form has them
+LLM_LIMITS = {"n_kv_heads": (0, TRAIN_LIMITS["n_heads"][1]), "rope_base": tuple(int(x) for x in ROPE_BASE_RANGE)}
+
+
+def llm_form_values(config: ModelConfig) -> dict:
+    """A config's LLM pieces as a form shows them: n_kv_heads 0 for one key/value head per query head,
+    a whole rotary base, qkv_bias on for q/k/v biases in a model without other biases (Qwen2)."""
+    return dict(norm_type=config.norm_type, gated_ffn=config.gated_ffn, n_kv_heads=config.n_kv_heads or 0,
+                rope_base=int(round(config.rope_base)), qkv_bias=bool(config.qkv_bias) and not config.bias)
+
+
+def llm_config_fields(norm_type: str, gated_ffn: bool, n_kv_heads: int, rope_base: int, qkv_bias: bool,
+                      bias: bool) -> dict:
+    """The ModelConfig fields of a form's LLM pieces (llm_form_values read back)."""
+    return dict(norm_type=norm_type, gated_ffn=gated_ffn, n_kv_heads=n_kv_heads or None, rope_base=float(rope_base),
+                qkv_bias=True if qkv_bias and not bias else None)
+
+
 def form_defaults(task: str) -> dict:
-    """The form's values for a task's preset: architecture and optimiser."""
+    """The form's values for a task's preset: architecture (with its LLM pieces) and optimiser."""
     preset = base_preset(task)
     model, train = preset.model_config, preset.train_config
     return dict(layers=model.n_decoder_layers or model.n_encoder_layers, n_heads=model.n_heads,
                 d_model=model.d_model, d_ff=model.d_ff, positional=model.positional, norm=model.norm,
                 activation=model.activation, dropout=model.dropout, tie_weights=model.tie_weights, lr=train.lr,
-                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps)
+                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps,
+                **llm_form_values(model))
 
 
 def stability_defaults(task: str) -> dict:
@@ -135,21 +162,25 @@ def check_stability(preset: Preset, block_size=None, schedule="cosine", decay_ev
     return preset.with_block_size(check_number(block_size, "block_size", *TRAIN_LIMITS["block_size"], integer=True))
 
 
-def config_conflict(n_heads: int, d_model: int, positional: str) -> tuple[str, str, dict] | None:
+def config_conflict(n_heads: int, d_model: int, positional: str, n_kv_heads: int = 0) -> tuple[str, str, dict] | None:
     """The first of a model config's choices that does not fit the others, as (its field, the
-    message key, the message's fields), else None."""
+    message key, the message's fields), else None. n_kv_heads 0: one key/value head per query head."""
     if d_model % n_heads:
         suggestion = max(n_heads, round(d_model / n_heads) * n_heads)
         return "n_heads", "err_heads_divide", dict(d_model=d_model, heads=n_heads, suggestion=suggestion)
+    if n_kv_heads and n_heads % n_kv_heads:
+        choices = ", ".join(str(k) for k in range(1, n_heads + 1) if n_heads % k == 0)
+        return "n_kv_heads", "err_kv_heads_divide", dict(heads=n_heads, kv_heads=n_kv_heads, choices=choices)
     if positional == "rope" and (d_model // n_heads) % 2:
         return "positional", "err_rope_head_dim", dict(head_dim=d_model // n_heads)
     return None
 
 
-def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int) -> tuple[str, str, dict] | None:
+def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, steps: int,
+                  n_kv_heads: int = 0) -> tuple[str, str, dict] | None:
     """The first of the form's choices that does not fit the others, as (its field, the message
     key, the message's fields), else None."""
-    conflict = config_conflict(n_heads, d_model, positional)
+    conflict = config_conflict(n_heads, d_model, positional, n_kv_heads)
     if conflict is not None:
         return conflict
     if warmup > steps:
@@ -160,6 +191,8 @@ def form_conflict(n_heads: int, d_model: int, positional: str, warmup: int, step
 CONFLICT_MESSAGES = {
     "err_heads_divide": "d_model={d_model} does not split into {heads} heads; try d_model={suggestion}",
     "err_rope_head_dim": "RoPE needs an even head dimension, got d_model / n_heads = {head_dim}",
+    "err_kv_heads_divide": "the {heads} query heads share the key/value heads in equal groups, so {kv_heads} "
+                           "key/value heads do not fit; use one of {choices} (0: one per query head)",
     "err_warmup_steps": "{warmup} warm-up steps is longer than the run ({steps} steps)",
 }
 
@@ -167,11 +200,13 @@ CONFLICT_MESSAGES = {
 def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
                lr, warmup, batch_size, steps, event_every_s: float = EVENT_EVERY_S,
                eval_every_s: float = EVAL_EVERY_S, snapshot_every_s: float = SNAPSHOT_EVERY_S,
+               norm_type="layernorm", gated_ffn=False, n_kv_heads=0, rope_base=10000, qkv_bias=False,
                **stability) -> TrainSpec:
     """Every choice of the form in range and consistent, or a RecipeError saying what to change.
 
     The run reports progress every ``event_every_s``, evaluates every ``eval_every_s`` and takes a
     snapshot every ``snapshot_every_s`` seconds (the Train tab's live cadence by default).
+    The LLM pieces (norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias) are as llm_form_values has them.
     ``stability``: block_size, schedule, decay_every, decay_factor, clip, grad_clip (see check_stability).
     """
     task = check_choice(task, tuple(TASK_PRESETS), "task")
@@ -185,8 +220,13 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
     norm = check_choice(norm, NORM_PLACEMENTS, "norm")
     activation = check_choice(activation, ACTIVATIONS, "activation")
     tie_weights = bool(check_choice(tie_weights, (True, False), "tie_weights"))
+    norm_type = check_choice(norm_type, NORM_TYPES, "norm_type")
+    gated_ffn = bool(check_choice(gated_ffn, (True, False), "gated_ffn"))
+    qkv_bias = bool(check_choice(qkv_bias, (True, False), "qkv_bias"))
+    n_kv_heads = check_number(n_kv_heads, "n_kv_heads", *LLM_LIMITS["n_kv_heads"], integer=True)
+    rope_base = check_number(rope_base, "rope_base", *LLM_LIMITS["rope_base"], integer=True)
     d_model, heads = number["d_model"], number["n_heads"]
-    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"])
+    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"], n_kv_heads)
     if conflict is not None:
         field, key, values = conflict
         raise RecipeError(CONFLICT_MESSAGES[key].format(**values), key, field, **values)
@@ -196,7 +236,8 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
             n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
             n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
             n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
-            activation=activation, dropout=number["dropout"], tie_weights=tie_weights)
+            activation=activation, dropout=number["dropout"], tie_weights=tie_weights,
+            **llm_config_fields(norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias, model.bias))
         train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
                                           max_steps=number["steps"], eval_every_s=eval_every_s,
                                           event_every_s=event_every_s, snapshot_every_s=snapshot_every_s)

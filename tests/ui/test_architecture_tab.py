@@ -15,10 +15,11 @@ from playground.ui.tabs.architecture import (
     handlers,
     nested_parameter_counts,
 )
+from playground.ui.tabs.architecture.views import LLM_PRESETS, form_values
 
 
 def form(config) -> dict:
-    return {name: getattr(config, name) for name in FIELDS}
+    return {name: getattr(config, name) for name in FIELDS}        # a config's own fields, as other tabs pass them
 
 
 def leaves(tree) -> int:
@@ -77,7 +78,7 @@ def test_a_preset_link_opens_the_presets_config_and_a_config_link_its_own(regist
 
 
 def form_of(config) -> dict:
-    return {name: getattr(config, name) for name in FIELDS}
+    return form_values(config)                                     # as the form shows them (0 key/value heads: one each)
 
 
 def test_architecture_forms_survive_a_query_string_and_refuse_fractions():

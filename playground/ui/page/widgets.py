@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from playground.model import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, POSITIONAL_ENCODINGS, ModelConfig
+from playground.model import ACTIVATIONS, ARCHITECTURES, NORM_PLACEMENTS, NORM_TYPES, POSITIONAL_ENCODINGS, ModelConfig
+from playground.train.recipes import llm_form_values
 
 from ..text.i18n import label
 from ..text.math import with_mathml
@@ -68,23 +69,25 @@ def integer_number(value: int, **kwargs) -> gr.Number:
 
 
 CONFIG_CHOICES = {"arch": ARCHITECTURES, "positional": POSITIONAL_ENCODINGS, "norm": NORM_PLACEMENTS,
-                  "activation": ACTIVATIONS}
-CONFIG_CHOICE_LABELS = {"arch": "arch_{}", "positional": "enc_{}", "norm": "norm_{}"}
-CONFIG_FLAGS = ("tie_weights", "bias", "scale_embedding")
+                  "activation": ACTIVATIONS, "norm_type": NORM_TYPES}
+CONFIG_CHOICE_LABELS = {"arch": "arch_{}", "positional": "enc_{}", "norm": "norm_{}", "norm_type": "normtype_{}"}
+CONFIG_FLAGS = ("tie_weights", "bias", "scale_embedding", "gated_ffn", "qkv_bias")
 CONFIG_FRACTIONS = {"dropout": 0.05}         # fractions, by their box's step
 CONFIG_LABELS = {"arch": "lbl_arch", "positional": "lbl_positional", "norm": "lbl_norm", "activation": "lbl_activation",
                  "tie_weights": "lbl_tie_weights", "bias": "lbl_bias", "scale_embedding": "lbl_scale_embedding",
-                 "dropout": "lbl_train_dropout"}
+                 "dropout": "lbl_train_dropout", "norm_type": "lbl_norm_type", "gated_ffn": "lbl_gated_ffn",
+                 "qkv_bias": "lbl_qkv_bias"}
 
 
 def model_config_controls(prefix: str, start: ModelConfig, fields: tuple[str, ...]) -> dict[str, gr.components.Component]:
     """Controls for the ModelConfig `fields`, named like the fields, set to `start` (ids PREFIX-FIELD):
     choices as radios, flags as checkboxes, fractions (dropout) as number boxes, sizes as whole-number boxes. The Architecture and Train
-    tabs both build their model from these."""
+    tabs both build their model from these. The LLM pieces show as llm_form_values has them."""
     controls: dict[str, gr.components.Component] = {}
+    values = {**start.to_dict(), **llm_form_values(start)}
     for name in fields:
         elem_id = f"{prefix}-{name.replace('_', '-')}"
-        value = getattr(start, name)
+        value = values[name]
         if name in CONFIG_CHOICES:
             pattern = CONFIG_CHOICE_LABELS.get(name)
             choices = [(label(pattern.format(c)), c) if pattern else c for c in CONFIG_CHOICES[name]]

@@ -2,6 +2,7 @@
 
     ?view=architecture&preset=gpt2-small&lang=en                      (a preset's config)
     ?view=architecture&arch=decoder_only&n_decoder_layers=6&d_model=512&n_heads=8&...&context=1024
+    ?view=architecture&preset=llama-style-small&lang=zh-CN                (RMSNorm, SwiGLU, rope, 2 key/value heads)
 
 A link that names a preset and none of the config fields opens that preset's config.
 """
@@ -10,20 +11,27 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from playground.model import gpt2_small_config
+from playground.model.config import ROPE_BASE_RANGE
+from playground.train.recipes import llm_form_values
 
 from ...page.forms import Choice, Flag, Form, Integer, Refused, String, param
 from ...page.validation import CONFIG_LIMITS
 from ...page.widgets import CONFIG_CHOICES, CONFIG_FLAGS
-from .views import FIELDS, GPT2_PRESET, presets
+from .views import FIELDS, GPT2_PRESET, form_values, presets
 
 LIMIT_OF = {"n_encoder_layers": "n_layers", "n_decoder_layers": "n_layers", "d_model": "d_model",
             "n_heads": "n_heads", "d_ff": "d_ff", "vocab_size": "vocab_size", "max_len": "max_len"}
 GPT2 = gpt2_small_config()
 DEFAULT_CONTEXT = 1024
+GPT2_VALUES = {**GPT2.to_dict(), **llm_form_values(GPT2)}
 
 
 def _field_param(name: str):
-    default = getattr(GPT2, name)
+    default = GPT2_VALUES[name]
+    if name == "n_kv_heads":                                   # 0: one key/value head per query head
+        return param(Integer(default, 0, CONFIG_LIMITS["n_heads"][1]))
+    if name == "rope_base":
+        return param(Integer(default, *(int(x) for x in ROPE_BASE_RANGE)))
     if name in CONFIG_CHOICES:
         return param(Choice(default, CONFIG_CHOICES[name]))
     if name in CONFIG_FLAGS:
@@ -50,6 +58,11 @@ class ArchitectureForm(Form):
     tie_weights: bool = _field_param("tie_weights")
     bias: bool = _field_param("bias")
     scale_embedding: bool = _field_param("scale_embedding")
+    norm_type: str = _field_param("norm_type")
+    gated_ffn: bool = _field_param("gated_ffn")
+    n_kv_heads: int = _field_param("n_kv_heads")
+    rope_base: int = _field_param("rope_base")
+    qkv_bias: bool = _field_param("qkv_bias")
     context: int = param(Integer(DEFAULT_CONTEXT, 1, CONFIG_LIMITS["max_len"][1]))
 
     def config_values(self) -> dict:
@@ -62,7 +75,7 @@ class ArchitectureForm(Form):
         config = presets(registry).get(self.preset)
         if config is None:
             raise Refused("preset", "err_bad_choice", value=self.preset[:40], choices=", ".join(presets(registry)))
-        return replace(self, **{name: getattr(config, name) for name in FIELDS}, context=min(config.max_len, 1024))
+        return replace(self, **form_values(config), context=min(config.max_len, 1024))
 
     def fit(self, registry, given: set[str]) -> tuple["ArchitectureForm", list[Refused]]:
         """A link naming a preset and no config field opens the preset's config."""

@@ -33,6 +33,8 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             c.update(model_config_controls("arch", GPT2, NUMBERS))
         with gr.Row():
             c.update(model_config_controls("arch", GPT2, ("tie_weights", "bias", "scale_embedding")))
+        with gr.Row(elem_id="arch-llm-pieces"):
+            c.update(model_config_controls("arch", GPT2, ("norm_type", "gated_ffn", "n_kv_heads", "rope_base", "qkv_bias")))
     c["treemap"] = gr.Plot(show_label=False, elem_id="arch-treemap")
     c["diagram"] = gr.Plot(show_label=False, elem_id="arch-diagram")
     c["costs"] = gr.Dataframe(headers=["quantity", "component", "value"], interactive=False, elem_id="arch-costs")
