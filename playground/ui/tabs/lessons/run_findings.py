@@ -35,6 +35,7 @@ MIN_RISE = 0.02          # a score that rose by less than this over the run has 
 SAME_STRETCH = 0.25      # two scores passing halfway within this share of the run's steps rose together
 FORMED = 0.5             # a cross-attention pattern whose best head scores this much has formed
 ANTI_DIAGONAL_KEY = "decoder.cross_attn.anti_diagonal"
+SPACE = {"en": " ", "zh-CN": ""}          # between two sentences: Chinese sets none
 SCORE_NAMES = {"previous": "lesson_score_previous", "induction": "lesson_score_induction"}
 
 
@@ -100,7 +101,7 @@ def induction_findings(session: TrainingSession, goal: int | None, lang: str) ->
         order = t("lesson_findings_first", first=names[first], second=names[second], a=halfway[first],
                   b=halfway[second])
         gap = halfway[second] - halfway[first]
-        order += " " + t("lesson_findings_together" if outcome == "same" else "lesson_findings_apart",
+        order += SPACE[lang] + t("lesson_findings_together" if outcome == "same" else "lesson_findings_apart",
                          gap=gap, span=span, share=SAME_STRETCH)
     lines = [order, rise]
     if goal is not None:
@@ -115,7 +116,7 @@ def induction_findings(session: TrainingSession, goal: int | None, lang: str) ->
     if goal is not None and first != "none":
         crossed = next((step for step, value in zip(x, induction) if step > 0 and value >= INDUCTION_THRESHOLD), None)
         claims.append(Claim("lesson 14: the step the induction score crossed its threshold", goal, crossed))
-    return " ".join(lines), claims, outcome
+    return SPACE[lang].join(lines), claims, outcome
 
 
 # ------------------------------------------------------------------ lesson 9: copy
@@ -141,9 +142,9 @@ def copy_findings(session: TrainingSession, goal: int | None, lang: str) -> tupl
     line = t("lesson_findings_copy", loss=first_loss, halved="–" if halved is None else halved,
              exact="–" if exact is None else exact)
     if first in ("loss", "exact"):
-        line += " " + t(f"lesson_findings_copy_{first}")
+        line += SPACE[lang] + t(f"lesson_findings_copy_{first}")
     elif first == "same":
-        line += " " + t("lesson_findings_copy_same")
+        line += SPACE[lang] + t("lesson_findings_copy_same")
     figure = curves_figure(session, lang)
     steps, losses = _trace(figure, t("w_train_loss"))
     _, exacts = _trace(figure, t("w_exact_match"))
@@ -152,13 +153,13 @@ def copy_findings(session: TrainingSession, goal: int | None, lang: str) -> tupl
     claims = [Claim("lesson 9: what moved first, the loss or exact match", first,
                     first_of({"loss": drawn_halved, "exact": drawn_exact}))]
     if goal is not None:
-        line += " " + t("lesson_findings_copy_goal", step=goal)
+        line += SPACE[lang] + t("lesson_findings_copy_goal", step=goal)
     scores = session.score_history[-1][1] if session.score_history else {}
     if DIAGONAL_KEY not in scores or ANTI_DIAGONAL_KEY not in scores:
         return line, claims, ""
     diagonal, anti = float(scores[DIAGONAL_KEY].max()), float(scores[ANTI_DIAGONAL_KEY].max())
     outcome = cross_pattern(diagonal, anti)
-    line += " " + t("lesson_findings_copy_pattern", diagonal=diagonal, anti=anti, formed=FORMED,
+    line += SPACE[lang] + t("lesson_findings_copy_pattern", diagonal=diagonal, anti=anti, formed=FORMED,
                     pattern=t(f"lesson_findings_pattern_{outcome}"))
     if session.view_score == DIAGONAL_KEY:
         drawn = np.asarray(scores_figure(session, lang).data[0].z, dtype=float)[:, -1].max()    # [L*H, S]: last step
@@ -190,7 +191,7 @@ def rhyme_findings(session: TrainingSession, goal: int | None, lang: str) -> tup
     _, losses = _trace(figure, t("w_train_loss"))
     drawn = [v for v in losses if v is not None]
     outcome = rhyme_ending(last.loss, goal, vocab)
-    line += " " + t(f"lesson_findings_rhyme_{outcome}")
+    line += SPACE[lang] + t(f"lesson_findings_rhyme_{outcome}")
     return line, [Claim("lesson 10: the training loss the run ended at", round(last.loss, 3),
                         round(drawn[-1], 3), tolerance=1e-3),
                   Claim("lesson 10: where the loss ended, as the curve shows", outcome,
