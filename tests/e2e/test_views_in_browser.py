@@ -58,7 +58,8 @@ def test_a_link_scrolls_to_the_figure_it_names(app, browser, screenshots, viewpo
     drawn(page, "attention-head-plot")
     top = wait_until(lambda: page.evaluate("""() => {
         const top = document.getElementById('attention-head-plot').getBoundingClientRect().top;
-        return scrollY > 0 && Math.abs(top) < 40 ? top : null; }"""), "the named figure at the top of the window")
+        return scrollY > 0 && Math.abs(top) < 40 ? top : null; }"""), "the named figure at the top of the window",
+                     seconds=2 * WAIT_SECONDS)
     assert top == pytest.approx(SCROLL_MARGIN_PX, abs=20)
     page.wait_for_timeout(1000)                              # and it stays there while the page settles
     assert page.evaluate("document.getElementById('attention-head-plot').getBoundingClientRect().top") < 100
@@ -112,6 +113,13 @@ def test_the_logit_lens_on_a_long_input_keeps_its_text_readable(app, browser, sc
         assert boxes["cells"] == []
     if not present:                                          # a desktop window has room for one character a cell
         assert boxes["crowded"] == 0
+    drawn(page, "attention-dla-plot")                        # its long title clear of the toolbar
+    page.wait_for_timeout(500)
+    title_right, bar_left = page.evaluate("""() => {
+        const g = document.querySelector('#attention-dla-plot .js-plotly-plot');
+        return [g.querySelector('.gtitle').getBoundingClientRect().right,
+                g.querySelector('.modebar').getBoundingClientRect().left]; }""")
+    assert title_right <= bar_left + 1
     screenshot(page, screenshots, f"views-logit-lens-{'present' if present else 'page'}-{lang}")
     page.context.close()
 

@@ -13,7 +13,8 @@ Figures are drawn for the width they get. On a phone a touch screen cannot hover
 every figure's toolbar all the time, over the title: there it keeps only its first group (save as
 PNG, as SVG). FIT_FIGURES_JS (run by the page script whenever the page changes) fits each figure's
 text to a phone: a title or note wider than its figure gets a smaller font (down to
-MIN_FIGURE_FONT_PX). At any width, heatmap cell text that overlaps its neighbours (presenter mode's
+MIN_FIGURE_FONT_PX); on a wider screen a title that runs under the toolbar (shown on hover) gets
+a smaller font too, down to MIN_TITLE_FONT_PX. At any width, heatmap cell text that overlaps its neighbours (presenter mode's
 larger font, a wide glyph) gets a font small enough to keep them apart; where that, or the size
 Plotly fitted to the cells, is below MIN_CELL_FONT_PX, the heatmap shows its colours alone (a
 hover or a tap on a cell still shows its text).
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 PHONE_MAX_PX = 640
 MIN_FIGURE_FONT_PX = 11      # the smallest font a title or note of a figure gets on a phone
+MIN_TITLE_FONT_PX = 14       # the smallest font a title gets to keep clear of the toolbar, wider than a phone
 MIN_CELL_FONT_PX = 9         # heatmap cell text Plotly fits to smaller cells than this is hidden, at any width
 CROWDED_CLASS = "crowded-numbers"
 
@@ -55,7 +57,7 @@ def phone_css() -> str:
 
 
 # Page js `(lang) => ...`: on a phone, each figure's title and notes (annotations) fit their figure, the
-# title beside the toolbar; at any width (presenter mode's larger text too), heatmap cell text made
+# title beside the toolbar (wider, the title alone, down to MIN_TITLE_FONT_PX); at any width (presenter mode's larger text too), heatmap cell text made
 # small enough not to overlap, or hidden below MIN_CELL_FONT_PX (a class on its layer).
 FIT_FIGURES_JS = f"""
 (lang) => {{
@@ -66,14 +68,14 @@ FIT_FIGURES_JS = f"""
     if (!figure || figure.width === 0) continue;
     const bar = gd.querySelector('.modebar');
     const barWidth = bar ? bar.getBoundingClientRect().width : 0;
-    for (const text of phone ? gd.querySelectorAll('.gtitle, .annotation-text') : []) {{
+    for (const text of gd.querySelectorAll(phone ? '.gtitle, .annotation-text' : '.gtitle')) {{
       const box = text.getBoundingClientRect();
       const right = figure.right - (text.classList.contains('gtitle') ? barWidth : 0);
       if (box.width === 0 || (box.left >= figure.left && box.right <= right)) continue;
       const room = text.classList.contains('gtitle') ? right - Math.max(box.left, figure.left) : figure.width;
       const size = parseFloat(getComputedStyle(text).fontSize);
-      const fitted = Math.max({MIN_FIGURE_FONT_PX}, Math.floor(size * room / box.width));
-      if (fitted < size) text.style.fontSize = fitted + 'px';
+      const fitted = Math.max(phone ? {MIN_FIGURE_FONT_PX} : {MIN_TITLE_FONT_PX}, Math.floor(size * room / box.width));
+      if (fitted < size) text.style.setProperty('font-size', fitted + 'px', 'important');
     }}
     for (const layer of gd.querySelectorAll('.heatmaplayer')) {{
       const labels = Array.from(layer.querySelectorAll('.heatmap-label text'));

@@ -27,7 +27,7 @@ NAMED_FIGURES = {
 # and examples come first) the page scrolls to it once it is drawn (SCROLL_TO_NAMED_JS). A lesson
 # opens at its text, Train and Labs at the controls that start the run their figure shows.
 SCROLLED_VIEWS = ("attention", "inside", "positional", "tokenizer", "architecture", "generate")
-SCROLL_WAIT_MS = 60_000      # a figure not drawn by then (a cold server) is left where it is
+SCROLL_WAIT_MS = 120_000     # a figure not drawn by then (a cold, loaded server) is left where it is
 SCROLL_MARGIN_PX = 8         # above the scrolled-to figure
 
 # Tabs whose controls stay open in presenter mode: what the tab says to press is in them (Labs: the lab
