@@ -14,6 +14,10 @@ languages at 1280x720 (goal 0 each; see playground.bench.accessibility).
 gpt2_small_attention_view_ms and gpt2_small_attention_view_cached_ms: the Attention tab's view at
 GPT-2 small's size, cold and from the shared pass cache; see playground.bench.attention_view.
 
+llm_0_5b_attention_view_ms and llm_0_5b_step_ms: the Attention tab's cold view and one Generate step
+(KV cache at 64 tokens) on a model of Qwen2.5-0.5B's shape, with the memory of its shared copy; see
+playground.bench.llm_views.
+
 Two kinds of students are measured. On the shipped examples, a student clicks an example the page
 offers and changes the view's controls (model, kind, layer, head, score, decoding settings): what a
 class does when the teacher says "open the reverse example, look at layer 1". With edited inputs,
@@ -70,7 +74,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import accessibility, attention_view, deep_link, fairness, load, uploads
+from playground.bench import accessibility, attention_view, deep_link, fairness, llm_views, load, uploads
 from playground.bench.common import result
 from playground.bench.room import room_lines
 from playground.ui.text.i18n import text
@@ -483,7 +487,7 @@ def run(quick: bool) -> list[dict]:
                 app.stop()
     lines = [result(SUITE, "cold_start_s", statistics.median(starts), "s", COLD_START_GOAL_S, "lower",
                     starts_s=[round(s, 2) for s in starts], load_avg_1m=round(os.getloadavg()[0], 2)),
-             *view_lines(quick), *attention_view.run(quick)]
+             *view_lines(quick), *attention_view.run(quick), *llm_views.run(quick)]
     try:
         choices = teacher_opens(app.url)
         lines += deep_link.deep_link_lines(app.url, quick, app.cpu_seconds)
