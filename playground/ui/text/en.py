@@ -483,6 +483,8 @@ EN: dict[str, str] = {
     "status_beam_ready": "Beam search runs the whole search at once: press Run. ({model})",
     "status_step": "Step {index}: chose **{token}** with probability {p:.3f} (raw: {raw:.3f}) by {strategy}.",
     "status_context": "{generated} new token(s); {used} of the model's {max_len} positions are in use.",
+    "status_kv_cache": "KV cache: {tokens} token(s) × {per_token} = {total}.",
+    "status_kv_cache_grouped": "KV cache: {tokens} token(s) × {per_token} = {total}. {n_heads} query heads share {n_kv_heads} key/value head(s) (grouped-query attention); full multi-head attention would keep {full}, {saving} times as much.",
     "status_slid": "The context was full: the window slid and now starts at token {start}.",
     "reason_eos": "Finished: the model wrote the end-of-sequence token `<eos>`.",
     "reason_budget": "Finished: the most-new-tokens budget is used up.",

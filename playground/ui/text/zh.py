@@ -442,6 +442,8 @@ ZH: dict[str, str] = {
     "status_beam_ready": "束搜索一次完成整个搜索：请按「运行」。（{model}）",
     "status_step": "第 {index} 步：用{strategy}选中 **{token}**，概率 {p:.3f}（原始：{raw:.3f}）。",
     "status_context": "已生成 {generated} 个新词元；模型的 {max_len} 个位置中已用 {used} 个。",
+    "status_kv_cache": "KV 缓存：{tokens} 个词元 × {per_token} = {total}。",
+    "status_kv_cache_grouped": "KV 缓存：{tokens} 个词元 × {per_token} = {total}。{n_heads} 个查询头共享 {n_kv_heads} 个键/值头（分组查询注意力）；完整的多头注意力要存 {full}，是现在的 {saving} 倍。",
     "status_slid": "上下文已满：窗口向后滑动，现在从第 {start} 个词元开始。",
     "reason_eos": "结束：模型写出了序列结束词元 `<eos>`。",
     "reason_budget": "结束：新词元数已达上限。",

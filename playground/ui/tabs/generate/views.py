@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from playground import viz
+from playground.analysis.cost import kv_cache_against_multi_head
 from playground.generate import BeamResult, SamplingConfig, Step, Stepper, beam_search
 from playground.model import CROSS, DECODER_SELF, AttentionSite
 from playground.viz.labels import visible_token
@@ -235,11 +236,32 @@ def status_text(generation: Generation, lang: str) -> str:
                        p=float(step.raw_probs[step.token_id])))
     lines.append(t("status_context", used=stepper.cache_length, max_len=config.max_len,
                    generated=len(stepper.generated_ids)))
+    lines.append(kv_cache_text(generation, lang))
     if step is not None and step.slid:
         lines.append(t("status_slid", start=stepper.window_start))
     if stepper.finished:
         lines.append(t(f"reason_{stepper.reason}"))
     return "\n\n".join(lines)
+
+
+def _sized(n_bytes: float) -> str:
+    """Bytes as B, KiB or MiB, whichever keeps the number under 1024."""
+    if n_bytes < 2**10:
+        return f"{n_bytes:.0f} B"
+    return f"{n_bytes / 2**10:.1f} KiB" if n_bytes < 2**20 else f"{n_bytes / 2**20:.1f} MiB"
+
+
+def kv_cache_text(generation: Generation, lang: str) -> str:
+    """The KV cache the Stepper keeps now (tokens x bytes per token, in the weights' precision); for a
+    grouped-query model, beside what full multi-head attention would keep for the same tokens."""
+    config, tokens = generation.entry.config, generation.stepper.cache_length
+    element_bytes = next(generation.entry.model.parameters()).element_size()
+    kv = kv_cache_against_multi_head(config, element_bytes)
+    sizes = dict(tokens=tokens, per_token=_sized(kv["bytes"]), total=_sized(tokens * kv["bytes"]))
+    if kv["saving"] == 1:
+        return text(lang, "status_kv_cache", **sizes)
+    return text(lang, "status_kv_cache_grouped", **sizes, n_heads=config.n_heads, n_kv_heads=config.n_kv_heads,
+                full=_sized(tokens * kv["multi_head_bytes"]), saving=f"{kv['saving']:g}")
 
 
 @dataclass(frozen=True)
