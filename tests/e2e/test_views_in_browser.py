@@ -87,6 +87,7 @@ def test_labs_in_presenter_mode_shows_the_picker_title_and_button_its_text_names
         assert box and box["height"] > 0 and box["y"] + box["height"] <= VIEWPORT["height"], selector
     assert page.inner_text("#labs-run").strip() == LABS_SAID[lang]
     assert page.locator("#labs-card p").first.is_hidden()     # the card's explanation stays hidden
+    page.wait_for_selector("#labs-curves .js-plotly-plot")
     screenshot(page, screenshots, f"views-labs-present-{lang}")
     page.context.close()
 
