@@ -131,7 +131,7 @@ def form_defaults(task: str) -> dict:
     return dict(layers=model.n_decoder_layers or model.n_encoder_layers, n_heads=model.n_heads,
                 d_model=model.d_model, d_ff=model.d_ff, positional=model.positional, norm=model.norm,
                 activation=model.activation, dropout=model.dropout, tie_weights=model.tie_weights, lr=train.lr,
-                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps,
+                warmup=train.warmup_steps, batch_size=train.batch_size, steps=train.max_steps, bias=model.bias,
                 **llm_form_values(model))
 
 
@@ -200,13 +200,14 @@ CONFLICT_MESSAGES = {
 def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
                lr, warmup, batch_size, steps, event_every_s: float = EVENT_EVERY_S,
                eval_every_s: float = EVAL_EVERY_S, snapshot_every_s: float = SNAPSHOT_EVERY_S,
-               norm_type="layernorm", gated_ffn=False, n_kv_heads=0, rope_base=10000, qkv_bias=False,
+               norm_type="layernorm", gated_ffn=False, n_kv_heads=0, rope_base=10000, qkv_bias=False, bias=None,
                **stability) -> TrainSpec:
     """Every choice of the form in range and consistent, or a RecipeError saying what to change.
 
     The run reports progress every ``event_every_s``, evaluates every ``eval_every_s`` and takes a
     snapshot every ``snapshot_every_s`` seconds (the Train tab's live cadence by default).
-    The LLM pieces (norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias) are as llm_form_values has them.
+    The LLM pieces (norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias) are as llm_form_values has them;
+    ``bias``: biases in every Linear and norm (None: as the task's preset).
     ``stability``: block_size, schedule, decay_every, decay_factor, clip, grad_clip (see check_stability).
     """
     task = check_choice(task, tuple(TASK_PRESETS), "task")
@@ -223,6 +224,7 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
     norm_type = check_choice(norm_type, NORM_TYPES, "norm_type")
     gated_ffn = bool(check_choice(gated_ffn, (True, False), "gated_ffn"))
     qkv_bias = bool(check_choice(qkv_bias, (True, False), "qkv_bias"))
+    bias = base.model_config.bias if bias is None else bool(check_choice(bias, (True, False), "bias"))
     n_kv_heads = check_number(n_kv_heads, "n_kv_heads", *LLM_LIMITS["n_kv_heads"], integer=True)
     rope_base = check_number(rope_base, "rope_base", *LLM_LIMITS["rope_base"], integer=True)
     d_model, heads = number["d_model"], number["n_heads"]
@@ -236,8 +238,8 @@ def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, act
             n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
             n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
             n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
-            activation=activation, dropout=number["dropout"], tie_weights=tie_weights,
-            **llm_config_fields(norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias, model.bias))
+            activation=activation, dropout=number["dropout"], tie_weights=tie_weights, bias=bias,
+            **llm_config_fields(norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias, bias))
         train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
                                           max_steps=number["steps"], eval_every_s=eval_every_s,
                                           event_every_s=event_every_s, snapshot_every_s=snapshot_every_s)

@@ -15,6 +15,7 @@ from .serving import serve
 
 TINY_COPY = ("copy", "bundled", "", 1, 2, 16, 32, "sinusoidal", "pre", "gelu", 0.0, False, 3e-3, 5, 16, 3000)
 STABILITY = (64, "cosine", 500, 0.5, True, 1.0)        # block size, schedule, its step, factor, clipping, threshold
+PIECES = (True, "layernorm", False, 0, 10000, False)   # biases, norm kind, gated, key/value heads, rope base, q/k/v
 ATTENTION = ("abcde", "", "cross", 0, 0, False, "diagonal", "en")
 STEP = re.compile(r"step \*\*(\d+)\*\*")
 
@@ -39,18 +40,18 @@ def steps_shown(statuses) -> list[int]:
 
 def test_a_training_streams_updates_and_its_model_belongs_to_its_session(server, tmp_path):
     owner, other = Client(server, verbose=False), Client(server, verbose=False)
-    job = owner.submit(*TINY_COPY, *STABILITY, "en", api_name="/train_start")
+    job = owner.submit(*TINY_COPY, *STABILITY, *PIECES, "en", api_name="/train_start")
     statuses = []
     for output in job:
         statuses.append(output[0])
         if len(set(steps_shown(statuses))) >= 3:
             break
     with pytest.raises(AppError, match="already running"):
-        owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_start")
-    stopped = owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_stop")
+        owner.predict(*TINY_COPY, *STABILITY, *PIECES, "en", api_name="/train_start")
+    stopped = owner.predict(*TINY_COPY, *STABILITY, *PIECES, "en", api_name="/train_stop")
     status, *_, download = stopped[:8]
     job.result(timeout=60)
-    again = owner.predict(*TINY_COPY, *STABILITY, "en", api_name="/train_stop")      # publishes the model again
+    again = owner.predict(*TINY_COPY, *STABILITY, *PIECES, "en", api_name="/train_stop")      # publishes the model again
     assert again[0].startswith("**Stopped.**") and "trained-copy" in again[0]
     shown = steps_shown(statuses)
     assert len(set(shown)) >= 3 and shown == sorted(shown)                 # several updates, training moves on

@@ -592,6 +592,7 @@ EN: dict[str, str] = {
     "param_batch_size": "Batch size",
     "param_steps": "Steps",
     "param_tie_weights": "Weight tying",
+    "param_bias": "Biases",
     "param_probe_kind": "Attention shown",
     "what_train_text": "training text",
     "train_estimate": "**{params}** parameters (vocabulary about {vocab}); one training step costs about "

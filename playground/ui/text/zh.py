@@ -534,6 +534,7 @@ ZH: dict[str, str] = {
     "param_batch_size": "批大小",
     "param_steps": "步数",
     "param_tie_weights": "权重绑定",
+    "param_bias": "偏置",
     "param_probe_kind": "显示的注意力",
     "what_train_text": "训练文本",
     "train_estimate": "**{params}** 个参数（词表约 {vocab} 个）；每个训练步约需 **{gflops:.1f} GFLOPs**。"

@@ -58,12 +58,12 @@ class ArchitectureForm(Form):
     tie_weights: bool = _field_param("tie_weights")
     bias: bool = _field_param("bias")
     scale_embedding: bool = _field_param("scale_embedding")
+    context: int = param(Integer(DEFAULT_CONTEXT, 1, CONFIG_LIMITS["max_len"][1]))
     norm_type: str = _field_param("norm_type")
     gated_ffn: bool = _field_param("gated_ffn")
     n_kv_heads: int = _field_param("n_kv_heads")
     rope_base: int = _field_param("rope_base")
     qkv_bias: bool = _field_param("qkv_bias")
-    context: int = param(Integer(DEFAULT_CONTEXT, 1, CONFIG_LIMITS["max_len"][1]))
 
     def config_values(self) -> dict:
         """The config fields, by name."""

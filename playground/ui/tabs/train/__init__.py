@@ -34,7 +34,8 @@ from .layout import layout
 __all__ = ["TrainForm", "VIEWS", "all_views", "build", "check_can_train", "estimate", "reset", "resume",
            "select_view", "start", "step", "stop", "untrained_view_choices"]
 CHANGES = ("n_heads", "d_model", "d_ff", "positional", "norm", "activation", "dropout", "tie_weights", "lr", "warmup",
-           "steps", "block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip")   # redraw on input
+           "steps", "block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip", "bias", "norm_type",
+           "gated_ffn", "n_kv_heads", "rope_base", "qkv_bias")                                   # redraw on input
 SLIDERS = ("layers", "batch_size")                                                                # on release
 
 

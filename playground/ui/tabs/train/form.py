@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS
+from playground.model import ACTIVATIONS, NORM_PLACEMENTS, NORM_TYPES, POSITIONAL_ENCODINGS
 from playground.train.config import SCHEDULES
+from playground.train.recipes import LLM_FIELDS, LLM_LIMITS
 
 from ...page.forms import Choice, Flag, Form, Integer, Number, Refused, String, param
 from ...page.validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
@@ -30,7 +31,7 @@ FIRST_TASK = "copy"
 FIRST = form_defaults(FIRST_TASK)
 LM_DEFAULTS = stability_defaults("char-lm")
 SETTINGS = ("layers", "n_heads", "d_model", "d_ff", "positional", "norm", "activation", "dropout", "tie_weights",
-            "lr", "warmup", "batch_size", "steps")                             # a task's preset sets these
+            "lr", "warmup", "batch_size", "steps", "bias", *LLM_FIELDS)        # a task's preset sets these
 
 
 def _integer(name: str, default: int):
@@ -67,17 +68,24 @@ class TrainForm(Form):
     decay_factor: float = _number("decay_factor", LM_DEFAULTS["decay_factor"])
     clip: bool = param(Flag(LM_DEFAULTS["clip"]))
     grad_clip: float = _number("grad_clip", LM_DEFAULTS["grad_clip"])
+    bias: bool = param(Flag(FIRST["bias"]))
+    norm_type: str = param(Choice(FIRST["norm_type"], NORM_TYPES))
+    gated_ffn: bool = param(Flag(FIRST["gated_ffn"]))
+    n_kv_heads: int = param(Integer(FIRST["n_kv_heads"], *LLM_LIMITS["n_kv_heads"]))     # 0: one per query head
+    rope_base: int = param(Integer(FIRST["rope_base"], *LLM_LIMITS["rope_base"]))
+    qkv_bias: bool = param(Flag(FIRST["qkv_bias"]))
 
     def validated(self) -> "TrainForm":
-        """Heads that divide d_model, an even RoPE head size, a warm-up within the training."""
-        conflict = form_conflict(self.n_heads, self.d_model, self.positional, self.warmup, self.steps)
+        """Heads that divide d_model, key/value heads that divide the heads, an even RoPE head size, a
+        warm-up within the training."""
+        conflict = form_conflict(self.n_heads, self.d_model, self.positional, self.warmup, self.steps, self.n_kv_heads)
         if conflict is not None:
             name, key, fields = conflict
             raise Refused(name, key, **fields)
         return self
 
     def settings(self) -> dict:
-        """The architecture and optimiser fields, by name (check_spec's arguments)."""
+        """The architecture (with its LLM pieces) and optimiser fields, by name (check_spec's arguments)."""
         return {name: getattr(self, name) for name in SETTINGS}
 
     def stability(self) -> dict:

@@ -266,8 +266,7 @@ def on_estimate(workspace: Workspace, form: TrainForm, lang: str) -> dict:
         curve = schedule_figure(form.spec(lang), lang)
     except gr.Error:
         curve = gr.skip()                     # the estimate says what to change
-    return {"estimate": estimate(form.task, form.data, form.pasted, *form.settings().values(), lang,
-                                 **form.stability()),
+    return {"estimate": estimate(form.task, form.data, form.pasted, lang=lang, **form.settings(), **form.stability()),
             "schedule_plot": curve}
 
 

@@ -48,7 +48,10 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                     with gr.Row():
                         c.update(model_config_controls("train", config, ("positional", "norm", "activation")))
                     with gr.Row():
-                        c.update(model_config_controls("train", config, ("dropout", "tie_weights")))
+                        c.update(model_config_controls("train", config, ("dropout", "tie_weights", "bias")))
+                    with gr.Row(elem_id="train-llm-pieces"):
+                        c.update(model_config_controls("train", config, ("norm_type", "gated_ffn", "n_kv_heads",
+                                                                         "rope_base", "qkv_bias")))
                 with gr.Accordion(label("lbl_train_optimiser"), open=True, elem_id="train-optimiser"):
                     with gr.Row():
                         c["lr"] = gr.Number(first.lr, step=1e-4, label=label("lbl_train_lr"), elem_id="train-lr")
