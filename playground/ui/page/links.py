@@ -242,7 +242,9 @@ def build_copy_button() -> tuple[gr.Button, gr.Markdown]:
 
 def build_link_note() -> tuple[gr.Markdown, gr.Textbox]:
     """The note about the parts of a link that were ignored, and the address's query (read on load)."""
-    note = gr.Markdown(visible=False, elem_id="link-note")
+    # Until the opening replaces it, the note says the page is opening (and Gradio shows the event's place in
+    # the queue on it): a wait in a busy queue looked like a page that would never draw.
+    note = gr.Markdown(label("page_opening"), elem_id="link-note")
     query = gr.Textbox(visible="hidden", elem_id="page-query", show_label=False)
     return note, query
 
