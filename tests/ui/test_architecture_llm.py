@@ -103,3 +103,13 @@ def test_a_preset_link_opens_the_llama_block_and_the_pieces_survive_a_query_stri
     assert chosen["treemap"].data[0].values[0] == PUBLISHED["Qwen2.5-0.5B"]
     bad, ignored = ArchitectureForm.from_query({"n_kv_heads": "2.5"})
     assert [error.param for error in ignored] == ["n_kv_heads"]
+
+
+def test_the_diagram_names_rmsnorm_the_gate_and_the_shared_key_value_heads():
+    diagram, *_ = architecture_views(form_values(LLM_PRESETS["llama-style-small"]), 256, "en")
+    block = next(a.text for a in diagram.layout.annotations if "Decoder block" in a.text)
+    assert "RMSNorm → masked self-attention (8 query heads sharing 2 key/value heads)" in block
+    assert "RMSNorm → gated feed-forward 256→704→256, silu" in block and "LayerNorm" not in block
+    assert any(a.text == "final RMSNorm" for a in diagram.layout.annotations)
+    diagram, *_ = architecture_views(form_values(LLM_PRESETS["llama-style-small"]), 256, "zh-CN")
+    assert any("门控前馈层" in a.text and "共用 2 个键/值头" in a.text for a in diagram.layout.annotations)

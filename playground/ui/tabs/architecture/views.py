@@ -174,6 +174,12 @@ def architecture_views(values: dict, context_length, lang: str) -> tuple[go.Figu
     context_length = check_number(context_length, lang, "context_length", 1, CONFIG_LIMITS["max_len"][1], integer=True)
     t = partial(text, lang)
     words = {key: t(f"dw_{key}") for key in DIAGRAM_WORDS}
+    if config.norm_type == "rmsnorm":
+        words.update(layer_norm=t("dw_rms_norm"), final_norm=t("tm_final_rms_norm"))
+    if config.gated_ffn:
+        words["feed_forward"] = t("dw_gated", ff=words["feed_forward"])
+    if config.kv_heads < config.n_heads:
+        words["heads"] = t("dw_heads_grouped", kv=config.kv_heads)
     diagram = viz.architecture_diagram(config.to_dict(), title=t("fig_architecture", arch=t(f"arch_{config.arch}")),
                                        words=words)
     total = count_parameters(config)["total"]
