@@ -53,8 +53,11 @@ def traced_run(model: nn.Module, source: list[int] | None, target: list[int] | N
 
 
 def work_through(trace: Trace, site: AttentionSite, layer: int, head: int) -> WorkedAttention:
-    """The head's Q, K, V from `trace` and every step of attention computed from them by hand."""
-    q, k, v = (trace[site.key(layer, part)][0, head].double() for part in ("q", "k", "v"))   # [T, Dh] each
+    """The head's Q, K, V from `trace` and every step of attention computed from them by hand; with
+    grouped-query attention, K and V are those of the key/value head the query head shares."""
+    queries, keys, values = (trace[site.key(layer, part)][0] for part in ("q", "k", "v"))  # [H, T, Dh], [Hkv, T, Dh] x 2
+    kv_head = head // (queries.size(0) // keys.size(0))
+    q, k, v = queries[head].double(), keys[kv_head].double(), values[kv_head].double()    # [T, Dh] each
     scores = q @ k.T                                                         # [Tq, Tk]
     scaled = scores / math.sqrt(q.size(-1))
     if site.causal:

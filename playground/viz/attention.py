@@ -120,6 +120,8 @@ def attention_grid(
     weight_label: str = "weight",
     height: int | None = None,
     block_label: str = "the largest of {block} × {block}",
+    kv_heads: int | None = None,
+    group_label: str = "key/value head {kv}: heads {first}–{last}",
 ) -> go.Figure:
     """Every layer x head as a grid of small heatmaps (rows: layers, columns: heads).
 
@@ -129,12 +131,17 @@ def attention_grid(
     token pair and the rounded weight. A head too small on screen for a cell per token pair shows
     blocks of pairs (see MIN_CELL_PX); its hover then names the blocks' first and last tokens, and
     says `block_label` (formatted with the block's side) of the weight.
+    kv_heads: key/value heads of a grouped-query model (None or H: one per head); the query heads that
+    share one are drawn as a group: a line between groups and `group_label` under each.
     """
     w = as_float32(weights, "weights", 4)  # [L, H, Tq, Tk]
     check_weights(w, "weights")
     n_layers, n_heads, n_query, n_key = w.shape
     check_tokens(query_tokens, n_query, "query_tokens", "query")
     check_tokens(key_tokens, n_key, "key_tokens", "key")
+    kv_heads = n_heads if kv_heads is None else kv_heads
+    if not isinstance(kv_heads, int) or kv_heads < 1 or n_heads % kv_heads:
+        raise ValueError(f"kv_heads must divide the {n_heads} heads, got {kv_heads!r}")
     gap = 0.012
     left = 0.05
     width = (1.0 - left - gap * (n_heads - 1)) / n_heads
@@ -180,6 +187,20 @@ def attention_grid(
             text=f"{head_label} {head}", x=left + head * (width + gap) + width / 2, y=0.965, xref="paper",
             yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
         ))
+    shapes, margin = [], dict(GRID_MARGIN)
+    if kv_heads < n_heads:
+        group, bottom = n_heads // kv_heads, 0.96 - n_layers * (cell_height + gap) + gap
+        for kv in range(kv_heads):
+            x0 = left + kv * group * (width + gap)
+            x1 = x0 + group * width + (group - 1) * gap
+            annotations.append(dict(
+                text=group_label.format(kv=kv, first=kv * group, last=(kv + 1) * group - 1), x=(x0 + x1) / 2,
+                y=bottom - 0.005, xref="paper", yref="paper", xanchor="center", yanchor="top", showarrow=False,
+            ))
+            if kv:
+                shapes.append(dict(type="line", x0=x0 - gap / 2, x1=x0 - gap / 2, y0=bottom - 0.005, y1=0.995,
+                                   xref="paper", yref="paper", line=dict(color=theme.TEXT_COLOR, width=2)))
+        margin["b"] += 24                              # room for the group labels
     layout = theme.base_layout(
         title,
         height=height,
@@ -188,7 +209,8 @@ def attention_grid(
             colorbar=dict(ticksuffix="%", thickness=14),
         ),
         annotations=annotations,
-        margin=dict(GRID_MARGIN),
+        margin=margin,
+        **({"shapes": shapes} if shapes else {}),
         **layout_axes,
     )
     return theme.figure(traces, layout)

@@ -46,3 +46,14 @@ def test_a_shipped_model_head_worked_by_hand_matches_and_is_causal():
     assert torch.isneginf(worked.masked[above]).all() and (worked.weights[above] == 0).all()
     assert torch.allclose(worked.weights.sum(-1), torch.ones(4, dtype=torch.float64))
     assert torch.allclose(worked.output, worked.weights @ worked.v)
+
+
+@pytest.mark.parametrize("n_kv_heads", [2, 1])
+def test_worked_attention_matches_a_grouped_query_model(n_kv_heads):
+    from playground.model import ModelConfig, build_model
+    torch.manual_seed(0)
+    config = ModelConfig(arch="decoder_only", vocab_size=20, d_model=32, n_heads=4, n_kv_heads=n_kv_heads,
+                         n_decoder_layers=2, d_ff=48, positional="rope", norm_type="rmsnorm", activation="silu",
+                         gated_ffn=True, bias=False, qkv_bias=True)
+    model = build_model(config).eval()
+    _check(model, traced_run(model, None, TARGET), DECODER_SELF)

@@ -364,6 +364,7 @@ EN: dict[str, str] = {
     "w_block": "the largest of {block} × {block}",
     "w_layer": "layer",
     "w_head": "head",
+    "w_kv_group": "key/value head {kv}: heads {first}–{last}",
     "w_stage": "stage",
     "w_tensor": "tensor",
     "w_shape": "shape",

@@ -329,6 +329,7 @@ ZH: dict[str, str] = {
     "w_block": "{block} × {block} 中的最大值",
     "w_layer": "层",
     "w_head": "头",
+    "w_kv_group": "键/值头 {kv}：头 {first}–{last}",
     "w_stage": "阶段",
     "w_tensor": "张量",
     "w_shape": "形状",

@@ -320,7 +320,8 @@ def attention_views(entry: ModelEntry, value, target, kind, layer, head, mean, s
     t = partial(text, lang)
     grid = viz.attention_grid(weights, queries, keys, title=t("fig_attention_grid", kind=t(f"kind_{kind}")),
                               layer_label=t("w_layer"), head_label=t("w_head"), query_label=t("w_query"),
-                              key_label=t("w_key"), weight_label=t("w_weight"), block_label=t("w_block"))
+                              key_label=t("w_key"), weight_label=t("w_weight"), block_label=t("w_block"),
+                              kv_heads=entry.config.kv_heads, group_label=t("w_kv_group"))
     layer, head = min(int(layer or 0), n_layers - 1), min(int(head or 0), n_heads - 1)
     if score not in score_names(kind):
         score = score_names(kind)[0]
