@@ -299,6 +299,7 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
         redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
+            view = view or workspace.shown_view            # None: what every tab shows (a model), drawn where shown
             holds_a_place, adds = keep(workspace, value)
             moves = holds_a_place and not (view == page.view and page.given)
             if not (moves or adds):

@@ -35,6 +35,19 @@ EN: dict[str, str] = {
     "err_out_of_range": "{name} is {value}; choose a value between {low} and {high}.",
     "err_bad_choice": "{name} cannot be \"{value}\"; choose one of: {choices}.",
     "err_unknown_model": "There is no model \"{name}\"; choose one of: {choices}.",
+    "err_trained_model_gone": "The model you trained, \"{name}\", is no longer on the server: a model trained here "
+                              "lives only in the server's memory, and the server restarted (or forgot it while the page "
+                              "was idle). Reload the page: this browser kept a copy and gives it back. A model you "
+                              "downloaded from the Train tab can also be uploaded again (Use your own model). "
+                              "Models now: {choices}.",
+    "err_kept_model_large": "The model you trained, \"{name}\", could not be restored after the server restarted: it "
+                            "is {size:.1f} MB, more than the {limit:.0f} MB a browser keeps. Upload the .safetensors "
+                            "file you downloaded from the Train tab (Use your own model), or train it again. "
+                            "Models now: {choices}.",
+    "err_kept_model_unreadable": "The model you trained, \"{name}\", could not be restored after the server "
+                                 "restarted: the copy this browser kept cannot be read. Upload the .safetensors file "
+                                 "you downloaded from the Train tab (Use your own model), or train it again. "
+                                 "Models now: {choices}.",
     "err_config": "This configuration is not valid: {error}",
     "what_input": "input",
     "what_prompt": "prompt",
@@ -1035,7 +1048,6 @@ EN: dict[str, str] = {
                        "shared by everyone using this app; only safetensors weights are read.",
     "lbl_hub_repository": "Hugging Face Hub repository",
     "btn_hub_load": "Load from the Hub",
-    "hub_failed": "**Not loaded.** {reason}",
     "hub_failed": "**Not loaded.** {reason}",
     "hub_done": "Loaded **{name}** ({layers} layers, {heads} heads, {params} parameters). It is now selected in "
                 "every tab that can use it. Its end-of-text token (`<|endoftext|>`) is the Playground's `<eos>` (and "

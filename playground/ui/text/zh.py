@@ -31,6 +31,14 @@ ZH: dict[str, str] = {
     "err_out_of_range": "{name}是 {value}；请选择 {low} 到 {high} 之间的值。",
     "err_bad_choice": "{name}不能是「{value}」；请从以下选项中选择：{choices}。",
     "err_unknown_model": "没有名为「{name}」的模型；请从以下模型中选择：{choices}。",
+    "err_trained_model_gone": "你训练的模型 “{name}” 已不在服务器上：在这里训练的模型只保存在服务器内存中，而服务器已重启"
+                              "（或在页面闲置时忘记了它）。请刷新页面：本浏览器保存了一份副本，会把它还给你。"
+                              "从“训练”标签页下载过的模型也可以重新上传（使用你自己的模型）。现有模型：{choices}。",
+    "err_kept_model_large": "你训练的模型 “{name}” 在服务器重启后没能恢复：它有 {size:.1f} MB，超过了浏览器能保存的 "
+                            "{limit:.0f} MB。请上传从“训练”标签页下载的 .safetensors 文件（使用你自己的模型），或重新训练。"
+                            "现有模型：{choices}。",
+    "err_kept_model_unreadable": "你训练的模型 “{name}” 在服务器重启后没能恢复：本浏览器保存的副本无法读取。请上传从“训练”"
+                                 "标签页下载的 .safetensors 文件（使用你自己的模型），或重新训练。现有模型：{choices}。",
     "err_config": "这个配置无效：{error}",
     "what_input": "输入",
     "what_prompt": "提示词",
@@ -937,7 +945,6 @@ ZH: dict[str, str] = {
                        "模型只下载一次，由使用本应用的所有人共享；只读取 safetensors 权重。",
     "lbl_hub_repository": "Hugging Face Hub 仓库",
     "btn_hub_load": "从 Hub 载入",
-    "hub_failed": "**未载入**。{reason}",
     "hub_failed": "**未载入**。{reason}",
     "hub_done": "已载入 **{name}**（{layers} 层，{heads} 个头，{params} 个参数）。所有能使用它的标签页都已选中它。"
                 "它的文本结束词元（`<|endoftext|>`）就是本游乐场的 `<eos>`（作为输入时也是 `<bos>`）。",
