@@ -48,6 +48,10 @@ playground.bench.fairness. The app is started trusting X-Forwarded-For, as behin
 room_p95_ms_100_students, room_errors_100_students and room_board_lag_s: a class of 100 in one
 class room, joining and guessing within 10 s while the board is polled (see playground.bench.room).
 
+class_30_starts_seconds_to_last_progress and viewer_p95_ms_during_30_starts: 30 students pressing
+Start within 10 s on the app served as on ZeroGPU (the real `spaces` against a fake control API; see
+playground.bench.zerogpu_class, also runnable on its own).
+
 hostile_upload_view_peak_mib and hostile_upload_view_s: the largest upload the app accepts, through
 its handlers in this process (see playground.bench.uploads, also a suite of its own).
 
@@ -111,15 +115,16 @@ def _free_port() -> int:
 
 
 class AppProcess:
-    """`python app.py` on a free localhost port; `started_s` is how long until the page answered 200."""
+    """`python app.py` on a free localhost port; `started_s` is how long until the page answered 200.
+    `command`: the Python arguments that serve the app, when not app.py (a bench's own launcher)."""
 
-    def __init__(self):
+    def __init__(self, command: tuple[str, ...] = ("app.py",)):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(self.port),
                "GRADIO_ANALYTICS_ENABLED": "False"}
         start = time.perf_counter()
-        self.process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env,
+        self.process = subprocess.Popen([sys.executable, *command], cwd=REPO, env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             self._wait_for_page(start)
@@ -138,9 +143,9 @@ class AppProcess:
             except OSError:
                 pass
             if self.process.poll() is not None:
-                raise RuntimeError(f"python app.py exited with status {self.process.returncode} before serving")
+                raise RuntimeError(f"the app exited with status {self.process.returncode} before serving")
             if time.perf_counter() - start > START_LIMIT_S:
-                raise RuntimeError(f"python app.py did not serve {self.url} within {START_LIMIT_S:.0f} s")
+                raise RuntimeError(f"the app did not serve {self.url} within {START_LIMIT_S:.0f} s")
             time.sleep(0.05)
 
     def cpu_seconds(self) -> float | None:
@@ -504,4 +509,5 @@ def run(quick: bool) -> list[dict]:
                                          tuple(m for line in choices.finished for m in _encodings(line)), quick)
     finally:
         app.stop()
-    return lines + app_training.run(quick) + uploads.run(quick)
+    from playground.bench import zerogpu_class    # a class starting trainings as on ZeroGPU; it builds on this module
+    return lines + app_training.run(quick) + uploads.run(quick) + zerogpu_class.run(quick)

@@ -33,10 +33,11 @@ def platform_environment(api_url: str) -> dict[str, str]:
     return {"SPACES_ZERO_GPU": "true", "SPACES_ZERO_DEVICE_API_URL": api_url}
 
 
-def prepare_spaces(gpu_model: str = H200):
+def prepare_spaces(gpu_model: str = H200, worker_start_s: float = 0.0):
     """Import the real `spaces` in this process as on a ZeroGPU Space whose node has `gpu_model`,
-    minus what needs a GPU: the worker's CUDA start and its moving of tensors to CUDA are skipped.
-    Call before anything imports `spaces`, with platform_environment() in os.environ."""
+    minus what needs a GPU: the worker's CUDA start and its moving of tensors to CUDA are skipped
+    (a new worker waits `worker_start_s` instead, as the platform's does for them). Call before
+    anything imports `spaces`, with platform_environment() in os.environ."""
     import torch
     if torch.version.cuda is None:             # a CPU build: what `spaces` reads of a CUDA build
         torch.version.cuda = "12.8"
@@ -44,7 +45,7 @@ def prepare_spaces(gpu_model: str = H200):
         torch.cuda._is_in_bad_fork = _not_in_bad_fork    # sent to a process by `spaces`: a named function
     import spaces  # noqa: F401  (patches torch: CUDA is refused in this process from here on)
     from spaces.zero import config, torch as zero_torch
-    zero_torch.init = lambda nvidia_uuid: None
+    zero_torch.init = lambda nvidia_uuid: time.sleep(worker_start_s)
     zero_torch.move = lambda callback=None: None
     config._read_gpu_information = lambda: f"Model: {gpu_model}\n"
     config.get_config.cache_clear()
@@ -137,6 +138,7 @@ class ControlApi:
         self._lock = threading.Lock()
         self._tokens = 0
         self._answered = 0                                     # schedules before the answers' latest change
+        self._held: dict[str, int] = {}                        # allow token -> GPU index, until released
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -174,6 +176,7 @@ class ControlApi:
                 elif url.path == "/release":
                     with api._lock:
                         api.released.append(query.get("fail") == "true")
+                        api._held.pop(query.get("allowToken"), None)
                     self._reply(200)
                 elif url.path == "/startup-report":
                     self._reply(200)
@@ -199,10 +202,13 @@ class ControlApi:
         return Handler
 
     def _granted(self, answer: Answer) -> dict:
+        """A GPU: the lowest index no call holds (calls at once get GPUs of their own, as on a node)."""
         with self._lock:
             self._tokens += 1
             token = f"allow-{self._tokens}"
-        return {"idle": answer.idle, "nvidiaIndex": 0, "nvidiaUUID": "MIG-fake", "allowToken": token}
+            index = min(set(range(len(self._held) + 1)) - set(self._held.values()))
+            self._held[token] = index
+        return {"idle": answer.idle, "nvidiaIndex": index, "nvidiaUUID": f"MIG-fake-{index}", "allowToken": token}
 
     @property
     def answer(self) -> Answer:

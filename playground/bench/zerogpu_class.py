@@ -1,0 +1,173 @@
+"""A class of 30 starting trainings on a ZeroGPU Space (part of `python -m playground.bench app`; on
+its own: `python -m playground.bench.zerogpu_class [--quick]`).
+
+The app is served as on ZeroGPU (playground.bench.zerogpu_app: the real `spaces` package, its
+chunks in forked workers), against a fake control API (playground.bench.zerogpu_platform) answering
+like the platform: each GPU call waits QUEUE_S in its queue, a new worker takes WORKER_START_S to
+start (the platform's CUDA start and weight transfer), and a chunk trains CHUNK_SECONDS. There is no
+GPU here: the workers train on this machine's CPU at the lowest priority, standing in for the GPU;
+on a Space the Space's CPU only waits for them. PLAYGROUND_TRAINING_SLOTS is left at its ZeroGPU
+default.
+
+class_30_starts_seconds_to_last_progress: 30 students (gradio_client sessions) press Start on the
+copy preset at random moments within START_WINDOW_S; seconds from the first press until the 30th
+student sees its first progress point. Each student presses Stop once it has seen that point (a
+class told "press Start and watch the first point"): the measure is of starting, not of a run's
+length, which on the platform's GPU differs from this CPU's.
+
+viewer_p95_ms_during_30_starts: meanwhile ten other sessions ask for the Attention tab's view every
+PERIOD_S seconds (as in playground.bench.app_training); the 95th percentile of their wall time.
+
+Timings are wall clock on whatever else the machine runs; load_avg_1m says how busy it was.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+from gradio_client import Client
+
+from playground.bench.app import AppProcess, local_client
+from playground.bench.app_training import STEP, Viewer, copy_form, environment, page_view
+from playground.bench.common import result
+from playground.bench.fairness import TRUST_FORWARDED, student_address
+from playground.bench.zerogpu_app import QUEUE_S, WORKER_START_S
+from playground.bench.zerogpu_platform import Answer, ControlApi, platform_environment
+
+SUITE = "app"
+STUDENTS = 30
+START_WINDOW_S = 10.0          # the class presses Start within this
+VIEWERS = {False: 10, True: 5}
+DEADLINE_S = 600.0             # the whole class, at most
+GOAL_S = 30.0
+VIEWER_GOAL_MS = 2000.0
+
+
+class Student(threading.Thread):
+    """Presses Start at `at` (perf_counter, set before it starts), waits for the first progress
+    point, then presses Stop; from an address of its own, as each student's browser comes through
+    a Space's proxy."""
+
+    def __init__(self, url: str, index: int):
+        super().__init__(daemon=True)
+        self.at = 0.0
+        self.client = Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False,
+                             headers={"X-Forwarded-For": student_address(index)})
+        self.pressed: float | None = None
+        self.progress_at: float | None = None
+        self.error: str | None = None
+
+    def run(self) -> None:
+        client = self.client
+        try:
+            time.sleep(max(0.0, self.at - time.perf_counter()))
+            self.pressed = time.perf_counter()
+            job = client.submit(*copy_form(), api_name="/train_start")
+            for output in job:
+                if STEP.search(output[0] or ""):
+                    self.progress_at = time.perf_counter()
+                    break
+            client.predict(*copy_form(), api_name="/train_stop")
+            job.result(timeout=120)
+        except Exception as error:                     # every failure counts, whatever its kind
+            self.error = f"{type(error).__name__}: {str(error)[:200]}"
+        finally:
+            client.close()
+
+
+def class_starts(url: str, quick: bool) -> list[dict]:
+    view = page_view(local_client(url).config)
+    rng = random.Random(0)
+    presses = [rng.uniform(0, START_WINDOW_S) for _ in range(STUDENTS)]
+    students = [Student(url, index) for index in range(STUDENTS)]     # their pages open first
+    first = time.perf_counter() + 1.0
+    for student, press in zip(students, presses):
+        student.at = first + press - min(presses)
+    viewers = [Viewer(url, view, first + DEADLINE_S, seed) for seed in range(VIEWERS[quick])]
+    for thread in (*students, *viewers):
+        thread.start()
+    for student in students:
+        student.join(timeout=max(1.0, first + DEADLINE_S - time.perf_counter()))
+    for viewer in viewers:
+        viewer.end = time.perf_counter()               # the viewers stop with the class
+    for viewer in viewers:
+        viewer.join(timeout=120)
+    seen = [s.progress_at for s in students if s.progress_at is not None]
+    errors = [s.error for s in students if s.error]
+    last = max(seen) - first if len(seen) == STUDENTS else None
+    times_ms = [t for v in viewers for t in v.latencies_ms]
+    viewer_errors = [e for v in viewers for e in v.errors]
+    context = dict(students=STUDENTS, start_window_s=START_WINDOW_S, queue_s=QUEUE_S, worker_start_s=WORKER_START_S,
+                   load_avg_1m=round(os.getloadavg()[0], 2))
+    return [
+        result(SUITE, "class_30_starts_seconds_to_last_progress", last, "s", GOAL_S, "lower",
+               saw_progress=len(seen), errors=len(errors), first_errors=errors[:3],
+               median_s_to_progress=round(float(np.median([s.progress_at - s.pressed for s in students
+                                                            if s.progress_at is not None])), 2) if seen else None,
+               **slots_context(), **context),
+        result(SUITE, "viewer_p95_ms_during_30_starts", float(np.percentile(times_ms, 95)) if times_ms else None, "ms",
+               VIEWER_GOAL_MS, "lower", calls=len(times_ms), errors=len(viewer_errors), first_errors=viewer_errors[:3],
+               viewers=VIEWERS[quick], **context),
+    ]
+
+
+def slots_context() -> dict:
+    """The trainings at once the app allows as on ZeroGPU, and the length of a chunk."""
+    with environment(SPACES_ZERO_GPU="true"):
+        from playground.train.zerogpu import CHUNK_SECONDS
+        from playground.ui.page.context import training_slots
+        return {"training_slots": training_slots(), "chunk_seconds": CHUNK_SECONDS}
+
+
+def run(quick: bool) -> list[dict]:
+    with ControlApi([Answer("queue", queue_s=QUEUE_S)]) as api:
+        variables = {**platform_environment(api.url), "PLAYGROUND_TRAINING_SLOTS": "", **TRUST_FORWARDED}
+        with environment(**variables):
+            app = AppProcess(("-m", "playground.bench.zerogpu_app"))
+        try:
+            return class_starts(app.url, quick)
+        finally:
+            workers = children(app.process.pid)       # the GPU workers `spaces` forked: gone with the app
+            app.stop()
+            for pid in workers:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (Linux; none elsewhere)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found = []
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as listed:
+                found += [int(child) for child in listed.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m playground.bench.zerogpu_class", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer viewers; both metrics are still measured")
+    args = parser.parse_args(argv)
+    for line in run(args.quick):
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

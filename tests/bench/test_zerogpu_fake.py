@@ -1,0 +1,28 @@
+"""The fake ZeroGPU control API answers as `spaces` expects: a GPU of its own to each call under way,
+the quota refusal's fields, and answers set from another process."""
+import httpx
+
+from playground.bench.zerogpu_platform import Answer, ControlApi, set_answers
+
+
+def schedule(api: ControlApi, **params) -> httpx.Response:
+    return httpx.post(f"{api.url}/schedule", params={"cgroupPath": "/", "taskId": 0, **params}, timeout=10)
+
+
+def test_calls_under_way_get_gpus_of_their_own_and_a_release_frees_one():
+    with ControlApi() as api:
+        first, second = schedule(api).json(), schedule(api, durationSeconds=15).json()
+        assert first["nvidiaIndex"] != second["nvidiaIndex"] and first["allowToken"] != second["allowToken"]
+        httpx.post(f"{api.url}/release", params={"allowToken": first["allowToken"], "fail": False}, timeout=10)
+        assert schedule(api).json()["nvidiaIndex"] == first["nvidiaIndex"]
+        assert [s.duration_s for s in api.schedules] == [None, 15, None] and api.released == [False]
+
+
+def test_a_refusal_carries_what_spaces_reads_and_answers_follow_their_latest_setting():
+    with ControlApi([Answer(), Answer("quota", auth=None, left_s=3, wait_s=60)]) as api:
+        assert schedule(api).status_code == 200
+        refused = schedule(api, token="t")
+        assert refused.status_code == 429 and refused.json() == {"left": 3, "wait": 60}
+        assert "x-authenticated" not in refused.headers and api.schedules[-1].token == "t"
+        set_answers(api.url, Answer("unavailable"))
+        assert schedule(api).status_code == 503
