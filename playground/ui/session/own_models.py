@@ -59,7 +59,6 @@ def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown, tuple]:
         status = gr.Markdown(elem_id="model-upload-status")
         hub = hub_models.build(ctx)
     ctx.kept_model = gr.BrowserState({}, storage_key=kept_models.STORAGE_KEY, secret=state_secret())
-    ctx.kept.append((ctx.kept_model, kept_models.restore, None))
     return upload, status, hub
 
 
@@ -81,4 +80,5 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple, targ
     loaded = upload.upload(on_upload, [upload, ctx.language], [status, *targets], api_name="upload_model",
                            **uploading(status))
     loaded.failure(None, None, [upload], js="() => null", **PRIVATE)     # refused: the box takes another file
+    ctx.kept.append((ctx.kept_model, kept_models.restore, None))         # read after the tabs' own records
     hub_models.wire(ctx, *hub, targets)
