@@ -217,7 +217,7 @@ def import_gpt2(repository: Repository, max_parameters: int | None = None) -> Im
         merges_file = repository.require(MERGES_FILE, f" and no {TOKENIZER_FILE}")
     tokenizer, ids = import_tokenizer(tokenizer_file, vocab_file, merges_file, gpt2.vocab_size, gpt2.end_of_text)
     state = convert_weights(read_weights(weights_file(repository), gpt2), gpt2, ids)
-    with torch.random.fork_rng():
+    with torch.random.fork_rng(devices=[]):          # the CPU's RNG only: on ZeroGPU the main process may not touch CUDA
         model = build_model(config)
     model.load_state_dict(state, strict=True)
     model.eval()

@@ -220,7 +220,7 @@ def import_llama(repository: Repository, raw: dict, max_parameters: int | None =
                                       llama.end_of_text, llama.begin_of_text, exact_size=False)
     config = model_config(llama, ids)
     state = convert_weights(read_weights(weights_file(repository), llama), llama, ids)
-    with torch.random.fork_rng():
+    with torch.random.fork_rng(devices=[]):          # the CPU's RNG only: on ZeroGPU the main process may not touch CUDA
         model = build_model(config)
     model.load_state_dict(state, strict=True)
     model.eval()
