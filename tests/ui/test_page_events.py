@@ -68,7 +68,7 @@ def drawing_events(demo) -> dict:
     tabs = {ids[f"tab-{key}"] for key, _ in TABS}
     events = {}
     for event in demo.get_config_file()["dependencies"]:
-        if not event["backend_fn"] or event["trigger_after"] is not None:
+        if not event["backend_fn"] or event["trigger_after"] is not None or demo.fns[event["id"]].page != "":
             continue
         for target, trigger in event["targets"]:
             if (target in tabs and trigger == "select") or (target == ids["language"] and trigger == "input") \

@@ -14,12 +14,16 @@ from playground.ui.page.wiring import TabWiring, value_of, with_value
 
 
 def by_elem_id(demo) -> dict:
-    return {block.elem_id: block for block in demo.blocks.values() if getattr(block, "elem_id", None)}
+    """The main page's blocks by elem_id (the room's pages reuse some of its ids, such as the language's)."""
+    return {block.elem_id: block for block in demo.blocks.values()
+            if getattr(block, "elem_id", None) and block.page == ""}
 
 
 def page_load(demo):
-    """The page's load events and the function of the one that opens the page."""
-    loads = [fn for fn in demo.fns.values() if any(trigger == "load" for _, trigger in fn.targets)]
+    """The main page's load events (the room's pages have their own) and the function of the one that
+    opens the page."""
+    loads = [fn for fn in demo.fns.values()
+             if fn.page == "" and any(trigger == "load" for _, trigger in fn.targets)]
     return loads, loads[0].fn
 
 
@@ -217,7 +221,8 @@ def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_name
     assert out[blocks["lesson-answer"]].constructor_args["value"] == 0
     linked = open_page(demo, "?view=lessons&lesson=positions&lang=en", "kept-b", kept=kept)
     assert linked[blocks["lesson-picker"]].constructor_args["value"] == "positions"
-    record = next(block for block in demo.blocks.values() if isinstance(block, gr.BrowserState))
+    record = next(block for block in demo.blocks.values()
+                  if isinstance(block, gr.BrowserState) and block.storage_key == "playground-lessons")
     assert linked[record]["lesson"] == "positions"                     # the link's lesson, every answer kept
     assert linked[record]["answers"]["masks"] == {"prediction": 1, "answer": 0}
     fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # before the record is read: not written

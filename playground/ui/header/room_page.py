@@ -230,11 +230,14 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         kept = kept if isinstance(kept, dict) and kept.get("code") else None
         return drawn(kept["code"], kept.get("student"), language(lang_), True, last_seen) if kept else {}
 
-    demo.load(opened, [code, lang, me], [lang, code, *view], js=READ_STUDENT_JS, **ROOM)
-    gr.on([join.click, code.submit], joined, [code, nickname, me, lang], [me, code, *view], **ROOM)
-    gr.on([send.click, guess.submit], sent, [guess, pick, me, lang], [guess, *view], **ROOM)
-    timer.tick(polled, [me, lang, seen], view, show_progress="hidden", **ROOM)
-    lang.change(relabelled, [me, lang, seen], view, show_progress="hidden", **ROOM)
+    # each event shows its progress on the message line only: the page refreshes the loading state of
+    # every component an event tracks, on each status change of any event
+    shown_on = {"show_progress_on": [message]}
+    demo.load(opened, [code, lang, me], [lang, code, *view], js=READ_STUDENT_JS, **shown_on, **ROOM)
+    gr.on([join.click, code.submit], joined, [code, nickname, me, lang], [me, code, *view], **shown_on, **ROOM)
+    gr.on([send.click, guess.submit], sent, [guess, pick, me, lang], [guess, *view], **shown_on, **ROOM)
+    timer.tick(polled, [me, lang, seen], view, show_progress="hidden", **shown_on, **ROOM)
+    lang.change(relabelled, [me, lang, seen], view, show_progress="hidden", **shown_on, **ROOM)
 
 
 def _gone(actions: RoomActions, room_code: str, lang: str) -> str:
@@ -354,13 +357,15 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
     def polled(kept, lang_, last_seen):
         return drawn(kept, language(lang_), False, last_seen)
 
-    demo.load(opened, [address, host, lang, teacher], [lang, address, host, *view], js=READ_BOARD_JS, **ROOM)
-    open_.click(opened_room, [nicknames, lang, address, host], [teacher, *view], js=OPEN_ROOM_JS, **ROOM)
-    start.click(guarded(started), [teacher, model, passage, lang], drawn_parts, **ROOM)
-    run_poll.click(polled_class, [teacher, poll, lang], drawn_parts, **ROOM)
-    reveal.click(shown_reveal, [teacher, lang], drawn_parts, **ROOM)
-    close.click(closed, [teacher, lang], [teacher, *view], **ROOM)
-    timer.tick(polled, [teacher, lang, seen], drawn_parts, show_progress="hidden", **ROOM)
+    shown_on = {"show_progress_on": [message]}      # as on the student's page: one line shows progress
+    demo.load(opened, [address, host, lang, teacher], [lang, address, host, *view], js=READ_BOARD_JS, **shown_on,
+              **ROOM)
+    open_.click(opened_room, [nicknames, lang, address, host], [teacher, *view], js=OPEN_ROOM_JS, **shown_on, **ROOM)
+    start.click(guarded(started), [teacher, model, passage, lang], drawn_parts, **shown_on, **ROOM)
+    run_poll.click(polled_class, [teacher, poll, lang], drawn_parts, **shown_on, **ROOM)
+    reveal.click(shown_reveal, [teacher, lang], drawn_parts, **shown_on, **ROOM)
+    close.click(closed, [teacher, lang], [teacher, *view], **shown_on, **ROOM)
+    timer.tick(polled, [teacher, lang, seen], drawn_parts, show_progress="hidden", **shown_on, **ROOM)
     lang.change(lambda kept, lang_, address_: whole(kept, language(lang_), address_, picked=True),
                 [teacher, lang, address], view,
-                js="(kept, lang, address) => [kept, lang, location.href]", show_progress="hidden", **ROOM)
+                js="(kept, lang, address) => [kept, lang, location.href]", show_progress="hidden", **shown_on, **ROOM)
