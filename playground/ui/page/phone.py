@@ -14,12 +14,15 @@ every figure's toolbar all the time, over the title: there it keeps only its fir
 PNG, as SVG). FIT_FIGURES_JS (run by the page script whenever the page changes) fits each figure's
 text to a phone: a title or note wider than its figure gets a smaller font (down to
 MIN_FIGURE_FONT_PX); on a wider screen a title that runs under the toolbar (shown on hover) gets
-a smaller font too, down to MIN_TITLE_FONT_PX. At any width, heatmap cell text that overlaps its neighbours (presenter mode's
-larger font, a wide glyph) gets a font small enough to keep them apart; where that, or the size
-Plotly fitted to the cells, is below MIN_CELL_FONT_PX, the heatmap shows its colours alone (a
-hover or a tap on a cell still shows its text).
+a smaller font too, down to MIN_TITLE_FONT_PX. At any width, heatmap cell text that overlaps its
+neighbours (presenter mode's larger font, a wide glyph) gets a font small enough to keep them
+apart; where that, or the size Plotly fitted to the cells, is below MIN_CELL_FONT_PX, the heatmap
+shows its colours alone (a hover or a tap on a cell still shows its text). In presenter mode no
+figure text goes below PRESENT_FONT_PX: a title keeps it, cell text too small is hidden.
 """
 from __future__ import annotations
+
+from .present import PRESENT_FONT_PX
 
 PHONE_MAX_PX = 640
 MIN_FIGURE_FONT_PX = 11      # the smallest font a title or note of a figure gets on a phone
@@ -62,6 +65,9 @@ def phone_css() -> str:
 FIT_FIGURES_JS = f"""
 (lang) => {{
   const phone = innerWidth <= {PHONE_MAX_PX};
+  const presenting = document.body.classList.contains('present');     // no figure text below its minimum
+  const leastTitle = presenting ? {PRESENT_FONT_PX} : phone ? {MIN_FIGURE_FONT_PX} : {MIN_TITLE_FONT_PX};
+  const leastCell = presenting ? {PRESENT_FONT_PX} : {MIN_CELL_FONT_PX};
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
     const svg = gd.querySelector('.main-svg');
     const figure = svg && svg.getBoundingClientRect();
@@ -74,7 +80,7 @@ FIT_FIGURES_JS = f"""
       if (box.width === 0 || (box.left >= figure.left && box.right <= right)) continue;
       const room = text.classList.contains('gtitle') ? right - Math.max(box.left, figure.left) : figure.width;
       const size = parseFloat(getComputedStyle(text).fontSize);
-      const fitted = Math.max(phone ? {MIN_FIGURE_FONT_PX} : {MIN_TITLE_FONT_PX}, Math.floor(size * room / box.width));
+      const fitted = Math.max(leastTitle, Math.floor(size * room / box.width));
       if (fitted < size) text.style.setProperty('font-size', fitted + 'px', 'important');
     }}
     for (const layer of gd.querySelectorAll('.heatmaplayer')) {{
@@ -101,7 +107,7 @@ FIT_FIGURES_JS = f"""
       }}
       const size = labels.length ? parseFloat(getComputedStyle(labels[0]).fontSize) : 0;
       const fitted = Math.floor(size * scale);
-      if (labels.length && (fitted < {MIN_CELL_FONT_PX} || size < {MIN_CELL_FONT_PX})) {{
+      if (labels.length && (fitted < leastCell || size < {MIN_CELL_FONT_PX})) {{
         layer.classList.add('{CROWDED_CLASS}');
       }} else if (scale < 1) {{
         for (const label of labels) label.style.setProperty('font-size', `${{fitted}}px`, 'important');
