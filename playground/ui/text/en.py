@@ -866,9 +866,6 @@ EN: dict[str, str] = {
     "room_hist_title_poll": "The class's answers ({answered})",
     "room_axis_token_poll": "answer",
     "room_poll_revealed_student": "The answer was **{answer}**. You chose {guess} {mark}.",
-    "room_hist_title_poll": "The class's answers ({answered})",
-    "room_axis_token_poll": "answer",
-    "room_poll_revealed_student": "The answer was **{answer}**. You chose {guess} {mark}.",
     "qr_close": "Close (Esc)",
     "qr_too_long": "This link has {length} characters, too many for a QR code that can be scanned across a room "
                    "(at most {limit}): shorten the view's text, or copy the link instead.",

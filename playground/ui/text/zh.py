@@ -785,9 +785,6 @@ ZH: dict[str, str] = {
     "room_hist_title_poll": "全班的回答（{answered} 份）",
     "room_axis_token_poll": "答案",
     "room_poll_revealed_student": "答案是 **{answer}**。你选的是 {guess} {mark}。",
-    "room_hist_title_poll": "全班的回答（{answered} 份）",
-    "room_axis_token_poll": "答案",
-    "room_poll_revealed_student": "答案是 **{answer}**。你选的是 {guess} {mark}。",
     "qr_close": "关闭（Esc）",
     "qr_too_long": "这个链接有 {length} 个字符，太长，无法生成在教室另一头也能扫描的二维码（最多 {limit} 个）："
                    "请缩短视图中的文本，或改为复制链接。",
