@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APP_BENCHES = {"app", "app_training", "asyncio_transport", "attention_view", "deep_link", "lessons", "load", "soak"}
+APP_BENCHES = {"app", "app_training", "asyncio_transport", "attention_view", "deep_link", "fairness", "lessons", "llm_views",
+               "load", "room", "soak", "zerogpu_app", "zerogpu_class"}
 LIBRARY_TESTS = ("tests/analysis", "tests/data", "tests/generate", "tests/hub", "tests/labs", "tests/model",
                  "tests/train", "tests/test_checkpoint.py", "tests/test_device.py")
 
