@@ -43,6 +43,8 @@ _APP_TAGS = re.compile(r"</?(?:b|i|br|sub|sup|extra)>|<span style='font-size:\d+
 _TAG = re.compile(r"<\s*/?\s*[A-Za-z!?]")
 _LINK = re.compile(r"\]\(|!\[|(?i:\b(?:https?|ftp)://|\bwww\.)|@evil")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+# the guessing game's blank, bold by a tag: Markdown's ** does not open after a letter ("干**▯**")
+_APP_MARKDOWN_TAGS = re.compile(r"<strong>▯</strong>")
 
 
 def payload_bpe() -> BPETokenizer:
@@ -98,7 +100,7 @@ def payload_checkpoint(directory: Path, arch: str, tokenizer, name: str = "paylo
 def markdown_problems(text: str) -> list[str]:
     """What in Markdown (or a toast's HTML) `text` would become markup: a tag, a link, an image, an
     autolink, a stray backtick (a value that broke out of a code span) or a raw payload."""
-    outside_code = _CODE_SPAN.sub("", text)                     # the app's own code spans: "`<bos>`"
+    outside_code = _APP_MARKDOWN_TAGS.sub("", _CODE_SPAN.sub("", text))   # the app's own code spans: "`<bos>`"
     problems = [f"tag {m.group()!r}" for m in _TAG.finditer(outside_code)]
     problems += [f"link {m.group()!r}" for m in _LINK.finditer(text)]
     if "`" in outside_code:

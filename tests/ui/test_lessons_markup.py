@@ -18,7 +18,7 @@ LANGS = ("en", "zh-CN")
 # are all shown that way.
 LATEX_KEYS = {"pos_explanation", "rope_explanation", "arch_explanation", "attention_explanation",
               "generate_explanation", "train_explanation", "inside_worked_explanation", "inside_norm_explanation",
-              "lesson_perplexity_note"}
+              "lesson_perplexity_note", "room_explain"}
 MARKUP = re.compile(r"\$|\*\*|`")
 
 
