@@ -35,10 +35,10 @@ EN: dict[str, str] = {
     "err_out_of_range": "{name} is {value}; choose a value between {low} and {high}.",
     "err_bad_choice": "{name} cannot be \"{value}\"; choose one of: {choices}.",
     "err_unknown_model": "There is no model \"{name}\"; choose one of: {choices}.",
-    "err_trained_model_gone": "The model you trained, \"{name}\", is no longer on the server: a model trained here "
-                              "lives only in the server's memory, and the server restarted (or forgot it while the page "
-                              "was idle). Reload the page: this browser kept a copy and gives it back. A model you "
-                              "downloaded from the Train tab can also be uploaded again (Use your own model). "
+    "err_trained_model_gone": "There is no model \"{name}\" on the server now. A model trained here lives only in the "
+                              "server's memory: if this browser trained it, the server has restarted (or forgot it while "
+                              "the page was idle). Reload the page: this browser kept a copy and gives it back. A model "
+                              "you downloaded from the Train tab can also be uploaded again (Use your own model). "
                               "Models now: {choices}.",
     "err_kept_model_large": "The model you trained, \"{name}\", could not be restored after the server restarted: it "
                             "is {size:.1f} MB, more than the {limit:.0f} MB a browser keeps. Upload the .safetensors "

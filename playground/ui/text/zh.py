@@ -31,8 +31,8 @@ ZH: dict[str, str] = {
     "err_out_of_range": "{name}是 {value}；请选择 {low} 到 {high} 之间的值。",
     "err_bad_choice": "{name}不能是「{value}」；请从以下选项中选择：{choices}。",
     "err_unknown_model": "没有名为「{name}」的模型；请从以下模型中选择：{choices}。",
-    "err_trained_model_gone": "你训练的模型 “{name}” 已不在服务器上：在这里训练的模型只保存在服务器内存中，而服务器已重启"
-                              "（或在页面闲置时忘记了它）。请刷新页面：本浏览器保存了一份副本，会把它还给你。"
+    "err_trained_model_gone": "服务器上现在没有模型 “{name}”。在这里训练的模型只保存在服务器内存中：如果是本浏览器训练的，"
+                              "说明服务器已重启（或在页面闲置时忘记了它）。请刷新页面：本浏览器保存了一份副本，会把它还给你。"
                               "从“训练”标签页下载过的模型也可以重新上传（使用你自己的模型）。现有模型：{choices}。",
     "err_kept_model_large": "你训练的模型 “{name}” 在服务器重启后没能恢复：它有 {size:.1f} MB，超过了浏览器能保存的 "
                             "{limit:.0f} MB。请上传从“训练”标签页下载的 .safetensors 文件（使用你自己的模型），或重新训练。"
