@@ -191,7 +191,11 @@ def floor_blocks(size: PageSize | None = None):
 
 
 def size_of(config: dict) -> PageSize:
-    """The size of a Gradio page with this config (as Gradio serves it)."""
-    events = config["dependencies"]
-    return PageSize(len(config["components"]), len(events),
+    """The size of the main page of a Gradio app with this config, as Gradio serves it: a page of its
+    own (`demo.route`, such as the class room's) is sent only its own blocks and events."""
+    main = config.get("page", {}).get("")
+    components = main["components"] if main else config["components"]
+    ids = set(main["dependencies"]) if main else None
+    events = [event for event in config["dependencies"] if ids is None or event["id"] in ids]
+    return PageSize(len(components), len(events),
                     sum(1 for event in events if event.get("trigger_after") is not None))
