@@ -282,7 +282,7 @@ EN: dict[str, str] = {
     "comp_attention": "attention projections",
     "comp_attention_scores": "attention scores",
     "comp_feed_forward": "feed-forward",
-    "comp_norms": "LayerNorms",
+    "comp_norms": "norms (LayerNorm or RMSNorm)",
     "comp_output_head": "output head",
     "comp_embedding": "embeddings",
     "comp_residual": "residual stream",

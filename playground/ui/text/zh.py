@@ -251,7 +251,7 @@ ZH: dict[str, str] = {
     "comp_attention": "注意力投影",
     "comp_attention_scores": "注意力分数",
     "comp_feed_forward": "前馈层",
-    "comp_norms": "LayerNorm",
+    "comp_norms": "归一化层（LayerNorm 或 RMSNorm）",
     "comp_output_head": "输出头",
     "comp_embedding": "嵌入",
     "comp_residual": "残差流",
