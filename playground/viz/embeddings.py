@@ -79,10 +79,14 @@ def embedding_map(
             trace.update(mode="markers", marker=dict(size=6, color=color, opacity=0.6))
         traces.append(trace)
     lines = theme.wrap(title, theme.HALF_TITLE_CELLS)
+    extra_px = theme.TITLE_LINE_PX * (len(lines) - 1)
+    total_px = (height or 560) + extra_px
     layout = theme.base_layout(
-        "<br>".join(lines), height=(height or 560) + theme.TITLE_LINE_PX * (len(lines) - 1),
+        "<br>".join(lines), height=total_px,
         xaxis=dict(title=dict(text=x_label), zeroline=True), yaxis=dict(title=dict(text=y_label), zeroline=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
-        margin=dict(l=70, r=30, t=MAP_TOP_PX + theme.TITLE_LINE_PX * (len(lines) - 1), b=60),
+        margin=dict(l=70, r=30, t=MAP_TOP_PX + extra_px, b=60),
     )
+    if extra_px:      # Plotly lifts a title of several lines above its top anchor by the lines it adds
+        layout["title"].update(y=theme.TITLE_Y - extra_px / total_px, yanchor="top", yref="container")
     return theme.figure(traces, layout)

@@ -29,6 +29,7 @@ HIGHLIGHT_COLOR = "#d1291f"
 TITLE_CELLS = 100           # characters of a title line across a full-width figure at 1280 px
 HALF_TITLE_CELLS = 48       # ... across a figure beside another (half the width)
 TITLE_LINE_PX = 26
+TITLE_Y = 0.985             # the top of a title, as a share of the figure's height from its bottom
 TABLE_HEADER_PX = 32
 TABLE_ROW_PX = 28           # a table row per line of cell text
 TABLE_BORDER_PX = 1         # each row's border adds to its height
@@ -37,7 +38,7 @@ TABLE_MARGIN = dict(l=10, r=10, t=70, b=10)
 TEMPLATE = go.layout.Template(
     layout=go.Layout(
         font=dict(family=FONT_FAMILY, size=FONT_SIZE, color=TEXT_COLOR),
-        title=dict(font=dict(size=TITLE_SIZE), x=0.01, xanchor="left", y=0.985, yanchor="top", yref="container"),
+        title=dict(font=dict(size=TITLE_SIZE), x=0.01, xanchor="left", y=TITLE_Y, yanchor="top", yref="container"),
         paper_bgcolor="white",
         plot_bgcolor="white",
         colorway=SERIES_COLORS,
