@@ -67,14 +67,20 @@ class Gpt2Config(NamedTuple):
     tied: bool
 
 
-def read_config(path: Path) -> Gpt2Config:
-    """config.json -> Gpt2Config, refusing anything that is not a GPT-2 language model we can run exactly."""
+def read_raw_config(path: Path) -> dict:
+    """config.json as a dict, or a HubImportError when it is not a JSON object."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise HubImportError(f"config.json is not valid JSON: {error}") from None
     if not isinstance(raw, dict):
         raise HubImportError("config.json must hold a JSON object")
+    return raw
+
+
+def read_config(path: Path) -> Gpt2Config:
+    """config.json -> Gpt2Config, refusing anything that is not a GPT-2 language model we can run exactly."""
+    raw = read_raw_config(path)
     if raw.get("model_type") != "gpt2":
         kind = str(raw.get("model_type", "unknown"))[:40]
         raise HubImportError(f"this is a {kind!r} model, not GPT-2 (config.json model_type must be \"gpt2\")",
@@ -140,7 +146,12 @@ def read_weights(path: Path, gpt2: Gpt2Config) -> dict[str, torch.Tensor]:
         if short.endswith(CAUSAL_MASK_BUFFERS) or (short == "lm_head.weight" and gpt2.tied):
             continue
         tensors[short] = tensor
-    expected = expected_shapes(gpt2)
+    return matched_weights(tensors, expected_shapes(gpt2))
+
+
+def matched_weights(tensors: dict[str, torch.Tensor], expected: dict[str, tuple]) -> dict[str, torch.Tensor]:
+    """`tensors` as float32, once they are exactly the `expected` names and shapes and hold floating-point
+    weights; a HubImportError naming the first difference otherwise."""
     missing, unexpected = sorted(set(expected) - set(tensors)), sorted(set(tensors) - set(expected))
     if missing or unexpected:
         raise HubImportError(f"model.safetensors does not match config.json: missing {missing[:4]}"

@@ -17,7 +17,6 @@ Only safetensors weights are read; nothing is unpickled.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,7 +27,7 @@ from safetensors.torch import load_file
 from playground.model import ModelConfig, build_model, count_parameters
 
 from .fetch import HubImportError, Repository
-from .gpt2 import CONFIG_FILE, TOKENIZER_FILE, ImportedModel, weights_file
+from .gpt2 import CONFIG_FILE, TOKENIZER_FILE, ImportedModel, matched_weights, weights_file
 from .tokenizer import NEVER_PREDICTED, IdMap, import_tokenizer
 
 FAMILIES = {"llama": ("LlamaForCausalLM", "Llama"), "qwen2": ("Qwen2ForCausalLM", "Qwen2")}
@@ -162,21 +161,7 @@ def read_weights(path: Path, llama: LlamaConfig) -> dict[str, torch.Tensor]:
         raise HubImportError(f"model.safetensors is damaged or not a safetensors file: {error}") from None
     if llama.tied:
         stored.pop("lm_head.weight", None)                                   # some files keep the tied copy
-    expected = expected_shapes(llama)
-    missing, unexpected = sorted(set(expected) - set(stored)), sorted(set(stored) - set(expected))
-    if missing or unexpected:
-        raise HubImportError(f"model.safetensors does not match config.json: missing {missing[:4]}"
-                             f"{' ...' if len(missing) > 4 else ''}, unexpected {unexpected[:4]}"
-                             f"{' ...' if len(unexpected) > 4 else ''}")
-    for name, shape in expected.items():
-        tensor = stored[name]
-        if tuple(tensor.shape) != shape:
-            raise HubImportError(f"model.safetensors does not match config.json: {name} has shape "
-                                 f"{tuple(tensor.shape)}, the config implies {shape}")
-        if not tensor.is_floating_point():
-            raise HubImportError(f"model.safetensors: {name} holds {tensor.dtype}, not floating-point weights")
-        stored[name] = tensor.float()
-    return stored
+    return matched_weights(stored, expected_shapes(llama))
 
 
 PARTS = {"input_layernorm": "norm_self", "post_attention_layernorm": "norm_ffn", "self_attn.q_proj": "self_attn.w_q",

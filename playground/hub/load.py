@@ -1,25 +1,13 @@
 """One entry for every family the playground imports: config.json's model_type picks the importer."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .fetch import HubImportError, Repository
-from .gpt2 import CONFIG_FILE, ImportedModel, import_gpt2
+from .gpt2 import CONFIG_FILE, ImportedModel, import_gpt2, read_raw_config
 from .llama import FAMILIES, import_llama
 
 SUPPORTED_FAMILIES = ("gpt2", *FAMILIES)
-
-
-def read_raw_config(path: Path) -> dict:
-    """config.json as a dict, or a HubImportError when it is not a JSON object."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise HubImportError(f"config.json is not valid JSON: {error}") from None
-    if not isinstance(raw, dict):
-        raise HubImportError("config.json must hold a JSON object")
-    return raw
 
 
 def import_model(repository: Repository, max_parameters: int | None = None) -> ImportedModel:
