@@ -11,10 +11,12 @@ import json
 import os
 import sys
 import threading
+import time
 
 from playground.bench.zerogpu_platform import H200, Answer, Request, ip_token, prepare_spaces, set_answers
 
 CHUNK_SECONDS = 0.3            # short enough that a run of a few steps takes several chunks
+STEP_SECONDS = 0.08            # each step at least: 12 steps are at least 3 chunks
 
 
 def one_run(settings: dict) -> dict:
@@ -61,6 +63,22 @@ def one_run(settings: dict) -> dict:
     }
 
 
+def _each_step_takes(seconds: float) -> None:
+    """Every training step lasts at least `seconds`, as on a GPU node under the platform's load: so a run
+    takes the same number of chunks on a fast machine as on a slow one (a quiet machine trained a whole
+    run in its first chunk, and never met the refusal meant for its second)."""
+    from playground.train.trainer import Trainer
+
+    step = Trainer._step
+
+    def slow_step(self) -> None:
+        started = time.perf_counter()
+        step(self)
+        time.sleep(max(0.0, seconds - (time.perf_counter() - started)))
+
+    Trainer._step = slow_step
+
+
 def main(runs: list[dict]) -> list[dict]:
     prepare_spaces()
     import torch
@@ -69,6 +87,7 @@ def main(runs: list[dict]) -> list[dict]:
 
     zerogpu.GPU = torch.device("cpu")                  # the worker's device: no GPU on this machine
     zerogpu.CHUNK_SECONDS = CHUNK_SECONDS
+    _each_step_takes(STEP_SECONDS)
     return [one_run(settings) for settings in runs]
 
 
