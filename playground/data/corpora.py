@@ -9,8 +9,7 @@ poems are in the public domain; the compilation is the chinese-poetry collection
 (https://github.com/chinese-poetry/chinese-poetry, npm package chinese-poetry 2.0.1, MIT licence).
 tang_poems.md beside it states the licence and how the text was made from that package.
 
-The held-out tenth of tiny Shakespeare (what the guessing game plays and the probes read) is bundled
-(tinyshakespeare_held_out.txt), so those work offline. The whole text is looked for, in order, at
+Tiny Shakespeare is not shipped. It is looked for, in order, at
 the path in $PLAYGROUND_SHAKESPEARE, in the user cache ($XDG_CACHE_HOME or ~/.cache, under
 transformer-playground/), and in the shared copy next to the repository (../shared/data/). Only
 then is it downloaded (within DOWNLOAD_TIMEOUT_S in all, and not again for RETRY_AFTER_S after a
@@ -36,7 +35,6 @@ SHAKESPEARE_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/da
 SHAKESPEARE_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca57e2dc565ed"
 SHAKESPEARE_BYTES = 1_115_394
 SHARED_SHAKESPEARE_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "tinyshakespeare.txt"
-SHAKESPEARE_HELD_OUT_PATH = Path(__file__).with_name("tinyshakespeare_held_out.txt")
 DOWNLOAD_TIMEOUT_S = 10.0         # the whole download, name lookup included
 RETRY_AFTER_S = 600.0             # a failed download is not tried again sooner: no event waits on it twice
 
@@ -62,13 +60,6 @@ def rhyme_text() -> str:
 def tang_poems_text() -> str:
     """1,938 Tang poems in Simplified Chinese (106,173 characters), bundled, so they work offline."""
     return TANG_POEMS_PATH.read_text(encoding="utf-8")
-
-
-def tiny_shakespeare_held_out() -> str:
-    """The last tenth of tiny Shakespeare (111,539 characters), bundled: the validation part a character
-    model trained on the whole text never saw (playground.data.LMData's split), which the guessing game
-    plays and the probes read, so that both work offline."""
-    return SHAKESPEARE_HELD_OUT_PATH.read_text(encoding="utf-8")
 
 
 def shakespeare_cache_path() -> Path:

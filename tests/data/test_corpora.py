@@ -148,18 +148,6 @@ def test_the_tang_poems_are_bundled_simplified_one_poem_per_paragraph_and_say_wh
     assert "t2s" in source and "tang_poems.md" in source
 
 
-def test_the_bundled_held_out_tenth_is_the_validation_part_of_the_real_text(monkeypatch):
-    from playground.analysis.guessing import held_out_text
-    from playground.data.corpora import tiny_shakespeare_held_out
-
-    monkeypatch.undo()
-    try:
-        whole = tiny_shakespeare(allow_download=False)
-    except CorpusUnavailable:
-        pytest.skip("no local copy of tiny Shakespeare to compare with")
-    assert tiny_shakespeare_held_out() == held_out_text(whole)
-
-
 def test_a_download_without_an_answer_is_given_up_at_its_deadline_and_not_tried_again_at_once(monkeypatch):
     import threading
     import time
