@@ -35,18 +35,24 @@ def save_random_gpt2(folder: Path, n_embd: int = 32, n_head: int = 4, n_layer: i
                         resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
     torch.manual_seed(seed)
     model = GPT2LMHeadModel(config)
+    save_scrambled(model, folder, norm_marker="ln_")
+    if tokenizer_json:
+        tokenizer.save(str(folder / "tokenizer.json"))
+    else:
+        tokenizer.model.save(str(folder))     # vocab.json + merges.txt
+    return model
+
+
+def save_scrambled(model, folder: Path, norm_marker: str) -> None:
+    """`model` (a transformers model) with weights larger than its 0.02 init, so differences would show,
+    saved as safetensors in `folder`; parameters whose name holds `norm_marker` move around their init."""
     model.set_attn_implementation("eager")    # the written-out path, which returns attention weights
-    with torch.no_grad():                     # larger than the 0.02 init, so differences would show
+    with torch.no_grad():
         for name, parameter in model.named_parameters():
-            if "ln_" in name:
+            if norm_marker in name:
                 parameter.add_(0.3 * torch.randn_like(parameter))
             else:
                 parameter.normal_(0.0, 0.2)
     model.eval()
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder, safe_serialization=True)
-    if tokenizer_json:
-        tokenizer.save(str(folder / "tokenizer.json"))
-    else:
-        tokenizer.model.save(str(folder))     # vocab.json + merges.txt
-    return model

@@ -6,7 +6,7 @@ from pathlib import Path
 import torch
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from .helpers import END_OF_TEXT, TEXT
+from .helpers import END_OF_TEXT, TEXT, save_scrambled
 
 
 def qwen_like_tokenizer(vocab_size: int) -> Tokenizer:
@@ -37,15 +37,6 @@ def save_random_llm(folder: Path, family: str = "llama", hidden: int = 32, heads
     config_class, model_class = (LlamaConfig, LlamaForCausalLM) if family == "llama" else (Qwen2Config, Qwen2ForCausalLM)
     torch.manual_seed(seed)
     model = model_class(config_class(**shape))
-    model.set_attn_implementation("eager")    # the written-out path, which returns attention weights
-    with torch.no_grad():                     # larger than the 0.02 init, so differences would show
-        for name, parameter in model.named_parameters():
-            if "norm" in name:
-                parameter.add_(0.3 * torch.randn_like(parameter))
-            else:
-                parameter.normal_(0.0, 0.2)
-    model.eval()
-    folder.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(folder, safe_serialization=True)
+    save_scrambled(model, folder, norm_marker="norm")
     tokenizer.save(str(folder / "tokenizer.json"))
     return model
