@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from playground.data import CorpusUnavailable, load_corpus
+from playground.data import load_corpus
 from playground.labs import comparisons, get_lab, list_labs
 from playground.labs import lab as lab_module
 
-from .helpers import tiny_result
+from .helpers import tiny_result, without_tiny_shakespeare
 
 # Words that report how a run went: an explanation may say what to compare, never how it came out.
 OUTCOME_WORDS = {
@@ -38,15 +38,7 @@ def test_the_letter_frequency_loss_is_the_entropy_of_the_text_read(monkeypatch):
     counts = Counter(load_corpus("bundled"))
     total = sum(counts.values())
     by_hand = -sum(c / total * math.log2(c / total) for c in counts.values()) * math.log(2)
-    real_load = lab_module.load_corpus
-
-    def offline(name, allow_download=True):
-        if name == "tiny_shakespeare":
-            raise CorpusUnavailable("offline")
-        return real_load(name, allow_download)
-
-    lab_module.corpus_text.cache_clear()
-    monkeypatch.setattr(lab_module, "load_corpus", offline)
+    without_tiny_shakespeare(monkeypatch)
     try:
         loss, name = comparisons.letter_frequency_loss("tiny_shakespeare")
         assert name == "bundled" and loss == pytest.approx(by_hand) and loss == pytest.approx(3.03, abs=0.01)

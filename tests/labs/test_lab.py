@@ -3,9 +3,11 @@ import dataclasses
 
 import pytest
 
-from playground.data import CorpusUnavailable, LMData
+from playground.data import LMData
 from playground.labs import Bilingual, DataSpec, Lab, Variant, get_lab
 from playground.labs import lab as lab_module
+
+from .helpers import without_tiny_shakespeare
 
 
 def test_a_lab_needs_a_reference_first_and_distinct_variants():
@@ -48,16 +50,7 @@ def test_text_in_an_unknown_language_or_empty_text_is_refused():
 
 
 def test_without_tiny_shakespeare_a_corpus_lab_reads_the_bundled_text(monkeypatch):
-    real_load = lab_module.load_corpus
-
-    def offline(name, allow_download=True):
-        if name == "tiny_shakespeare":
-            raise CorpusUnavailable("offline")
-        return real_load(name, allow_download)
-
-    lab_module.corpus_text.cache_clear()
-    lab_module._text_data.cache_clear()
-    monkeypatch.setattr(lab_module, "load_corpus", offline)
+    without_tiny_shakespeare(monkeypatch)
     try:
         spec = DataSpec(corpus="tiny_shakespeare", block_size=16)
         data = spec.build()
