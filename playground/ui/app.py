@@ -27,12 +27,9 @@ from .page.validation import MAX_FILE_BYTES
 from .session import own_models
 from playground.zoo import ModelRegistry
 from .session.workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
-from .tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
+from .tabs import PAGE_NEEDS, TABS
 from .text.i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 
-TABS = (("lessons", lessons), ("attention", attention), ("inside", inside), ("generate", generate), ("train", train),
-        ("labs", labs),
-        ("positional", positional), ("tokenizer", tokenizer), ("architecture", architecture))
 # Gradio rebuilds its monitoring summary (a pandas table of up to 10,000 past events) after every
 # event unless told otherwise: a cost per event that grows with the events served, ~10 ms per event
 # after a few hundred. The app rebuilds it once per ANALYTICS_EVENTS events, over as many.
@@ -62,7 +59,8 @@ CSS = """
 .block.explanation { overflow: visible; }
 .explanation { font-size: 1.02rem; }
 .accepted { font-size: 0.9rem; }
-""" + UNDRAWN_FIGURE_CSS + present_css() + qr.CSS + hiding.hiding_css() + drawing.CSS + room_page.CSS
+""" + UNDRAWN_FIGURE_CSS + present_css(PAGE_NEEDS.values()) + qr.CSS + hiding.hiding_css(PAGE_NEEDS.values()) \
+    + drawing.CSS + room_page.CSS
 
 
 def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | None = None,
@@ -89,7 +87,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         note, query = links.build_link_note()
         qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
-        ctx = AppContext(registry, store, language)
+        ctx = AppContext(registry, store, language, page_needs=PAGE_NEEDS)
         upload, upload_status, hub = own_models.build(ctx)
         tab_components = {}
         with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:     # a phone shows every tab
@@ -150,7 +148,7 @@ def launch_kwargs() -> dict:
         "theme": accessibility.theme(),
         "css": CSS + toast_title_css(),
         "i18n": I18N,
-        "js": page_js(),
+        "js": page_js(PAGE_NEEDS.values()),
         "head": f"<style>{phone_css()}{accessibility.REDUCED_MOTION_CSS}</style>{room_button.ROOM_LINK_HEAD}",
         "footer_links": ["api", "settings"],
         "ssr_mode": False,

@@ -21,9 +21,9 @@ import pytest
 
 from playground.bench.accessibility import VIEWS, Audit, violations
 from playground.ui.page import qr
-from playground.ui.page.hiding import PARTS
 from playground.ui.page.phone import CROWDED_CLASS, MIN_FIGURE_FONT_PX
-from playground.ui.page.present import NAMED_FIGURES, OPEN_CONTROLS, PRESENT_FONT_PX
+from playground.ui.page.present import PRESENT_FONT_PX
+from playground.ui.tabs import PAGE_NEEDS
 from playground.ui.text.i18n import STRINGS
 
 from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, figure, has_data, markdown, wait_until
@@ -164,7 +164,7 @@ def audit_tab(page, walk: Walk, where: str, view: str, skip: tuple[str, ...] = (
 
 def presenter_screen(page, view: str, screenshots) -> dict:
     """Where presenter mode puts tab `view`'s named figure and what else is on its first screen."""
-    named = NAMED_FIGURES[view]
+    named = PAGE_NEEDS[view].figure
     shown(page, named)
     page.mouse.move(0, 0)
     seen = {"top": page.locator(f"#{named}").bounding_box()["y"],
@@ -172,7 +172,7 @@ def presenter_screen(page, view: str, screenshots) -> dict:
             "own_model": page.is_visible("#own-model-panel"),
             # a lab's card shows its title, which the controls' lab picker names
             "explanation": page.is_visible(f"#tab-{view} .explanation:not(#labs-card, #labs-card *)"),
-            "controls_open": "controls" in PARTS[view] and page.locator(f"#{view}-controls").count() > 0
+            "controls_open": "controls" in PAGE_NEEDS[view].parts and page.locator(f"#{view}-controls").count() > 0
                              and page.is_visible(f"#{view}-controls .form"),
             "font_sizes": page.evaluate(_FONT_SIZES_JS, named)}
     page.screenshot(path=str(screenshots / f"present-{view}.png"))                # the first screen
@@ -246,12 +246,12 @@ def test_every_input_on_screen_has_a_name(walk):
 
 
 def test_presenter_mode_puts_each_tabs_named_figure_on_the_first_screen(walk):
-    assert set(walk.presenter) == set(NAMED_FIGURES) == set(VIEWS)
+    assert set(walk.presenter) == set(PAGE_NEEDS) == set(VIEWS)
     for view, seen in walk.presenter.items():
         assert seen["top"] < VIEWPORT["height"] - 100, (view, seen["top"])       # its top, and more of it
         assert seen["header"] < 60, view                                         # the header on one line
         assert not seen["own_model"] and not seen["explanation"], (view, seen)
-        assert seen["controls_open"] == (view in OPEN_CONTROLS), (view, seen)          # Labs: what its text asks for
+        assert seen["controls_open"] == PAGE_NEEDS[view].open_controls, (view, seen)          # Labs: what its text asks for
         assert seen["font_sizes"] and min(seen["font_sizes"]) >= PRESENT_FONT_PX, (view, seen["font_sizes"])
 
 

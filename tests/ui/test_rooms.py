@@ -1,14 +1,16 @@
-"""A room of any size, without a browser: the reduced view's parts and how a link names them, the QR
-code of a link, presenter mode's named figures, and the page's accessible text in both languages."""
+"""A room of any size, without a browser: how a link names the reduced view's parts, the QR code of a
+link, and the page's accessible text in both languages (each tab's parts and presenter figure:
+test_page_needs.py)."""
 import re
 
 import pytest
 import segno
 
-from playground.ui.page import hiding, present, qr
+from playground.ui.page import qr
 from playground.ui.page.accessibility import names_js
 from playground.ui.page.export import add_svg_buttons_js
 from playground.ui.page.links import PRIVATE_LINK, note_text, parse_link
+from playground.ui.tabs import PAGE_NEEDS
 from playground.ui.tabs.attention import AttentionForm
 from playground.ui.text.i18n import STRINGS
 
@@ -17,12 +19,9 @@ FORMS = {"attention": AttentionForm}
 ADDRESS = "https://example.org/?view=attention&model=copy&text=abcdefghij&layer=1&head=2&lang=en"
 
 
-def elem_ids(demo) -> set[str]:
-    return {block.elem_id for block in demo.blocks.values() if getattr(block, "elem_id", None)}
-
-
 def test_a_link_hides_the_parts_it_names_and_notes_the_others(registry):
-    page = parse_link("?view=attention&layer=1&hide=controls,scores,wings,own_model,scores", TABS, FORMS, registry)
+    page = parse_link("?view=attention&layer=1&hide=controls,scores,wings,own_model,scores", TABS, FORMS, registry,
+                      PAGE_NEEDS)
     assert page.hide == ("controls", "scores", "own_model")
     assert [(error.param, error.fields["value"]) for error in page.ignored] == [("hide", "wings")]
     note = note_text(page.ignored, "en")
@@ -31,38 +30,14 @@ def test_a_link_hides_the_parts_it_names_and_notes_the_others(registry):
 
 
 def test_a_part_of_another_tab_is_not_a_part_of_this_one(registry):
-    page = parse_link("?view=generate&hide=scores", TABS, FORMS, registry)
+    page = parse_link("?view=generate&hide=scores", TABS, FORMS, registry, PAGE_NEEDS)
     assert page.hide == () and [error.param for error in page.ignored] == ["hide"]
 
 
 def test_a_hidden_name_is_written_literally_in_the_note(registry):
-    page = parse_link("?view=attention&hide=**bold**,%3Cimg%3E", TABS, FORMS, registry)
+    page = parse_link("?view=attention&hide=**bold**,%3Cimg%3E", TABS, FORMS, registry, PAGE_NEEDS)
     note = note_text(page.ignored, "en")
     assert "<img>" not in note and "**bold**" not in note
-
-
-def test_every_part_names_blocks_the_page_has(demo):
-    """Each hideable part's selectors name the ids of blocks of the app: a renamed block breaks this."""
-    ids = elem_ids(demo)
-    for view, parts in hiding.PARTS.items():
-        assert f"tab-{view}" in ids
-        for name, selectors in parts.items():
-            named = re.findall(r"#([a-z0-9-]+)", " ".join(selectors))
-            prefixes = re.findall(r"\[id\^='([a-z0-9-]+)'\]", " ".join(selectors))
-            assert named or prefixes or name in ("controls", "explanation"), (view, name)
-            assert set(named) <= ids, (view, name, set(named) - ids)
-            assert all(any(i.startswith(p) for i in ids) for p in prefixes), (view, name)
-    css = hiding.hiding_css()
-    assert "body.hide-scores #tab-attention .row:has(#attention-scores)" in css
-    assert "body.hide-own_model #own-model-panel" in css
-
-
-def test_every_tab_names_a_figure_of_its_own_for_presenter_mode(demo):
-    ids = elem_ids(demo)
-    assert set(present.NAMED_FIGURES) == set(hiding.PARTS)
-    for view, figure in present.NAMED_FIGURES.items():
-        assert figure in ids and f"tab-{view}" in ids
-    assert f"{present.PRESENT_FONT_PX}px" in present.present_css()
 
 
 def test_the_qr_code_holds_the_address():

@@ -3,7 +3,7 @@ and the event groups that bound concurrency."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import gradio as gr
 
@@ -11,6 +11,7 @@ from playground.device import on_zero_gpu
 from playground.zoo import ModelRegistry
 
 from ..session.workspace import Workspace, WorkspaceStore
+from .page_needs import PageNeeds
 from .runtime import positive_int_env
 
 LIGHT_CONCURRENCY = 2   # attention views and generation steps at once: Python holds one GIL, more only contend
@@ -84,6 +85,7 @@ class AppContext:
     kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str | None]] = field(
         default_factory=list)
     kept_model: gr.BrowserState | None = None     # the session's trained model, kept by the browser (kept_models)
+    page_needs: Mapping[str, PageNeeds] = field(default_factory=dict)   # what each tab declares, by view
 
     def workspace(self, request: gr.Request | None, opens_page: bool = False) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request);

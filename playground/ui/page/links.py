@@ -21,9 +21,10 @@ from ..session.workspace import SessionsFull
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import LIGHT, PRIVATE
-from . import hiding, present
+from . import hiding
 from .drawing import DRAWN_JS, marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
+from .page_needs import PageNeeds
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
 from .sharing import share_js
@@ -58,9 +59,10 @@ class LinkedPage:
     given: set[str] = field(default_factory=set)      # the form's parameters the link named, kept or not
 
 
-def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]], registry) -> LinkedPage:
-    """The page `query` ("?view=attention&layer=1...") describes; never fails: what cannot be used
-    is left at its default and listed in `ignored`."""
+def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]], registry,
+               needs: Mapping[str, PageNeeds] | None = None) -> LinkedPage:
+    """The page `query` ("?view=attention&layer=1...") describes, where `needs` says what each view can
+    hide (see hiding.py); never fails: what cannot be used is left at its default and listed in `ignored`."""
     pairs = decode_query(query or "")
     given: dict[str, str] = {}
     ignored: list[Refused] = []
@@ -86,9 +88,10 @@ def parse_link(query: str, tabs: tuple[str, ...], forms: Mapping[str, type[Form]
         else:
             ignored.append(Refused("present", "err_bad_choice", value=given["present"][:40], choices="0, 1"))
     if hiding.PARAM in given:
-        page.hide, unknown = hiding.parse_hide(given[hiding.PARAM], page.view)
+        tab_parts = needs[page.view].parts if needs and page.view in needs else ()
+        page.hide, unknown = hiding.parse_hide(given[hiding.PARAM], tab_parts)
         ignored += [Refused(hiding.PARAM, "link_unknown_part", value=name[:40],
-                            choices=", ".join(hiding.hideable(page.view))) for name in unknown]
+                            choices=", ".join(hiding.hideable(tab_parts))) for name in unknown]
     form_type = forms.get(page.view)
     known = set(PAGE_PARAMS) | (set(form_type.params()) if form_type else set())
     ignored += [Refused(name, "link_unknown_param") for name in given if name not in known]
@@ -263,7 +266,8 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
     def open_page(probe: str, address_query: str, request: gr.Request):
         start_warm_up()
         lang = detect_language(probe, request.headers.get("accept-language") if request else None)
-        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
+        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry,
+                          ctx.page_needs)
         try:
             workspace = ctx.workspace(request, opens_page=True)
         except SessionsFull as full:                   # a newcomer on a full server, told in the page's language
@@ -286,7 +290,7 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
                 message = "\n\n".join(filter(None, (message, str(as_gradio_error(error, lang).message))))
         if page.present:
             out.update({w.components["controls"]: gr.Accordion(open=False) for view, w in views.items()
-                        if "controls" in w.components and view not in present.OPEN_CONTROLS})
+                        if "controls" in w.components and not ctx.page_needs[view].open_controls})
         out[note] = gr.Markdown(message, visible=bool(message))
         return out
 
@@ -296,7 +300,8 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
         tab's, and is drawn again with it when it is on screen (only when the browser kept something
         the session lacked)."""
         workspace = ctx.workspace(request)
-        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry)
+        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry,
+                          ctx.page_needs)
         redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
             view = view or workspace.shown_view            # None: what every tab shows (a model), drawn where shown

@@ -9,22 +9,25 @@ to the figure it names (present.py). One observer of the whole page does all fou
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from ..text.i18n import LANGUAGES, text
 from . import accessibility, export, hiding, phone, present
 from .language import FOLLOW_SETTINGS_JS
+from .page_needs import PageNeeds
 
 SETTLE_MS = 150
 
 
-def page_js() -> str:
-    """The page's script: a JS function of no arguments."""
+def page_js(tabs: Iterable[PageNeeds]) -> str:
+    """The page's script for the `tabs`' page: a JS function of no arguments."""
     svg_titles = {lang: text(lang, "a11y_svg_export") for lang in LANGUAGES}
     return f"""
 () => {{
   ({FOLLOW_SETTINGS_JS})();
   ({hiding.HIDE_JS})();
   const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS},
-                  {present.scroll_to_named_js()}];
+                  {present.scroll_to_named_js(tabs)}];
   let pending = null;
   const run = () => {{
     pending = null;

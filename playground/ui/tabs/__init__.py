@@ -1,2 +1,18 @@
-"""One module per tab: plain handler functions (testable without a browser) and a build(ctx)
-that declares the tab's components and wires its events."""
+"""The page's tabs, one package each (tabs/<tab>/, one shape): layout.py declares its components,
+form.py its controls as one value (and its link's parameters), handlers.py what each event draws,
+build(ctx) in its __init__ wires them, and page_needs.py declares what the page needs from it (the
+parts a link can hide, the figure a link names, presenter mode's layout; see page/page_needs.py).
+
+TABS is the tab row, in order; PAGE_NEEDS collects each tab's page_needs, in the same order, for the
+page's features (hiding, presenter mode, links). A new tab is added here, and nowhere else in the page.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+
+from . import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
+
+# (view, package): the view is the package's name, used in links (`view=`) and the tab's ids (`tab-VIEW`).
+TABS = tuple((package.__name__.rpartition(".")[2], package)
+             for package in (lessons, attention, inside, generate, train, labs, positional, tokenizer, architecture))
+PAGE_NEEDS = {view: import_module(f"{__name__}.{view}.page_needs").NEEDS for view, _ in TABS}

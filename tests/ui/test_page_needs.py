@@ -1,0 +1,112 @@
+"""Each tab declares what the page needs from it (tabs/<tab>/page_needs.py), the page collects the
+declarations through one registry (playground.ui.tabs) and knows no tab by name: the parts `hide=`
+hides, presenter mode's figure, folded controls and layout, the figure a link scrolls to."""
+import ast
+import re
+from pathlib import Path
+
+import gradio as gr
+import pytest
+
+from playground.ui import app
+from playground.ui.page import hiding, present
+from playground.ui.page.links import parse_link
+from playground.ui.page.page_needs import PageNeeds
+from playground.ui.tabs import PAGE_NEEDS, TABS
+
+UI = Path(app.__file__).parent
+TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+# The modules of page/ that read the tabs' declarations: none may import a tab.
+READERS = ("hiding", "present", "phone", "accessibility", "page_needs", "page_script", "links", "context")
+
+
+def ids_by_tab(demo) -> dict[str, set[str]]:
+    """view -> the elem_ids of the blocks inside its tab panel."""
+    panels = {block._id: block.elem_id.removeprefix("tab-") for block in demo.blocks.values()
+              if isinstance(block, gr.Tab) and (block.elem_id or "").startswith("tab-")}
+    ids = {view: set() for view in panels.values()}
+    for block in demo.blocks.values():
+        parent = block.parent
+        while parent is not None and parent._id not in panels:
+            parent = parent.parent
+        if parent is not None and block.elem_id:
+            ids[panels[parent._id]].add(block.elem_id)
+    return ids
+
+
+def selector_ids(selectors) -> tuple[set[str], set[str]]:
+    """(the ids a CSS selector names, the id prefixes it names with [id^='...'])."""
+    text = " ".join(selectors)
+    return set(re.findall(r"#([a-z0-9-]+)", text)), set(re.findall(r"\[id\^='([a-z0-9-]+)'\]", text))
+
+
+def test_the_registry_covers_every_tab_package_in_the_tab_rows_order(demo):
+    packages = sorted(path.parent.name for path in (UI / "tabs").glob("*/__init__.py")
+                      if "def build(" in path.read_text(encoding="utf-8"))
+    assert sorted(view for view, _ in TABS) == packages
+    assert list(PAGE_NEEDS) == [view for view, _ in TABS]
+    assert all(needs.view == view for view, needs in PAGE_NEEDS.items())
+    assert app.TABS is TABS                                          # the page builds the tabs the registry lists
+    assert set(ids_by_tab(demo)) == set(PAGE_NEEDS)
+
+
+def test_each_tab_declares_blocks_of_its_own_panel(demo):
+    """The parts, figure and presenter-hidden blocks a tab declares are its own: a renamed or moved block
+    breaks this."""
+    ids = ids_by_tab(demo)
+    for view, needs in PAGE_NEEDS.items():
+        own = ids[view]
+        assert needs.figure in own, (view, needs.figure)
+        for name, selectors in {**needs.parts, "presenter": needs.presenter_hides}.items():
+            named, prefixes = selector_ids(selectors)
+            assert named or prefixes or name in ("controls", "explanation", "presenter"), (view, name)
+            assert named <= own, (view, name, named - own)
+            assert all(any(i.startswith(prefix) for i in own) for prefix in prefixes), (view, name)
+    labs = PAGE_NEEDS["labs"]
+    assert labs.open_controls and f"{labs.view}-controls" in ids["labs"]     # Labs' text says to press Run lab there
+
+
+def test_page_sources_name_no_tab_element_id(demo):
+    """A tab's element ids live in its own package: page/ knows them only from the declarations."""
+    tab_sources = " ".join(path.read_text(encoding="utf-8") for folder in ("tabs", "views")
+                           for path in (UI / folder).rglob("*.py"))
+    written_by_tabs = set(TOKEN.findall(tab_sources))                # ids the page makes (f"{view}-note") are not
+    tab_ids = {i for ids in ids_by_tab(demo).values() for i in ids if i in written_by_tabs}
+    assert {"attention-head-plot", "generate-examples", "lesson-picker", "labs-card"} <= tab_ids
+    for path in sorted((UI / "page").glob("*.py")):
+        named = tab_ids & set(TOKEN.findall(path.read_text(encoding="utf-8")))
+        assert not named, (path.name, sorted(named))
+
+
+def test_the_page_modules_that_read_declarations_import_no_tab():
+    for name in READERS:
+        tree = ast.parse((UI / "page" / f"{name}.py").read_text(encoding="utf-8"))
+        imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        assert not [module for module in imported if "tabs" in module.split(".")], (name, imported)
+
+
+def test_a_new_tab_needs_only_its_declaration_for_hiding_presenting_and_scrolling(registry):
+    """A tab the page has never heard of: its declaration alone gives its parts, presenter layout and scroll."""
+    quiz = PageNeeds(view="quiz", figure="quiz-plot", parts={**hiding.CONTROLS, "answers": ("#quiz-answers",)},
+                     scrolls_to_figure=True, presenter_hides=("#quiz-hints",),
+                     presenter_css="body.present #tab-quiz #quiz-plot { width: 100%; }\n")
+    tabs = (*PAGE_NEEDS.values(), quiz)
+    css = hiding.hiding_css(tabs)
+    assert "body.hide-answers #tab-quiz #quiz-answers" in css and "body.hide-controls #tab-quiz [id$='-controls']" in css
+    assert "body.hide-scores #tab-attention .row:has(#attention-scores)" in css
+    assert "body.hide-own_model #own-model-panel" in css                     # the page's own parts
+    presenting = present.present_css(tabs)
+    assert "body.present #tab-quiz #quiz-hints" in presenting and quiz.presenter_css in presenting
+    assert f"{present.PRESENT_FONT_PX}px" in presenting
+    assert '"quiz": "quiz-plot"' in present.scroll_to_named_js(tabs)
+    assert '"train"' not in present.scroll_to_named_js(tabs)                 # a link to Train opens at its controls
+    page = parse_link("?view=quiz&hide=answers,scores,tabs", ("attention", "quiz"), {}, registry,
+                      {**PAGE_NEEDS, "quiz": quiz})
+    assert page.hide == ("answers", "tabs") and [error.fields["value"] for error in page.ignored] == ["scores"]
+
+
+@pytest.mark.parametrize("name", ["own_model", "Scores", "heads-off", ""])
+def test_a_part_name_a_link_cannot_carry_or_the_page_has_is_refused(name):
+    with pytest.raises(ValueError, match="quiz"):
+        PageNeeds(view="quiz", figure="quiz-plot", parts={name: ("#quiz-answers",)})
