@@ -127,18 +127,21 @@ class Schedule:
 @dataclass
 class ControlApi:
     """The fake ZeroGPU control API on 127.0.0.1 (see the module docstring). The n-th /schedule gets
-    answers[n], the last one for every later call. Records every schedule, allow and release."""
+    answers[n], the last one for every later call. Records every schedule, allow and release, and how
+    long each granted GPU was held until its release (what the platform charges to a quota)."""
 
     answers: list[Answer] = field(default_factory=lambda: [Answer()])
     schedules: list[Schedule] = field(default_factory=list)
     allowed: list[int] = field(default_factory=list)           # worker pids
     released: list[bool] = field(default_factory=list)         # fail flag per release
+    held_s: list[float] = field(default_factory=list)          # seconds from grant to release, per released GPU
 
     def __post_init__(self):
         self._lock = threading.Lock()
         self._tokens = 0
         self._answered = 0                                     # schedules before the answers' latest change
         self._held: dict[str, int] = {}                        # allow token -> GPU index, until released
+        self._granted_at: dict[str, float] = {}                # allow token -> when its GPU was granted
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -177,6 +180,9 @@ class ControlApi:
                     with api._lock:
                         api.released.append(query.get("fail") == "true")
                         api._held.pop(query.get("allowToken"), None)
+                        granted_at = api._granted_at.pop(query.get("allowToken"), None)
+                        if granted_at is not None:
+                            api.held_s.append(time.monotonic() - granted_at)
                     self._reply(200)
                 elif url.path == "/startup-report":
                     self._reply(200)
@@ -208,6 +214,7 @@ class ControlApi:
             token = f"allow-{self._tokens}"
             index = min(set(range(len(self._held) + 1)) - set(self._held.values()))
             self._held[token] = index
+            self._granted_at[token] = time.monotonic()
         return {"idle": answer.idle, "nvidiaIndex": index, "nvidiaUUID": f"MIG-fake-{index}", "allowToken": token}
 
     @property

@@ -16,6 +16,7 @@ def test_calls_under_way_get_gpus_of_their_own_and_a_release_frees_one():
         httpx.post(f"{api.url}/release", params={"allowToken": first["allowToken"], "fail": False}, timeout=10)
         assert schedule(api).json()["nvidiaIndex"] == first["nvidiaIndex"]
         assert [s.duration_s for s in api.schedules] == [None, 15, None] and api.released == [False]
+        assert len(api.held_s) == 1 and 0 <= api.held_s[0] < 10          # the first GPU, held until its release
 
 
 def test_a_refusal_carries_what_spaces_reads_and_answers_follow_their_latest_setting():

@@ -15,6 +15,10 @@ as the slow ones took. Here each event that joins is counted against three limit
 - its group's (GROUP_LIMITS, by concurrency id; waiting events only), each line bounded apart, so heavy
   work (run to the end, beam search, trainings, uploads) that fills its line never refuses a light event.
 
+These limits replace Gradio's max_size, which stays unset: on a ZeroGPU Space Gradio's Blocks.queue
+turns an unset max_size into 1 (gradio/blocks.py), which would refuse with "Queue is full" any event
+that finds one other waiting, in any group: a class pressing Start together, and every viewer meanwhile.
+
 A refused event gets HTTP 429 with the app's own message in the session's language (the page shows it
 as an error toast); nobody else is told anything. Within a group an event joins ahead of the waiting
 events that have more of their client's events before them, and when a worker is free the next event
@@ -65,6 +69,7 @@ class FairQueue:
         self.blocks, self.store = blocks, store
         self.trust_forwarded = trusts_forwarded_for() if trust_forwarded is None else trust_forwarded
         self.queue = blocks._queue
+        self.queue.max_size = None              # bounded here (Gradio sets 1 on ZeroGPU; see the module's text)
         self._push, self._get_events = self.queue.push, self.queue.get_events
         self.queue.push, self.queue.get_events = self.push, self.get_events
         self.refused = 0
