@@ -8,6 +8,8 @@ next to the same clock for a one-figure Gradio page (deep_link_floor_s) and for 
 the app's size that draws one figure (deep_link_size_floor_s), and the server's CPU per page
 opened (page_open_server_cpu_s); see playground.bench.deep_link.
 
+tab_switch_ms_p95: a tab picked in a browser until its figure is drawn (see playground.bench.tab_switch).
+
 a11y_serious_violations and a11y_critical_violations: axe-core's audit of every tab in both
 languages at 1280x720 (goal 0 each; see playground.bench.accessibility).
 
@@ -78,7 +80,7 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import accessibility, attention_view, deep_link, fairness, llm_views, load, uploads
+from playground.bench import accessibility, attention_view, deep_link, fairness, llm_views, load, tab_switch, uploads
 from playground.bench.common import result
 from playground.bench.room import room_lines
 from playground.ui.text.i18n import text
@@ -496,6 +498,7 @@ def run(quick: bool) -> list[dict]:
     try:
         choices = teacher_opens(app.url)
         lines += deep_link.deep_link_lines(app.url, quick, app.cpu_seconds)
+        lines += tab_switch.tab_switch_lines(app.url, quick)
         lines += accessibility.accessibility_lines(app.url)
         lines += cpu_lines(app, choices, quick)
         for n_students in SESSION_COUNTS:
