@@ -12,6 +12,7 @@ TRAIN_LIMITS = {                 # the Train tab's form: (lowest, highest) of ea
     "lr": (1e-5, 0.1), "warmup": (0, 1_000), "batch_size": (1, 256), "steps": (1, 5_000),
     "block_size": (2, 256), "grad_clip": (0.01, 100.0), "decay_every": (1, 5_000), "decay_factor": (0.01, 1.0),
 }
+MAX_TRAIN_TEXT_CHARS = 200_000          # a pasted (or uploaded) training text
 MAX_TRAIN_PARAMETERS = 2_000_000        # a larger model trains too slowly to watch on a shared CPU
 MAX_TRAIN_STEP_GFLOPS = 25.0            # forward + backward of one batch, estimated: about 1 s on one core
 MAX_UPLOAD_CONTEXT = 1_024              # positions of an uploaded model (prompt and generation together stay below)

@@ -15,9 +15,10 @@ import time
 
 import torch
 
+from playground.generate import SamplingConfig
 from playground.hub.llama import LlamaConfig, model_config
 from playground.hub.tokenizer import IdMap
-from playground.ui.tabs.generate.views import Generation, Settings, stepper_views
+from playground.ui.tabs.generate.views import Generation, stepper_views
 from playground.data import CharTokenizer
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.zoo import ModelEntry, ascii_tokenizer, seeded_model
@@ -38,7 +39,7 @@ TOKENS = 64
 QWEN2_5_0_5B = LlamaConfig(family="qwen2", vocab_size=151_936, hidden_size=896, n_layers=24, n_heads=14,
                            n_kv_heads=2, intermediate_size=4864, max_positions=32_768, rope_theta=1e6,
                            rms_norm_eps=1e-6, tied=True, qkv_bias=True, end_of_text=151_643, begin_of_text=None)
-STEP_SETTINGS = Settings(strategy="greedy", temperature=1.0, top_k=0, top_p=1.0, seed=0, max_new=64, beam_width=1)
+STEP_SETTINGS = SamplingConfig(max_new_tokens=64, beam_width=1)
 
 
 def resident_mib() -> float:

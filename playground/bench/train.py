@@ -47,7 +47,7 @@ from playground.train import Snapshot, TrainConfig, Trainer, TrainEvent
 from playground.train.card import LONGER_PERIODS, SHORTER_PERIODS, repeat_report
 from playground.train.objectives import LanguageModelObjective
 from playground.train.presets import rhyme_preset
-from playground.train.recipes import build_trainer, check_spec, form_defaults
+from playground.train.recipes import Recipe, build_trainer, check_spec
 from playground.zoo import pretrained_dir
 
 from . import nanogpt
@@ -236,7 +236,7 @@ def induction_seconds_to_head(threads: int = 2, max_seconds: float | None = None
     (null when it has not within ``max_seconds`` of training, or by the preset's last step)."""
     torch.set_num_threads(threads)
     started, cpu_started = time.perf_counter(), time.process_time()
-    spec = check_spec("induction", None, **form_defaults("induction"))
+    spec = check_spec(Recipe.of("induction"))
     trainer = build_trainer(spec, None)
     crossed = None
     for item in trainer.run(max_seconds=max_seconds):

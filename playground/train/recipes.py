@@ -1,23 +1,30 @@
-"""The Train tab's recipes: a task, its data and a form's settings checked into a TrainSpec, and the
-Trainer built from it, its size checked before any weight exists.
+"""The Train tab's recipes: a Recipe (a task, its data and every setting, as a learner gives them)
+checked once into a TrainSpec, and the Trainer built from it, its size checked before any weight exists.
 
-    spec = check_spec("copy", None, **form_defaults("copy"))
+    spec = check_spec(Recipe.of("copy", steps=200))
     trainer = build_trainer(spec, None)
 
-Every refusal is a RecipeError: a ValueError whose English message says what to change, with a
-message key, the values that fill it and the form field at fault, so a front end can say the same
+Each Recipe field declares its default and its rule (playground.checks) once; the Train tab's form
+is a Recipe. Every refusal is an InputError: a ValueError whose English message says what to change,
+with a message key, the values that fill it and the field at fault, so a front end can say the same
 in its own words (playground.ui does, in the session's language).
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 
 from playground.analysis import flops_per_token
+from playground.checks import InputError, OneOf, Real, Switch, Text, Whole, check_choice
 from playground.data import CharTokenizer, bundled_text, tang_poems_text, tasks
 from playground.data.lm_data import TextTooShort
-from playground.limits import MAX_MODEL_VOCAB, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS, TRAIN_LIMITS
+from playground.limits import (
+    MAX_MODEL_VOCAB,
+    MAX_TRAIN_PARAMETERS,
+    MAX_TRAIN_STEP_GFLOPS,
+    MAX_TRAIN_TEXT_CHARS,
+    TRAIN_LIMITS,
+)
 from playground.model import (
     ACTIVATIONS,
     NORM_PLACEMENTS,
@@ -39,19 +46,7 @@ DATA_BLOCK_SIZES = {"rhyme": RHYME_BLOCK_SIZE}       # a block size the text's v
 EVENT_EVERY_S = 0.5           # progress (curves, status) at most this often
 EVAL_EVERY_S = 2.0            # held-out loss, accuracy and exact match at most this often
 SNAPSHOT_EVERY_S = 3.0        # probe attention, head scores and samples at most this often
-STABILITY_FIELDS = ("block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip")   # form order
-
-
-class RecipeError(ValueError):
-    """A form value out of range or inconsistent with the others.
-
-    key: the message's name ("err_out_of_range", "err_heads_divide", ...); values: what fills it;
-    field: the form field at fault (None when the refusal is about the whole form).
-    """
-
-    def __init__(self, message: str, key: str, field: str | None = None, **values):
-        super().__init__(message)
-        self.key, self.field, self.values = key, field, values
+FIRST_TASK = "copy"           # the task a recipe starts at
 
 
 @dataclass(frozen=True)
@@ -73,28 +68,6 @@ class TrainSpec:
         return self.preset.synthetic
 
 
-def check_number(value, name: str, low: float, high: float, integer: bool = False) -> float | int:
-    """A finite number in [low, high] (an integer when ``integer``), or a RecipeError naming the field."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RecipeError(f"{name} must be a number between {low} and {high}, got {value!r}", "err_not_number",
-                          name, low=low, high=high)
-    if integer and value != int(value):
-        raise RecipeError(f"{name} must be a whole number, got {value!r}", "err_not_integer", name, value=value)
-    if not low <= value <= high:
-        raise RecipeError(f"{name} must be between {low} and {high}, got {value!r}", "err_out_of_range", name,
-                          value=value, low=low, high=high)
-    return int(value) if integer else float(value)
-
-
-def check_choice(value, choices, name: str):
-    """One of ``choices``, or a RecipeError listing them."""
-    if value not in choices:
-        listed = ", ".join(str(c) for c in choices)
-        raise RecipeError(f"{name} must be one of {listed}, got {value!r}", "err_bad_choice", name, value=value,
-                          choices=listed)
-    return value
-
-
 def base_preset(task: str) -> Preset:
     """The live-training preset of a task (no total time cap: each run is capped instead)."""
     preset = PRESETS[TASK_PRESETS[task]].quick()
@@ -106,7 +79,7 @@ def takes_text(task: str) -> bool:
     return not base_preset(task).synthetic
 
 
-LLM_FIELDS = ("norm_type", "gated_ffn", "n_kv_heads", "rope_base", "qkv_bias")   # today's LLM pieces, as a form has them
+LLM_FIELDS = ("norm_type", "gated_ffn", "n_kv_heads", "rope_base", "qkv_bias")   # the LLM pieces, as a form has them
 LLM_LIMITS = {"n_kv_heads": (0, TRAIN_LIMITS["n_heads"][1]), "rope_base": tuple(int(x) for x in ROPE_BASE_RANGE)}
 
 
@@ -140,26 +113,6 @@ def stability_defaults(task: str) -> dict:
     preset, train = base_preset(task), base_preset(task).train_config
     return dict(block_size=preset.block_size, schedule=train.schedule, decay_every=train.decay_every,
                 decay_factor=train.decay_factor, clip=train.grad_clip is not None, grad_clip=train.grad_clip or 1.0)
-
-
-def check_stability(preset: Preset, block_size=None, schedule="cosine", decay_every=500, decay_factor=0.5,
-                    clip=True, grad_clip=1.0) -> Preset:
-    """The preset with the form's block size (language models only), learning-rate schedule and
-    gradient clipping, each checked."""
-    schedule = check_choice(schedule, SCHEDULES, "schedule")
-    decay_every = check_number(decay_every, "decay_every", *TRAIN_LIMITS["decay_every"], integer=True)
-    decay_factor = check_number(decay_factor, "decay_factor", *TRAIN_LIMITS["decay_factor"])
-    clip = bool(check_choice(clip, (True, False), "clip"))
-    grad_clip = check_number(grad_clip, "grad_clip", *TRAIN_LIMITS["grad_clip"]) if clip else None
-    if schedule == "inverse_sqrt" and preset.train_config.warmup_steps < 1:
-        raise RecipeError("the inverse_sqrt schedule needs at least one warm-up step", "err_inverse_sqrt_warmup",
-                          "warmup")
-    train = preset.train_config.replace(schedule=schedule, decay_every=decay_every, decay_factor=decay_factor,
-                                        grad_clip=grad_clip)
-    preset = replace(preset, train_config=train)
-    if preset.kind == "seq2seq" or block_size is None:
-        return preset
-    return preset.with_block_size(check_number(block_size, "block_size", *TRAIN_LIMITS["block_size"], integer=True))
 
 
 def config_conflict(n_heads: int, d_model: int, positional: str, n_kv_heads: int = 0) -> tuple[str, str, dict] | None:
@@ -197,56 +150,132 @@ CONFLICT_MESSAGES = {
 }
 
 
-def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
-               lr, warmup, batch_size, steps, event_every_s: float = EVENT_EVERY_S,
-               eval_every_s: float = EVAL_EVERY_S, snapshot_every_s: float = SNAPSHOT_EVERY_S,
-               norm_type="layernorm", gated_ffn=False, n_kv_heads=0, rope_base=10000, qkv_bias=False, bias=None,
-               **stability) -> TrainSpec:
-    """Every choice of the form in range and consistent, or a RecipeError saying what to change.
+def _preset_field(rule, name: str):
+    """A setting a task's preset gives (its default: the first task's)."""
+    return field(default=_FIRST[name], metadata={"rule": rule, "group": "preset"})
+
+
+def _stability_field(rule, name: str):
+    """A block size, schedule or clipping setting (its default: a character language model's)."""
+    return field(default=_LANGUAGE_MODEL[name], metadata={"rule": rule, "group": "stability"})
+
+
+def _whole(name: str) -> Whole:
+    return Whole(*TRAIN_LIMITS[name])
+
+
+def _real(name: str) -> Real:
+    return Real(*TRAIN_LIMITS[name])
+
+
+_FIRST = form_defaults(FIRST_TASK)
+_LANGUAGE_MODEL = stability_defaults("char-lm")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a learner asks to train, as given: check_spec checks it. Each field declares its rule once.
+
+    task: a TASK_PRESETS key; data: a DATA_SOURCES name of a language model's text ("pasted": `pasted`,
+    the text itself; a task that makes its own examples ignores both); the architecture, with the LLM
+    pieces as llm_form_values has them (n_kv_heads 0: one per query head; qkv_bias: q/k/v biases in a
+    model without other biases); the optimiser (warmup and steps in optimisation steps); block_size
+    (language models), the learning-rate schedule and gradient clipping (grad_clip when clip is on).
+    """
+
+    task: str = field(default=FIRST_TASK, metadata={"rule": OneOf(tuple(TASK_PRESETS))})
+    data: str = field(default="bundled", metadata={"rule": OneOf(DATA_SOURCES)})
+    pasted: str = field(default="", metadata={"rule": Text(MAX_TRAIN_TEXT_CHARS)})
+    layers: int = _preset_field(_whole("layers"), "layers")
+    n_heads: int = _preset_field(_whole("n_heads"), "n_heads")
+    d_model: int = _preset_field(_whole("d_model"), "d_model")
+    d_ff: int = _preset_field(_whole("d_ff"), "d_ff")
+    positional: str = _preset_field(OneOf(POSITIONAL_ENCODINGS), "positional")
+    norm: str = _preset_field(OneOf(NORM_PLACEMENTS), "norm")
+    activation: str = _preset_field(OneOf(ACTIVATIONS), "activation")
+    dropout: float = _preset_field(_real("dropout"), "dropout")
+    tie_weights: bool = _preset_field(Switch(), "tie_weights")
+    lr: float = _preset_field(_real("lr"), "lr")
+    warmup: int = _preset_field(_whole("warmup"), "warmup")
+    batch_size: int = _preset_field(_whole("batch_size"), "batch_size")
+    steps: int = _preset_field(_whole("steps"), "steps")
+    block_size: int = _stability_field(_whole("block_size"), "block_size")
+    schedule: str = _stability_field(OneOf(SCHEDULES), "schedule")
+    decay_every: int = _stability_field(_whole("decay_every"), "decay_every")
+    decay_factor: float = _stability_field(_real("decay_factor"), "decay_factor")
+    clip: bool = _stability_field(Switch(), "clip")
+    grad_clip: float = _stability_field(_real("grad_clip"), "grad_clip")
+    bias: bool = _preset_field(Switch(), "bias")
+    norm_type: str = _preset_field(OneOf(NORM_TYPES), "norm_type")
+    gated_ffn: bool = _preset_field(Switch(), "gated_ffn")
+    n_kv_heads: int = _preset_field(Whole(*LLM_LIMITS["n_kv_heads"]), "n_kv_heads")
+    rope_base: int = _preset_field(Whole(*LLM_LIMITS["rope_base"]), "rope_base")
+    qkv_bias: bool = _preset_field(Switch(), "qkv_bias")
+
+    @classmethod
+    def of(cls, task: str, **changes):
+        """The task's preset in every setting it gives (a seq2seq task keeps the default block size), with
+        `changes`; an InputError for an unknown task."""
+        check_choice(task, tuple(TASK_PRESETS), "task")
+        stability = {name: value for name, value in stability_defaults(task).items() if value is not None}
+        return cls(**{"task": task, **form_defaults(task), **stability, **changes})
+
+
+PRESET_FIELDS = tuple(f.name for f in fields(Recipe) if f.metadata.get("group") == "preset")     # a task's preset
+STABILITY_FIELDS = tuple(f.name for f in fields(Recipe) if f.metadata.get("group") == "stability")
+
+
+def check_fields(recipe: Recipe) -> Recipe:
+    """The recipe with every field through its rule (whole numbers as int, numbers as float), or an
+    InputError naming the first field refused."""
+    return replace(recipe, **{f.name: f.metadata["rule"].check(f.name, getattr(recipe, f.name))
+                              for f in fields(Recipe)})
+
+
+def check_consistent(recipe: Recipe) -> None:
+    """Heads that divide d_model, key/value heads that divide the heads, an even RoPE head size and a
+    warm-up within the training, else an InputError naming the setting to change."""
+    conflict = form_conflict(recipe.n_heads, recipe.d_model, recipe.positional, recipe.warmup, recipe.steps,
+                             recipe.n_kv_heads)
+    if conflict is not None:
+        name, key, values = conflict
+        raise InputError(CONFLICT_MESSAGES[key].format(**values), key, name, **values)
+
+
+def check_spec(recipe: Recipe, event_every_s: float = EVENT_EVERY_S, eval_every_s: float = EVAL_EVERY_S,
+               snapshot_every_s: float = SNAPSHOT_EVERY_S) -> TrainSpec:
+    """The recipe checked, once: every field in range, the fields consistent, a config the model accepts;
+    or an InputError saying what to change.
 
     The run reports progress every ``event_every_s``, evaluates every ``eval_every_s`` and takes a
     snapshot every ``snapshot_every_s`` seconds (the Train tab's live cadence by default).
-    The LLM pieces (norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias) are as llm_form_values has them;
-    ``bias``: biases in every Linear and norm (None: as the task's preset).
-    ``stability``: block_size, schedule, decay_every, decay_factor, clip, grad_clip (see check_stability).
     """
-    task = check_choice(task, tuple(TASK_PRESETS), "task")
-    base = base_preset(task)
-    data = "task" if base.synthetic else check_choice(data, DATA_SOURCES, "data")
-    number = {name: check_number(value, name, *TRAIN_LIMITS[name], integer=name != "dropout")
-              for name, value in dict(layers=layers, n_heads=n_heads, d_model=d_model, d_ff=d_ff, dropout=dropout,
-                                      warmup=warmup, batch_size=batch_size, steps=steps).items()}
-    lr = check_number(lr, "lr", *TRAIN_LIMITS["lr"])
-    positional = check_choice(positional, POSITIONAL_ENCODINGS, "positional")
-    norm = check_choice(norm, NORM_PLACEMENTS, "norm")
-    activation = check_choice(activation, ACTIVATIONS, "activation")
-    tie_weights = bool(check_choice(tie_weights, (True, False), "tie_weights"))
-    norm_type = check_choice(norm_type, NORM_TYPES, "norm_type")
-    gated_ffn = bool(check_choice(gated_ffn, (True, False), "gated_ffn"))
-    qkv_bias = bool(check_choice(qkv_bias, (True, False), "qkv_bias"))
-    bias = base.model_config.bias if bias is None else bool(check_choice(bias, (True, False), "bias"))
-    n_kv_heads = check_number(n_kv_heads, "n_kv_heads", *LLM_LIMITS["n_kv_heads"], integer=True)
-    rope_base = check_number(rope_base, "rope_base", *LLM_LIMITS["rope_base"], integer=True)
-    d_model, heads = number["d_model"], number["n_heads"]
-    conflict = form_conflict(heads, d_model, positional, number["warmup"], number["steps"], n_kv_heads)
-    if conflict is not None:
-        field, key, values = conflict
-        raise RecipeError(CONFLICT_MESSAGES[key].format(**values), key, field, **values)
+    recipe = check_fields(recipe)
+    check_consistent(recipe)
+    if recipe.schedule == "inverse_sqrt" and recipe.warmup < 1:
+        raise InputError("the inverse_sqrt schedule needs at least one warm-up step", "err_inverse_sqrt_warmup",
+                         "warmup")
+    base = base_preset(recipe.task)
     model = base.model_config
     try:
         model = model.replace(
-            n_encoder_layers=number["layers"] if model.n_encoder_layers else 0,
-            n_decoder_layers=number["layers"] if model.n_decoder_layers else 0,
-            n_heads=heads, d_model=d_model, d_ff=number["d_ff"], positional=positional, norm=norm,
-            activation=activation, dropout=number["dropout"], tie_weights=tie_weights, bias=bias,
-            **llm_config_fields(norm_type, gated_ffn, n_kv_heads, rope_base, qkv_bias, bias))
-        train = base.train_config.replace(lr=lr, warmup_steps=number["warmup"], batch_size=number["batch_size"],
-                                          max_steps=number["steps"], eval_every_s=eval_every_s,
-                                          event_every_s=event_every_s, snapshot_every_s=snapshot_every_s)
+            n_encoder_layers=recipe.layers if model.n_encoder_layers else 0,
+            n_decoder_layers=recipe.layers if model.n_decoder_layers else 0,
+            n_heads=recipe.n_heads, d_model=recipe.d_model, d_ff=recipe.d_ff, positional=recipe.positional,
+            norm=recipe.norm, activation=recipe.activation, dropout=recipe.dropout, tie_weights=recipe.tie_weights,
+            bias=recipe.bias, **llm_config_fields(recipe.norm_type, recipe.gated_ffn, recipe.n_kv_heads,
+                                                  recipe.rope_base, recipe.qkv_bias, recipe.bias))
+        train = base.train_config.replace(
+            lr=recipe.lr, warmup_steps=recipe.warmup, batch_size=recipe.batch_size, max_steps=recipe.steps,
+            eval_every_s=eval_every_s, event_every_s=event_every_s, snapshot_every_s=snapshot_every_s,
+            schedule=recipe.schedule, decay_every=recipe.decay_every, decay_factor=recipe.decay_factor,
+            grad_clip=recipe.grad_clip if recipe.clip else None)
     except ValueError as error:
-        raise RecipeError(str(error), "err_config", error=str(error)) from None
-    preset = check_stability(replace(base, model_config=model, train_config=train), **stability)
-    return TrainSpec(task, data, preset)
+        raise InputError(str(error), "err_config", error=str(error)) from None
+    preset = replace(base, model_config=model, train_config=train)
+    if preset.kind != "seq2seq":
+        preset = preset.with_block_size(recipe.block_size)
+    return TrainSpec(recipe.task, "task" if base.synthetic else recipe.data, preset)
 
 
 @cache
@@ -294,17 +323,17 @@ def _char_vocab(source: str) -> int:
 
 def check_size(spec: TrainSpec, vocab_size: int) -> tuple[int, float]:
     """(parameters, GFLOPs per step) within what a shared CPU trains live, and a vocabulary the app's views
-    can read (MAX_MODEL_VOCAB, as for an upload), or a RecipeError with the numbers."""
+    can read (MAX_MODEL_VOCAB, as for an upload), or an InputError with the numbers."""
     if vocab_size > MAX_MODEL_VOCAB:
-        raise RecipeError(f"the text has {vocab_size:,} distinct tokens, more than the {MAX_MODEL_VOCAB:,} a model "
+        raise InputError(f"the text has {vocab_size:,} distinct tokens, more than the {MAX_MODEL_VOCAB:,} a model "
                           "here may have", "err_train_vocab", vocab=f"{vocab_size:,}", limit=f"{MAX_MODEL_VOCAB:,}")
     params, gflops = training_cost(spec, vocab_size)
     if params > MAX_TRAIN_PARAMETERS:
-        raise RecipeError(f"the model has {params:,} parameters, more than the {MAX_TRAIN_PARAMETERS:,} trained live; "
+        raise InputError(f"the model has {params:,} parameters, more than the {MAX_TRAIN_PARAMETERS:,} trained live; "
                           "make it smaller", "err_train_too_large", params=f"{params:,}",
                           limit=f"{MAX_TRAIN_PARAMETERS:,}")
     if gflops > MAX_TRAIN_STEP_GFLOPS:
-        raise RecipeError(f"a step costs about {gflops:.1f} GFLOPs, more than the {MAX_TRAIN_STEP_GFLOPS:.0f} trained "
+        raise InputError(f"a step costs about {gflops:.1f} GFLOPs, more than the {MAX_TRAIN_STEP_GFLOPS:.0f} trained "
                           "live; use a smaller model, batch or block", "err_train_too_slow", gflops=gflops,
                           limit=MAX_TRAIN_STEP_GFLOPS)
     return params, gflops
@@ -325,11 +354,11 @@ def build_trainer(spec: TrainSpec, training_data: str | None) -> Trainer:
         config = spec.preset.model_config.replace(vocab_size=data.tokenizer.vocab_size)
         check_size(replace(spec, preset=replace(spec.preset, model_config=config)), config.vocab_size)
         return Trainer(config, spec.preset.train_config, data)
-    except RecipeError:
+    except InputError:
         raise
     except TextTooShort as error:               # named by the setting that changes it
         key = "err_train_text_short" if error.largest >= 1 else "err_train_text_short_any"
-        raise RecipeError(str(error), key, "block_size", tokens=error.tokens, train=error.train, val=error.val,
+        raise InputError(str(error), key, "block_size", tokens=error.tokens, train=error.train, val=error.val,
                           block_size=error.block_size, needed=error.needed, largest=error.largest) from None
     except ValueError as error:                 # the text does not fit the windows or the batch
-        raise RecipeError(f"this data cannot train this model: {error}", "err_train_setup", error=str(error)) from None
+        raise InputError(f"this data cannot train this model: {error}", "err_train_setup", error=str(error)) from None

@@ -7,19 +7,18 @@ import gradio as gr
 import numpy as np
 import pytest
 
+from playground.generate import SamplingConfig
 from playground.ui.page.forms import Refused, decode_query, encode_query
 from playground.ui.page.links import link_query, parse_link
-from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K
+from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K, refused
 from playground.ui.session.examples import GENERATE_EXAMPLES, examples_for
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.generate import (
     DEFAULTS,
     GenerateForm,
     Generation,
-    Settings,
     beam_views,
     check_prompt,
-    check_settings,
     current_generation,
     handlers,
     stepper_views,
@@ -29,10 +28,13 @@ from playground.ui.tabs.generate.views import STRATEGIES, BeamRun, Pieces
 VOCAB = 16
 
 
-def settings(**changes) -> Settings:
-    values = {**DEFAULTS, **changes}
-    return check_settings(values["strategy"], values["temperature"], values["top_k"], values["top_p"], values["seed"],
-                          values["max_new"], values["beam_width"], VOCAB, "en")
+def settings(**changes) -> SamplingConfig:
+    """The decoding settings of a Generate form with `changes`, refused as the page refuses them."""
+    try:
+        form = GenerateForm.from_values({**DEFAULTS, **changes})
+    except Refused as error:
+        raise refused(error, "en") from None
+    return form.sampling(VOCAB, "en")
 
 
 @pytest.mark.parametrize("changes, fragment", [
@@ -53,9 +55,9 @@ def test_settings_out_of_range_are_refused(changes, fragment):
 
 
 def test_off_switches_map_to_no_filter():
-    sampling = settings(strategy="sample", top_k=0, top_p=1.0).sampling()
+    sampling = settings(strategy="sample", top_k=0, top_p=1.0)
     assert sampling.top_k is None and sampling.top_p is None
-    sampling = settings(strategy="sample", top_k=5, top_p=0.9).sampling()
+    sampling = settings(strategy="sample", top_k=5, top_p=0.9)
     assert (sampling.top_k, sampling.top_p) == (5, 0.9)
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from playground.hub import load_model
 from playground.ui.session.hub_models import MAX_HUB_PARAMETERS, HubModels
+from playground.generate import SamplingConfig
 from playground.ui.tabs import generate
 from playground.ui.tabs.architecture.views import FIELDS, architecture_views
 from playground.ui.tabs.attention.views import attention_views
@@ -55,7 +56,7 @@ def test_every_view_works_on_an_imported_llama_and_qwen2(hub, repository):
     views = attention_views(entry, "The quick brown fox 你好", "", "decoder", 1, 2, False, "induction", "en")
     assert (views.n_layers, views.n_heads) == (2, 4)
     for strategy in ("greedy", "sample"):
-        generation = generate.Generation.start(entry, "The quick", generate.Settings(strategy, 0.8, 5, 0.9, 0, 8, 3))
+        generation = generate.Generation.start(entry, "The quick", SamplingConfig(strategy, 0.8, 5, 0.9, 0, 3, 8))
         steps = [generation.stepper.step() for _ in range(4)]
         assert all(step.token_id not in entry.config.never_predict for step in steps)
         assert generate.stepper_views(generation, 1, 2, "en").candidates is not None

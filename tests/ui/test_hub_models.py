@@ -10,6 +10,7 @@ import pytest
 
 from playground.hub import load_gpt2
 from playground.ui.session.hub_models import HubModels, check_repository, hub_name
+from playground.generate import SamplingConfig
 from playground.ui.tabs import generate
 from playground.ui.tabs.architecture.views import FIELDS, architecture_views
 from playground.ui.tabs.attention.views import attention_views
@@ -116,11 +117,11 @@ def test_every_view_works_on_an_imported_gpt2(folders):
     assert "previous" in attention_views(entry, "The fox", "", "decoder", 0, 0, True, "previous_token",
                                                    "en").best_heads
     for strategy in ("greedy", "sample"):
-        generation = generate.Generation.start(entry, "The quick", generate.Settings(strategy, 0.8, 5, 0.9, 0, 8, 3))
+        generation = generate.Generation.start(entry, "The quick", SamplingConfig(strategy, 0.8, 5, 0.9, 0, 3, 8))
         steps = [generation.stepper.step() for _ in range(4)]
         assert all(step.token_id not in entry.config.never_predict for step in steps)
         assert generate.stepper_views(generation, 1, 2, "en").candidates is not None
-    beam = generate.beam_views(entry, "The quick", generate.Settings("beam", 1.0, 0, 1.0, 0, 6, 3), "en")
+    beam = generate.beam_views(entry, "The quick", SamplingConfig("beam", beam_width=3, max_new_tokens=6), "en")
     assert beam.tree is not None
     values = {name: getattr(entry.config, name) for name in FIELDS}
     _, _, summary, _ = architecture_views(values, 64, "en")

@@ -7,7 +7,8 @@ from playground.analysis import MAX_PROBE_LENGTH, view_flops
 from playground.bench.uploads import largest_accepted, vocabulary
 from playground.model import build_model
 from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, UPLOAD_LIMITS
-from playground.ui.tabs.generate.views import BEAM_CANDIDATES, Settings, beam_tokens, beam_views
+from playground.generate import SamplingConfig
+from playground.ui.tabs.generate.views import BEAM_CANDIDATES, beam_tokens, beam_views
 from playground.ui.views.meaning import RANDOM_BLOCKS
 from playground.ui.views.patching import PATCHING_FLOPS, longest_input
 from playground.ui.views.probes import PASS_FLOPS, probe_size
@@ -25,7 +26,7 @@ def largest() -> ModelEntry:
 @pytest.mark.parametrize("lang, said", [("en", "The search stopped at **81** new tokens, not 200"),
                                         ("zh-CN", "搜索在 **81** 个新词元处停止，而不是 200 个")])
 def test_a_wide_beam_over_a_large_vocabulary_stops_early_and_says_so(largest, lang, said):
-    settings = Settings("beam", 1.0, 0, 1.0, 0, MAX_NEW_TOKENS, MAX_BEAM_WIDTH)
+    settings = SamplingConfig("beam", beam_width=MAX_BEAM_WIDTH, max_new_tokens=MAX_NEW_TOKENS)
     assert beam_tokens(largest, settings) == BEAM_CANDIDATES // (MAX_BEAM_WIDTH * 8192) == 81
     views = beam_views(largest, "一丁七", settings, lang)
     assert said in views.status

@@ -2,15 +2,15 @@
 import numpy as np
 
 from playground.analysis.head_scores import INDUCTION_THRESHOLD
-from playground.ui.session.training import TrainingSession, check_spec, form_defaults, takes_text, training_cost
+from playground.ui.session.training import TrainingSession, form_defaults, takes_text, training_cost
 from playground.ui.session.workspace import Workspace
-from playground.ui.tabs.train import all_views, step
+from playground.ui.tabs.train import TrainForm, all_views, step
 from playground.ui.views.training import INDUCTION_KEY, PREVIOUS_KEY, formation_figure
 
 
 def induction_spec(**changes):
     defaults = form_defaults("induction")
-    return check_spec("induction", "pasted", **{**defaults, **changes}, lang="en")
+    return TrainForm(task="induction", data="pasted", **{**defaults, **changes}).spec("en")
 
 
 def test_the_induction_task_makes_its_own_data_and_uses_the_measured_recipe():

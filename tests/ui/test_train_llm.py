@@ -7,9 +7,8 @@ import pytest
 from playground.ui.page.forms import Refused, decode_query, encode_query
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import attention_views
-from playground.ui.tabs.generate import DEFAULTS, check_settings, current_generation, stepper_views
+from playground.ui.tabs.generate import GenerateForm, current_generation, stepper_views
 from playground.ui.tabs.train import TrainForm, step
-from playground.ui.session.training import check_spec
 
 LLM = dict(layers=1, n_heads=4, d_model=16, d_ff=32, positional="rope", norm="pre", activation="silu", dropout=0.0,
            tie_weights=False, lr=3e-3, warmup=2, batch_size=4, steps=20, bias=False, norm_type="rmsnorm",
@@ -18,7 +17,7 @@ LM_TEXT = "the cat sat on the mat. the dog sat on the log. " * 40
 
 
 def llm_spec(task="char-lm", data="pasted", lang="en", **changes):
-    return check_spec(task, data, **{**LLM, **changes}, lang=lang)
+    return TrainForm(task=task, data=data, **{**LLM, **changes}).spec(lang)
 
 
 def test_the_spec_builds_the_llm_pieces_into_the_model():
@@ -41,9 +40,7 @@ def test_a_small_llm_trains_and_the_attention_and_generate_tabs_draw_it():
     assert (attention.n_layers, attention.n_heads) == (1, 4)             # every query head, each drawn
     rows = np.asarray(attention.head.data[0].z, dtype=float)
     np.testing.assert_allclose(rows.sum(axis=1), 1.0, atol=1e-5)
-    settings = check_settings("greedy", DEFAULTS["temperature"], DEFAULTS["top_k"], DEFAULTS["top_p"],
-                              DEFAULTS["seed"], DEFAULTS["max_new"], DEFAULTS["beam_width"], entry.config.vocab_size,
-                              "en")
+    settings = GenerateForm().sampling(entry.config.vocab_size, "en")
     generation = current_generation(workspace, entry, "the ", settings)
     for _ in range(3):
         generation.stepper.step()
@@ -54,7 +51,7 @@ def test_a_small_llm_trains_and_the_attention_and_generate_tabs_draw_it():
 
 def test_a_seq2seq_task_trains_with_the_pieces_too():
     workspace = Workspace("llm-copy")
-    views = list(step(workspace, llm_spec("copy", None, batch_size=8), None, "en"))
+    views = list(step(workspace, llm_spec("copy", "bundled", batch_size=8), None, "en"))
     assert views[-1]["published"].config.kv_heads == 2 and workspace.training.trainer.step == 10
 
 

@@ -17,7 +17,6 @@ from playground.ui.session.training import (
     STEP_SIZE,
     build_trainer,
     check_size,
-    check_spec,
     read_text_file,
     training_text,
 )
@@ -34,14 +33,16 @@ from playground.ui.tabs.train import (
     stop,
     untrained_view_choices,
 )
+from playground.ui.tabs.train.form import TrainForm
+from playground.ui.tabs.train.handlers import on_estimate
 
 TINY = dict(layers=1, n_heads=2, d_model=16, d_ff=32, positional="sinusoidal", norm="pre", activation="gelu",
             dropout=0.0, tie_weights=False, lr=3e-3, warmup=5, batch_size=16, steps=30)
 LM_TEXT = "the cat sat on the mat. the dog sat on the log. " * 40
 
 
-def tiny_spec(task="copy", data=None, lang="en", **changes):
-    return check_spec(task, data, **{**TINY, **changes}, lang=lang)
+def tiny_spec(task="copy", data="bundled", lang="en", **changes):
+    return TrainForm(task=task, data=data, **{**TINY, **changes}).spec(lang)
 
 
 def drain(views):
@@ -232,22 +233,15 @@ def test_a_model_too_large_for_the_shared_cpu_is_refused_before_training():
     slow = tiny_spec("dates", d_model=128, d_ff=512, layers=2, batch_size=256, n_heads=4)
     with pytest.raises(gr.Error, match=f"at most {MAX_TRAIN_STEP_GFLOPS:.0f}"):
         check_size(slow, slow.preset.model_config.vocab_size, "en")
-    assert refused.value.message in estimate("copy", None, None, *form_values(big), "en")
-
-
-def form_values(spec):
-    config, train = spec.preset.model_config, spec.preset.train_config
-    return (config.n_decoder_layers, config.n_heads, config.d_model, config.d_ff, config.positional, config.norm,
-            config.activation, config.dropout, config.tie_weights, train.lr, train.warmup_steps, train.batch_size,
-            train.max_steps)
+    assert refused.value.message in estimate(big, None, "en")
 
 
 def test_the_estimate_counts_parameters_and_explains_a_bad_form():
     spec = tiny_spec()
     params = count_parameters(spec.preset.model_config)["total"]
-    assert f"**{params:,}** parameters" in estimate("copy", None, None, *form_values(spec), "en")
-    refusal = estimate("copy", None, None, 1, 4, 30, 32, "sinusoidal", "pre", "gelu", 0.0, False, 3e-3, 5, 16, 30, "zh-CN")
-    assert "倍数" in refusal
+    assert f"**{params:,}** parameters" in estimate(spec, None, "en")
+    bad = TrainForm(**{**TINY, "n_heads": 4, "d_model": 30})
+    assert "倍数" in on_estimate(Workspace("s"), bad, "zh-CN")["estimate"]
 
 
 def test_text_files_are_checked_before_training(tmp_path):

@@ -13,8 +13,10 @@ from playground.ui.page.validation import (
     check_number,
     check_text,
     fail,
+    refused,
 )
-from playground.ui.tabs.generate.views import check_settings
+from playground.ui.page.forms import Refused
+from playground.ui.tabs.generate import GenerateForm
 
 
 def message(excinfo) -> str:
@@ -67,7 +69,12 @@ def test_an_error_toast_has_its_title_in_the_session_language():
 
 
 def page_settings(max_new: int = 40, beam_width: int = 3):
-    return check_settings("beam", 1.0, 0, 1.0, 0, max_new, beam_width, 10, "en")
+    """The decoding settings of a beam search form, refused as the page refuses them."""
+    try:
+        form = GenerateForm.from_values({"strategy": "beam", "max_new": max_new, "beam_width": beam_width})
+    except Refused as error:
+        raise refused(error, "en") from None
+    return form.sampling(10, "en")
 
 
 def test_the_pages_decoding_limits_are_the_librarys_or_lower():
@@ -75,7 +82,7 @@ def test_the_pages_decoding_limits_are_the_librarys_or_lower():
     by the page with its limit named, though the library (whose limits admit the exhaustive beam checks'
     widths 9 and 12) would take it."""
     largest = page_settings(MAX_NEW_TOKENS, MAX_BEAM_WIDTH)
-    SamplingConfig(strategy="beam", beam_width=largest.beam_width, max_new_tokens=largest.max_new)
+    assert (largest.beam_width, largest.max_new_tokens) == (MAX_BEAM_WIDTH, MAX_NEW_TOKENS)
     for field, value, limit in (("max_new", MAX_NEW_TOKENS + 1, MAX_NEW_TOKENS),
                                 ("beam_width", MAX_BEAM_WIDTH + 1, MAX_BEAM_WIDTH)):
         with pytest.raises(gr.Error) as excinfo:

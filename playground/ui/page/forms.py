@@ -9,17 +9,35 @@ it in a link's query string. The same check serves both ways in, so a limit is d
         VIEW = "attention"
         layer: int = param(Integer(0, 0, 47))
 
+A field may declare a library rule instead (playground.checks: Whole, Real, OneOf, Switch, Text, as a
+recipe's fields do); its parameter is the matching one below. Every check is the library's.
+
 A refused value raises `Refused(param, key, **fields)`: the parameter's name, the message key
-(in strings_en / strings_zh) and the message's fields, translated once by `refusal_text`.
+(in strings_en / strings_zh) and the message's fields. Refused is the library's keyed InputError,
+and `refusal_text` turns any InputError into the page's words, in the session's language.
 """
 from __future__ import annotations
 
 import dataclasses
-import math
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 from urllib.parse import parse_qsl, quote, urlencode
+
+from playground.checks import (
+    InputError,
+    OneOf,
+    Real,
+    Switch,
+    Text,
+    Whole,
+    check_choice,
+    check_flag,
+    check_number,
+    check_text,
+    shown,
+)
 
 from ..text.i18n import DEFAULT_LANGUAGE, text
 from ..text.markup import literal, literal_fields
@@ -28,21 +46,39 @@ _INTEGER = re.compile(r"-?\d{1,12}")
 _NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?", re.IGNORECASE)
 
 
-class Refused(ValueError):
+class Refused(InputError):
     """A value a form does not accept: `param` names the control, `key` the message, `fields` fill it in."""
 
     def __init__(self, param: str, key: str, **fields):
-        self.param, self.key, self.fields = param, key, fields
-        super().__init__(text(DEFAULT_LANGUAGE, key, name=param, **fields))
+        super().__init__(text(DEFAULT_LANGUAGE, key, name=param, **fields), key, param, **fields)
+
+    @property
+    def param(self) -> str:
+        return self.field
+
+    @property
+    def fields(self) -> dict:
+        return self.values
+
+
+def as_refused(check, *args):
+    """`check(*args)`, its InputError raised as the form's Refused."""
+    try:
+        return check(*args)
+    except Refused:
+        raise
+    except InputError as error:
+        raise Refused(error.field, error.key, **error.values) from None
 
 
 SHOWN_NAME_CHARS = 40          # a parameter name from a link is shown cut to this length
 
 
-def refusal_text(error: Refused, lang: str) -> str:
-    """The refusal in `lang`, naming the parameter by its label; every field but a number (a value or
-    name from a link or a component) is written literally, for a toast, a Markdown note or a figure."""
-    return text(lang, error.key, name=literal(parameter_label(error.param, lang)), **literal_fields(error.fields))
+def refusal_text(error: InputError, lang: str) -> str:
+    """The library's or a form's refusal in `lang`, naming the input by its label; every field but a number
+    (a value or name from a link or a component) is written literally, for a toast, a Markdown note or a figure."""
+    name = {} if error.field is None else {"name": literal(parameter_label(error.field, lang))}
+    return text(lang, error.key, **name, **literal_fields(error.values))
 
 
 def parameter_label(name: str, lang: str) -> str:
@@ -81,13 +117,7 @@ class String(Param):
     limit: int = 200
 
     def check(self, name, value):
-        if value is None:
-            return ""
-        if not isinstance(value, str):
-            raise Refused(name, "err_form_not_text")
-        if len(value) > self.limit:
-            raise Refused(name, "err_form_too_long", length=len(value), limit=self.limit)
-        return value
+        return as_refused(check_text, value, name, self.limit)
 
 
 @dataclass(frozen=True)
@@ -101,19 +131,13 @@ class Integer(Param):
     def check(self, name, value):
         if value is None and self.optional:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise Refused(name, "err_not_integer", value=_shown(value), low=self.low, high=self.high)
-        if value != int(value):
-            raise Refused(name, "err_not_integer", value=_shown(value), low=self.low, high=self.high)
-        if not self.low <= value <= self.high:
-            raise Refused(name, "err_out_of_range", value=int(value), low=self.low, high=self.high)
-        return int(value)
+        return as_refused(check_number, value, name, self.low, self.high, True)
 
     def read(self, name, raw):
         if raw == "" and self.optional:
             return None
         if not _INTEGER.fullmatch(raw):
-            raise Refused(name, "err_not_integer", value=_shown(raw), low=self.low, high=self.high)
+            raise Refused(name, "err_not_integer", value=shown(raw), low=self.low, high=self.high)
         return self.check(name, int(raw))
 
     def write(self, value) -> str:
@@ -128,15 +152,11 @@ class Number(Param):
     high: float = 1.0
 
     def check(self, name, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise Refused(name, "err_not_number", value=_shown(value), low=self.low, high=self.high)
-        if not self.low <= value <= self.high:
-            raise Refused(name, "err_out_of_range", value=value, low=self.low, high=self.high)
-        return float(value)
+        return as_refused(check_number, value, name, self.low, self.high)
 
     def read(self, name, raw):
         if not _NUMBER.fullmatch(raw):
-            raise Refused(name, "err_not_number", value=_shown(raw), low=self.low, high=self.high)
+            raise Refused(name, "err_not_number", value=shown(raw), low=self.low, high=self.high)
         return self.check(name, float(raw))
 
     def write(self, value) -> str:
@@ -150,9 +170,7 @@ class Choice(Param):
     choices: tuple[str, ...] = ()
 
     def check(self, name, value):
-        if value not in self.choices:
-            raise Refused(name, "err_bad_choice", value=str(value)[:40], choices=", ".join(self.choices))
-        return value
+        return as_refused(check_choice, value, self.choices, name)
 
 
 @dataclass(frozen=True)
@@ -160,13 +178,11 @@ class Flag(Param):
     """On or off; "1" / "0" in a link."""
 
     def check(self, name, value):
-        if not isinstance(value, bool):
-            raise Refused(name, "err_form_not_flag", value=_shown(value))
-        return value
+        return as_refused(check_flag, value, name)
 
     def read(self, name, raw):
         if raw not in ("0", "1"):
-            raise Refused(name, "err_form_not_flag", value=_shown(raw))
+            raise Refused(name, "err_form_not_flag", value=shown(raw))
         return raw == "1"
 
     def write(self, value) -> str:
@@ -236,6 +252,21 @@ def param(spec: Param):
     return dataclasses.field(default=spec.default, metadata={"param": spec})
 
 
+def ruled_param(rule, default) -> Param:
+    """The parameter of a field that declares a library rule (see playground.checks)."""
+    if isinstance(rule, Whole):
+        return Integer(default, rule.low, rule.high)
+    if isinstance(rule, Real):
+        return Number(default, rule.low, rule.high)
+    if isinstance(rule, OneOf):
+        return Choice(default, tuple(rule.choices))
+    if isinstance(rule, Switch):
+        return Flag(default)
+    if isinstance(rule, Text):
+        return String(default, rule.limit)
+    raise TypeError(f"no form parameter for the rule {rule!r}")
+
+
 @dataclass(frozen=True)
 class Form:
     """A tab's controls. Subclasses set VIEW (the tab's name in links) and declare fields with param()."""
@@ -247,7 +278,7 @@ class Form:
     @classmethod
     def params(cls) -> dict[str, Param]:
         """Field name -> its parameter, in declaration order."""
-        return {f.name: f.metadata["param"] for f in dataclasses.fields(cls)}
+        return _params(cls)
 
     @classmethod
     def from_values(cls, values: Mapping[str, Any]) -> "Form":
@@ -296,6 +327,12 @@ class Form:
             return fallback, [*ignored, error]
 
 
+@functools.cache
+def _params(form: type) -> dict[str, Param]:
+    return {f.name: f.metadata["param"] if "param" in f.metadata else ruled_param(f.metadata["rule"], f.default)
+            for f in dataclasses.fields(form)}
+
+
 def encode_query(pairs: Mapping[str, str]) -> str:
     """"a=1&b=x%20y": spaces and every reserved character percent-encoded."""
     return urlencode(list(pairs.items()), quote_via=quote, safe="-_.~")
@@ -305,7 +342,3 @@ def decode_query(query: str) -> list[tuple[str, str]]:
     """The (name, value) pairs of "?a=1&b=x%20y" (a leading "?" is ignored), blanks kept."""
     return parse_qsl(query.lstrip("?"), keep_blank_values=True)
 
-
-def _shown(value) -> str:
-    shown = repr(value) if isinstance(value, str) else str(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."

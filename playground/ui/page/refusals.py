@@ -10,10 +10,11 @@ from typing import Callable, Iterable
 import gradio as gr
 import plotly.graph_objects as go
 
+from playground.checks import InputError
 from playground.viz.notice import notice_figure
 
 from ..text.i18n import text
-from .forms import Refused, refusal_text
+from .forms import refusal_text
 
 
 def refusal_reason(draw: Callable, workspace, form, lang: str) -> str:
@@ -22,7 +23,7 @@ def refusal_reason(draw: Callable, workspace, form, lang: str) -> str:
         draw(workspace, form, lang)
     except gr.Error as error:
         return error.message
-    except Refused as error:
+    except InputError as error:                  # a form's Refused, or the library's keyed refusal
         return refusal_text(error, lang)
     return text(lang, "refused_other")
 

@@ -1,21 +1,23 @@
 """Input checks that run before any handler touches a model.
 
 Each check raises `gr.Error` with a message, in the session's language, that names the limit
-and says what to change. The limits are named constants so the messages, the sliders and the
-tests share one number.
+and says what to change: the library's check (playground.checks) and its keyed InputError, said by
+`refused`, the one way the page turns the library's refusals into its own. The limits are named
+constants so the messages, the sliders and the tests share one number.
 """
 from __future__ import annotations
 
-import math
-
 import gradio as gr
 
+from playground import checks
+from playground.checks import InputError
 from playground.data import Tokenizer
 from playground.generate import settings as decoding
 from playground.limits import (  # noqa: F401  (the Train tab's and uploads' limits)
     MAX_MODEL_VOCAB,
     MAX_TRAIN_PARAMETERS,
     MAX_TRAIN_STEP_GFLOPS,
+    MAX_TRAIN_TEXT_CHARS,
     MAX_UPLOAD_CONTEXT,
     TRAIN_LIMITS,
     UPLOAD_LIMITS,
@@ -24,6 +26,7 @@ from playground.model import FIELD_RANGES
 
 from ..text.i18n import text
 from ..text.markup import literal_fields
+from .forms import refusal_text
 
 MAX_INPUT_CHARS = 200            # attention / generation prompts
 MAX_TOKENIZER_CHARS = 2_000      # text shown as token spans
@@ -47,7 +50,6 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config: the lib
     "d_model": (2, FIELD_RANGES["d_model"][1]), "d_ff": FIELD_RANGES["d_ff"],
     "vocab_size": FIELD_RANGES["vocab_size"], "max_len": FIELD_RANGES["max_len"],
 }
-MAX_TRAIN_TEXT_CHARS = MAX_CORPUS_CHARS  # pasted training text
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
 MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses a larger file while it arrives
 
@@ -57,6 +59,11 @@ def fail(lang: str, key: str, **values) -> gr.Error:
     Every value but a number is written literally (the message may show as a toast, in Markdown or in
     a figure), so a name, a token or typed text in it cannot become markup."""
     return gr.Error(text(lang, key, **literal_fields(values)), title=text(lang, "err_title"), print_exception=False)
+
+
+def refused(error: InputError, lang: str) -> gr.Error:
+    """The library's (or a form's) refusal as a gr.Error in `lang`, naming the input at fault by its label."""
+    return gr.Error(refusal_text(error, lang), title=text(lang, "err_title"), print_exception=False)
 
 
 def check_text(value, lang: str, limit: int = MAX_INPUT_CHARS, what: str = "input") -> str:
@@ -80,18 +87,15 @@ def check_known_chars(value: str, tokenizer: Tokenizer, model_name: str, lang: s
 
 def check_number(value, lang: str, name: str, low: float, high: float, integer: bool = False) -> float | int:
     """A finite number in [low, high]; an integer when `integer`."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise fail(lang, "err_not_number", name=text(lang, f"param_{name}"), low=low, high=high)
-    if integer and value != int(value):
-        raise fail(lang, "err_not_integer", name=text(lang, f"param_{name}"), value=value)
-    if not low <= value <= high:
-        raise fail(lang, "err_out_of_range", name=text(lang, f"param_{name}"), value=value, low=low, high=high)
-    return int(value) if integer else float(value)
+    try:
+        return checks.check_number(value, name, low, high, integer)
+    except InputError as error:
+        raise refused(error, lang) from None
 
 
 def check_choice(value, choices, lang: str, name: str):
     """One of `choices`."""
-    if value not in choices:
-        raise fail(lang, "err_bad_choice", name=text(lang, f"param_{name}"), value=value,
-                   choices=", ".join(str(c) for c in choices))
-    return value
+    try:
+        return checks.check_choice(value, choices, name)
+    except InputError as error:
+        raise refused(error, lang) from None

@@ -1,5 +1,5 @@
-"""A session's live training: the Train tab's form checked into a TrainSpec and a Trainer built from
-it (playground.train.recipes, refusals in the session's language), and runs in a worker thread whose items the page streams, so that Stop, Resume and closing
+"""A session's live training: a Trainer built from the Train tab's TrainSpec (playground.train.recipes,
+refusals in the session's language), and runs in a worker thread whose items the page streams, so that Stop, Resume and closing
 the tab act between two optimisation steps and a stopped run continues exactly.
 
 Each run is capped (RUN_SECONDS, and the steps of the form); when a run ends its model is
@@ -21,6 +21,7 @@ from typing import Callable, Hashable, Iterator
 import numpy as np
 
 from playground.checkpoint import to_bytes
+from playground.checks import InputError
 from playground.data import CorpusUnavailable, bundled_text, rhyme_text, tang_poems_text, tiny_shakespeare
 from playground.train import Snapshot, Trainer, TrainEvent, recipes, zerogpu
 from playground.train.card import card, metadata
@@ -31,14 +32,11 @@ from playground.train.recipes import (  # noqa: F401  (the tab's names for the r
     EVAL_EVERY_S,
     EVENT_EVERY_S,
     SNAPSHOT_EVERY_S,
-    STABILITY_FIELDS,
     TASK_PRESETS,
-    RecipeError,
     TrainSpec,
     base_preset,
     data_name,
     estimated_vocab,
-    form_conflict,
     form_defaults,
     sequence_length,
     stability_defaults,
@@ -47,7 +45,7 @@ from playground.train.recipes import (  # noqa: F401  (the tab's names for the r
 )
 from playground.zoo import ModelEntry, freeze
 
-from ..page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail
+from ..page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail, refused
 from ..text.i18n import text
 from .examples import own_examples
 from .worker import STOP_WAIT_SECONDS, Put, Worker
@@ -62,40 +60,20 @@ BEGUN = "begun"               # a run's first item after `build` made a new Trai
 CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
 
 
-def refusal(error: RecipeError, lang: str):
-    """A recipe's refusal as a gr.Error in `lang`, naming the form field at fault in that language."""
-    values = dict(error.values)
-    if error.field is not None:
-        values["name"] = text(lang, f"param_{error.field}")
-    return fail(lang, error.key, **values)
-
-
-def check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
-               lr, warmup, batch_size, steps, lang: str, **stability) -> TrainSpec:
-    """Every choice of the form in range and consistent (playground.train.recipes.check_spec, at the
-    tab's cadence), or a gr.Error saying what to change."""
-    try:
-        return recipes.check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout,
-                                  tie_weights, lr, warmup, batch_size, steps, event_every_s=EVENT_EVERY_S,
-                                  eval_every_s=EVAL_EVERY_S, snapshot_every_s=SNAPSHOT_EVERY_S, **stability)
-    except RecipeError as error:
-        raise refusal(error, lang) from None
-
-
 def check_size(spec: TrainSpec, vocab_size: int, lang: str) -> tuple[int, float]:
     """(parameters, GFLOPs per step) within what a shared CPU trains live, or a gr.Error with both numbers."""
     try:
         return recipes.check_size(spec, vocab_size)
-    except RecipeError as error:
-        raise refusal(error, lang) from None
+    except InputError as error:
+        raise refused(error, lang) from None
 
 
 def build_trainer(spec: TrainSpec, training_data: str | None, lang: str) -> Trainer:
     """A Trainer for the spec on the text (or the task), its size checked before any weight exists."""
     try:
         return recipes.build_trainer(spec, training_data)
-    except RecipeError as error:
-        raise refusal(error, lang) from None
+    except InputError as error:
+        raise refused(error, lang) from None
 
 
 _shakespeare_lock = threading.Lock()

@@ -19,16 +19,14 @@ from .views import (
     DEFAULTS,
     GenerateViews,
     Generation,
-    Settings,
     beam_views,
     check_prompt,
-    check_settings,
     current_generation,
     stepper_views,
 )
 
-__all__ = ["DEFAULTS", "GenerateForm", "GenerateViews", "Generation", "Settings", "beam_views", "build",
-           "check_prompt", "check_settings", "current_generation", "stepper_views"]
+__all__ = ["DEFAULTS", "GenerateForm", "GenerateViews", "Generation", "beam_views", "build", "check_prompt",
+           "current_generation", "stepper_views"]
 
 
 def export_name(form: GenerateForm, figure: str) -> str:

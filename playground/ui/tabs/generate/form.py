@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from playground.checks import InputError, check_number
+from playground.generate import SamplingConfig
 from playground.model import ABLATIONS
 
 from ...page.forms import Choice, Form, Integer, ModelName, NameList, Number, Refused, String, param
@@ -26,6 +28,7 @@ from ...page.validation import (
     MAX_TOP_K,
     TEMPERATURE_RANGE,
     TOP_P_RANGE,
+    refused,
 )
 from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target, followed_input
 from ...views.attribution import MAX_TOKEN_CHARS
@@ -73,6 +76,17 @@ class GenerateForm(Form):
         if self.strategy == "beam" and self.steps:
             raise Refused("steps", "err_beam_steps")
         return self
+
+    def sampling(self, vocab_size: int, lang: str) -> SamplingConfig:
+        """The decoding settings the form asks for (top-k 0 and top-p 1 are off), with a top-k within the
+        model's `vocab_size`; or a gr.Error saying what to change."""
+        try:
+            check_number(self.top_k, "top_k", 0, min(MAX_TOP_K, vocab_size), integer=True)
+            return SamplingConfig(strategy=self.strategy, temperature=self.temperature, top_k=self.top_k or None,
+                                  top_p=self.top_p if self.top_p < 1 else None, seed=self.seed,
+                                  beam_width=self.beam_width, max_new_tokens=self.max_new)
+        except InputError as error:
+            raise refused(error, lang) from None
 
     def follow(self, catalog, current: str | None) -> tuple["GenerateForm", bool]:
         """The session's current model where it writes text, with the form's prompt where it can read it

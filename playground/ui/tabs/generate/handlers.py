@@ -17,6 +17,7 @@ from typing import Iterator
 
 import gradio as gr
 
+from playground.generate import SamplingConfig
 from playground.viz.notice import notice_figure
 
 from ...page.refusals import refusal_handler
@@ -37,10 +38,8 @@ from .views import (
     BeamRun,
     GenerateViews,
     Generation,
-    Settings,
     beam_views,
     check_prompt,
-    check_settings,
     current_generation,
     filling_figure,
     stepper_views,
@@ -65,14 +64,12 @@ def generative_model(workspace: Workspace, form: GenerateForm, lang: str) -> Mod
     return entry
 
 
-def prepared(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, str, Settings]:
+def prepared(workspace: Workspace, form: GenerateForm, lang: str) -> tuple[ModelEntry, str, SamplingConfig]:
     """The form's model (see generative_model), its prompt checked against the model, and the
     decoding settings."""
     entry = generative_model(workspace, form, lang)
     prompt = check_prompt(entry, form.prompt, lang)
-    settings = check_settings(form.strategy, form.temperature, form.top_k, form.top_p, form.seed, form.max_new,
-                              form.beam_width, entry.tokenizer.vocab_size, lang)
-    return entry, prompt, settings
+    return entry, prompt, form.sampling(entry.tokenizer.vocab_size, lang)
 
 
 def _plot(figure) -> gr.Plot:
@@ -105,7 +102,8 @@ def stepped(views: GenerateViews, steps: int, first_step: bool) -> dict:
     return {"output": views.output, "status": views.status, **newest, "filling": views.filling, "steps": steps}
 
 
-def _replayed(workspace: Workspace, entry: ModelEntry, prompt: str, settings: Settings, steps: int) -> Generation:
+def _replayed(workspace: Workspace, entry: ModelEntry, prompt: str, settings: SamplingConfig,
+              steps: int) -> Generation:
     """The session's generation at `steps` tokens: kept when it is there already, else started afresh
     and stepped (as far as it goes)."""
     generation = current_generation(workspace, entry, prompt, settings)

@@ -12,68 +12,27 @@ import plotly.graph_objects as go
 
 from playground import viz
 from playground.analysis.cost import kv_cache_against_multi_head
-from playground.generate import BeamResult, SamplingConfig, Step, Stepper, beam_search
+from playground.generate import STRATEGIES, BeamResult, SamplingConfig, Step, Stepper, beam_search  # noqa: F401
 from playground.model import CROSS, DECODER_SELF, AttentionSite
 from playground.viz.labels import visible_token
 
-from ...page.validation import (
-    MAX_BEAM_WIDTH,
-    MAX_INPUT_CHARS,
-    MAX_NEW_TOKENS,
-    MAX_SEED,
-    MAX_TOP_K,
-    TEMPERATURE_RANGE,
-    TOP_P_RANGE,
-    check_choice,
-    check_known_chars,
-    check_number,
-    check_text,
-    fail,
-)
+from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...text.markup import literal, visible_controls
 from .prompts import started
 
-STRATEGIES = ("greedy", "sample", "beam")
 TOP_CANDIDATES = 10
 BEAM_CANDIDATES = 4_000_000    # candidates a beam search scores in all (width x vocabulary per token): each step
                                # ranks width x V continuations, about 1 s on one CPU core at this many
 DEFAULTS = dict(strategy="greedy", temperature=1.0, top_k=0, top_p=1.0, seed=0, max_new=40, beam_width=3)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The decoding controls, validated: top_k 0 and top_p 1 mean "off"."""
-
-    strategy: str
-    temperature: float
-    top_k: int
-    top_p: float
-    seed: int
-    max_new: int
-    beam_width: int
-
-    def sampling(self) -> SamplingConfig:
-        return SamplingConfig(strategy="sample" if self.strategy == "sample" else "greedy",
-                              temperature=self.temperature, top_k=self.top_k or None,
-                              top_p=self.top_p if self.top_p < 1 else None, seed=self.seed,
-                              max_new_tokens=self.max_new)
-
-
-def check_settings(strategy, temperature, top_k, top_p, seed, max_new, beam_width, vocab_size: int,
-                   lang: str) -> Settings:
-    """Every decoding control in range, or a gr.Error naming the limit."""
-    return Settings(
-        strategy=check_choice(strategy, STRATEGIES, lang, "strategy"),
-        temperature=check_number(temperature, lang, "temperature", *TEMPERATURE_RANGE),
-        top_k=check_number(top_k, lang, "top_k", 0, min(MAX_TOP_K, vocab_size), integer=True),
-        top_p=check_number(top_p, lang, "top_p", *TOP_P_RANGE),
-        seed=check_number(seed, lang, "seed", 0, MAX_SEED, integer=True),
-        max_new=check_number(max_new, lang, "max_new", 1, MAX_NEW_TOKENS, integer=True),
-        beam_width=check_number(beam_width, lang, "beam_width", 1, MAX_BEAM_WIDTH, integer=True),
-    )
+def stepping(settings: SamplingConfig) -> SamplingConfig:
+    """The settings a Stepper decodes with: beam search's step as greedy decoding (a beam form is run
+    at once, never stepped)."""
+    return settings.replace(strategy="greedy") if settings.strategy == "beam" else settings
 
 
 def check_prompt(entry: ModelEntry, prompt, lang: str) -> str:
@@ -108,20 +67,20 @@ class Generation:
 
     entry: ModelEntry
     prompt: str
-    settings: Settings
+    settings: SamplingConfig
     stepper: Stepper
 
     @classmethod
-    def start(cls, entry: ModelEntry, prompt: str, settings: Settings) -> "Generation":
+    def start(cls, entry: ModelEntry, prompt: str, settings: SamplingConfig) -> "Generation":
         """A new generation: a shipped model's prompt is read once, and forked for each (see prompts)."""
-        return cls(entry, prompt, settings, started(entry, prompt, settings.sampling()))
+        return cls(entry, prompt, settings, started(entry, prompt, stepping(settings)))
 
     @property
     def last_step(self) -> Step | None:
         return self.stepper.steps[-1] if self.stepper.steps else None
 
 
-def current_generation(workspace: Workspace, entry: ModelEntry, prompt: str, settings: Settings) -> Generation:
+def current_generation(workspace: Workspace, entry: ModelEntry, prompt: str, settings: SamplingConfig) -> Generation:
     """The session's generation, continued when model and prompt are unchanged (new settings apply
     from the next step), else started afresh."""
     generation = workspace.generation
@@ -129,7 +88,7 @@ def current_generation(workspace: Workspace, entry: ModelEntry, prompt: str, set
         generation = Generation.start(entry, prompt, settings)
         workspace.generation = generation
     elif generation.settings != settings:
-        generation.stepper.settings = settings.sampling()
+        generation.stepper.settings = stepping(settings)
         generation.settings = settings
     return generation
 
@@ -294,23 +253,23 @@ class BeamRun:
 
     entry: ModelEntry
     prompt: str
-    settings: Settings
+    settings: SamplingConfig
     result: BeamResult
 
     @classmethod
-    def of(cls, entry: ModelEntry, prompt: str, settings: Settings) -> "BeamRun":
+    def of(cls, entry: ModelEntry, prompt: str, settings: SamplingConfig) -> "BeamRun":
         return cls(entry, prompt, settings, beam_search(entry.model, entry.tokenizer, prompt, settings.beam_width,
                                                         beam_tokens(entry, settings)))
 
-    def ran_for(self, entry: ModelEntry, prompt: str, settings: Settings) -> bool:
+    def ran_for(self, entry: ModelEntry, prompt: str, settings: SamplingConfig) -> bool:
         return self.entry is entry and self.prompt == prompt and self.settings == settings
 
 
-def beam_tokens(entry: ModelEntry, settings: Settings) -> int:
+def beam_tokens(entry: ModelEntry, settings: SamplingConfig) -> int:
     """The tokens a beam search writes at most: the asked number, within BEAM_CANDIDATES for the model's
     vocabulary and the width."""
     per_token = settings.beam_width * entry.config.target_vocab_size
-    return max(1, min(settings.max_new, BEAM_CANDIDATES // per_token))
+    return max(1, min(settings.max_new_tokens, BEAM_CANDIDATES // per_token))
 
 
 def _three_places(value: float) -> float:
@@ -318,7 +277,7 @@ def _three_places(value: float) -> float:
     return round(value, 3) + 0.0
 
 
-def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
+def beam_views(entry: ModelEntry, prompt: str, settings: SamplingConfig, lang: str,
                result: BeamResult | None = None) -> GenerateViews:
     """Beam search from the prompt (`result`: one run already): the tree with the best path marked, and the
     best output."""
@@ -335,8 +294,8 @@ def beam_views(entry: ModelEntry, prompt: str, settings: Settings, lang: str,
     lines += [t("beam_hypothesis", rank=i + 1, text=_shown_text(h.text), score=_three_places(h.score),
                 reason=t(f"reason_short_{h.reason}"))
               for i, h in enumerate(result.finished[:settings.beam_width])]
-    if beam_tokens(entry, settings) < settings.max_new:
-        lines.append(t("beam_capped", n=beam_tokens(entry, settings), asked=settings.max_new,
+    if beam_tokens(entry, settings) < settings.max_new_tokens:
+        lines.append(t("beam_capped", n=beam_tokens(entry, settings), asked=settings.max_new_tokens,
                        vocab=entry.config.target_vocab_size, width=settings.beam_width))
     output = [(prompt, t("span_prompt")), (" → " if entry.config.arch == "encoder_decoder" else "", None),
               (result.best.text, t("span_generated"))]

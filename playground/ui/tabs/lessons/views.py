@@ -49,7 +49,7 @@ from ...views.probes import probe_view
 from ...views.worked_attention import worked_attention_view
 from ..architecture.views import FIELDS, GPT2_PRESET, architecture_views, presets
 from ..attention.views import attention_views, entry_at_step, forward_pass, scores_of
-from ..generate.views import Generation, beam_views, candidates_figure, check_settings
+from ..generate.views import Generation, beam_views, candidates_figure
 from ..positional.views import DEFAULT_DIMS, DEFAULT_SHUFFLE_TEXT, shuffle_demo, sinusoidal_views
 from ..tokenizer.views import tokenize_views
 
@@ -477,8 +477,7 @@ def char_lm_timeline(registry, lang):
     t = partial(text, lang)
     for step in chosen:
         entry = entry_at_step(registry, _model(registry, "shakespeare-char"), step)
-        generation = Generation.start(entry, SHAKESPEARE_PROMPT, check_settings(
-            "greedy", 1.0, 0, 1.0, 0, 1, 3, entry.tokenizer.vocab_size, lang))
+        generation = Generation.start(entry, SHAKESPEARE_PROMPT, SamplingConfig(max_new_tokens=1))
         step_taken = generation.stepper.step()
         figures.append(candidates_figure(generation, lang, title=t(
             "fig_lesson_candidates_step", model="shakespeare-char", step=step, prompt=SHAKESPEARE_PROMPT.replace(
@@ -493,10 +492,8 @@ def char_lm_timeline(registry, lang):
 
 def _candidates(registry, lang, name: str, prompt: str, **settings):
     entry = _model(registry, name)
-    values = {"strategy": "sample", "temperature": 1.0, "top_k": 0, "top_p": 1.0, "seed": 0, "max_new": 1,
-              "beam_width": 3, **settings}
-    generation = Generation.start(entry, prompt, check_settings(**values, vocab_size=entry.tokenizer.vocab_size,
-                                                                lang=lang))
+    generation = Generation.start(entry, prompt, SamplingConfig(**{"strategy": "sample", "max_new_tokens": 1,
+                                                                   **settings}))
     step = generation.stepper.step()
     return candidates_figure(generation, lang), step
 
@@ -532,7 +529,7 @@ def decoding_temperature(registry, lang):
 
 def decoding_beam(registry, lang):
     entry = _model(registry, "reverse")
-    settings = check_settings("beam", 1.0, 0, 1.0, 0, 12, 3, entry.tokenizer.vocab_size, lang)
+    settings = SamplingConfig(strategy="beam", beam_width=3, max_new_tokens=12)
     views = beam_views(entry, SEQUENCE_PROBE, settings, lang)
     best = beam_search(entry.model, entry.tokenizer, SEQUENCE_PROBE, 3, 12).best.text
     return Shown([views.tree], views.status + "\n\n" + _warning(registry, entry, SEQUENCE_PROBE, lang),

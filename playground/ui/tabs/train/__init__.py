@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gradio as gr
 
+from playground.train.recipes import PRESET_FIELDS
+
 from ...page.context import PRIVATE, QUIET, AppContext, training
 from ...page.runtime import guarded
 from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
-from .form import SETTINGS, TrainForm
+from .form import TrainForm
 from .handlers import (
     ESTIMATE,
     SHOWN,
@@ -33,10 +35,8 @@ from .layout import layout
 
 __all__ = ["TrainForm", "VIEWS", "all_views", "build", "check_can_train", "estimate", "reset", "resume",
            "select_view", "start", "step", "stop", "untrained_view_choices"]
-CHANGES = ("n_heads", "d_model", "d_ff", "positional", "norm", "activation", "dropout", "tie_weights", "lr", "warmup",
-           "steps", "block_size", "schedule", "decay_every", "decay_factor", "clip", "grad_clip", "bias", "norm_type",
-           "gated_ffn", "n_kv_heads", "rope_base", "qkv_bias")                                   # redraw on input
 SLIDERS = ("layers", "batch_size")                                                                # on release
+CHANGES = tuple(name for name in TrainForm.params() if name not in ("task", "data", "pasted", *SLIDERS))   # on input
 
 
 def export_name(form: TrainForm, figure: str) -> str:
@@ -53,7 +53,7 @@ def build(ctx: AppContext) -> None:
     quiet = dict(progress_on="estimate", show_progress="hidden")
     changes = [c["pasted"].blur, *(c[name].input for name in CHANGES), *(c[name].release for name in SLIDERS)]
     tab.on(any_of(c["task"].input, c["data"].input, *changes), handlers.on_estimate,
-           (*ESTIMATE, *SETTINGS, *SHOWN, "block_size", "probe_kind", "score"), api_name="train_estimate",
+           (*ESTIMATE, *PRESET_FIELDS, *SHOWN, "block_size", "probe_kind", "score"), api_name="train_estimate",
            by_trigger={"task": handlers.on_task, "data": handlers.on_data}, trigger_mode="always_last", **quiet)
 
     @guarded

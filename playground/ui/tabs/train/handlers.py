@@ -31,7 +31,6 @@ from ...session.training import (
     TrainSpec,
     build_trainer,
     check_size,
-    check_spec,
     data_name,
     estimated_vocab,
     read_text_file,
@@ -203,22 +202,17 @@ def reset(workspace: Workspace, lang: str) -> dict:
     return all_views(session or TrainingSession(), lang)
 
 
-def estimate(task, data, pasted, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout, tie_weights,
-             lr, warmup, batch_size, steps, lang: str, **stability) -> str:
-    """The form's model size and cost per step against the limits, or what to change in the form."""
+def estimate(spec: TrainSpec, pasted, lang: str) -> str:
+    """The spec's model size and cost per step against the limits (`pasted`: the text a character model of
+    pasted text reads), with what to change when it is over them."""
+    vocab = estimated_vocab(spec, pasted)
+    params, gflops = training_cost(spec, vocab)
     try:
-        spec = check_spec(task, data, layers, n_heads, d_model, d_ff, positional, norm, activation, dropout,
-                          tie_weights, lr, warmup, batch_size, steps, lang, **stability)
-        vocab = estimated_vocab(spec, pasted)
-        params, gflops = training_cost(spec, vocab)
-        try:
-            check_size(spec, vocab, lang)
-            problem = None
-        except gr.Error as error:
-            problem = error.message
-        return estimate_text(params, gflops, vocab, problem, lang)
+        check_size(spec, vocab, lang)
+        problem = None
     except gr.Error as error:
-        return f"**{error.message}**"
+        problem = error.message
+    return estimate_text(params, gflops, vocab, problem, lang)
 
 
 def select_view(session: TrainingSession | None, kind: str | None, score: str | None, lang: str) -> dict:
@@ -261,13 +255,13 @@ def visibility(form: TrainForm) -> dict:
 
 
 def on_estimate(workspace: Workspace, form: TrainForm, lang: str) -> dict:
-    """The form's model size and cost per step against the limits, and its learning-rate schedule."""
+    """The form's model size and cost per step against the limits, and its learning-rate schedule; or
+    what to change in the form (the schedule left as it is)."""
     try:
-        curve = schedule_figure(form.spec(lang), lang)
-    except gr.Error:
-        curve = gr.skip()                     # the estimate says what to change
-    return {"estimate": estimate(form.task, form.data, form.pasted, lang=lang, **form.settings(), **form.stability()),
-            "schedule_plot": curve}
+        spec = form.spec(lang)
+    except gr.Error as error:
+        return {"estimate": f"**{error.message}**", "schedule_plot": gr.skip()}
+    return {"estimate": estimate(spec, form.pasted, lang), "schedule_plot": schedule_figure(spec, lang)}
 
 
 def on_open(workspace: Workspace, form: TrainForm, lang: str) -> dict:

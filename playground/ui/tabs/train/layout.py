@@ -11,7 +11,7 @@ from ...page.widgets import MathMarkdown, integer_number, integer_slider, model_
 from ...session.training import DATA_SOURCES, TASK_PRESETS, base_preset
 from ...text.i18n import label
 from ...views.training import SHORT_KIND, TASK_NAMES, default_view, kinds_of, score_choices
-from .form import FIRST_TASK, TrainForm
+from .form import TrainForm
 
 BUTTON_WIDTH = 90
 DATA_LABELS = {"bundled": "data_bundled", "tiny_shakespeare": "data_tiny_shakespeare", "rhyme": "data_rhyme",
@@ -23,7 +23,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
     first = TrainForm()
     first_spec = first.spec("en")
     first_view = default_view(first_spec)
-    config = base_preset(FIRST_TASK).model_config
+    config = base_preset(first.task).model_config
     c: dict[str, gr.components.Component] = {}
     with gr.Row():
         with gr.Column(scale=2, min_width=380):
