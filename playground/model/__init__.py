@@ -10,7 +10,6 @@ from .models import DecoderOnly, EncoderDecoder, EncoderOnly, KVCache, Memory, b
 from .params import COMPONENTS, count_parameters, gpt2_small_config, parameter_table
 from .positional import rope_angles, sinusoidal_table
 from .residency import tensors_on
-from .stacking import weights_changed
 from .sites import CROSS, DECODER_SELF, ENCODER_SELF, SITES, AttentionSite
 from .trace import Trace
 
@@ -23,5 +22,5 @@ __all__ = [
     "hook_names", "hooks",
     "merge_heads",
     "padding_mask", "parameter_table", "residual_add", "rope_angles", "scaled_scores", "sinusoidal_table",
-    "split_heads", "tensors_on", "weights_changed",
+    "split_heads", "tensors_on",
 ]

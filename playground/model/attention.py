@@ -15,7 +15,6 @@ from torch import nn
 
 from .hooks import HookPoint, name_hook_points
 from .positional import PositionalEncoding
-from .stacking import StackedProjection
 
 
 def scaled_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
@@ -152,16 +151,7 @@ class MultiHeadAttention(nn.Module):
         self.hook_q, self.hook_k, self.hook_v = HookPoint(), HookPoint(), HookPoint()
         self.hook_scores, self.hook_weights = HookPoint(), HookPoint()
         self.hook_z, self.hook_out = HookPoint(), HookPoint()
-        self.project_qkv = StackedProjection()   # W_q, W_k, W_v as one product (stacking.py)
         name_hook_points(self)                   # "q", "weights", ...: a model renames them from its tree
-
-    def _apply(self, fn, *args, **kwargs):
-        self.project_qkv.forget()                # a move or a new dtype leaves no stacked copy behind
-        return super()._apply(fn, *args, **kwargs)
-
-    def _load_from_state_dict(self, *args, **kwargs):
-        self.project_qkv.forget()                # a load may put new parameter objects in place
-        super()._load_from_state_dict(*args, **kwargs)
 
     def uses_reference_pieces(self) -> bool:
         return self.score_fn is scaled_scores and self.split is split_heads and self.merge is merge_heads
@@ -181,7 +171,7 @@ class MultiHeadAttention(nn.Module):
         cache: LayerCache | None = None,
     ) -> torch.Tensor:                            # [B, Tq, D]
         if context is None:
-            q, k, v = self.project_qkv(x, (self.w_q, self.w_k, self.w_v))  # [B, Tq, D], [B, Tq, Dkv] x 2
+            q, k, v = self.w_q(x), self.w_k(x), self.w_v(x)                  # [B, Tq, D], [B, Tq, Dkv] x 2
             q = self.split(q, self.n_heads)                                  # [B, H, Tq, Dh]
             k, v = self.split(k, self.n_kv_heads), self.split(v, self.n_kv_heads)   # [B, Hkv, Tq, Dh] each
             if positions is not None:

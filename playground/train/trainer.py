@@ -35,7 +35,7 @@ import torch
 from torch import nn
 
 from playground.device import default_device
-from playground.model import ModelConfig, build_model, weights_changed
+from playground.model import ModelConfig, build_model
 from playground.train import precision
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
@@ -194,7 +194,7 @@ class Trainer:
             self.optimizer.zero_grad(set_to_none=True)
             self._fail(loss, grad_norm, lr)
             return
-        self._optimizer_step()
+        self.optimizer.step()
         self.step += 1
         self.step_losses.append(loss)
         self._tokens_since_event += n_tokens
@@ -205,18 +205,12 @@ class Trainer:
         finite = torch.isfinite(values).all()
         self._healthy = finite if self._healthy is None else self._healthy & finite
         self.optimizer.found_inf = (~self._healthy).float()      # 1: the fused AdamW leaves everything as it is
-        self._optimizer_step()
+        self.optimizer.step()
         self.step += 1
         self._unread.append(values)
         self._unread_tokens.append(n_tokens)
         if len(self._unread) >= MAX_UNREAD_STEPS:
             self._read_steps()
-
-    def _optimizer_step(self) -> None:
-        """Update the weights; a fused AdamW does not count its updates in the parameters' version
-        counters, so the model is told its weights changed (views after a step must see them)."""
-        self.optimizer.step()
-        weights_changed(self.model)
 
     def _read_steps(self) -> None:
         """Read the losses and gradient norms of the steps left on the GPU (one wait for it). A step
