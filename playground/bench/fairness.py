@@ -3,8 +3,11 @@
 light_p95_ms_during_queue_flood: 30 students (each its own address, as a Space's proxy reports it in
 X-Forwarded-For; the app is told to trust it) ask for an attention view or a generation step every
 2 s while one client, from one address, keeps FLOOD_SESSIONS sessions each calling attention views
-without pause. The p95 of the students' calls (goal 1,000 ms), their refusals (goal 0) and the
-flooder's refusals are reported.
+without pause, more than the app lets one address queue. The flooder and the class are separate load
+processes, as they are separate machines. The p95 of the students' calls (goal 1,000 ms), their
+refusals (goal 0), the flooder's calls served and refused (with the message it was told) and the
+server's own time per student call are reported. Also runnable alone: python -m playground.bench.fairness
+[--quick].
 
 active_sessions_evicted_by_new_sessions: 30 students open the page and keep working (29 step through
 a generation every 2 s, one trains), while NEW_SESSIONS new sessions arrive, half of them opening the
@@ -15,13 +18,17 @@ Only localhost is contacted; every loop is bounded in count and time.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 import re
+import sys
 import time
 import urllib.request
+from dataclasses import replace
 
 import httpx
 import numpy as np
@@ -35,7 +42,8 @@ SUITE = "app"
 STUDENTS = 30
 PERIOD_S = 2.0
 FLOOD_S = {False: 60.0, True: 15.0}
-FLOOD_SESSIONS = 128               # the flooder's sessions, each calling without pause
+FLOOD_SESSIONS = 192               # the flooder's sessions, each calling without pause: more than its address may queue
+FLOOD_LEAD_S = 1.0                 # the flood is under way this long before the class acts
 FLOODER = "198.51.100.9"
 NEW_SESSIONS = {False: 1000, True: 300}
 NEWCOMERS_AT_ONCE = 16
@@ -48,79 +56,112 @@ def student_address(index: int) -> str:
     return f"203.0.113.{index + 1}"
 
 
+def _in_children(works: list, limit_s: float) -> list:
+    """Each of `works` (functions without arguments) in a forked child of its own at the lowest CPU
+    priority, all at once; what each returns, in order."""
+    context = multiprocessing.get_context("fork")
+    replies = [context.Queue() for _ in works]
+
+    def child(work, reply) -> None:
+        load.lowest_priority()
+        reply.put(work())
+
+    processes = [context.Process(target=child, args=(work, reply), daemon=True) for work, reply in zip(works, replies)]
+    for process in processes:
+        process.start()
+    try:
+        deadline = time.monotonic() + limit_s
+        return [reply.get(timeout=max(1.0, deadline - time.monotonic())) for reply in replies]
+    finally:
+        for process in processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+
+
 def _in_child(work, limit_s: float):
     """`work()` in a forked child at the lowest CPU priority; what it returns."""
-    context = multiprocessing.get_context("fork")
-    replies = context.Queue()
-
-    def child() -> None:
-        load.lowest_priority()
-        replies.put(work())
-
-    process = context.Process(target=child, daemon=True)
-    process.start()
-    try:
-        return replies.get(timeout=limit_s)
-    finally:
-        process.join(timeout=30)
-        if process.is_alive():
-            process.kill()
+    return _in_children([work], limit_s)[0]
 
 
-def _http() -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=4 * (STUDENTS + FLOOD_SESSIONS) + 8, max_keepalive_connections=2 * STUDENTS)
+def _http(sessions: int) -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=4 * sessions + 8, max_keepalive_connections=2 * sessions + 8)
     return httpx.AsyncClient(transport=AsyncioTransport(limits),
                              timeout=httpx.Timeout(load.CALL_LIMIT_S, connect=load.CONNECT_LIMIT_S))
 
 
-async def _flood(url: str, behaviour: load.Behaviour, duration_s: float) -> tuple[list[load.CallResult], int, int]:
-    async with _http() as client:
+async def _class(url: str, behaviour: load.Behaviour, start_at: float, duration_s: float) -> list[load.CallResult]:
+    """The 30 students' calls, every PERIOD_S each, from `start_at` (time.time()) for `duration_s`."""
+    async with _http(STUDENTS) as client:
         app = await load.connect(client, url)
-        end = time.perf_counter() + 0.2 + duration_s
-        flooded = refused = 0
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        end = time.perf_counter() + duration_s
 
         async def student(index: int) -> list[load.CallResult]:
             rng = random.Random(index)
             actor, session = behaviour(rng, index), load.Session(client, app, student_address(index))
-            due, done = time.perf_counter() + 0.2 + rng.uniform(0, PERIOD_S), []
+            due, done = time.perf_counter() + rng.uniform(0, PERIOD_S), []
             while due < end:
                 await asyncio.sleep(max(0.0, due - time.perf_counter()))
                 outcome = await session.call(*actor.next_call(rng))
                 actor.heard(outcome)
-                done.append(outcome)
+                done.append(replace(outcome, reply=b""))
                 due += PERIOD_S
             return done
 
+        results = await asyncio.gather(*(student(i) for i in range(STUDENTS)))
+    return [r for done in results for r in done]
+
+
+async def _flooder(url: str, behaviour: load.Behaviour, start_at: float, duration_s: float) -> tuple[int, int, str]:
+    """FLOOD_SESSIONS sessions from one address calling attention views without pause from `start_at`
+    (time.time()) for `duration_s`: (calls served, calls refused, the first refusal's message)."""
+    async with _http(FLOOD_SESSIONS) as client:
+        app = await load.connect(client, url)
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        end = time.perf_counter() + duration_s
+        flooded = refused = 0
+        told = ""
+
         async def flooder(index: int) -> None:
-            nonlocal flooded, refused
+            nonlocal flooded, refused, told
             rng = random.Random(10_000 + index)
             actor, session = behaviour(rng, index), load.Session(client, app, FLOODER)
             while time.perf_counter() < end:
                 outcome = await session.call(*actor.attention(rng))
                 flooded += outcome.ok
-                refused += "HTTP 429" in outcome.error
+                if "HTTP 429" in outcome.error:
+                    refused += 1
+                    told = told or outcome.error
                 if not outcome.ok:
                     await asyncio.sleep(0.05)         # refused: asks again at once, as a script would
 
-        floods = [asyncio.create_task(flooder(i)) for i in range(FLOOD_SESSIONS)]
-        await asyncio.sleep(1.0)                      # the flood is under way before the class acts
-        results = await asyncio.gather(*(student(i) for i in range(STUDENTS)))
-        await asyncio.gather(*floods)
-    return [r for done in results for r in done], flooded, refused
+        await asyncio.gather(*(flooder(i) for i in range(FLOOD_SESSIONS)))
+    return flooded, refused, told
 
 
 def flood_lines(url: str, behaviour: load.Behaviour, quick: bool) -> list[dict]:
-    """The class's light calls while one client floods the queue (the app trusts X-Forwarded-For)."""
+    """The class's light calls while one client floods the queue (the app trusts X-Forwarded-For).
+
+    The flooder and the class are two load processes, as they are two machines: in one process the
+    flooder's hundred sessions held back the reading of the students' replies and sent their calls in
+    bursts, which measured the load generator, not the app."""
     duration_s = FLOOD_S[quick]
-    results, flooded, refused = _in_child(lambda: asyncio.run(_flood(url, behaviour, duration_s)),
-                                          duration_s + 2 * load.CALL_LIMIT_S + 60)
+    start_at = time.time() + FLOOD_LEAD_S                  # both connected; the flood under way before the class
+    (flooded, refused, told), results = _in_children(
+        [lambda: asyncio.run(_flooder(url, behaviour, start_at, duration_s + FLOOD_LEAD_S)),
+         lambda: asyncio.run(_class(url, behaviour, start_at + FLOOD_LEAD_S, duration_s))],
+        duration_s + 2 * FLOOD_LEAD_S + 2 * load.CALL_LIMIT_S + 60)
     done = [r.latency_ms for r in results if r.ok]
+    served = [r.server_ms for r in results if r.ok and r.server_ms is not None]
     errors = [r.error for r in results if not r.ok]
     p95 = float(np.percentile(done, 95)) if done else float("inf")
     context = dict(students=STUDENTS, duration_s=duration_s, flooder_sessions=FLOOD_SESSIONS,
-                   flooder_calls_served=flooded, flooder_calls_refused=refused, student_calls=len(results),
-                   student_refusals=len(errors), first_errors=errors[:3],
-                   p50_ms=round(float(np.percentile(done, 50)), 1) if done else None)
+                   flooder_calls_served=flooded, flooder_calls_refused=refused, flooder_told=told[:160],
+                   student_calls=len(results), student_refusals=len(errors), first_errors=errors[:3],
+                   p50_ms=round(float(np.percentile(done, 50)), 1) if done else None,
+                   server_p95_ms=round(float(np.percentile(served, 95)), 1) if served else None,
+                   load_avg_1m=round(os.getloadavg()[0], 2))
     return [result(SUITE, "light_p95_ms_during_queue_flood", p95, "ms", LIGHT_P95_GOAL_MS, "lower", **context),
             result(SUITE, "student_refusals_during_queue_flood", len(errors), "calls", 0, "lower", **context)]
 
@@ -132,7 +173,7 @@ def _open_page_index(url: str) -> int:
 
 async def _arrivals(url: str, prompts: list[tuple[str, str]], finished: tuple[bytes, ...], new_sessions: int,
                     window_s: float) -> dict:
-    async with _http() as client:
+    async with _http(STUDENTS + NEWCOMERS_AT_ONCE) as client:
         app = await load.connect(client, url)
         opening = _open_page_index(url)
         end = time.perf_counter() + window_s
@@ -209,3 +250,32 @@ def eviction_lines(url: str, prompts: list[tuple[str, str]], finished: tuple[byt
                    students=STUDENTS, trainings=1, new_sessions=new_sessions, arrived=outcome["arrived"],
                    newcomers_refused=outcome["refused_newcomers"], lost=outcome["lost"][:5],
                    training_kept=bool(training_kept), student_errors=outcome["errors"])]
+
+
+def run_flood(quick: bool) -> list[dict]:
+    """light_p95_ms_during_queue_flood alone: the app started as the app suite starts it (trusting
+    X-Forwarded-For), the page's examples viewed once, then the flood."""
+    from playground.bench import app as app_suite                 # it imports this module
+    from playground.bench.app_training import environment
+    with environment(**TRUST_FORWARDED):
+        app = app_suite.AppProcess()
+    try:
+        choices = app_suite.teacher_opens(app.url)
+        return flood_lines(app.url, lambda rng, i: app_suite.ClassStudent(choices, "en", rng, edits=True), quick)
+    finally:
+        app.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m playground.bench.fairness",
+                                     description="light_p95_ms_during_queue_flood alone (the app suite measures it too)")
+    parser.add_argument("--quick", action="store_true", help="a shorter flood; both lines are still measured")
+    args = parser.parse_args(argv)
+    for line in run_flood(args.quick):
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
