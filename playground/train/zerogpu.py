@@ -5,8 +5,11 @@ There (SPACES_ZERO_GPU set by the platform) CUDA exists only inside functions de
 result pickled: what the call changes in its arguments stays in the worker. So a run trains in
 chunks of at most CHUNK_SECONDS: one call takes the Trainer, moves it to the GPU, trains, moves it
 back to the CPU and returns it with the items its run yielded, and the caller's Trainer takes over
-the returned state. Before returning, the worker checks that nothing it hands back is still on the
-GPU (check_left_on): the main process could not take it, so the call fails there instead. The process itself stays on the CPU (playground.device), where the views run.
+the returned state. A chunk's items show when it returns, so a run's first chunk is short
+(FIRST_CHUNK_SECONDS): a student sees the first point of their run within seconds of its GPU.
+Before returning, the worker checks that nothing it hands back is still on the GPU
+(check_left_on): the main process could not take it, so the call fails there instead. The process
+itself stays on the CPU (playground.device), where the views run.
 
 Each call asks the platform for what it will use (`gpu_seconds`: the chunk and the call's
 overhead), and is charged to the daily GPU quota of whoever made the request: `spaces` reads the
@@ -38,6 +41,7 @@ from playground.train.events import GpuRefusal, Snapshot, TrainEvent
 from playground.train.trainer import Trainer
 
 CHUNK_SECONDS = 5.0            # training per GPU call; a Stop waits for the chunk at most this long
+FIRST_CHUNK_SECONDS = 1.0      # a run's first call: its first progress shows this soon after its GPU comes
 CALL_OVERHEAD_SECONDS = 5.0    # per call: a worker's start, the trainer's pickling and moves, the closing evaluation
 GPU = torch.device("cuda")
 CPU = torch.device("cpu")
@@ -105,10 +109,11 @@ def run(trainer: Trainer, max_steps: int | None = None,
 def _in_chunks(trainer: Trainer, max_steps: int | None, max_seconds: float | None,
                context: contextvars.Context) -> Iterator[TrainEvent | Snapshot]:
     first_step, first_elapsed = trainer.step, trainer.elapsed
+    longest = min(FIRST_CHUNK_SECONDS, CHUNK_SECONDS)  # a chunk's results show only when it ends
     while True:
         steps_left = None if max_steps is None else max_steps - (trainer.step - first_step)
         seconds_left = None if max_seconds is None else max_seconds - (trainer.elapsed - first_elapsed)
-        chunk = CHUNK_SECONDS if seconds_left is None else min(CHUNK_SECONDS, seconds_left)
+        chunk = longest if seconds_left is None else min(longest, seconds_left)
         try:
             trained, items = context.copy().run(_train_chunk, trainer, steps_left, chunk)
         except Exception as error:                    # refused, or failed on the GPU: the rest on the CPU
@@ -125,6 +130,7 @@ def _in_chunks(trainer: Trainer, max_steps: int | None, max_seconds: float | Non
         yield from items
         if not more:
             return
+        longest = CHUNK_SECONDS
 
 
 def _noted(trainer: Trainer, item: TrainEvent | Snapshot, refusal: GpuRefusal) -> TrainEvent | Snapshot:

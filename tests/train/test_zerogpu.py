@@ -149,6 +149,18 @@ def test_each_call_asks_for_its_chunk_and_the_calls_overhead_not_a_fixed_minute(
     assert [asked for _, asked in zero_gpu.requested] == [math.ceil(chunk + 5) for chunk in chunks] == [6] * len(chunks)
 
 
+def test_a_runs_first_call_is_short_so_its_first_point_shows_soon_and_the_rest_go_in_full_chunks(
+        zero_gpu, monkeypatch):
+    monkeypatch.setattr(zerogpu, "CHUNK_SECONDS", 0.3)
+    monkeypatch.setattr(zerogpu, "FIRST_CHUNK_SECONDS", 0.05)
+    trainer = seq2seq_trainer(max_steps=100_000)
+    events(zerogpu.run(trainer, max_seconds=2.0))
+    chunks = [chunk for chunk, _ in zero_gpu.requested]
+    assert chunks[:2] == [0.05, 0.3] and max(chunks[2:], default=0) <= 0.3
+    events(zerogpu.run(trainer, max_seconds=0.1))                 # Resume: a run of its own, short first too
+    assert [chunk for chunk, _ in zero_gpu.requested][len(chunks)] == 0.05
+
+
 def test_a_refused_call_goes_on_on_the_cpu_and_every_later_event_says_why(zero_gpu):
     trainer = seq2seq_trainer(max_steps=60)
     zero_gpu.quota_s = zerogpu.gpu_seconds(trainer, None, zerogpu.CHUNK_SECONDS) + 1.5   # two calls of 1 s, not 3
