@@ -7,6 +7,9 @@ each lab for a fifth of its steps and scales the training phase up to the full s
 measured steps are reported beside the estimate.
 length_generalisation_trained_exact_min: the lowest exact match at the trained length among the
 length lab's encodings, from the same run (--quick: after a fifth of its steps).
+llm_block_steps_to_target: the 2017 block against the 2024 block at equal parameters, from the same run:
+the first evaluated step at which each reached the lab's target loss (None: not within the run), the
+2024 block's steps as the value (--quick: a fifth of the steps, so a block may not get there).
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import torch
 
 from playground.labs import LabRun, list_labs
 from playground.labs.ablation_labs import LEARNED, TRAINED_LENGTH
+from playground.labs.llm_block_lab import LLM_BLOCK_LAB, steps_to, target_loss
 
 from .common import result
 
@@ -49,6 +53,11 @@ def lab_seconds(lab, quick: bool) -> dict:
     timing = dict(seconds=seconds, measured_steps=steps_done, steps=lab.train_config.max_steps,
                   variants=len(lab.variants), within_budget=seconds <= lab.budget_s)
     trained = next((c.values for c in lab_result.checks if c.id == f"exact_match_length_{TRAINED_LENGTH}"), None)
+    if lab.id == LLM_BLOCK_LAB.id:
+        target = target_loss(lab.data.corpus)
+        timing["to_target"] = dict(target=target, **{v.id: steps_to(v, target) for v in lab_result.variants},
+                                   final_val_loss={v.id: round(v.final["val_loss"], 3) for v in lab_result.variants},
+                                   parameters={v.id: v.parameters for v in lab_result.variants})
     return timing if trained is None else {**timing, "trained_exact": trained}
 
 
@@ -61,6 +70,7 @@ def run(quick: bool) -> list[dict]:
     finally:
         torch.set_num_threads(threads)
     trained = timings[LENGTH_LAB].pop("trained_exact", None)
+    to_target = timings[LLM_BLOCK_LAB.id].pop("to_target", {})
     slowest = max(timings, key=lambda lab_id: timings[lab_id]["seconds"])
     return [
         result(SUITE, "labs_count", len(labs), "labs", GOAL_LABS, "higher",
@@ -72,4 +82,7 @@ def run(quick: bool) -> list[dict]:
                None if trained is None else round(min(trained.values()), 3), "share", LEARNED, "higher",
                per_encoding={k: round(v, 3) for k, v in (trained or {}).items()}, trained_length=TRAINED_LENGTH,
                steps=timings[LENGTH_LAB]["measured_steps"], estimated_steps=quick),
+        result(SUITE, "llm_block_steps_to_target", to_target.get(LLM_BLOCK_LAB.variants[1].id), "steps", None, "lower",
+               **to_target, steps=timings[LLM_BLOCK_LAB.id]["measured_steps"], estimated_steps=quick,
+               seconds=round(timings[LLM_BLOCK_LAB.id]["seconds"], 1)),
     ]

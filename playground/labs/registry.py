@@ -1,11 +1,12 @@
-"""Every lab the app offers, by id: the six classic bugs, then the ablations."""
+"""Every lab the app offers, by id: the classic bugs, then the ablations (the 2017 block against the 2024 block last)."""
 from __future__ import annotations
 
 from .ablation_labs import ABLATION_LABS
 from .bug_labs import BUG_LABS
 from .lab import KINDS, Lab
+from .llm_block_lab import LLM_BLOCK_LAB
 
-LABS: dict[str, Lab] = {lab.id: lab for lab in BUG_LABS + ABLATION_LABS}
+LABS: dict[str, Lab] = {lab.id: lab for lab in BUG_LABS + ABLATION_LABS + (LLM_BLOCK_LAB,)}
 
 
 def list_labs(kind: str | None = None) -> list[Lab]:

@@ -178,7 +178,8 @@ def test_labs_suite_reports_the_count_and_the_slowest_lab(monkeypatch):
     assert measured["seconds"] > 0 and measured["measured_steps"] == 4 and measured["variants"] == 2
     monkeypatch.setattr(labs, "lab_seconds", lambda lab, quick: {**measured, "seconds": float(len(lab.id))})
     lines = labs.run(quick=True)
-    assert _names(lines) == ["labs_count", "labs_seconds_max", "length_generalisation_trained_exact_min"]
+    assert _names(lines) == ["labs_count", "labs_seconds_max", "length_generalisation_trained_exact_min",
+                             "llm_block_steps_to_target"]
     assert lines[0]["value"] == len(lines[1]["per_lab"]) and lines[1]["slowest"] == "decoder-only-vs-encoder-decoder"
 
 
