@@ -34,7 +34,7 @@ def greedy(model: nn.Module, ids: torch.Tensor, max_new: int, source: torch.Tens
     memory = model.encode(None if source is None else source.to(device))                                            # Memory, or None
     cache = model.new_cache() if use_cache else None
     sequence = ids                                                           # [B, P + generated]
-    logits = model.decode(ids, memory, cache)                                # [B, P, V]
+    logits = model.decode(ids, memory, cache, last_only=True)                # [B, 1, V]
     out: list[torch.Tensor] = []
     finished = torch.zeros(ids.size(0), dtype=torch.bool, device=device)     # [B]
     for step in range(max_new):
@@ -44,7 +44,10 @@ def greedy(model: nn.Module, ids: torch.Tensor, max_new: int, source: torch.Tens
         if bool(finished.all()) or step == max_new - 1:
             break
         sequence = torch.cat([sequence, token], dim=1)
-        logits = model.decode(token, memory, cache) if use_cache else model.decode(sequence, memory)
+        if use_cache:
+            logits = model.decode(token, memory, cache)                      # [B, 1, V]
+        else:
+            logits = model.decode(sequence, memory, last_only=True)          # [B, 1, V]
     if not out:
         return [[] for _ in range(ids.size(0))]
     return [until_eos(row) for row in torch.cat(out, dim=1).tolist()]
@@ -62,7 +65,7 @@ def sample_continuation(
     """``max_new`` ids sampled after ``prompt`` from a decoder-only model at ``temperature``."""
     device = model_device(model)
     cache = model.new_cache()
-    logits = model.decode(torch.tensor([prompt], device=device), None, cache)  # [1, P, V]
+    logits = model.decode(torch.tensor([prompt], device=device), None, cache, last_only=True)  # [1, 1, V]
     out: list[int] = []
     for _ in range(max_new):
         probs = torch.softmax(logits[0, -1] / temperature, dim=-1).cpu()     # [V], drawn by a CPU generator

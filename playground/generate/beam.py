@@ -128,7 +128,7 @@ def beam_search(model: nn.Module, tokenizer: Tokenizer, prompt: str, beam_width:
     with torch.no_grad():
         memory = None if encoded.source_ids is None else model.encode(torch.tensor([encoded.source_ids], device=device))
         cache = model.new_cache()
-        logits = model.decode(torch.tensor([window], device=device), memory, cache)[:, -1]     # [1, V]
+        logits = model.decode(torch.tensor([window], device=device), memory, cache, last_only=True)[:, -1]  # [1, V]
         for depth in range(1, max_new_tokens + 1):
             logprobs = torch.log_softmax(logits.double(), dim=-1).cpu().numpy()  # [B, V]
             if not np.isfinite(logprobs).all():

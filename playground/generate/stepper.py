@@ -179,7 +179,7 @@ class Stepper:
         window = _Window(start, self.model.new_cache())
         trace = self._trace()
         ids = torch.tensor([self.ids[start:]], device=self._device)                    # [1, T]
-        logits = self.model.decode(ids, self.memory, window.cache, trace)               # [1, T, V]
+        logits = self.model.decode(ids, self.memory, window.cache, trace, last_only=True)  # [1, 1, V]
         if trace is not None:
             for site in self._decoder_sites:
                 weights = trace.attention(site)[:, 0].cpu().numpy()                     # [L, H, T, Tk]

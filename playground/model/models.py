@@ -137,6 +137,7 @@ class _LanguageModelHead(nn.Module):
 
         memory = model.encode(src, trace)                  # Memory, or None without an encoder
         logits = model.decode(ids, memory, cache, trace)   # [B, T, V]
+        logits = model.decode(ids, memory, cache, trace, last_only=True)   # [B, 1, V]: the next token's only
         model.sites()                                      # the model's attention sites
 
     `has_encoder` says whether the model reads a source through an encoder; `has_decoder`
@@ -195,8 +196,10 @@ class _LanguageModelHead(nn.Module):
             if isinstance(module, nn.Embedding):
                 nn.init.normal_(module.weight, std=token_std if name.endswith("tokens") else 0.02)
 
-    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
-        out = self.head(hidden)                                              # [B, T, V]
+    def logits(self, hidden: torch.Tensor, last_only: bool = False) -> torch.Tensor:
+        """hidden [B, T, D] -> logits [B, T, V]; [B, 1, V] of the last position when `last_only` (what choosing
+        the next token needs: the head, the largest matrix of a model with a large vocabulary, runs once)."""
+        out = self.head(hidden[:, -1:] if last_only else hidden)             # [B, T or 1, V]
         if self.config.never_predict:
             out = out.masked_fill(self.never_predict, NEVER_LOGIT)
         return self.hook_logits(out)
@@ -213,12 +216,13 @@ class DecoderOnly(_LanguageModelHead):
         self._finish()
 
     def decode(self, ids: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
-               trace: Trace | None = None) -> torch.Tensor:
-        """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only. No memory."""
+               trace: Trace | None = None, last_only: bool = False) -> torch.Tensor:
+        """ids [B, T] -> logits [B, T, V] ([B, 1, V] when `last_only`). With a cache, ids are the new tokens
+        only. No memory."""
         if memory is not None:
             raise ValueError("a decoder_only model reads no encoder memory; pass memory=None")
         with recording(trace):
-            return self.logits(self.decoder(ids, cache))
+            return self.logits(self.decoder(ids, cache), last_only)
 
     def forward(self, ids: torch.Tensor, cache: KVCache | None = None, trace: Trace | None = None) -> torch.Tensor:
         """ids [B, T] -> logits [B, T, V]. With a cache, ids are the new tokens only."""
@@ -241,8 +245,8 @@ class EncoderOnly(_LanguageModelHead):
             return Memory(*self.encoder(src))
 
     def decode(self, ids: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
-               trace: Trace | None = None) -> torch.Tensor:
-        """The head's prediction at every position of ids [B, T] -> logits [B, T, V].
+               trace: Trace | None = None, last_only: bool = False) -> torch.Tensor:
+        """The head's prediction at every position of ids [B, T] -> logits [B, T, V] ([B, 1, V] when `last_only`).
 
         `memory` is the encoding of `ids` when the caller already has it; there is no cache (every
         position sees the whole input, so nothing is decoded token by token).
@@ -252,7 +256,7 @@ class EncoderOnly(_LanguageModelHead):
         if memory is None:
             memory = self.encode(ids, trace)
         with recording(trace):
-            return self.logits(memory.hidden)
+            return self.logits(memory.hidden, last_only)
 
     def forward(self, ids: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
         """ids [B, T] -> logits [B, T, V]."""
@@ -278,12 +282,13 @@ class EncoderDecoder(_LanguageModelHead):
             return Memory(*self.encoder(src))
 
     def decode(self, tgt: torch.Tensor, memory: Memory | None = None, cache: KVCache | None = None,
-               trace: Trace | None = None) -> torch.Tensor:
-        """tgt [B, T] (new tokens when cached) -> logits [B, T, V], attending to the encoder's memory."""
+               trace: Trace | None = None, last_only: bool = False) -> torch.Tensor:
+        """tgt [B, T] (new tokens when cached) -> logits [B, T, V] ([B, 1, V] when `last_only`), attending to
+        the encoder's memory."""
         if memory is None:
             raise ValueError("an encoder_decoder model decodes from the encoder's memory: call encode(src) first")
         with recording(trace):
-            return self.logits(self.decoder(tgt, cache, memory.hidden, memory.mask))
+            return self.logits(self.decoder(tgt, cache, memory.hidden, memory.mask), last_only)
 
     def forward(self, src: torch.Tensor, tgt: torch.Tensor, trace: Trace | None = None) -> torch.Tensor:
         """src [B, S], tgt [B, T] (bos + target, teacher forcing) -> logits [B, T, V]."""

@@ -40,13 +40,13 @@ class EosAt(DecoderOnly):
         super().__init__(cfg)
         self.length = length
 
-    def decode(self, ids, memory=None, cache=None, trace=None):
+    def decode(self, ids, memory=None, cache=None, trace=None, last_only=False):
         offset = cache.length if cache is not None else 0
         logits = super().decode(ids, memory, cache, trace)                           # [B, T, V]
         seen = offset + torch.arange(1, ids.size(1) + 1)                             # tokens read at each position
         boost = torch.zeros_like(logits)
         boost[:, seen >= self.length, EOS_ID] = 200.0
-        return logits + boost
+        return (logits + boost)[:, -1:] if last_only else logits + boost
 
 
 def eos_model(length: int, seed=0, sharpness=40.0) -> EosAt:

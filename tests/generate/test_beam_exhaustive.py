@@ -48,8 +48,8 @@ class Bigram(DecoderOnly):
         super().__init__(cfg)
         self.register_buffer("table", table)                                            # [V, V]
 
-    def decode(self, ids, memory=None, cache=None, trace=None):
-        return self.table[ids]                                                          # [B, T, V]
+    def decode(self, ids, memory=None, cache=None, trace=None, last_only=False):
+        return self.table[ids[:, -1:] if last_only else ids]                            # [B, T or 1, V]
 
 
 def _likely_then_flat():
