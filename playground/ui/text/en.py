@@ -1551,6 +1551,8 @@ EN: dict[str, str] = {
     "err_pr_none": "No probe is offered for {model}; pick induction, reverse, shakespeare-char or tang-poems-char.",
     "err_pr_not_offered": "{model} is not probed for {property}; choose one of: {offered}.",
     "err_pr_corpus": "The text the model was trained on ({corpus}) is not on this machine and could not be downloaded.",
+    "stand_in_played": "Tiny Shakespeare is not on this machine and could not be downloaded, so the bundled English "
+                       "text is used in its place: {model} never read that text either.",
     "fig_pr": "Linear probes on {model}: {property}",
     "w_pr_blocks_passed": "layer (blocks passed; 0 = the embeddings)",
     "w_pr_accuracy": "held-out accuracy",

@@ -1400,6 +1400,7 @@ ZH: dict[str, str] = {
     "err_pr_none": "{model} 没有可用的探针；请选择 induction、reverse、shakespeare-char 或 tang-poems-char。",
     "err_pr_not_offered": "{model} 不探测 {property}；请从这些中选择：{offered}。",
     "err_pr_corpus": "模型训练用的文本（{corpus}）不在这台机器上，也无法下载。",
+    "stand_in_played": "这台机器上没有 tiny Shakespeare，也无法下载，所以改用内置的英文文本：{model} 同样从未读过这段文本。",
     "fig_pr": "{model} 上的线性探针：{property}",
     "w_pr_blocks_passed": "层（经过的块数；0 = 嵌入）",
     "w_pr_accuracy": "留出数据准确率",

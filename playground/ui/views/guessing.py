@@ -9,7 +9,8 @@ holding the shared models and text, never copies of them.
     new_game(workspace, entry, lang)                 -> a fresh game against `entry`
     play(workspace, entry, guess, lang)              -> the learner's guess scored (a new game when none is on)
     rematch(workspace, entry, step, lang)            -> the same rounds against the model at `step`
-    game_updates(workspace, entry, lang)             -> {"gg_context": ..., "gg_result": ...}
+    game_updates(workspace, entry, lang)             -> {"gg_context": ..., "gg_result": ...} (saying when the
+                                                        bundled English text stands in for tiny Shakespeare)
     turn(workspace, entry, action, guess, step, lang) -> a turn's updates (the game, the box cleared, the steps)
     with keeping_refusal(workspace): ...             -> a turn refused (gr.Error) leaves its reason for
     refused_result(workspace, lang)                  -> {"gg_result": why}: the panel says it, not only a toast
@@ -33,7 +34,7 @@ from ..page.validation import fail
 from ..session.workspace import Workspace
 from ..text.i18n import label, text
 from ..text.markup import literal
-from .probes import CHINESE_CORPORA, LATIN_CORPORA, corpus_of, held_out
+from .probes import CHINESE_CORPORA, LATIN_CORPORA, corpus_of, held_out, reads_corpus, stand_in_note
 
 MAX_ROUNDS = 10                # rounds of one game
 GUESS_CHARS = 8                # what the guess box holds at most
@@ -58,9 +59,11 @@ class GameState:
 
 
 def playable(entry: ModelEntry) -> bool:
-    """A character model that continues text, trained on a corpus the app has (its held-out part is played)."""
+    """A character model that continues text, trained on a corpus the app has (its held-out part is played) and
+    able to read it (see probes.reads_corpus)."""
+    corpus = corpus_of(entry)
     return (entry.model.has_decoder and not entry.model.has_encoder and isinstance(entry.tokenizer, CharTokenizer)
-            and corpus_of(entry) in (*LATIN_CORPORA, *CHINESE_CORPORA))
+            and corpus in (*LATIN_CORPORA, *CHINESE_CORPORA) and reads_corpus(entry, corpus))
 
 
 def game_entry(workspace: Workspace, name: str | None, lang: str) -> ModelEntry:
@@ -222,7 +225,9 @@ def game_updates(workspace: Workspace, entry: ModelEntry, lang: str) -> dict:
         if state is None:
             return {"gg_context": text(lang, "gg_none", model=literal(entry.name)), "gg_result": ""}
         context = text(lang, "gg_finished_context") if state.game.finished else _context(state, entry, lang)
-        return {"gg_context": context, "gg_result": game_result(workspace, entry, state, lang)}
+        note = stand_in_note(corpus_of(entry), literal(entry.name), lang)        # the text played, when not its own
+        return {"gg_context": f"{note}\n\n{context}" if note else context,
+                "gg_result": game_result(workspace, entry, state, lang)}
 
 
 ACTIONS = ("turn", "guess", "new", "rematch")

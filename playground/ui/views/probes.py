@@ -42,11 +42,15 @@ from playground.zoo import ModelEntry
 
 from ..page.validation import fail
 from ..text.i18n import text
+from ..text.markup import literal
 from .meaning import RANDOM_BLOCKS
 
 PROPERTIES = ("inside", "offset", "letter", "index", "vowel", "line_end")   # every property, the default first
 LATIN_CORPORA = ("tiny_shakespeare", "bundled", "rhyme")
 CHINESE_CORPORA = ("tang_poems",)
+LATIN_NEEDED = "aeiou"         # characters a model must have to read a Latin text's vowels
+CHINESE_NEEDED = "，。\n"       # and a Tang poem's line ends
+STAND_IN = "bundled"           # the corpus played where tiny Shakespeare cannot be had
 READABLE_MARGIN = 0.05         # a layer "reads" a property when it beats the control and chance by this much
 PASS_FLOPS = 2e10              # the model's passes over the probed sequences (about 0.5 s of one CPU core)
 FIT_FLOPS = 1e10               # training the probes (about 1 s: their small products run slower per FLOP)
@@ -74,7 +78,8 @@ def probe_properties(entry: ModelEntry) -> tuple[str, ...]:
     """The properties that mean something for the model: the induction model's repeats (inside one, and
     the offset in it, which shows what chance looks like), the reverse model's copying (the letter being
     copied, and the source index, trivially readable), a character model's next character (a vowel, for a
-    Latin text; the end of a line, for Tang poems); () for every other model."""
+    Latin text; the end of a line, for Tang poems) when its characters can read that text; () for every
+    other model."""
     model = entry.model
     if entry.task is not None and entry.task.name == "reverse":
         return ("letter", "index")
@@ -84,25 +89,50 @@ def probe_properties(entry: ModelEntry) -> tuple[str, ...]:
         return ("inside", "offset")
     if isinstance(entry.tokenizer, CharTokenizer):
         corpus = corpus_of(entry)
-        if corpus in LATIN_CORPORA:
+        if corpus in LATIN_CORPORA and reads_corpus(entry, corpus):
             return ("vowel",)
-        if corpus in CHINESE_CORPORA:
+        if corpus in CHINESE_CORPORA and reads_corpus(entry, corpus):
             return ("line_end",)
     return ()
 
 
+def reads_corpus(entry: ModelEntry, corpus: str) -> bool:
+    """Whether the model's own characters can read the text played for `corpus` (what its card names): the
+    vowels of a Latin text, the line ends of a Tang poem. A card may name any corpus; a model whose vocabulary
+    lacks those characters would see only unknown tokens where the probe or the game looks."""
+    needed = LATIN_NEEDED if corpus in LATIN_CORPORA else CHINESE_NEEDED
+    return isinstance(entry.tokenizer, CharTokenizer) and set(needed) <= set(entry.tokenizer.chars)
+
+
 @functools.lru_cache(maxsize=4)
+def _held_out(corpus: str) -> tuple[str, str]:
+    try:
+        return held_out_text(load_corpus(corpus)), corpus
+    except CorpusUnavailable:
+        if corpus != "tiny_shakespeare":
+            raise
+        return bundled_text(), STAND_IN
+
+
 def held_out(corpus: str) -> str:
     """The part of a corpus a character model trained on it never saw. Where tiny Shakespeare cannot be had
     (no copy on the machine and no network: its download gives up within seconds), the bundled English
     text stands in (a model of tiny Shakespeare never read any of it), so the game and the probes still
-    work offline."""
-    try:
-        return held_out_text(load_corpus(corpus))
-    except CorpusUnavailable:
-        if corpus != "tiny_shakespeare":
-            raise
-        return bundled_text()
+    work offline; played_corpus says which was played."""
+    return _held_out(corpus)[0]
+
+
+def played_corpus(corpus: str) -> str:
+    """The corpus whose text held_out(corpus) gives: `corpus` itself, or STAND_IN in its place."""
+    return _held_out(corpus)[1]
+
+
+def stand_in_note(corpus: str | None, model: str, lang: str) -> str:
+    """A sentence saying the bundled English text is played because `corpus` (tiny Shakespeare) is not on the
+    machine; "" when the model's own corpus is played. Call it once held_out(corpus) has been read."""
+    if corpus is None or played_corpus(corpus) == corpus:
+        return ""
+    return text(lang, "stand_in_played", model=model)
 
 
 def probe_size(entry: ModelEntry, prop: str) -> tuple[int, int]:
@@ -186,7 +216,11 @@ def probe_view(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> Pr
         layer_label=t("w_pr_blocks_passed"), accuracy_label=t("w_pr_accuracy"), probe_label=t("w_pr_probe"),
         control_label=t("w_pr_control"), chance_label=t("w_pr_chance"), position_only=result.position_only,
         position_label=t("w_pr_position_only"))
-    return ProbeView(figure, *probe_sentence(result, lang))
+    summary, facts = probe_sentence(result, lang)
+    if prop in ("vowel", "line_end"):
+        summary = text(lang, "sentence_join").join(filter(None, [summary, stand_in_note(corpus_of(final),
+                                                                                          literal(final.name), lang)]))
+    return ProbeView(figure, summary, facts)
 
 
 def probe_sentence(result: ProbeResult, lang: str) -> tuple[str, dict]:
