@@ -1,4 +1,4 @@
-"""The syllabus: fifteen lessons in the issue's order, every text in both languages, one right answer
+"""The syllabus: sixteen lessons in the issue's order (today's LLMs last), every text in both languages, one right answer
 and feedback for every answer of every question."""
 import re
 
@@ -8,7 +8,7 @@ from playground.ui.lessons import LESSONS, Bilingual, Question
 from playground.ui.lessons.lesson import Choice, Experiment
 
 ORDER = ("tokens", "embeddings", "positions", "attention", "heads", "masks", "block", "architectures",
-         "copy-training", "char-lm", "decoding", "measuring", "bugs", "heads-form", "cost")
+         "copy-training", "char-lm", "decoding", "measuring", "bugs", "heads-form", "cost", "llms")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ENGLISH_WORDS = re.compile(r"\b[a-z]{4,}\b(?:\s+\b[a-z]{3,}\b){2,}")     # three English words in a row
 
@@ -26,7 +26,7 @@ def texts(lesson):
             yield choice.feedback
 
 
-def test_fifteen_lessons_in_the_syllabus_order():
+def test_sixteen_lessons_in_the_syllabus_order():
     assert tuple(lesson.id for lesson in LESSONS) == ORDER
     assert all(lesson.title("en").startswith(f"{i} · ") for i, lesson in enumerate(LESSONS, 1))
 

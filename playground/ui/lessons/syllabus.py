@@ -1,4 +1,4 @@
-"""The course: fifteen lessons in the order of the tutorials' syllabus, in English and Chinese.
+"""The course: sixteen lessons in the order of the tutorials' syllabus, in English and Chinese.
 
 Every formula here is checked against the math (and, where the app computes it, against the
 code's own numbers in the tests), not against the tutorials.
@@ -8,6 +8,7 @@ from __future__ import annotations
 from playground.bilingual import Bilingual
 
 from .lesson import Choice, Experiment, Lesson, Question
+from .llms import LLMS
 
 T = Bilingual
 
@@ -889,4 +890,4 @@ COST = Lesson(
 )
 
 LESSONS: tuple[Lesson, ...] = (TOKENS, EMBEDDINGS, POSITIONS, ATTENTION, HEADS, MASKS, BLOCK, ARCHITECTURES,
-                               COPY_TRAINING, CHAR_LM, DECODING, MEASURING, BUGS, HEADS_FORM, COST)
+                               COPY_TRAINING, CHAR_LM, DECODING, MEASURING, BUGS, HEADS_FORM, COST, LLMS)

@@ -32,6 +32,7 @@ from ...lessons.syllabus import DECODING_TEMPERATURES, REPETITION_TOKENS
 from ...text.i18n import text
 from . import live
 from .views import PROBED_PROPERTIES, REPETITION_STRATEGIES, VIEWS, Shown
+from .llm_lesson import LLM_CLAIMS        # lesson 16 (after views, which registers its views)
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
 NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
@@ -437,6 +438,7 @@ def rhyme_text_claims(registry: ModelRegistry) -> list[Claim]:
                   round(math.log(vocab), 1)),
             Claim("lesson 10: about 400,000 parameters (the prediction's feedback)",
                   stated(lesson.experiment.predict.choices[0].feedback.en, r"about " + NUMBER + " parameters"),
+CLAIMS.update(LLM_CLAIMS)                   # lesson 16
                   parameters, tolerance=0.25 * parameters),
             Claim("lesson 10: the preset's layers and width", (stated(text, r"\((\d) layers"), stated(text, r"width (\d+)")),
                   (form.layers, form.d_model)),

@@ -733,3 +733,7 @@ VIEWS: dict[str, View] = {view.__name__: view for view in (
     cost_gpt2,
     cost_recurrence,
 )}
+
+from .llm_lesson import LLM_VIEWS  # noqa: E402  (lesson 16's views, in their own module, which reads Shown above)
+
+VIEWS.update(LLM_VIEWS)
