@@ -34,13 +34,17 @@ class ShapeRow:
 
 
 def value_stats(tensor: torch.Tensor) -> tuple[float, float, float]:
-    """(mean, standard deviation, largest value) of every entry of `tensor`, in float64 (the
-    standard deviation of one entry is 0); NaN for each when it is empty."""
-    values = tensor.detach().double().flatten()
+    """(mean, standard deviation, largest value) of every entry of `tensor` (the standard deviation of
+    one entry is 0); NaN for each when it is empty. One pass over the values as they are (accumulated in
+    float64 on the CPU, torch's accumulation type for float32; given in the tensor's precision), so a
+    large tensor, such as a large vocabulary's logits, is not copied to be summarised."""
+    values = tensor.detach().flatten()
     if values.numel() == 0:
         return math.nan, math.nan, math.nan
-    std = float(values.std(correction=0))
-    return float(values.mean()), std, float(values.max())
+    if not values.is_floating_point():
+        values = values.double()
+    std, mean = torch.std_mean(values, correction=0)
+    return float(mean), float(std), float(values.max())
 
 
 def _attention_rows(part: str, kind: str, q_len: str, k_len: str, c: ModelConfig) -> tuple[str, str]:
