@@ -4,7 +4,8 @@ its own: `python -m playground.bench.zerogpu_class [--quick]`).
 The app is served as on ZeroGPU (playground.bench.zerogpu_app: the real `spaces` package, its
 chunks in forked workers), against a fake control API (playground.bench.zerogpu_platform) answering
 like the platform: each GPU call waits QUEUE_S in its queue, a new worker takes WORKER_START_S to
-start (the platform's CUDA start and weight transfer), and a chunk trains CHUNK_SECONDS. There is no
+start (the platform's CUDA start and weight transfer), and a chunk trains CHUNK_SECONDS; the node is of
+the current kind (GPU_MODEL: `spaces` asks for 1.5 times a call's duration there). There is no
 GPU here: the workers train on this machine's CPU at the lowest priority, standing in for the GPU;
 on a Space the Space's CPU only waits for them. PLAYGROUND_TRAINING_SLOTS is left at its ZeroGPU
 default.
@@ -13,7 +14,9 @@ class_30_starts_seconds_to_last_progress: 30 students (gradio_client sessions) p
 copy preset at random moments within START_WINDOW_S; seconds from the first press until the 30th
 student sees its first progress point. Each student presses Stop once it has seen that point (a
 class told "press Start and watch the first point"): the measure is of starting, not of a run's
-length, which on the platform's GPU differs from this CPU's.
+length, which on the platform's GPU differs from this CPU's. Beside it: how many students waited for a
+training slot, and how many of those the queue told their place in line and an estimate of the wait;
+the GPU calls the class made, the seconds each asked for, and how long each held its GPU.
 
 viewer_p95_ms_during_30_starts: meanwhile ten other sessions ask for the Attention tab's view every
 PERIOD_S seconds (as in playground.bench.app_training); the 95th percentile of their wall time.
@@ -33,12 +36,13 @@ import time
 
 import numpy as np
 from gradio_client import Client
+from gradio_client.utils import Status
 
 from playground.bench.app import AppProcess, local_client
 from playground.bench.app_training import STEP, Viewer, copy_form, environment, page_view
 from playground.bench.common import result
 from playground.bench.fairness import TRUST_FORWARDED, student_address
-from playground.bench.zerogpu_app import QUEUE_S, WORKER_START_S
+from playground.bench.zerogpu_app import GPU_MODEL, QUEUE_S, WORKER_START_S
 from playground.bench.zerogpu_platform import Answer, ControlApi, platform_environment
 
 SUITE = "app"
@@ -48,12 +52,14 @@ VIEWERS = {False: 10, True: 5}
 DEADLINE_S = 600.0             # the whole class, at most
 GOAL_S = 30.0
 VIEWER_GOAL_MS = 2000.0
+POLL_S = 0.1                   # how often a student looks at its run's status and outputs
 
 
 class Student(threading.Thread):
     """Presses Start at `at` (perf_counter, set before it starts), waits for the first progress
     point, then presses Stop; from an address of its own, as each student's browser comes through
-    a Space's proxy."""
+    a Space's proxy. While its run waits for a training slot, it notes whether the queue told it
+    its place in line (`waited`, `told_place`) and an estimate of the wait (`told_eta`)."""
 
     def __init__(self, url: str, index: int):
         super().__init__(daemon=True)
@@ -62,7 +68,9 @@ class Student(threading.Thread):
                              headers={"X-Forwarded-For": student_address(index)})
         self.pressed: float | None = None
         self.progress_at: float | None = None
-        self.error: str | None = None
+        self.waited = self.told_place = self.told_eta = False
+        self.error: str | None = None          # the start's or the run's
+        self.stop_error: str | None = None     # Stop's (it waits for the GPU call under way)
 
     def run(self) -> None:
         client = self.client
@@ -70,19 +78,30 @@ class Student(threading.Thread):
             time.sleep(max(0.0, self.at - time.perf_counter()))
             self.pressed = time.perf_counter()
             job = client.submit(*copy_form(), api_name="/train_start")
-            for output in job:
-                if STEP.search(output[0] or ""):
+            while self.progress_at is None and not job.done():
+                self._note(job.status())
+                if any(STEP.search(str(output[0] or "")) for output in job.outputs()):
                     self.progress_at = time.perf_counter()
-                    break
-            client.predict(*copy_form(), api_name="/train_stop")
-            job.result(timeout=120)
+                time.sleep(POLL_S)
+            if job.done():
+                job.result()                           # a run that ended early: its error, if any, counts
         except Exception as error:                     # every failure counts, whatever its kind
             self.error = f"{type(error).__name__}: {str(error)[:200]}"
+        try:
+            client.predict(*copy_form(), api_name="/train_stop")
+        except Exception as error:
+            self.stop_error = f"{type(error).__name__}: {str(error)[:200]}"
         finally:
             client.close()
 
+    def _note(self, status) -> None:
+        if status.code == Status.IN_QUEUE:
+            self.waited = True
+            self.told_place |= status.rank is not None
+            self.told_eta |= status.eta is not None
 
-def class_starts(url: str, quick: bool) -> list[dict]:
+
+def class_starts(url: str, quick: bool, api: ControlApi) -> list[dict]:
     view = page_view(local_client(url).config)
     rng = random.Random(0)
     presses = [rng.uniform(0, START_WINDOW_S) for _ in range(STUDENTS)]
@@ -101,6 +120,7 @@ def class_starts(url: str, quick: bool) -> list[dict]:
         viewer.join(timeout=120)
     seen = [s.progress_at for s in students if s.progress_at is not None]
     errors = [s.error for s in students if s.error]
+    stop_errors = [s.stop_error for s in students if s.stop_error]
     last = max(seen) - first if len(seen) == STUDENTS else None
     times_ms = [t for v in viewers for t in v.latencies_ms]
     viewer_errors = [e for v in viewers for e in v.errors]
@@ -108,7 +128,10 @@ def class_starts(url: str, quick: bool) -> list[dict]:
                    load_avg_1m=round(os.getloadavg()[0], 2))
     return [
         result(SUITE, "class_30_starts_seconds_to_last_progress", last, "s", GOAL_S, "lower",
-               saw_progress=len(seen), errors=len(errors), first_errors=errors[:3],
+               saw_progress=len(seen), errors=len(errors), first_errors=errors[:3], stop_errors=len(stop_errors),
+               first_stop_errors=stop_errors[:1],
+               waited_for_a_slot=sum(s.waited for s in students), told_place=sum(s.told_place for s in students),
+               told_estimate=sum(s.told_eta for s in students), **gpu_context(api),
                median_s_to_progress=round(float(np.median([s.progress_at - s.pressed for s in students
                                                             if s.progress_at is not None])), 2) if seen else None,
                **slots_context(), **context),
@@ -116,6 +139,15 @@ def class_starts(url: str, quick: bool) -> list[dict]:
                VIEWER_GOAL_MS, "lower", calls=len(times_ms), errors=len(viewer_errors), first_errors=viewer_errors[:3],
                viewers=VIEWERS[quick], **context),
     ]
+
+
+def gpu_context(api: ControlApi) -> dict:
+    """The GPU calls the class made: how many, the seconds each asked for (the node's duration factor
+    applied by `spaces`), the median seconds a GPU was held (what the platform charges), failed ones."""
+    asked = sorted({schedule.duration_s for schedule in api.schedules})
+    return {"gpu_calls": len(api.schedules), "gpu_seconds_asked_per_call": asked,
+            "gpu_held_s_median": round(float(np.median(api.held_s)), 2) if api.held_s else None,
+            "gpu_calls_failed": sum(api.released), "gpu_model": GPU_MODEL}
 
 
 def slots_context() -> dict:
@@ -132,7 +164,7 @@ def run(quick: bool) -> list[dict]:
         with environment(**variables):
             app = AppProcess(("-m", "playground.bench.zerogpu_app"))
         try:
-            return class_starts(app.url, quick)
+            return class_starts(app.url, quick, api)
         finally:
             workers = children(app.process.pid)       # the GPU workers `spaces` forked: gone with the app
             app.stop()
