@@ -21,6 +21,7 @@ GRID_SCALE = 100
 GRID_PRECISION = 0.005
 TINY_FONT_SIZE = 10         # tick labels of a long input (every token keeps its label)
 ROW_GAP_PX = 3              # between two tick labels of a heatmap axis
+HEAD_FRAME_PX = 180         # an enlarged head's height beside its rows: title, key labels, axis title
 # A grid is drawn ~GRID_WIDTH_PX wide; a cell smaller than MIN_CELL_PX on screen cannot be told
 # from its neighbours, so such a grid shows blocks of f x f token pairs, each the largest of its
 # weights (a one-token pattern such as the diagonal stays as bright as it is): a 6 x 8-head grid of
@@ -70,7 +71,11 @@ def tick_font_size(n_tokens: int) -> int:
 
 
 def _tick_axis(categories: list[str], tick_text: list[str], title: str) -> dict:
-    """A categorical axis labelling every token: explicit tick values, so Plotly never thins them."""
+    """A categorical axis labelling every token: explicit tick values, so Plotly never thins them.
+
+    Labels of one character cell each stand upright (tickangle 0): where they crowd, Plotly would turn
+    them 90°, reserving room for them at the size it draws; presenter mode's larger text then overran
+    that room, cutting the axis title (a 27-token input at 1280x720)."""
     return dict(
         title=dict(text=title),
         type="category",
@@ -79,6 +84,7 @@ def _tick_axis(categories: list[str], tick_text: list[str], title: str) -> dict:
         ticktext=tick_text,
         tickfont=dict(size=tick_font_size(len(categories))),
         showgrid=False,
+        **({"tickangle": 0} if all(theme.display_width(text) <= 1 for text in tick_text) else {}),
     )
 
 
@@ -104,8 +110,9 @@ def _domain(start: float, end: float) -> list[float]:
 
 
 def _default_height(n_query: int) -> int:
-    """Tall enough that each query row has room for its label."""
-    return max(360, 200 + (tick_font_size(n_query) + ROW_GAP_PX) * n_query)
+    """Tall enough that each query row has room for its label, the title and the key axis (with upright
+    labels); a 27-token head in presenter mode ends above the fold of a 1280x720 screen."""
+    return max(360, HEAD_FRAME_PX + (tick_font_size(n_query) + ROW_GAP_PX) * n_query)
 
 
 def attention_grid(
