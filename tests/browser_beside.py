@@ -10,6 +10,7 @@ PLAYGROUND_TESTS_IN_ONE_PROCESS=1 runs everything in one process, one test after
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,8 @@ from pathlib import Path
 BROWSER_TESTS = Path(__file__).resolve().parent / "e2e"
 HALF = "PLAYGROUND_TESTS_HALF"                          # "browser" in the second process
 ONE_PROCESS = "PLAYGROUND_TESTS_IN_ONE_PROCESS"
-NO_TESTS_COLLECTED = 5                                 # pytest.ExitCode.NO_TESTS_COLLECTED
+INTERRUPTED, NO_TESTS_COLLECTED = 2, 5                   # pytest.ExitCode's
+STOP_SECONDS = 60
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -71,16 +73,15 @@ class BrowserHalf:
         self.output.seek(0)
         return self.output.read().decode(errors="replace")
 
-    def stop(self) -> None:
-        """End the process if it still runs (this run was interrupted)."""
+    def stop(self) -> int:
+        """End the process if it still runs (this run was interrupted); its exit code."""
         if self.process.poll() is None:
-            self.process.terminate()
+            self.process.send_signal(signal.SIGINT)           # as Ctrl-C: its fixtures stop its servers
             try:
-                self.process.wait(timeout=30)
+                self.process.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-                self.process.wait()
-        self.output.close()
+        return self.process.wait()
 
 
 _half: BrowserHalf | None = None
@@ -119,7 +120,7 @@ def pytest_sessionfinish(session) -> None:
     """Wait for the browser half; the run fails when either half failed."""
     if _half is None:
         return
-    code = _half.wait()
+    code = _half.stop() if session.exitstatus == INTERRUPTED else _half.wait()
     if code not in (0, NO_TESTS_COLLECTED) and session.exitstatus in (0, NO_TESTS_COLLECTED):
         session.exitstatus = code
     elif code == 0 and session.exitstatus == NO_TESTS_COLLECTED:
@@ -138,4 +139,5 @@ def pytest_unconfigure() -> None:
     global _half
     if _half is not None:
         _half.stop()
+        _half.output.close()
         _half = None

@@ -66,7 +66,7 @@ def test_each_process_collects_its_own_half(monkeypatch):
 
 def test_the_run_fails_when_either_half_fails(monkeypatch):
     def finished(own: int, browser: int) -> int:
-        monkeypatch.setattr(browser_beside, "_half", SimpleNamespace(wait=lambda: browser))
+        monkeypatch.setattr(browser_beside, "_half", SimpleNamespace(wait=lambda: browser, stop=lambda: browser))
         run = SimpleNamespace(exitstatus=own)
         browser_beside.pytest_sessionfinish(run)
         return run.exitstatus
@@ -109,3 +109,12 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
     items, deselected[:] = [ui, e2e], []
     browser_beside.keep_own_half(config, items)
     assert items == [ui, e2e] and deselected == []
+
+
+def test_an_interrupted_run_stops_the_browser_half_instead_of_waiting_for_it(monkeypatch):
+    calls = []
+    half = SimpleNamespace(wait=lambda: calls.append("wait") or 0, stop=lambda: calls.append("stop") or 2)
+    monkeypatch.setattr(browser_beside, "_half", half)
+    run = SimpleNamespace(exitstatus=2)
+    browser_beside.pytest_sessionfinish(run)
+    assert calls == ["stop"] and run.exitstatus == 2

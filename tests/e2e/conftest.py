@@ -27,6 +27,7 @@ SERVER_START_SECONDS = 240            # a busy 2-core machine, the other half of
 # Gradio's launch asks its own page for a HEAD within 3 s and gives up ("localhost is not accessible")
 # when a busy machine answers later: such a start is tried again, up to START_TRIES in all.
 SLOW_SELF_CHECK = "When localhost is not accessible"
+READY_REQUEST_SECONDS = 60
 START_TRIES = 3
 
 
@@ -103,8 +104,8 @@ class AppServer:
     def url(self) -> str:
         deadline = time.monotonic() + SERVER_START_SECONDS
         while not self._ready:
-            try:
-                with urllib.request.urlopen(self._url, timeout=2) as response:
+            try:                 # one request at a time: ones given up on would queue before Gradio's own
+                with urllib.request.urlopen(self._url, timeout=READY_REQUEST_SECONDS) as response:
                     self._ready = response.status == 200
             except OSError:
                 pass
