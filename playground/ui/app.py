@@ -13,7 +13,6 @@ from .page import accessibility, drawing, hiding, links, memory, qr, session_cos
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .page.fair_queue import FairQueue
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
-from .page.page_blocks import PageBlocks
 from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
@@ -75,7 +74,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
     max_sessions = max_sessions or positive_int_env(MAX_SESSIONS_ENV, MAX_SESSIONS)
     store = WorkspaceStore(max_sessions, idle_seconds, registry=registry)
     rooms = RoomActions(registry)
-    with PageBlocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
+    with gr.Blocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
         with gr.Row(elem_id="header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
@@ -85,21 +84,24 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
         note, query = links.build_link_note()
+        reopen, opened_view = links.build_opening()
         qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, page_needs=PAGE_NEEDS)
         upload, upload_status, hub = own_models.build(ctx)
-        tab_components = {}
+        tab_components, redraws = {}, {}
         with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:     # a phone shows every tab
             for key, module in TABS:
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
                     ctx.note = gr.Markdown(visible=False, elem_id=f"{key}-note", elem_classes="tab-note")
                     module.build(ctx)
+                    redraws[key] = showing.redraw_button(key)
                 tab_components[key] = tab
-        targets = showing.page_targets(ctx)
-        showing.wire(ctx, tab_set, tab_components, targets)
-        own_models.wire(ctx, upload, upload_status, hub, targets)
-        links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, targets)
+        for key, tab in tab_components.items():        # each tab draws itself from the session (page.showing)
+            showing.wire_tab(ctx, tab_set, key, tab, redraws[key], folds=not PAGE_NEEDS[key].open_controls)
+        showing.wire_language(ctx, tab_components)
+        own_models.wire(ctx, upload, upload_status, hub)
+        links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, reopen, opened_view)
         qr.wire(show_qr, qr_panel, copied, ctx.language)
         room_button.wire(class_room, room_token, ctx, rooms)
 

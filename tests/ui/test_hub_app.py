@@ -35,7 +35,7 @@ def hub_server(pretrained_dir, tmp_path_factory):
 def test_a_hub_model_is_loaded_once_selected_and_usable_in_every_session_that_loads_it(hub_server):
     url, loads = hub_server
     first, second = Client(url, verbose=False), Client(url, verbose=False)
-    status, *_ = first.predict("gpt2", "en", api_name="/load_hub_model")
+    status = first.predict("gpt2", "en", api_name="/load_hub_model")
     assert "hub-gpt2" in status and "2 layers, 3 heads" in status
     output, gen_status, *_ = first.predict("hub-gpt2", "The quick", "greedy", 1.0, 0, 1.0, 0, 40, 3, 0, 0, "en",
                                            api_name="/generate_step")

@@ -2,7 +2,7 @@
 from functools import partial
 
 from playground.ui.app import TABS
-from playground.ui.page.drawing import DRAWN_JS
+from playground.ui.page.drawing import ask_redraw_js, drawn_js
 
 from .test_page_load import by_elem_id
 
@@ -63,7 +63,8 @@ def test_every_event_tracks_its_progress_on_a_few_components(demo):
 
 
 def drawing_events(demo) -> dict:
-    """The events that draw the tab on screen: a tab picked, the language chosen, the page opening."""
+    """The events that draw a tab or ask the tab on screen to be drawn: a tab picked (or its redraw
+    button clicked), the language chosen, the page opening."""
     ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
     tabs = {ids[f"tab-{key}"] for key, _ in TABS}
     events = {}
@@ -77,10 +78,10 @@ def drawing_events(demo) -> dict:
     return events
 
 
-def test_the_panels_are_busy_from_each_draw_of_the_tab_on_screen_until_it_has_ended(demo):
-    # A click or an edit in a tab while it is drawn would run on the values from before the draw and
-    # be replaced by it: the event's own script marks the panels busy, and a browser-only step chained
-    # after its last backend step marks them free again.
+def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(demo):
+    # The panels are marked busy (aria-busy) from the event's own script; a tab's draw ends with a
+    # browser-only step that marks them free, and a header event's with one that hands its mark to the
+    # draw of the tab on screen it asks for (see drawing.py).
     events = {event["id"]: event for event in demo.get_config_file()["dependencies"]}
     drawing = drawing_events(demo)
     assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"select", "input", "load"}
@@ -91,5 +92,13 @@ def test_the_panels_are_busy_from_each_draw_of_the_tab_on_screen_until_it_has_en
             assert len(after) == 1, f"{event['targets']} branches into {len(after)} steps"
             last = after[0]["id"]
             chain.append(after[0])
-        assert chain and not chain[-1]["backend_fn"] and chain[-1]["js"] == DRAWN_JS, event["targets"]
+        asks = any(trigger == "select" for _, trigger in event["targets"])
+        ending = drawn_js(by_id(demo, event)) if asks else ask_redraw_js()
+        assert chain and not chain[-1]["backend_fn"] and chain[-1]["js"] == ending, event["targets"]
         assert all(step["backend_fn"] for step in chain[:-1])
+
+
+def by_id(demo, event: dict) -> str:
+    """The view of a tab's draw event (from its redraw button's id)."""
+    ids = {block._id: block.elem_id for block in demo.blocks.values() if block.page == "" and block.elem_id}
+    return next(ids[target].removesuffix("-redraw") for target, trigger in event["targets"] if trigger == "click")

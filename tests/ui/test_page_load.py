@@ -30,15 +30,25 @@ def page_load(demo):
 def open_page(demo, query: str, session: str, accept_language: str = "en", kept=None) -> dict:
     """The page-load event's updates for an address, with what the page's js reads: the language
     a link names (else none: the probe is still untranslated) and the query; then, given `kept` (the
-    lessons' record the browser kept), those of the event that reads it once the page has it."""
+    lessons' record the browser kept), those of the event that reads it once the page has it; then the
+    draw of the tab the page opens on, which the opening asks for."""
     _, fn = page_load(demo)
     request = gr.Request(session_hash=session, headers={"accept-language": accept_language})
     named = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if "=" in pair)
     opened = fn(named.get("lang", ""), query, request)
-    if kept is None:
-        return opened
-    lang = opened[by_elem_id(demo)["language"]]
-    return {**opened, **page_event(demo, "kept_read").fn(query, lang, request, kept)}
+    if kept is not None:
+        page_event(demo, "kept_read").fn(query, request, kept)
+    view = opened[by_elem_id(demo)["page-view"]]
+    return {**opened, **draw_event(demo, view).fn(request)}
+
+
+def draw_event(demo, view: str):
+    """The draw event of the tab `view` (picked, or its redraw button clicked)."""
+    tab = by_elem_id(demo)[f"tab-{view}"]._id
+    found = [fn for fn in demo.fns.values()
+             if fn.fn is not None and (tab, "select") in [tuple(target) for target in fn.targets]]
+    assert len(found) == 1, view
+    return found[0]
 
 
 @pytest.fixture(scope="module")
@@ -115,17 +125,9 @@ def page_event(demo, name: str):
     return found[0]
 
 
-class Picked:
-    """What Gradio passes a tab's select: the tab picked, and its place in the tab row."""
-
-    def __init__(self, target, index: int):
-        self.target, self._data = target, {"index": index}
-
-
-def pick(demo, view: str, session: str, lang: str = "en") -> dict:
-    """The updates of picking the tab `view` in `session`."""
-    picked = Picked(by_elem_id(demo)[f"tab-{view}"], [key for key, _ in TABS].index(view))
-    return page_event(demo, "on_select").fn(lang, gr.Request(session_hash=session), picked)
+def pick(demo, view: str, session: str) -> dict:
+    """The updates of picking the tab `view` in `session` (drawn in the session's language)."""
+    return draw_event(demo, view).fn(gr.Request(session_hash=session))
 
 
 def title(update) -> str:
@@ -140,7 +142,7 @@ def test_a_tab_picked_is_drawn_from_the_session_once_and_again_only_when_somethi
     assert json.loads(drawn[blocks["attention-grid"]].plot)["data"]
     assert blocks["lesson-figure-0"] not in drawn and blocks["inside-emb-neighbours"] not in drawn
     assert pick(demo, "attention", "pick-a") == {}                # the page shows that drawing already
-    positional = pick(demo, "positional", "pick-a", "zh-CN")     # in the session's language, whatever is reported
+    positional = pick(demo, "positional", "pick-a")               # in the session's language
     assert not any("\u4e00" <= ch <= "\u9fff" for ch in title(positional[blocks["pos-heatmap"]]))
     assert pick(demo, "attention", "pick-never-opened") == {}     # before the page has opened: its opening draws
 
@@ -149,10 +151,11 @@ def test_a_new_language_redraws_the_tab_on_screen_and_each_other_tab_when_it_is_
     open_page(demo, "?view=attention&model=copy&text=abcd&lang=en", "lang-a")
     blocks = by_elem_id(demo)
     out = page_event(demo, "on_language").fn("zh-CN", gr.Request(session_hash="lang-a"))
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in title(out[blocks["attention-grid"]]))
-    assert blocks["lesson-figure-0"] not in out                    # a hidden tab is not drawn
     assert out[blocks["tab-lessons"]].constructor_args["label"].key == "tab_lessons"     # every tab's name
-    lessons = pick(demo, "lessons", "lang-a", "zh-CN")
+    assert blocks["attention-grid"] not in out                    # the header writes no tab: it asks for the draw
+    drawn = pick(demo, "attention", "lang-a")                     # the redraw it asks for, in the session's language
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in title(drawn[blocks["attention-grid"]]))
+    lessons = pick(demo, "lessons", "lang-a")
     assert "第 1 课" in lessons[blocks["lesson-position"]]
 
 
@@ -182,7 +185,7 @@ def test_a_model_that_cannot_read_a_tabs_input_shows_its_own_example_and_says_so
     blocks = by_elem_id(demo)
     workspace = demo_workspace(demo, "added-b")
     workspace.add_model(dataclasses.replace(registry.get("copy"), name="mine-copy", source="session"))
-    shown = pick(demo, "attention", "added-b", "zh-CN")
+    shown = pick(demo, "attention", "added-b")
     assert shown[blocks["attention-text"]] != "hij hij"                  # ' ' is not one of its characters
     assert "mine-copy" in shown[blocks["attention-note"]].constructor_args["value"]
     assert json.loads(shown[blocks["attention-grid"]].plot)["data"]     # drawn, no error
@@ -238,11 +241,15 @@ def test_a_browser_that_kept_nothing_new_leaves_the_opened_lesson_as_drawn(shipp
     opened = open_page(demo, query, "kept-nothing")
     assert opened[by_elem_id(demo)["lesson-title"]]
     read = page_event(demo, "kept_read").fn
-    assert read(query, "en", request, {}) == {}                              # a first visit: nothing kept
+    read(query, request, {})                                                 # a first visit: nothing kept
+    assert pick(demo, "lessons", "kept-nothing") == {}
     linked = gr.Request(session_hash="kept-linked", headers={"accept-language": "en"})
     open_page(demo, query, "kept-linked")
-    assert read(query, "en", linked, {"lesson": "tokens", "answers": {}}) == {}    # the link names the lesson
-    assert read(query, "en", request, {"answers": {"tokens": {"answer": 1}}})      # an answer the session lacks
+    read(query, linked, {"lesson": "tokens", "answers": {}})                  # the link names the lesson
+    assert pick(demo, "lessons", "kept-linked") == {}
+    read(query, request, {"answers": {"tokens": {"answer": 1}}})              # an answer the session lacks
+    assert pick(demo, "lessons", "kept-nothing")
     plain = gr.Request(session_hash="kept-place", headers={"accept-language": "en"})
     open_page(demo, "?lang=en", "kept-place")
-    assert read("?lang=en", "en", plain, {"lesson": "masks", "answers": {}})       # the place the browser was on
+    read("?lang=en", plain, {"lesson": "masks", "answers": {}})               # the place the browser was on
+    assert pick(demo, "lessons", "kept-place")

@@ -64,7 +64,7 @@ def test_a_training_streams_updates_and_its_model_belongs_to_its_session(server,
         other.predict("trained-copy", *ATTENTION, api_name="/attention")
 
     assert download["value"].endswith("trained-copy.safetensors") and download["interactive"]
-    uploaded, *_ = owner.predict(handle_file(download["value"]), "en", api_name="/upload_model")
+    uploaded = owner.predict(handle_file(download["value"]), "en", api_name="/upload_model")
     assert "mine-trained-copy" in uploaded
     again = owner.predict("mine-trained-copy", *ATTENTION, api_name="/attention")
     assert heatmaps(again[-6]) == heatmaps(grid)                             # the same weights came back

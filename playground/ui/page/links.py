@@ -21,13 +21,15 @@ from ..session.workspace import SessionsFull
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import LIGHT, PRIVATE
-from . import hiding
-from .drawing import DRAWN_JS, marking
+from . import drawing, hiding
+from .drawing import marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .page_needs import PageNeeds
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, guarded, start_warm_up
+from .next_draws import next_draws
 from .sharing import share_js
+from .showing import then_redraw
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
 PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM, "room")   # room=CODE: the class room's student page
@@ -252,16 +254,25 @@ def build_link_note() -> tuple[gr.Markdown, gr.Textbox]:
     return note, query
 
 
+def build_opening() -> tuple[gr.Button, gr.Textbox]:
+    """The hidden parts of the page's opening: the button that runs it again (drawing.watch_js) and the
+    tab it asks to draw; and what the page says when it could not be drawn."""
+    reopen = gr.Button(visible="hidden", elem_id=drawing.REOPEN_ID)
+    opened_view = gr.Textbox(visible="hidden", elem_id="page-view", show_label=False)
+    gr.Markdown(label("page_stuck"), elem_id=drawing.STUCK_ID)
+    return reopen, opened_view
+
+
 def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], note: gr.Markdown,
-              query: gr.Textbox, copy: gr.Button, copied: gr.Markdown, targets: list) -> None:
-    """Open the page in one event once it has loaded (its language, the link applied, the tab it opens
-    on drawn), then read what the browser keeps for the session (ctx.kept; the browser has it only
-    once the page has loaded), and keep the address bar in step with the tab on screen. `targets`:
-    what drawing any tab may update (see showing.page_targets)."""
+              query: gr.Textbox, copy: gr.Button, copied: gr.Markdown, reopen: gr.Button, opened_view: gr.Textbox) -> None:
+    """Open the page in one event once it has loaded (or its reopen button is clicked): its language, the
+    link recorded in the session (the form of the tab it names, presenter mode's folded controls), the
+    tab it names selected; then read what the browser keeps for the session (ctx.kept; the browser has
+    it only once the page has loaded); then have the tab on screen drawn (showing.py). Keep the address
+    bar in step with the tab on screen."""
     views = ctx.views
     keys = tuple(tab_components)
     kept = [state for state, _, _ in ctx.kept]
-    outputs = list(dict.fromkeys([ctx.language, query, tabs, note, *targets]))
 
     def open_page(probe: str, address_query: str, request: gr.Request):
         start_warm_up()
@@ -272,39 +283,36 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
             workspace = ctx.workspace(request, opens_page=True)
         except SessionsFull as full:                   # a newcomer on a full server, told in the page's language
             raise as_gradio_error(full, lang) from full
+        requests = next_draws(workspace)
+        message = note_text(page.ignored, lang)
+        if requests.opened:              # asked again (its answer was slow or lost): the link is applied once
+            view = workspace.shown_view or page.view
+            return {ctx.language: workspace.language or lang, query: address_query, tabs: gr.Tabs(selected=view),
+                    opened_view: view, note: gr.Markdown(message, visible=bool(message))}
+        requests.opened = True
         with workspace.lock:
             workspace.language = lang
             named_models = [name for name, spec in (page.form.params().items() if page.form is not None else ())
                             if isinstance(spec, ModelName) and name in page.named]
             if named_models:                       # the model the link shows first is the one to work with
                 workspace.choose_model(getattr(page.form, named_models[0]))
-        out = {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view)}
-        message = note_text(page.ignored, lang)
-        wiring = views.get(page.view)
-        if wiring is not None:
-            try:
-                out.update(wiring.show(workspace, lang, page.form if page.given else None))
-            except Exception as error:         # the tab opens with the link's controls, saying why it has no views
-                if page.form is not None:
-                    out.update(wiring.link_updates(workspace, page.form, lang))
-                message = "\n\n".join(filter(None, (message, str(as_gradio_error(error, lang).message))))
-        if page.present:
-            out.update({w.components["controls"]: gr.Accordion(open=False) for view, w in views.items()
-                        if "controls" in w.components and not ctx.page_needs[view].open_controls})
-        out[note] = gr.Markdown(message, visible=bool(message))
-        return out
+            if page.form is not None and page.given:
+                requests.forms[page.view] = page.form
+                workspace.drawn.pop(page.view, None)
+            if page.present:
+                requests.folds.update(views)       # each tab folds its controls at its first draw (showing.wire_tab)
+        return {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view), opened_view: page.view,
+                note: gr.Markdown(message, visible=bool(message))}
 
-    def kept_read(address_query: str, lang: str, request: gr.Request, *kept_values):
+    def kept_read(address_query: str, request: gr.Request, *kept_values) -> None:
         """What the browser kept for the session (read once the page has loaded it) into the session's
         workspace; a tab that shows what was kept starts from it where the link names nothing of that
-        tab's, and is drawn again with it when it is on screen (only when the browser kept something
-        the session lacked)."""
+        tab's, and is drawn again with it (only when the browser kept something the session lacked)."""
         workspace = ctx.workspace(request)
         page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry,
                           ctx.page_needs)
-        redrawn = set()
         for (_, keep, view), value in zip(ctx.kept, kept_values):
-            view = view or workspace.shown_view            # None: what every tab shows (a model), drawn where shown
+            view = view or workspace.shown_view or page.view   # None: what every tab shows (a model)
             holds_a_place, adds = keep(workspace, value)
             moves = holds_a_place and not (view == page.view and page.given)
             if not (moves or adds):
@@ -312,22 +320,18 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
             with workspace.lock:
                 if moves:
                     workspace.forms.pop(view, None)
+                    next_draws(workspace).forms.pop(view, None)
                 workspace.drawn.pop(view, None)                  # drawn again with what was kept
-            redrawn.add(view)
-        shown = workspace.shown_view
-        return views[shown].show(workspace, lang) if shown in redrawn else {}
 
     # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
-    # component that has ever shown an event's progress, on each status change of any event, so an
-    # event whose progress covered all these targets would slow every later event of the page.
-    # The panels are busy until the opening, and the read of what the browser kept, have drawn (see
-    # drawing.py).
-    opened = demo.load(guarded(open_page), [ctx.language, query], outputs, js=marking(READ_PAGE_JS), **LIGHT,
-                       show_progress_on=[note], **PRIVATE)
+    # component that has ever shown an event's progress, on each status change of any event. The
+    # panels are busy from the opening until the tab it opens on is drawn (see drawing.py).
+    opened = gr.on([demo.load, reopen.click], guarded(open_page), [ctx.language, query],
+                   [ctx.language, query, tabs, opened_view, note], js=marking(READ_PAGE_JS), trigger_mode="multiple",
+                   **LIGHT, show_progress_on=[note], **PRIVATE)
     if ctx.kept:
-        opened = opened.then(guarded(kept_read), [query, ctx.language, *kept], targets, **LIGHT,
-                             show_progress="hidden", show_progress_on=[note], **PRIVATE)
-    opened.then(None, js=DRAWN_JS, **PRIVATE)
+        opened = opened.then(guarded(kept_read), [query, *kept], None, **LIGHT, show_progress="hidden", **PRIVATE)
+    then_redraw(opened, opened_view)
     links = [wiring.link for wiring in views.values()]
     # The language too: a view of the session's own model keeps its link (PRIVATE_LINK) in every language.
     gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values()), ctx.language.change],

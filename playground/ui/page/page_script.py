@@ -1,18 +1,19 @@
 """The page's own script (launch's `js`), run once when the page opens.
 
 It follows the Settings menu's language (language.FOLLOW_SETTINGS_JS), marks the parts a link
-hides (hiding.HIDE_JS), and keeps what the page draws usable by everyone: whenever the page
-changes (a figure drawn, a tab shown, the language switched), at most once per SETTLE_MS, it adds
-the SVG button to new figure toolbars (export.py), names Gradio's controls in the page's language
-(accessibility.py), fits the figures' text to the screen (phone.py) and, when a link opens, scrolls
-to the figure it names (present.py). One observer of the whole page does all four.
+hides (hiding.HIDE_JS), asks again for a draw that never ended (drawing.watch_js), and keeps what
+the page draws usable by everyone: whenever the page changes (a figure drawn, a tab shown, the
+language switched), at most once per SETTLE_MS, it adds the SVG button to new figure toolbars
+(export.py), names Gradio's controls in the page's language (accessibility.py), fits the figures'
+text to the screen (phone.py) and, when a link opens, scrolls to the figure it names (present.py).
+One observer of the whole page does all four.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
 from ..text.i18n import LANGUAGES, text
-from . import accessibility, export, hiding, phone, present
+from . import accessibility, drawing, export, hiding, phone, present
 from .language import FOLLOW_SETTINGS_JS
 from .page_needs import PageNeeds
 
@@ -26,6 +27,7 @@ def page_js(tabs: Iterable[PageNeeds]) -> str:
 () => {{
   ({FOLLOW_SETTINGS_JS})();
   ({hiding.HIDE_JS})();
+  ({drawing.watch_js()})();
   const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS},
                   {present.scroll_to_named_js(tabs)}];
   let pending = null;

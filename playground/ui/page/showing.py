@@ -1,65 +1,94 @@
-"""The page's events that draw the tab on screen from the session: a tab picked, the language
-changed, a model added (an upload, a model from the Hub). Each draws one tab, the one on screen,
-from the session's workspace (TabWiring.show); a hidden tab is drawn when it is next picked.
-(The page's opening, which draws the tab it opens on, is in links.py.)"""
+"""Each tab draws itself from the session when it is shown; the header's events only write the session.
+
+Every tab has one draw event, `gr.on([tab.select, redraw.click], ...)`, whose outputs are that tab's
+own components: a tab picked draws it, and so does a click on its hidden redraw button. The page's
+header events (the page opened on a link, the language, a model uploaded or loaded from the Hub, what
+the browser kept) change what several tabs show: they record it in the session (the Workspace, and
+next_draws for what one draw consumes) and write only the header's components; a browser step
+chained after them (ask_redraw) clicks the redraw button of the tab on screen. Every other tab is
+drawn from the session when it is next picked. No event's outputs span tabs.
+
+A session's draws and its clicks on the same tab keep the learner's order (tab_order). The panels
+show that a draw is under way (drawing.py) and stay usable meanwhile.
+"""
 from __future__ import annotations
 
 from typing import Mapping
 
 import gradio as gr
 
-from ..session.workspace import Workspace
 from ..text.i18n import label
 from .context import LIGHT, PRIVATE, AppContext
-from .drawing import DRAWN_JS, marking
+from .drawing import ask_redraw_js, drawn_js, marking
 from .language import SET_LOCALE_JS
+from .next_draws import next_draws
 from .runtime import guarded
-from .wiring import selected
+from .tab_order import order_of
+
+REDRAW_CLASS = "tab-redraw"
 
 
-def page_targets(ctx: AppContext) -> list:
-    """Every component that drawing some tab may update."""
-    return list(dict.fromkeys(target for wiring in ctx.views.values() for target in wiring.targets))
+def redraw_button(view: str) -> gr.Button:
+    """The tab's hidden redraw button (in the page, not on screen: a header event's browser step clicks it)."""
+    return gr.Button(visible="hidden", elem_id=f"{view}-redraw", elem_classes=REDRAW_CLASS)
 
 
-def shown_tab(ctx: AppContext, workspace: Workspace, lang: str) -> dict:
-    """Updates that draw the tab on screen (the first one before the page has said which) in `lang`."""
-    view = workspace.shown_view or next(iter(ctx.views))
-    return ctx.views[view].show(workspace, lang)
-
-
-def wire(ctx: AppContext, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], targets: list) -> None:
-    """A tab picked draws it; a new language redraws the tab on screen (and translates every tab's
-    name again: Gradio does so only for a tab once it has been opened). The panels are busy while
-    either draws (see drawing.py)."""
-    views = tuple(tab_components)            # a tab picked is known by its place (Gradio rebuilds a renamed tab)
-    progress = {"show_progress_on": [tabs]}
+def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.Button, folds: bool) -> None:
+    """The tab `view`'s draw: when it is picked or its redraw button clicked, draw it from the session.
+    `folds`: presenter mode folds its controls at its first draw."""
+    wiring = ctx.views[view]
+    controls = wiring.components.get("controls") if folds else None
 
     @guarded
-    def on_select(lang: str, request: gr.Request, event: gr.EventData) -> dict:
-        index = selected(event).get("index")
-        view = views[index] if isinstance(index, int) and 0 <= index < len(views) else None
+    def draw(request: gr.Request) -> dict:
         workspace = ctx.workspace(request)
-        if view not in ctx.views or workspace.language is None:
-            return {}           # the page reports its first tab before it has opened: its opening draws it
-        # The session's language: the page may report a tab it selects itself (its opening) with the
-        # language control's value from before the opening set it.
-        return ctx.views[view].show(workspace, workspace.language)
+        if workspace.language is None:
+            return {}                  # picked before the page has opened: its opening asks for the draw
+        with workspace.lock:
+            workspace.shown_view = view
+        requests = next_draws(workspace)
+        shown = {}
 
-    # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it): each
-    # draws only its own tab, and the session's tab on screen is the one whose pick started last.
-    gr.on([tab.select for tab in tab_components.values()], on_select, [ctx.language], targets, js=marking(),
-          trigger_mode="multiple", **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
+        def drawing(again: bool) -> dict:
+            link_form = None if again else requests.forms.get(view)     # a click since has the last word
+            updates, shown["form"] = wiring.drawing(workspace, workspace.language, link_form, again=again)
+            if controls is not None and view in requests.folds:
+                updates[controls] = gr.Accordion(open=False)
+            return updates
+
+        def commit() -> None:
+            requests.take_form(view)
+            requests.take_fold(view)
+            workspace.remember(view, shown["form"], workspace.language)
+
+        return order_of(workspace, view).draw(drawing, commit)
+
+    # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it).
+    gr.on([tab.select, redraw.click], draw, None, wiring.targets, js=marking(view=view),
+          trigger_mode="multiple", **LIGHT, show_progress_on=[tabs], **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
+
+
+def then_redraw(event, view_box: gr.components.Component | None = None) -> None:
+    """Chain to a header event the browser step that has the tab on screen drawn (the tab `view_box`
+    names, when given and not empty)."""
+    event.then(None, [view_box] if view_box is not None else None, None, js=ask_redraw_js(), **PRIVATE)
+
+
+def wire_language(ctx: AppContext, tab_components: Mapping[str, gr.Tab]) -> None:
+    """A new language becomes the session's, every tab's name is translated again (Gradio does so only
+    for a tab once it has been opened), and the tab on screen is drawn again in it; the others are
+    drawn in it when next picked."""
 
     @guarded
     def on_language(lang: str, request: gr.Request) -> dict:
         workspace = ctx.workspace(request)
         with workspace.lock:
             workspace.language = lang
-        names = {tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()}
-        return {**names, **shown_tab(ctx, workspace, lang)}
+        return {tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()}
 
-    # A language chosen while the last one is drawn runs once that draw has ended, with the language
-    # then chosen (Gradio's default drops it).
-    ctx.language.input(on_language, [ctx.language], [*targets, *tab_components.values()], js=marking(SET_LOCALE_JS),
-                       trigger_mode="always_last", **LIGHT, **progress, **PRIVATE).then(None, js=DRAWN_JS, **PRIVATE)
+    # A language chosen while the last one is recorded runs once it has ended, with the language then
+    # chosen (Gradio's default drops it).
+    changed = ctx.language.input(on_language, [ctx.language], list(tab_components.values()),
+                                 js=marking(SET_LOCALE_JS), trigger_mode="always_last", **LIGHT,
+                                 show_progress="hidden", show_progress_on=[ctx.language], **PRIVATE)
+    then_redraw(changed)

@@ -7,9 +7,11 @@ plain function
     handler(workspace, form, lang) -> {"grid": figure, "layer": gr.Slider(maximum=3), ...}
 
 The session's Workspace is the one source of truth: every event leaves in it the form the tab
-shows afterwards, and `TabWiring.show` draws the tab from it when the tab is shown (a tab picked,
-the page opened, the language changed, a model added): the tab then follows the model the session
-works with now, keeps what it can of its inputs, and says in one line what it had to replace. A
+shows afterwards, and `TabWiring.drawing` draws the tab from it when the tab is shown (a tab picked,
+or asked by a header event: the page opened, the language changed, a model added; see showing.py):
+the tab then follows the model the session works with now, keeps what it can of its inputs, and
+says in one line what it had to replace. A session's events on one tab keep the learner's order
+(tab_order.py): a slow one never replaces what a later one drew. A
 panel computed on request (heads switched off, the logit lens) is a `Derived` panel: it is
 redrawn, or cleared, when what it was computed from changes.
 
@@ -45,6 +47,7 @@ from .context import FORM_INPUTS, PRIVATE, AppContext, light
 from .forms import Form, ModelName, Refused, refusal_text
 from .links import link_query
 from .runtime import as_gradio_error, guarded, guarded_training
+from .tab_order import order_of
 from .view_cache import SHARED_VIEWS
 from .widgets import on_slide
 
@@ -372,14 +375,19 @@ class TabWiring:
         else:
             @guard
             def run(values: tuple, lang: str, request: gr.Request | None, event):
-                workspace, form, chosen, given = prepared(values, lang, request, event)
-                updates = drawn(workspace, form,
-                                _with_given(given, self.updates(chosen, workspace, form, lang, link, shared)), lang)
-                shown = self.after(form, updates)
-                if derived is not None:
-                    workspace.derived[(self.view, derived)] = self.derived[derived].key(shown, lang)
-                workspace.remember(self.view, shown, lang)
-                return sent(updates)
+                order = order_of(ctx.workspace(request), self.view)
+                with order.event() as ticket:        # in the order the learner made them (see tab_order)
+                    workspace, form, chosen, given = prepared(values, lang, request, event)
+                    updates = drawn(workspace, form,
+                                    _with_given(given, self.updates(chosen, workspace, form, lang, link, shared)),
+                                    lang)
+                    shown = self.after(form, updates)
+                    sending, whole = order.kept(ticket, sent(updates))
+                    if whole:                        # else a later event of the tab has recorded its own
+                        if derived is not None:
+                            workspace.derived[(self.view, derived)] = self.derived[derived].key(shown, lang)
+                        workspace.remember(self.view, shown, lang)
+                    return sending
 
             def event(request: gr.Request, event_data: gr.EventData, *values):
                 return run(*self.split(_values(event_data, values)), request, _event(event_data))
@@ -564,10 +572,19 @@ class TabWiring:
         return None if isinstance(self.components[name], gr.Plot) else ""
 
     def show(self, workspace: Workspace, lang: str, form: Form | None = None, note: str = "") -> dict:
-        """Updates by component that draw the tab from the session when it is shown (a tab picked, the
-        page opened on it, the language changed, a model added): `form` (a link's) or the form the
-        tab last showed, following the model the session works with now (a link's form shows the
-        models it names); nothing when the page already shows that drawing. A form the tab cannot draw shows why (`refused`), and the note
+        """`drawing`'s updates, its form recorded in the session as what the tab shows."""
+        updates, shown = self.drawing(workspace, lang, form, note)
+        workspace.remember(self.view, shown, lang)
+        return updates
+
+    def drawing(self, workspace: Workspace, lang: str, form: Form | None = None, note: str = "",
+                again: bool = False) -> tuple[dict, Form]:
+        """Updates by component that draw the tab from the session when it is shown (a tab picked, or
+        asked by a header event: the page opened on it, the language changed, a model added), and the
+        form they show (for the caller to record: Workspace.remember): `form` (a link's) or the form the
+        tab last showed, following the model the session works with now (a link's form shows the models
+        it names); nothing when the page already shows that drawing, unless `again` (an event of the tab
+        ran since the draw was asked for). A form the tab cannot draw shows why (`refused`), and the note
         says so; `note` is shown in the tab's note too."""
         with workspace.lock:
             remembered = workspace.forms.get(self.view)
@@ -576,11 +593,9 @@ class TabWiring:
             else:
                 followed = ""
             unchanged = (form == remembered and workspace.drawn.get(self.view) == workspace.drawing_key(form, lang)
-                         and not note and not followed)
-            workspace.shown_view = self.view
+                         and not note and not followed and not again)
         if unchanged or self.draw is None:
-            workspace.remember(self.view, form, lang)
-            return {}
+            return {}, form
         notes = [note, followed]
         try:
             named = self.updates(self.draw, workspace, form, lang, shared=self.shared)
@@ -595,8 +610,7 @@ class TabWiring:
         if self.note is not None:
             message = "\n\n".join(filter(None, notes))
             updates[self.note] = gr.Markdown(message, visible=bool(message))
-        workspace.remember(self.view, shown, lang)
-        return updates
+        return updates, shown
 
     def follow(self, workspace: Workspace, form: Form, lang: str) -> tuple[Form, str]:
         """`form` showing the model the session works with now where the tab can show it, with inputs

@@ -20,10 +20,10 @@ import gradio as gr
 from playground.hub import HubImportError, ImportedModel, load_model
 from playground.zoo import ModelEntry, freeze
 
-from ..page.context import AppContext, heavy
+from ..page.context import PRIVATE, AppContext, heavy
 from ..page.refusals import KeptRefusals
 from ..page.runtime import guarded
-from ..page.showing import shown_tab
+from ..page.drawing import ask_redraw_js
 from ..page.validation import fail
 from ..text.i18n import label, text
 from ..text.markup import literal
@@ -115,10 +115,9 @@ def build(ctx: AppContext, hub: HubModels | None = None) -> tuple:
     return hub, repository, load, status
 
 
-def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Button, status: gr.Markdown,
-         targets: list) -> None:
+def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Button, status: gr.Markdown) -> None:
     """Loading adds the shared model to this session's models: the session works with it from now on,
-    and the tab on screen is drawn for it (`targets`: what drawing a tab may update)."""
+    and the tab on screen is drawn for it (the others when next shown; see page.showing)."""
 
     refusals = KeptRefusals()
 
@@ -130,13 +129,14 @@ def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Butto
         workspace.add_model(entry)
         message = text(lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
                        heads=entry.config.n_heads, params=f"{entry.n_parameters:,}")
-        return {status: message, **shown_tab(ctx, workspace, lang)}
+        return {status: message}
 
     @guarded
     def on_refused(lang, request: gr.Request):
         """Why the load failed, in the status line, where it stays once the error's toast has gone."""
         return {status: text(lang, "hub_failed", reason=refusals.pop(ctx.workspace(request), lang))}
 
-    loading = load.click(on_load, [repository, ctx.language], [status, *targets], api_name="load_hub_model",
+    loading = load.click(on_load, [repository, ctx.language], [status], api_name="load_hub_model",
                          **heavy(status))
-    loading.failure(on_refused, [ctx.language], [status], show_progress="hidden", api_visibility="private")
+    loading.success(None, js=ask_redraw_js(marked=False), **PRIVATE)  # the tab on screen drawn for it
+    loading.failure(on_refused, [ctx.language], [status], show_progress="hidden", **PRIVATE)

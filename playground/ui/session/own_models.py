@@ -12,7 +12,7 @@ from playground.zoo import ModelEntry, freeze
 
 from ..page.context import PRIVATE, AppContext, uploading
 from ..page.runtime import guarded
-from ..page.showing import shown_tab
+from ..page.drawing import ask_redraw_js
 from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
 from ..text.markup import literal
@@ -62,9 +62,9 @@ def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown, tuple]:
     return upload, status, hub
 
 
-def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple, targets: list) -> None:
+def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple) -> None:
     """Loading a file adds the model to this session: the session works with it from now on, and the
-    tab on screen is drawn for it (`targets`: what drawing a tab may update). The same for the Hub row."""
+    tab on screen is drawn for it (the others when next shown; see page.showing). The same for the Hub row."""
 
     @guarded
     def on_upload(path, lang, request: gr.Request):
@@ -75,10 +75,11 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple, targ
         workspace.add_model(entry)
         message = text(lang, "upload_done", name=literal(entry.name), arch=text(lang, f"arch_{entry.config.arch}"),
                        params=f"{entry.n_parameters:,}")
-        return {status: message, **shown_tab(ctx, workspace, lang)}
+        return {status: message}
 
-    loaded = upload.upload(on_upload, [upload, ctx.language], [status, *targets], api_name="upload_model",
+    loaded = upload.upload(on_upload, [upload, ctx.language], [status], api_name="upload_model",
                            **uploading(status))
+    loaded.success(None, js=ask_redraw_js(marked=False), **PRIVATE)  # the tab on screen drawn for it
     loaded.failure(None, None, [upload], js="() => null", **PRIVATE)     # refused: the box takes another file
     ctx.kept.append((ctx.kept_model, kept_models.restore, None))         # read after the tabs' own records
-    hub_models.wire(ctx, *hub, targets)
+    hub_models.wire(ctx, *hub)

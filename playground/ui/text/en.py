@@ -774,6 +774,7 @@ EN: dict[str, str] = {
     "link_unknown_param": "{name} is not a parameter of this view.",
     "link_model_not_shipped": "{name}: there is no shipped model \"{value}\" (a link can name only these: {choices}).",
     "page_opening": '<span class="page-opening">Opening the page…</span>',
+    "page_stuck": "**This page could not be drawn**: the server did not answer in time, even when asked again. Reload the page.",
     "link_note_intro": "**Parts of this link were ignored** (their defaults are shown instead):",
     "link_note_more": "- and {n} more",
     "link_private": "This view shows a model that is private to your session, so it has no link: a link can only "

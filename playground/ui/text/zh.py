@@ -698,6 +698,7 @@ ZH: dict[str, str] = {
     "link_unknown_param": "{name} 不是这个视图的参数。",
     "link_model_not_shipped": "{name}：没有随应用提供名为“{value}”的模型（链接只能指向这些模型：{choices}）。",
     "page_opening": '<span class="page-opening">正在打开页面…</span>',
+    "page_stuck": "**此页面未能绘制**：服务器多次未及时回应。请重新加载页面。",
     "link_note_intro": "**此链接中的部分参数被忽略了**（改用默认值）：",
     "link_note_more": "- 另有 {n} 项",
     "link_private": "这个视图显示的是仅属于你本次会话的模型，因此没有链接：链接只能指向随应用提供的模型。",

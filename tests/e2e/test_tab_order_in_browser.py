@@ -1,0 +1,148 @@
+"""A session's events on a tab apply in the learner's order, and a page whose draw was lost recovers.
+
+- A click during a tab's first draw (the draw made slow on the server) is not dropped, and the
+  draw, ending after it, does not replace what it drew.
+- A link whose opening never reaches the server (the browser loses the request) is asked for again
+  and drawn; one whose opening never gets through says so and asks for a reload.
+- Screenshots: a link in presenter mode, a language switch on Attention, a tab switch.
+"""
+import json
+import urllib.request
+
+import pytest
+
+from .conftest import REPO, AppServer
+from .pages import VIEWPORT, WAIT_SECONDS, drawn, markdown, open_page, open_tab, screenshot, wait_until
+
+DRAW_DELAY_S = 3.0
+# Loaded before the server's app: the Attention tab's draw takes DRAW_DELAY_S longer (as on a busy server).
+SLOW_ATTENTION_DRAW = f"""
+import time
+from playground.ui.page import wiring
+_updates = wiring.TabWiring.updates
+def _slow(self, handler, *args, **kwargs):
+    if self.view == "attention" and handler is self.draw:
+        time.sleep({DRAW_DELAY_S})
+    return _updates(self, handler, *args, **kwargs)
+wiring.TabWiring.updates = _slow
+"""
+
+# Before the page opens: the page's watch asks again after 3 s, and the first request of each event
+# id in window.lostEvents (an array of fn_index) never reaches the server, or every one does not for the
+# ids in window.lostAlways.
+LOSING_JS = """
+window.playgroundRetryMs = 3000;
+window.lost = {};
+const realFetch = window.fetch;
+window.fetch = function (resource, options) {
+  const url = typeof resource === 'string' ? resource : resource.url;
+  if (url.includes('/queue/join') && options && typeof options.body === 'string') {
+    const id = JSON.parse(options.body).fn_index;
+    if ((window.lostAlways || []).includes(id) || ((window.lostEvents || []).includes(id) && !window.lost[id])) {
+      window.lost[id] = (window.lost[id] || 0) + 1;
+      return new Promise(() => {});
+    }
+  }
+  return realFetch.apply(this, arguments);
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def slow_app(pretrained_dir, tmp_path_factory):
+    """The app whose Attention tab takes DRAW_DELAY_S more to draw."""
+    folder = tmp_path_factory.mktemp("slow")
+    (folder / "sitecustomize.py").write_text(SLOW_ATTENTION_DRAW)
+    server = AppServer(pretrained_dir, folder / "app.log", env={"PYTHONPATH": f"{folder}:{REPO}"})
+    yield server
+    server.stop()
+
+
+def event_ids(url: str) -> dict:
+    """The main page's opening event and the Attention tab's draw event, by name."""
+    config = json.loads(urllib.request.urlopen(url + "config", timeout=30).read())
+    ids = {c["props"].get("elem_id"): c["id"] for c in config["components"] if c.get("props", {}).get("elem_id")}
+    found = {}
+    for event in config["dependencies"]:
+        targets = [tuple(target) for target in event["targets"]]
+        if any(trigger == "load" for _, trigger in targets) and (ids["page-reopen"], "click") in targets:
+            found["opening"] = event["id"]
+        if (ids["tab-attention"], "select") in targets:
+            found["attention"] = event["id"]
+    return found
+
+
+def test_a_click_during_a_tabs_first_draw_is_kept(slow_app, browser, screenshots):
+    page = open_page(browser, slow_app.url + "?view=lessons&lang=en", "en-US")
+    try:
+        page.click("#tab-attention-button")
+        page.wait_for_selector("#tab-attention[aria-busy=true]")           # its draw is on its way: a cue
+        page.wait_for_timeout(300)
+        page.fill("#attention-text textarea", "abcabc", timeout=2000)
+        page.press("#attention-text textarea", "Enter", timeout=2000)
+        page.wait_for_selector("#tab-attention:not([aria-busy])", timeout=4 * WAIT_SECONDS * 1000)
+        page.wait_for_timeout(1000)                                        # anything still on its way has landed
+        grid = drawn(page, "attention-grid")
+        assert page.input_value("#attention-text textarea") == "abcabc"
+        assert [label.split(": ", 1)[-1] for label in grid["traces"][0]["x"]] == list("abcabc"), grid["traces"][0]["x"]
+        assert "abcdefghij" not in page.evaluate("location.search")
+        screenshot(page, screenshots, "order-click-during-first-draw")
+    finally:
+        page.context.close()
+
+
+def losing_page(browser, url: str, lost: list[int], always: list[int] = ()):
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    context.set_default_timeout(WAIT_SECONDS * 1000)
+    context.add_init_script(f"window.lostEvents = {json.dumps(lost)}; window.lostAlways = {json.dumps(list(always))};"
+                            + LOSING_JS)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def test_a_link_whose_opening_was_lost_is_drawn_all_the_same(app, browser, screenshots):
+    # The class walk's half-drawn page: the Lessons skeleton, the link's tab never selected nor drawn.
+    ids = event_ids(app.url)
+    link = app.url + "?view=attention&model=induction&layer=1&head=0&present=1&lang=en"
+    page = losing_page(browser, link, [ids["opening"]])
+    try:
+        drawn(page, "attention-head-plot", lambda fig: "layer 1, head 0" in fig["title"])
+        losses = page.evaluate("window.lost")
+        assert losses == {str(ids["opening"]): 1}, losses
+        assert not page.is_visible("#page-stuck")
+        page.wait_for_selector("#tab-attention:not([aria-busy])")
+        screenshot(page, screenshots, "order-link-recovered-presenter")
+    finally:
+        page.context.close()
+
+
+def test_a_page_whose_opening_never_gets_through_says_so(app, browser, screenshots):
+    ids = event_ids(app.url)
+    page = losing_page(browser, app.url + "?view=attention&lang=zh-CN", [], always=[ids["opening"]])
+    try:
+        page.wait_for_function("document.body.classList.contains('page-stuck')", timeout=3 * WAIT_SECONDS * 1000)
+        assert page.evaluate("getComputedStyle(document.getElementById('page-stuck')).display") != "none"
+        assert "重新加载" in page.evaluate("document.getElementById('page-stuck').textContent")
+        assert page.evaluate("window.lost")[str(ids["opening"])] == 3          # the opening and two retries
+        screenshot(page, screenshots, "order-page-stuck-zh")
+    finally:
+        page.context.close()
+
+
+def test_screenshots_of_a_presenter_link_a_language_switch_and_a_tab_switch(app, browser, screenshots):
+    page = open_page(browser, app.url + "?view=attention&model=reverse&layer=1&head=1&present=1&lang=en", "en-US")
+    try:
+        drawn(page, "attention-head-plot", lambda fig: "layer 1, head 1" in fig["title"])
+        assert not page.is_visible("#attention-text textarea")               # presenter mode folds the controls
+        screenshot(page, screenshots, "order-presenter-link")
+        page.click("#language label:has-text('简体中文')")
+        drawn(page, "attention-head-plot", lambda fig: "第 1 层" in fig["title"])
+        page.wait_for_selector("#tab-attention:not([aria-busy])")
+        screenshot(page, screenshots, "order-language-switch-attention")
+        open_tab(page, "positional")
+        drawn(page, "pos-heatmap")
+        wait_until(lambda: "view=positional" in page.evaluate("location.search"), "the address of the tab")
+        screenshot(page, screenshots, "order-tab-switch-positional")
+    finally:
+        page.context.close()
