@@ -123,8 +123,8 @@ def dead_units_after_training(activation: str, ids: torch.Tensor, steps: int = 4
                               width: int = 32, layers: int = 2, batch: int = 4, block: int = 32) -> DeadUnitRun:
     """Train a `layers`-block decoder of width `width` (d_ff = 4 x width, byte vocabulary) with `activation`
     for `steps` AdamW steps at learning rate `lr` on random windows of `ids` [N] (byte ids), from the
-    seed `seed`, then read every feed-forward unit's largest input over the first `block` ids. Gradients
-    are on for the training even when the caller runs without them."""
+    seed `seed`, then read every feed-forward unit's largest input over the whole of `ids`, window by
+    window of `block` ids. Gradients are on for the training even when the caller runs without them."""
     if ids.dim() != 1 or ids.numel() <= block + 1:
         raise ValueError(f"ids must be one sequence of more than {block + 1} byte ids")
     with torch.inference_mode(False), torch.enable_grad():
@@ -148,5 +148,8 @@ def _train_and_read(activation: str, ids: torch.Tensor, steps: int, lr: float, s
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         optimiser.step()
-    largest = np.concatenate([dead_units(model, ids[:block].tolist(), layer).largest for layer in range(layers)])
+    windows = [ids[start:start + block].tolist() for start in range(0, ids.numel() - 1, block)]
+    windows = [window for window in windows if len(window) >= 2]
+    largest = np.concatenate([np.max([dead_units(model, window, layer).largest for window in windows], axis=0)
+                              for layer in range(layers)])                          # [layers * d_ff]
     return DeadUnitRun(activation, loss.item(), largest, int((largest <= 0).sum()))

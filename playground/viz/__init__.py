@@ -31,6 +31,7 @@ from playground.viz.positional import (
     rope_rotation,
 )
 from playground.viz.predictions import blank_candidates, two_decodings
+from playground.viz.windows import shifted_window
 from playground.viz.tokenizer import merges_table, token_spans
 from playground.viz.training import (
     compare_runs,
@@ -83,6 +84,7 @@ __all__ = [
     "rope_angles",
     "rope_rotation",
     "shape_table",
+    "shifted_window",
     "token_spans",
     "training_curves",
     "two_decodings",

@@ -60,6 +60,23 @@ def test_a_short_training_reports_its_dead_units_even_without_gradients_around_i
     assert run.largest.shape == (2 * 128,) and run.dead == int((run.largest <= 0).sum())
 
 
+def test_dead_units_are_counted_on_the_whole_text_not_its_first_window(monkeypatch):
+    from playground.analysis import activations
+    read = []
+    real = activations.dead_units
+
+    def recording(model, ids, layer=0):
+        read.append((layer, list(ids)))
+        return real(model, ids, layer)
+
+    monkeypatch.setattr(activations, "dead_units", recording)
+    with torch.no_grad():
+        activations.dead_units_after_training("relu", TEXT, steps=1, block=32)
+    for layer in (0, 1):
+        covered = [token for at, ids in read if at == layer for token in ids]
+        assert covered == TEXT.tolist()[:len(covered)] and len(covered) >= TEXT.numel() - 1
+
+
 def test_gradient_norms_cover_every_parameter_once_and_residuals_keep_them_even():
     model = decoder(n_decoder_layers=4)
     x = TEXT[:4 * 17].view(4, 17)

@@ -18,7 +18,9 @@ LANGS = ("en", "zh-CN")
 # are all shown that way.
 LATEX_KEYS = {"pos_explanation", "rope_explanation", "arch_explanation", "attention_explanation",
               "generate_explanation", "train_explanation", "inside_worked_explanation", "inside_norm_explanation",
-              "lesson_perplexity_note", "room_explain"}
+              "lesson_perplexity_note", "room_explain", "lesson_window_note", "by_hand_ln_intro", "by_hand_sm_intro",
+              "by_hand_mean", "by_hand_variance", "by_hand_std", "by_hand_ln_table", "by_hand_scale",
+              "by_hand_sm_table", "by_hand_total", "by_hand_raw_exp"}
 MARKUP = re.compile(r"\$|\*\*|`")
 
 

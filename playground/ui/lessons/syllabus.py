@@ -490,8 +490,11 @@ COPY_TRAINING = Lesson(
         "（编码器 2 层、解码器 2 层，宽度 64）从随机权重开始训练，一旦留出数据上的完全匹配率达到 99% 就停下。"),
     look_for=T(
         "- While it trains: the loss curve and the exact-match curve, and which moves first.\n- The cross-attention "
-        "on the probe input turning into a diagonal, and each head's diagonal score over the steps.",
-        "- 训练时：损失曲线与完全匹配率曲线，以及哪个先动。\n- 探针输入上的交叉注意力逐渐变成对角线，以及每个头的对角线分数随步数的变化。"),
+        "on the probe input turning into a diagonal, and each head's diagonal score over the steps.\n- Under the "
+        "checkpoints, exposure bias: how much worse a model does writing on its own than reading the true prefix, "
+        "with teacher forcing and with scheduled sampling.",
+        "- 训练时：损失曲线与完全匹配率曲线，以及哪个先动。\n- 探针输入上的交叉注意力逐渐变成对角线，以及每个头的对角线分数随步数的变化。\n"
+        "- 检查点下面是曝露偏差：模型自己写比读真实前缀差多少，分别在教师强制和计划采样下。"),
     experiment=Experiment(
         predict=Question(
             T("As the copy model trains, what appears in its cross-attention?", "复制模型训练过程中，交叉注意力里会出现什么？"),
@@ -517,7 +520,7 @@ COPY_TRAINING = Lesson(
          wrong("Exact match is computed on the training data", "完全匹配是在训练数据上计算的",
                "It is measured on held-out sources the model never trained on.", "它在模型从未训练过的留出数据上测量。"),
          wrong("The loss is wrong", "损失算错了", "Both are right; they measure different things.", "两者都没错，只是衡量的东西不同。"))),
-    views=("train_copy",),
+    views=("train_copy", "copy_scheduled_sampling"),
     link={"view": "train", "task": "copy"},
 )
 
@@ -529,19 +532,22 @@ CHAR_LM = Lesson(
         "rhyme of the first tutorial, it **memorises**: training loss falls near 0 and greedy generation writes "
         "the rhyme back. On Shakespeare (1 MB) it cannot memorise; it learns spelling, words and the shape of a "
         "play.\n\nThe **block size** is how many characters it reads at once; it must fit the text.\n\n"
-        "The figures show the shipped *shakespeare-char* model's next-character probabilities after "
+        "The first figure is one training window of the rhyme; the others show the shipped *shakespeare-char* "
+        "model's next-character probabilities after "
         "\"ROMEO: What light\" before and after its training. **Run** trains the Train tab's character preset "
         "(2 layers, width 128, blocks of 32 characters) on the rhyme from random weights in your session and "
         "stops as soon as the training loss is 0.3 or less.",
         "一个训练来预测下一个字符的仅解码器模型。在很小的文本上（比如第一篇教程里 407 个字符的童谣），它会**背下来**："
         "训练损失接近 0，贪心生成会把童谣原样写回。在莎士比亚（1 MB）上它背不下来，而是学到拼写、单词和剧本的格式。\n\n"
         "**块大小**是它一次读多少个字符；它必须放得进文本。\n\n"
-        "图中是发布的 *shakespeare-char* 模型在训练前后对“ROMEO: What light”之后下一个字符的概率。"
+        "第一张图是童谣的一个训练窗口；其余的图是发布的 *shakespeare-char* 模型在训练前后对“ROMEO: What light”之后下一个字符的概率。"
         "**运行**会在你的会话里用训练页的字符预设（2 层，宽度 128，块大小 32 个字符）从随机权重开始训练童谣，"
         "一旦训练损失降到 0.3 或更低就停下。"),
     look_for=T(
+        "- In the first figure, one training window: each target is the character after the input above it.\n"
         "- The rhyme's training loss falling from about $\\ln 37 \\approx 3.6$ (37 tokens, all equally likely) to "
         "0.3.\n- What the model writes after a piece of the rhyme: at the end, the rhyme itself.",
+        "- 第一张图是一个训练窗口：每个目标都是它上方输入字符的下一个字符。\n"
         "- 童谣的训练损失从约 $\\ln 37 \\approx 3.6$（37 个词元，全都一样可能）降到 0.3。\n"
         "- 模型在一段童谣之后写出的内容：到最后，就是童谣本身。"),
     experiment=Experiment(
@@ -574,7 +580,7 @@ CHAR_LM = Lesson(
                "split them.", "学习率低会让两个损失都下降得慢，而不会让它们分开。"),
          wrong("The validation set is broken", "验证集坏了", "This split is the classic sign of overfitting.",
                "这种分叉正是过拟合的典型迹象。"))),
-    views=("char_lm_timeline",),
+    views=("char_lm_window", "char_lm_timeline"),
     link={"view": "train", "task": "char-lm", "data": "rhyme"},
 )
 

@@ -70,6 +70,13 @@ def build(ctx) -> None:
     turns.failure(game_refused, [lang], [c["gg_result"]], show_progress="hidden", **PRIVATE)
 
     @guarded
+    def worked(lesson_id, typed, d_k, lang) -> dict:
+        return {c[name]: update for name, update in handlers.work_by_hand(lesson_id, typed, d_k, lang).items()}
+
+    gr.on([c["bh_run"].click, c["bh_numbers"].submit], worked, [lesson, c["bh_numbers"], c["bh_dk"], lang],
+          [c["bh_result"]], api_name="lesson_by_hand", **light(c["bh_result"]), **FORM_INPUTS)
+
+    @guarded
     def predicted(lesson_id, picked, language, request: gr.Request) -> dict:
         buttons, progress = handlers.predicted(ctx.workspace(request), lesson_id, picked, language)
         return {c["run"]: buttons["run"], c["run_live"]: buttons["run_live"], c["progress"]: progress}

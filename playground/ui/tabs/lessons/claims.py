@@ -210,6 +210,28 @@ def char_lm_timeline(shown: Shown, lang: str) -> list[Claim]:
                   all(str(step) in _title(figure) for step, figure in zip(steps, shown.figures)))]
 
 
+def char_lm_window(shown: Shown, lang: str) -> list[Claim]:
+    shown_inputs, shown_targets = (list(row) for row in shown.figures[0].data[0].text)
+    window = shown.facts["inputs"] + shown.facts["targets"][-1]
+    block = int(stated(text(lang, "fig_lesson_window", block=shown.facts["block"]), NUMBER))
+    return [Claim("lesson 10: each target is the next input (the window's note)", shown_inputs[1:], shown_targets[:-1]),
+            Claim("lesson 10: the window is the rhyme's own text, one character further for the targets", True,
+                  window in rhyme_text() and shown.facts["targets"] == window[1:]),
+            Claim("lesson 10: the window is as long as the title says", block, len(shown_inputs))]
+
+
+def copy_scheduled_sampling(shown: Shown, lang: str) -> list[Claim]:
+    figure, scores = shown.figures[0], shown.facts["scores"]
+    drawn = {trace.name: [float(v) for v in trace.y] for trace in figure.data}
+    names = {"teacher_forcing": text(lang, "w_teacher_forcing"), "scheduled_sampling": text(lang, "w_scheduled_sampling")}
+    keys = ("teacher_forced_accuracy", "free_running_accuracy", "free_running_exact")
+    exact = {name: values["free_running_exact"] for name, values in scores.items()}
+    better = max(exact, key=exact.get) if len(set(exact.values())) > 1 else "same"
+    return [Claim(f"lesson 9: the bars of {name} are its scores (the note)", [round(100 * scores[name][k], 6) for k in keys],
+                  [round(100 * v, 6) for v in drawn[names[name]]]) for name in names] + [
+        Claim("lesson 9: the verdict names the model with more sequences exactly right", better, shown.facts["better"])]
+
+
 def _temperature_of(figure: go.Figure) -> float:
     """The temperature that turns the figure's raw bars into its "after temperature" bars:
     log p_T(i) - log p_T(j) = (log p(i) - log p(j)) / T for the two most likely tokens."""
@@ -276,6 +298,13 @@ def measuring_table(shown: Shown, lang: str) -> list[Claim]:
         if found["bleu"] is not None:
             claims.append(Claim(f"lesson 12: {name}'s BLEU is its card's", round(found["bleu"], 1),
                                 float(cells[7][row])))
+        if found["exact"] is not None:
+            claims.append(Claim(f"lesson 12: {name}'s exact match is its card's", round(100 * found["exact"], 1),
+                                float(cells[6][row].rstrip("%"))))
+    exact_and_bleu = [(float(cells[6][row].rstrip("%")), float(cells[7][row])) for row in range(len(cells[0]))
+                      if cells[6][row] != "–" and cells[7][row] != "–"]
+    claims.append(Claim("lesson 12: a row shows exact match and BLEU apart (the note)", True,
+                        any(abs(exact - bleu) >= 5 for exact, bleu in exact_and_bleu)))
     return claims
 
 
@@ -394,6 +423,8 @@ CLAIMS: dict[str, Callable[[Shown, str], list[Claim]]] = {
     "train_copy": _timeline("copy-training", "step"),
     "heads_form_timeline": _timeline("heads-form", "step"),
     "char_lm_timeline": char_lm_timeline,
+    "char_lm_window": char_lm_window,
+    "copy_scheduled_sampling": copy_scheduled_sampling,
     "decoding_temperature": decoding_temperature,
     "decoding_candidates": decoding_candidates,
     "decoding_beam": decoding_beam,

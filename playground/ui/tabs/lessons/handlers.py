@@ -14,7 +14,7 @@ from ...page.validation import fail
 from ...page.view_cache import SHARED_VIEWS
 from ...session.workspace import Workspace
 from ...text.i18n import text
-from ...views import guessing
+from ...views import by_hand, guessing
 from . import live
 from .form import LESSON_IDS, LessonsForm
 from .layout import FIGURE_SLOTS, OUTCOME_SLOTS
@@ -24,7 +24,8 @@ BY_ID = {lesson.id: lesson for lesson in LESSONS}
 FIGURES = tuple(f"figure_{k}" for k in range(FIGURE_SLOTS))
 OUTCOMES = tuple(f"outcome_{k}" for k in range(OUTCOME_SLOTS))
 GAME_SCREEN = ("gg_panel", *guessing.GAME, "gg_step")     # lesson 1's game, as a lesson's screen shows it
-SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", *GAME_SCREEN, "look_for",
+BY_HAND = ("bh_panel", "bh_intro", "bh_numbers", "bh_dk", "bh_result")   # lessons 4 and 7: worked numbers
+SCREEN = ("lesson", "position", "title", "explanation", *FIGURES, "notes", *BY_HAND, *GAME_SCREEN, "look_for",
           "experiment_heading",
           "prediction", "run", "run_live", "stop", *OUTCOMES, "live_status", "verdict", "reveal", "check_heading",
           "answer", "feedback", "explore", "progress")
@@ -94,7 +95,25 @@ def lesson_screen(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
         "feedback": "",
         "explore": explore_link(lesson, lang),
         **game_screen(workspace, lesson, lang),
+        **by_hand_screen(lesson, lang),
     }
+
+
+def by_hand_screen(lesson: Lesson, lang: str) -> dict:
+    """The box for working numbers by hand, with the tutorial's example filled in and worked, on the
+    lessons that have one; hidden on the others."""
+    kind = by_hand.KINDS.get(lesson.id)
+    if kind is None:
+        return {"bh_panel": gr.Group(visible=False)}
+    typed = by_hand.SEED_LAYER_NORM if kind == "layernorm" else by_hand.SEED_SOFTMAX
+    return {"bh_panel": gr.Group(visible=True), "bh_intro": by_hand.intro(lesson.id, lang),
+            "bh_numbers": gr.Textbox(value=typed), "bh_dk": gr.Number(value=by_hand.SEED_D_K, visible=kind == "softmax"),
+            "bh_result": by_hand.worked(lesson.id, typed, by_hand.SEED_D_K, lang)}
+
+
+def work_by_hand(lesson_id, typed, d_k, lang: str) -> dict:
+    """The arithmetic of the open lesson's box on the numbers typed (a refusal says what to change)."""
+    return {"bh_result": by_hand.worked(lesson_id, typed, d_k, lang)}
 
 
 def game_screen(workspace: Workspace, lesson: Lesson, lang: str) -> dict:

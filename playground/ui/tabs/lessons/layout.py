@@ -8,6 +8,7 @@ import gradio as gr
 from ...lessons import LESSONS
 from ...page.widgets import MathMarkdown
 from ...text.i18n import label
+from ...views.by_hand import MAX_TYPED_CHARS, SEED_D_K
 from ...views.guessing import game_panel
 from .form import LESSON_IDS
 
@@ -43,6 +44,16 @@ def layout() -> dict[str, gr.components.Component]:
     for k in range(FIGURE_SLOTS):
         c[f"figure_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-figure-{k}")
     c["notes"] = markdown("lesson-notes")
+    # Lessons 4 and 7: a box to work softmax or LayerNorm on typed numbers (see views.by_hand).
+    with gr.Group(visible=False, elem_id="lesson-by-hand") as c["bh_panel"]:
+        c["bh_intro"] = markdown("lesson-by-hand-intro")
+        with gr.Row():
+            c["bh_numbers"] = gr.Textbox("", label=label("lbl_by_hand_numbers"), max_lines=1,
+                                         max_length=MAX_TYPED_CHARS, elem_id="lesson-by-hand-numbers", scale=3)
+            c["bh_dk"] = gr.Number(SEED_D_K, label=label("lbl_by_hand_dk"), precision=0, elem_id="lesson-by-hand-dk",
+                                   scale=1)
+            c["bh_run"] = gr.Button(label("btn_by_hand"), elem_id="lesson-by-hand-run", scale=0)
+        c["bh_result"] = markdown("lesson-by-hand-result")
     c.update(game_panel("lesson", open_=True))                          # lesson 1 (the first shown) has the game
     c["look_for"] = markdown("lesson-look-for")
     c["experiment_heading"] = markdown("lesson-experiment-heading")

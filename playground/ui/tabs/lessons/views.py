@@ -26,11 +26,14 @@ from playground.analysis.positions import position_token_overlap
 from playground.analysis.projections import compare_projections
 from playground.analysis.recurrence import layer_costs
 from playground.analysis.repetition import repetition
-from playground.data import load_corpus
+from playground.data import BPETokenizer, CharTokenizer, LMData, load_corpus, tasks
 from playground.data.tokenizer import NUM_SPECIAL, visible
 from playground.generate import SamplingConfig, Stepper, beam_search
 from playground.labs.bugs import drop_residuals
 from playground.model import ModelConfig, MultiHeadAttention, build_model
+from playground.train import TrainConfig
+from playground.train.presets import RHYME_BLOCK_SIZE
+from playground.train.scheduled_sampling import compare_with_teacher_forcing
 from playground.viz.labels import visible_token
 from playground.viz.theme import figure, table
 from playground.zoo import ModelRegistry
@@ -88,6 +91,15 @@ MIXING_WIDTH = 512
 MIXING_LENGTHS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 FUSED_TOKENS = 256
 PROBED_PROPERTIES = ("inside", "offset")   # lesson 12: what the induction model's probes read
+WINDOW_SEED = 0                            # lesson 10: the seed of the training window shown
+# Lesson 12: a card's results on the formats kept out of training (the dates model's).
+UNSEEN_FORMATS = re.compile(r"each format kept out of training \(\d+ in all\): ([\d.]+)% overall \(BLEU ([\d.]+)\)")
+# Lesson 9: teacher forcing against scheduled sampling, reversing 6 letters, trained briefly so mistakes remain.
+SAMPLING_LENGTH, SAMPLING_FINAL = 6, 0.5
+SAMPLING_MODEL = ModelConfig(arch="encoder_decoder", vocab_size=11, d_model=32, n_heads=4, n_encoder_layers=1,
+                             n_decoder_layers=1, d_ff=128, max_len=8, tie_weights=False)
+SAMPLING_TRAIN = TrainConfig(lr=3e-3, warmup_steps=20, batch_size=32, max_steps=200, val_size=64, eval_every_s=None,
+                             snapshot_every_s=None, event_every_s=60.0)
 
 
 def _model(registry: ModelRegistry, name: str):
@@ -446,6 +458,44 @@ def train_copy(registry, lang):
     return _timeline(registry, lang, "copy", SEQUENCE_PROBE, "cross", "diagonal")
 
 
+SAMPLING_VERDICTS = {"scheduled_sampling": "lesson_ss_better_sampling", "teacher_forcing": "lesson_ss_better_forcing",
+                     "same": "lesson_ss_better_same"}
+
+
+@functools.lru_cache(maxsize=1)
+def _scheduled_sampling() -> dict:
+    """Teacher forcing against scheduled sampling: the same encoder-decoder, seed and batches, trained
+    briefly on reversing letters, scored on held-out sources reading the truth and writing on its own."""
+    task = tasks.get("reverse", length=SAMPLING_LENGTH, symbols=SAMPLING_LENGTH)
+    with torch.inference_mode(False):                      # models built here take gradients, whoever calls
+        return compare_with_teacher_forcing(SAMPLING_MODEL, SAMPLING_TRAIN, task, SAMPLING_FINAL)
+
+
+def copy_scheduled_sampling(registry, lang):
+    """Lesson 9: exposure bias measured on two models trained alike but for how the decoder reads its
+    prefix, and scheduled sampling's effect on it."""
+    scores = _scheduled_sampling()
+    t = partial(text, lang)
+    names = {"teacher_forcing": t("w_teacher_forcing"), "scheduled_sampling": t("w_scheduled_sampling")}
+    categories = [t("w_ss_read_truth"), t("w_ss_own_tokens"), t("w_ss_own_exact")]
+    series = {names[k]: [v.teacher_forced_accuracy, v.free_running_accuracy, v.free_running_exact]
+              for k, v in scores.items()}
+    fig = viz.grouped_bars(categories, series, title=t("fig_lesson_ss", steps=SAMPLING_TRAIN.max_steps,
+                                                       length=SAMPLING_LENGTH),
+                           category_label=t("w_ss_measure"), value_label=t("w_share"), percent=True)
+    tf, ss = scores["teacher_forcing"], scores["scheduled_sampling"]
+    gaps = {k: v.teacher_forced_accuracy - v.free_running_accuracy for k, v in scores.items()}
+    better = ("scheduled_sampling" if ss.free_running_exact > tf.free_running_exact else "teacher_forcing"
+              if tf.free_running_exact > ss.free_running_exact else "same")
+    facts = dict(scores={k: vars(v) for k, v in scores.items()}, gaps=gaps, better=better)
+    note = t("lesson_ss_note", steps=SAMPLING_TRAIN.max_steps, length=SAMPLING_LENGTH, final=SAMPLING_FINAL,
+             tf_truth=tf.teacher_forced_accuracy, tf_own=tf.free_running_accuracy, tf_exact=tf.free_running_exact,
+             ss_truth=ss.teacher_forced_accuracy, ss_own=ss.free_running_accuracy, ss_exact=ss.free_running_exact,
+             tf_gap=100 * gaps["teacher_forcing"], ss_gap=100 * gaps["scheduled_sampling"],
+             verdict=t(SAMPLING_VERDICTS[better]))
+    return Shown([fig], note, facts)
+
+
 def heads_form_timeline(registry, lang):
     return _timeline(registry, lang, "induction", INDUCTION_PROBE, "decoder", "induction")
 
@@ -486,6 +536,22 @@ def char_lm_timeline(registry, lang):
     note = text(lang, "lesson_timeline_note", model="shakespeare-char", steps=", ".join(map(str, timeline)),
                 shown=", ".join(map(str, chosen)))
     return Shown(figures, note, dict(steps=chosen, top=top))
+
+
+def char_lm_window(registry, lang):
+    """One training window of the rhyme exactly as the lesson's run draws it (LMData.batch, block
+    RHYME_BLOCK_SIZE): the characters read, and under them the targets, the same text one character on."""
+    text_value = load_corpus("rhyme")
+    data = LMData(text_value, CharTokenizer.from_text(text_value), RHYME_BLOCK_SIZE)
+    x, y = data.batch("train", 1, torch.Generator().manual_seed(WINDOW_SEED))            # [1, T] each
+    inputs, targets = ([data.tokenizer.decode([i]) for i in row[0].tolist()] for row in (x, y))   # characters
+    t = partial(text, lang)
+    fig = viz.shifted_window(inputs, targets, title=t("fig_lesson_window", block=RHYME_BLOCK_SIZE),
+                             row_labels=(t("w_window_input"), t("w_window_target")), position_label=t("w_position"))
+    facts = dict(inputs="".join(inputs), targets="".join(targets), block=RHYME_BLOCK_SIZE)
+    note = t("lesson_window_note", block=RHYME_BLOCK_SIZE, first=literal(visible_token(inputs[1])),
+             last=literal(visible_token(targets[-1])))
+    return Shown([fig], note, facts)
 
 
 # ------------------------------------------------------------------ 11 decoding
@@ -599,10 +665,17 @@ def measuring_table(registry, lang):
         found = dict(loss=loss, uniform=uniform_loss(entry.config.target_vocab_size), unigram=unigram_of(entry),
                      accuracy=card_number(entry.card, "token accuracy"), exact=card_number(entry.card, "exact match"),
                      bleu=card_number(entry.card, "BLEU"), seq2seq=entry.task is not None)
-        facts[entry.name] = found
-        rows.append([entry.name, _number(loss, ".3f"), _number(found["uniform"], ".2f"), _number(found["unigram"], ".2f"),
+        name = entry.name if not isinstance(entry.tokenizer, BPETokenizer) else t("w_per_bpe_token", model=entry.name)
+        facts[name] = found
+        rows.append([name, _number(loss, ".3f"), _number(found["uniform"], ".2f"), _number(found["unigram"], ".2f"),
                      "–" if loss is None else f"{as_unsure_as(loss):.2f}", _number(found["accuracy"], ".1%"),
                      _number(found["exact"], ".1%"), _number(found["bleu"], ".1f")])
+        unseen = UNSEEN_FORMATS.search(entry.card or "")
+        if unseen is not None:                 # the dates model on formats it never trained on
+            label = t("w_unseen_formats", model=entry.name)
+            facts[label] = dict(loss=None, bleu=float(unseen.group(2)), exact=float(unseen.group(1)) / 100,
+                                seq2seq=True)
+            rows.append([label, "–", "–", "–", "–", "–", f"{float(unseen.group(1)) / 100:.1%}", unseen.group(2)])
     columns = [list(column) for column in zip(*rows)]
     headers = [t("w_model"), t("w_val_loss"), t("w_uniform_loss"), t("w_unigram_loss"), t("w_as_unsure_as"),
                t("w_token_accuracy"), t("w_exact_match"), t("w_bleu")]
@@ -610,6 +683,8 @@ def measuring_table(registry, lang):
     with_bleu = [name for name, found in facts.items() if found["seq2seq"] and found["bleu"] is not None]
     without = [name for name, found in facts.items() if found["seq2seq"] and found["bleu"] is None]
     note = t("lesson_measuring_note")
+    if any(isinstance(entry.tokenizer, BPETokenizer) for entry in registry.entries() if entry.source == "pretrained"):
+        note += " " + t("lesson_measuring_bpe")
     if with_bleu:
         note += "\n\n" + t("lesson_bleu_listed", models=", ".join(with_bleu))
     if without:
@@ -716,7 +791,9 @@ VIEWS: dict[str, View] = {view.__name__: view for view in (
     architectures_three,
     architectures_reverse_cross,
     train_copy,
+    copy_scheduled_sampling,
     char_lm_timeline,
+    char_lm_window,
     decoding_candidates,
     decoding_temperature,
     decoding_beam,
