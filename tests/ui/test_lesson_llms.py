@@ -62,3 +62,12 @@ def test_a_figure_that_contradicts_the_text_fails_its_claims(registry, key, trac
     values = np.asarray(figure.data[trace].y, dtype=float)
     figure.data[trace].y = values + np.linspace(0.0, 1.0, len(values)) * (1 + np.abs(values).max())
     assert any(not claim.holds for claim in CLAIMS[key](dataclasses.replace(shown, figures=[figure]), "en"))
+
+
+def test_every_formula_of_the_lesson_is_one_the_app_typesets():
+    from playground.bench.lessons import texts_of
+    from playground.ui.text.math import with_mathml
+
+    for text in texts_of(LESSONS[-1]):
+        for value in (text.en, text.zh):
+            with_mathml(value)                                   # raises on a command the app cannot typeset

@@ -220,7 +220,7 @@ def measured_cache_bytes(config: ModelConfig, device: str) -> float:
     """Bytes per token the model's KV cache holds after reading KV_TOKENS tokens, counted from its tensors
     (on "meta" the model has shapes only: nothing is allocated)."""
     with torch.device(device):
-        model = build_model(config.replace(max_len=max(KV_TOKENS, 1)) if config.positional == "rope" else config)
+        model = build_model(config)
         cache = model.new_cache()
         with torch.no_grad():
             model.decode(torch.zeros(1, KV_TOKENS, dtype=torch.long), None, cache)
@@ -287,7 +287,8 @@ def _chinese_tokenizers() -> tuple[str, BPETokenizer, BPETokenizer]:
 
 
 def held_out_line(held_out: str, tokenizer) -> str:
-    """The first line of at least 10 characters in `held_out` that `tokenizer` reads without an unknown character."""
+    """The first line of `held_out` with at least 10 characters and a comma that `tokenizer` reads without an
+    unknown character."""
     return next(line for line in held_out.splitlines()
                 if len(line) >= 10 and "，" in line and not tokenizer.unknown_chars(line))
 
