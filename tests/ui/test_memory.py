@@ -37,6 +37,49 @@ def test_glibc_is_bounded_and_trimmed_and_other_allocators_are_left_alone(monkey
     assert memory.bound_arenas() is False and memory.trim() is False
 
 
+MAPPED_AFTER_A_LARGE_FREE = """
+import ctypes, importlib.util, sys
+spec = importlib.util.spec_from_file_location("memory", sys.argv[2])   # alone: without Gradio's import time
+memory = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(memory)
+
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+libc = ctypes.CDLL("libc.so.6")
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+libc.free.argtypes = [ctypes.c_void_p]
+libc.mallinfo2.restype = MallInfo2
+if sys.argv[1] == "bounded":
+    memory.bound_arenas()
+libc.free(libc.malloc(8 << 20))                  # a large block freed, as after a big reply
+mapped_before = libc.mallinfo2().hblks
+block = libc.malloc(2 << 20)                     # the next large block
+print(libc.mallinfo2().hblks - mapped_before)    # 1: a mapping of its own, given back when freed
+libc.free(block)
+"""
+
+
+def test_large_blocks_stay_out_of_the_arenas_after_a_large_block_is_freed():
+    """glibc raises its mmap threshold to the size of each large block freed, so later large blocks
+    land in the arenas, where freed ones stay resident; bounded, they keep their own mappings."""
+    import subprocess
+    import sys
+
+    import pytest
+    if not memory.available():
+        pytest.skip("glibc only")
+
+    def mapped(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", MAPPED_AFTER_A_LARGE_FREE, mode, memory.__file__],
+                              capture_output=True, text=True, check=True, timeout=120)
+        return int(done.stdout.split()[-1])
+
+    assert mapped("left to glibc") == 0          # what the server did before
+    assert mapped("bounded") == 1
+
+
 def test_new_sessions_never_push_out_the_gradio_state_of_a_session_the_app_keeps(pretrained_dir):
     from playground.ui import create_app
     demo = create_app(pretrained_dir)

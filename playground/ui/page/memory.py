@@ -9,7 +9,11 @@ Space without any setting of the Space:
 
 - `bound_arenas()` at start-up: mallopt(M_ARENA_MAX, ARENAS), so threads share a few arenas instead
   of each filling its own (the same as MALLOC_ARENA_MAX=2 in the environment, which would have to be
-  set before the process starts);
+  set before the process starts); and mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD), so every block of
+  that size or more (tensors, figures' JSON, replies) is its own mapping, handed back to the system the
+  moment it is freed. Left to itself glibc raises that threshold to the size of each large block freed
+  (up to 32 MiB), after which such blocks are carved out of the arenas, where a few live small chunks
+  between them keep hundreds of MiB from being returned even by a trim;
 - `trim()`: malloc_trim(0) returns the free pages of every arena to the system. `Trimmer.tick` calls
   it when the server goes idle after serving events, and at most every TRIM_EVERY_S while it is busy.
 
@@ -24,8 +28,13 @@ import platform
 import time
 from typing import Callable
 
-M_ARENA_MAX = -8            # glibc's mallopt parameter number (malloc.h)
+M_MMAP_THRESHOLD = -3       # glibc's mallopt parameter numbers (malloc.h)
+M_ARENA_MAX = -8
 ARENAS = 2                  # a 2-vCPU Space: one arena per core is enough; fewer keeps less freed memory
+# Blocks from this size up are mapped on their own and unmapped when freed (see bound_arenas). Setting
+# it at all stops glibc's raising it; 256 KiB, glibc's own starting value doubled, keeps the many small
+# blocks of a request in the arenas, where a map and unmap each would cost more than they hold.
+MMAP_THRESHOLD = 256 * 1024
 TRIM_EVERY_S = 60.0         # while busy, give freed memory back at most this often (a trim takes ~10-50 ms)
 
 log = logging.getLogger(__name__)
@@ -50,13 +59,17 @@ def available() -> bool:
     return _libc is not None
 
 
-def bound_arenas(arenas: int = ARENAS) -> bool:
-    """Let all threads share at most `arenas` malloc arenas from now on; True where it applied."""
+def bound_arenas(arenas: int = ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> bool:
+    """Let all threads share at most `arenas` malloc arenas from now on, and keep blocks of
+    `mmap_threshold` bytes or more out of them; True where both applied."""
     if _libc is None:
         return False
-    applied = bool(_libc.mallopt(M_ARENA_MAX, arenas))
-    if not applied:
-        log.warning("mallopt(M_ARENA_MAX, %d) was refused", arenas)
+    applied = True
+    for parameter, name, value in ((M_ARENA_MAX, "M_ARENA_MAX", arenas),
+                                   (M_MMAP_THRESHOLD, "M_MMAP_THRESHOLD", mmap_threshold)):
+        if not _libc.mallopt(parameter, value):
+            log.warning("mallopt(%s, %d) was refused", name, value)
+            applied = False
     return applied
 
 
