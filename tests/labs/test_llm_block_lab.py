@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from playground.labs import get_lab
-from playground.labs.llm_block_lab import LLM_PIECES, matched_d_ff, steps_to, target_loss
+from playground.labs.llm_block_lab import LLM_PIECES, TARGET_BELOW_FREQUENCY, matched_d_ff, steps_to, target_loss
 from playground.labs.comparisons import letter_frequency_loss
 from playground.labs.presets import CHAR_LM_MODEL
 from playground.model import build_model, count_parameters
@@ -59,7 +59,7 @@ def test_a_run_states_its_target_and_each_blocks_steps_in_both_languages(result)
     claims = [claim for finding in result.findings for claim in finding.claims]
     assert result.findings and [str(c) for c in claims if not c.holds] == []
     target = target_loss("tiny_shakespeare")
-    assert target == round(letter_frequency_loss("tiny_shakespeare")[0] - 0.5, 2)
+    assert target == round(letter_frequency_loss("tiny_shakespeare")[0] - TARGET_BELOW_FREQUENCY, 2)
     last = result.findings[-1].text
     assert f"{target:.2f}" in last.en and f"{target:.2f}" in last.zh
     for variant in result.variants:
