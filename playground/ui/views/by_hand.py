@@ -31,6 +31,12 @@ def number(value: float) -> str:
     return f"{value:.4g}" if abs(value) >= 1e-4 else f"{value:.3e}"
 
 
+def as_formula(value: float) -> str:
+    """A number for a formula: a power of ten as 10^{k} (1e-05 would read as 1e − 05), else `number`."""
+    power = math.log10(value) if value > 0 else 0.5
+    return f"10^{{{round(power)}}}" if power == round(power) else number(value)
+
+
 def parse_numbers(typed, lang: str, least: int) -> list[float]:
     """The numbers typed in the box (separated by commas, spaces or semicolons, brackets allowed);
     gr.Error in `lang` naming what to change otherwise."""
@@ -79,7 +85,7 @@ def layer_norm_worked(typed, lang: str) -> str:
         t("by_hand_mean", n=n, terms=_sum(steps.x), total=number(math.fsum(steps.x)), mean=number(steps.mean)),
         t("by_hand_variance", n=n, terms=_sum(steps.squares), total=number(math.fsum(steps.squares)),
           variance=number(steps.variance)),
-        t("by_hand_std", variance=number(steps.variance), eps=f"{steps.eps:g}", std=number(steps.std)),
+        t("by_hand_std", variance=number(steps.variance), eps=as_formula(steps.eps), std=number(steps.std)),
         t("by_hand_ln_table") + "\n" + rows,
         t("by_hand_ln_torch", largest=number(max(abs(a - b) for a, b in zip(steps.normalised,
                                                                               steps.torch_normalised)))),

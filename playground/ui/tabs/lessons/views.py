@@ -98,7 +98,7 @@ UNSEEN_FORMATS = re.compile(r"each format kept out of training \(\d+ in all\): (
 SAMPLING_LENGTH, SAMPLING_FINAL = 6, 0.5
 SAMPLING_MODEL = ModelConfig(arch="encoder_decoder", vocab_size=11, d_model=32, n_heads=4, n_encoder_layers=1,
                              n_decoder_layers=1, d_ff=128, max_len=8, tie_weights=False)
-SAMPLING_TRAIN = TrainConfig(lr=3e-3, warmup_steps=20, batch_size=32, max_steps=200, val_size=64, eval_every_s=None,
+SAMPLING_TRAIN = TrainConfig(lr=5e-3, warmup_steps=10, batch_size=32, max_steps=160, val_size=64, eval_every_s=None,
                              snapshot_every_s=None, event_every_s=60.0)
 
 
