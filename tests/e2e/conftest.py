@@ -25,8 +25,12 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 SERVER_START_SECONDS = 240            # a busy 2-core machine, the other half of the suite beside
 # Gradio's launch asks its own page for a HEAD within 3 s and gives up ("localhost is not accessible")
-# when a busy machine answers later: such a start is tried again, up to START_TRIES in all.
+# when a busy machine answers later: such a start is tried again, up to START_TRIES in all. The page
+# answers before that check ends, so a server is ready once launch has said the check passed (or once
+# the check has had SELF_CHECK_SECONDS, its 5 tries of at most 3.5 s, where launch says nothing).
 SLOW_SELF_CHECK = "When localhost is not accessible"
+SELF_CHECK_PASSED = "To create a public link"
+SELF_CHECK_SECONDS = 20
 READY_REQUEST_SECONDS = 60
 START_TRIES = 3
 
@@ -103,17 +107,23 @@ class AppServer:
     @property
     def url(self) -> str:
         deadline = time.monotonic() + SERVER_START_SECONDS
+        answered = None                                     # when the page first answered 200
+        self._ready = self._ready and self.process.poll() is None    # a late failed self-check ends it
         while not self._ready:
             try:                 # one request at a time: ones given up on would queue before Gradio's own
                 with urllib.request.urlopen(self._url, timeout=READY_REQUEST_SECONDS) as response:
-                    self._ready = response.status == 200
+                    answered = answered or (time.monotonic() if response.status == 200 else None)
             except OSError:
                 pass
+            log = self.log_path.read_text()
+            self._ready = answered is not None and self.process.poll() is None and (
+                SELF_CHECK_PASSED in log or time.monotonic() - answered > SELF_CHECK_SECONDS)
             if not self._ready and self.process.poll() is not None and self._tries < START_TRIES \
-                    and SLOW_SELF_CHECK in self.log_path.read_text():
+                    and SLOW_SELF_CHECK in log:
                 self._start()                              # the machine was too busy for Gradio's self-check
+                answered = None
             elif not self._ready and (self.process.poll() is not None or time.monotonic() > deadline):
-                pytest.fail(f"app.py did not serve {self._url}:\n{self.log_path.read_text()[-3000:]}")
+                pytest.fail(f"app.py did not serve {self._url}:\n{log[-3000:]}")
             time.sleep(0 if self._ready else 0.25)
         return self._url
 

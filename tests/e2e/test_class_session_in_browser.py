@@ -114,18 +114,13 @@ def test_a_class_session_stays_coherent_across_tabs(app, browser, screenshots, l
         page.context.close()
 
 
-def test_a_class_session_on_a_machine_without_a_network_survives_a_restart(pretrained_dir, browser, screenshots,
-                                                                            tmp_path, monkeypatch):
+def test_a_class_session_on_a_machine_without_a_network_survives_a_restart(offline_app, browser, screenshots):
     """The teacher clicks an example of another model, plays lesson 1's game with no tiny Shakespeare on
     the machine and no network, and the server restarts: the reloaded page has the lesson back, and the
     example and the game still work."""
-    from .conftest import AppServer, free_port
     from .test_examples_in_browser import click_example, example_labels
 
-    monkeypatch.setenv("PLAYGROUND_SHAKESPEARE", str(tmp_path / "absent.txt"))     # neither found nor downloaded
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    port = free_port()
-    server = AppServer(pretrained_dir, tmp_path / "first.log", port)
+    server = offline_app
     page = open_page(browser, server.url + LINK.format(lang="en"), "en-US")
     try:
         drawn(page, "attention-grid")
@@ -148,8 +143,7 @@ def test_a_class_session_on_a_machine_without_a_network_survives_a_restart(pretr
         title = markdown(page, "lesson-title")
         page.wait_for_timeout(1000)                          # the browser writes its record after the event
 
-        server.stop()
-        server = AppServer(pretrained_dir, tmp_path / "second.log", port)
+        server.restart()
         page.goto(server.url)
         wait_until(lambda: markdown(page, "lesson-title") == title, "the kept lesson after the restart", seconds=60)
         page.click("#lesson-gg-new")
@@ -162,4 +156,3 @@ def test_a_class_session_on_a_machine_without_a_network_survives_a_restart(pretr
         screenshot(page, screenshots, "class-offline-2-after-restart")
     finally:
         page.context.close()
-        server.stop()
