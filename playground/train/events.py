@@ -48,6 +48,9 @@ class TrainEvent:
         reached, ``run`` again continues), "finished" (max_steps or max_seconds of the config
         reached) or "diverged" (the loss or gradient became NaN or infinite; ``message`` says
         what to change).
+    layer_grad_norms: the latest step's gradient norm of each parameter group before clipping,
+        group name ("embeddings", "decoder.blocks.0", ..., "head"; see playground.train.gradients)
+        -> L2 norm; their squares sum to grad_norm's square.
     gpu_refusal: on a ZeroGPU Space, why the steps of this event trained on the CPU (a GPU call
         was refused); None when they trained where they were meant to.
     """
@@ -66,6 +69,7 @@ class TrainEvent:
     message: str = ""
     bleu: float | None = None
     gpu_refusal: GpuRefusal | None = None
+    layer_grad_norms: dict[str, float] = field(default_factory=dict)
 
     @property
     def evaluated(self) -> bool:

@@ -39,6 +39,7 @@ from playground.model import ModelConfig, build_model
 from playground.train import precision
 from playground.train.config import TrainConfig
 from playground.train.events import Snapshot, TrainEvent
+from playground.train.gradients import group_grad_norms, parameter_groups
 from playground.train.metrics import perplexity
 from playground.train.objectives import Metrics, Objective, build_objective
 from playground.train.schedule import learning_rate
@@ -94,6 +95,8 @@ class Trainer:
         self.failure: str | None = None        # set when a step's loss or gradient was NaN / inf
         self.trained_on: dict[str, str] = {}   # device type -> how it computed there, in the order trained on
         self._grad_norm = 0.0
+        self._groups = parameter_groups(self.model)
+        self._layer_grad_norms: torch.Tensor | None = None   # [G] of the latest step, read at the next event
         self._failed_loss = math.nan
         self._tokens_since_event = 0
         self._last_eval_at = 0.0
@@ -132,6 +135,8 @@ class Trainer:
                     state[key] = value.to(device) if key != "step" or fused else value.cpu()
         self.optimizer.__dict__.pop("found_inf", None)
         self.objective.to(device)
+        if self._layer_grad_norms is not None:
+            self._layer_grad_norms = self._layer_grad_norms.to(device)
         self.device = device
         self._reads_on_device = fused
         self._bfloat16 = precision.uses_bfloat16(device, self.config)
@@ -179,6 +184,7 @@ class Trainer:
                 loss = self.objective.loss(self.model, batch)
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
+        self._layer_grad_norms = group_grad_norms(self._groups)
         clip = self.config.grad_clip if self.config.grad_clip is not None else math.inf
         grad_norm = torch.nn.utils.clip_grad_norm_(self._params, clip)
         if self._reads_on_device:
@@ -345,6 +351,11 @@ class Trainer:
         finally:
             self.model.eval()
 
+    def _read_layer_grad_norms(self) -> dict[str, float]:
+        if self._layer_grad_norms is None:
+            return {}
+        return dict(zip(self._groups, self._layer_grad_norms.tolist()))
+
     def _timed_snapshot(self) -> Snapshot:
         started = time.perf_counter()
         snapshot = self.snapshot()
@@ -389,6 +400,7 @@ class Trainer:
             status=status,
             message=self.failure if status == "diverged" else "",
             bleu=metrics.bleu if metrics else None,
+            layer_grad_norms=self._read_layer_grad_norms(),
         )
         self.history.append(event)
         if metrics is not None and math.isfinite(metrics.val_loss) and (
