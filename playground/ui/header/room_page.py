@@ -184,7 +184,7 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
                     play: gr.Group(visible=False), timer: gr.Timer(active=False), seen: -1}
         last = last_seen if isinstance(last_seen, list) else [-1, -1]
         if not force and room.version == last[0]:
-            return {}
+            return gr.skip()                  # nothing changed: every output left as it is
         shown = student_view(room, student, lang_)
         out = {message: text(lang_, "room_in", code=room.code), join_box: gr.Group(visible=False),
                play: gr.Group(visible=True), round_text: shown.round, mine: shown.guess, record: shown.record,
@@ -299,7 +299,7 @@ def _board_page(demo: gr.Blocks, actions: RoomActions) -> None:
                     open_box: gr.Row(visible=True), room_box: gr.Column(visible=False), timer: gr.Timer(active=False),
                     seen: -1}
         if not force and room.version == last_seen:
-            return {}
+            return gr.skip()                  # nothing changed: every output left as it is
         shown = board(room, lang_)
         return {status: shown.status, revealed: shown.reveal, match: shown.match, seen: room.version,
                 histogram: gr.Plot(shown.histogram, visible=shown.histogram is not None),

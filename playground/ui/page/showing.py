@@ -43,7 +43,7 @@ def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.
     def draw(request: gr.Request) -> dict:
         workspace = ctx.workspace(request)
         if workspace.language is None:
-            return {}                  # picked before the page has opened: its opening asks for the draw
+            return gr.skip()           # picked before the page has opened: its opening asks for the draw
         with workspace.lock:
             workspace.shown_view = view
         requests = next_draws(workspace)
@@ -61,7 +61,7 @@ def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.
             requests.take_fold(view)
             workspace.remember(view, shown["form"], workspace.language)
 
-        return order_of(workspace, view).draw(drawing, commit)
+        return order_of(workspace, view).draw(drawing, commit) or gr.skip()     # skip: the page shows it already
 
     # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it).
     gr.on([tab.select, redraw.click], draw, None, wiring.targets, js=marking(view=view),

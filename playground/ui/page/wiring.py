@@ -365,7 +365,7 @@ class TabWiring:
                         named = drawn(workspace, form, self.outgoing(form, _with_given(given, updates), lang, link),
                                       lang)
                         given, shown = {}, self.after(shown, updates)
-                        yield sent(named)
+                        yield sent(named) or gr.skip()
                 except Refused as error:
                     raise gr.Error(refusal_text(error, lang), print_exception=False) from error
                 workspace.remember(self.view, shown, lang)
@@ -387,7 +387,7 @@ class TabWiring:
                         if derived is not None:
                             workspace.derived[(self.view, derived)] = self.derived[derived].key(shown, lang)
                         workspace.remember(self.view, shown, lang)
-                    return sending
+                    return sending or gr.skip()      # nothing left to send: every output stays as it is
 
             def event(request: gr.Request, event_data: gr.EventData, *values):
                 return run(*self.split(_values(event_data, values)), request, _event(event_data))

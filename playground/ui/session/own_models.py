@@ -69,7 +69,7 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple) -> N
     @guarded
     def on_upload(path, lang, request: gr.Request):
         if not path:
-            return {}
+            return gr.skip()
         workspace = ctx.workspace(request)
         entry = load_own_model(path, lang)
         workspace.add_model(entry)
