@@ -1,8 +1,9 @@
 """Validated decoding settings shared by the Stepper and beam search.
 
 A refused setting raises the library's keyed InputError (a ValueError; playground.checks): a range
-under "err_out_of_range", a strategy under "err_bad_choice", anything else under "err_config", so a
-front end can say it in its own language.
+under "err_out_of_range", a strategy under "err_bad_choice", a repetition penalty with beam search
+under "err_beam_repetition", anything else under "err_config", so a front end can say it in its own
+language.
 """
 from __future__ import annotations
 
@@ -98,9 +99,9 @@ class SamplingConfig:
                                 f"got {self.repetition_penalty!r}", "repetition_penalty", self.repetition_penalty, 1,
                                 MAX_REPETITION_PENALTY)
         if self.strategy == "beam" and self.repetition_penalty != 1:
-            raise _invalid("beam search ranks whole hypotheses by their log-probability and takes no repetition "
-                           "penalty; set repetition_penalty=1 or choose strategy 'greedy' or 'sample'",
-                           "repetition_penalty")
+            raise InputError("beam search ranks whole hypotheses by their log-probability and takes no repetition "
+                             "penalty; set repetition_penalty=1 or choose strategy 'greedy' or 'sample'",
+                             "err_beam_repetition", "repetition_penalty")
 
     def replace(self, **changes) -> "SamplingConfig":
         """A copy with some fields changed (validated again)."""

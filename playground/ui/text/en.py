@@ -470,12 +470,15 @@ EN: dict[str, str] = {
     "info_seed": "same seed, same draws",
     "info_max_new": "at most",
     "info_beam_width": "beam search only",
+    "lbl_repetition_penalty": "Repetition penalty",
+    "info_repetition_penalty": "divides the probability of every token already written; 1 = off; not with beam search",
     "param_strategy": "Decoding",
     "param_temperature": "Temperature",
     "param_top_k": "Top-k",
     "param_top_p": "Top-p",
     "param_max_new": "Most new tokens",
     "param_beam_width": "Beam width",
+    "param_repetition_penalty": "Repetition penalty",
     "stage_raw": "raw",
     "stage_temperature": "after temperature",
     "stage_top_k": "after top-k",
@@ -514,6 +517,7 @@ EN: dict[str, str] = {
                    "and {width} beams each step ranks {vocab:,} × {width} continuations, and a longer search would "
                    "hold up a shared machine. A narrower beam goes further.",
     "beam_hypothesis": "{rank}. “{text}”: score {score:.3f} ({reason})",
+    "err_beam_repetition": "Beam search ranks whole hypotheses and takes no repetition penalty: set the repetition penalty to 1, or choose greedy or sampling.",
     "err_beam_steps": "Beam search runs as a whole: press Run, or choose greedy or sampling to step.",
     "err_generation_finished": "Generation has finished ({reason}). Press Back to undo the last step or Reset to "
                                "start again.",
@@ -654,6 +658,7 @@ EN: dict[str, str] = {
     "col_train_output": "model",
     "col_train_expected": "expected",
     "fig_train_curves": "Training: {task}",
+    "fig_train_layer_grads": "Gradient norm per layer (log scale)",
     "fig_train_probe": "The probe input at step {step}: {kind}",
     "fig_train_scores": "{score} of every head during training",
     "w_loss": "loss",
@@ -1154,6 +1159,11 @@ EN: dict[str, str] = {
     "w_val_perplexity": "validation perplexity",
     "w_grad_norm": "gradient norm (before clipping)",
     "w_clip_threshold": "clipping threshold",
+    "w_grads_embeddings": "embeddings",
+    "w_grads_block": "block {i}",
+    "w_grads_encoder_block": "encoder block {i}",
+    "w_grads_decoder_block": "decoder block {i}",
+    "w_grads_head": "head",
     "train_bleu": " · BLEU **{bleu:.1f}** (characters)",
     "err_inverse_sqrt_warmup": "The inverse-square-root schedule needs a warm-up of at least 1 step (its rate grows as "
                                "step × warm-up^-1.5). Set Warm-up steps to 1 or more.",
@@ -1175,6 +1185,8 @@ EN: dict[str, str] = {
         "falls as 1/√step and ignores the learning rate field. All but the last start with a linear warm-up."),
     # Class walk-through: error title, empty figures
     "err_title": "Error",
+    "empty_train_layer_grads": "Each layer's gradient norm appears here while a model trains, one line per layer: "
+                               "lines that fall apart show gradients vanishing or exploding with depth.",
     "empty_train_curves": "Loss, accuracy and learning-rate curves appear here while a model trains: choose a task "
                           "and press Start.",
     "empty_train_probe": "The attention of every layer and head on a probe input appears here, redrawn as training "

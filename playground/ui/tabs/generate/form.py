@@ -2,13 +2,14 @@
 
     ?view=generate&model=tiny-gpt&prompt=abc&strategy=sample&temperature=0.8&top_k=5&top_p=0.9
      &seed=3&max_new=40&beam_width=3&layer=0&head=1&steps=3&lang=en&ho_heads=decoder.1.0&ho_how=zero
-     &xb_target=defgh
+     &xb_target=defgh&repetition_penalty=1.5
 
 `prompt` empty: the model's first example; `steps`: how many tokens have been generated (a link
 opens the generation after that many Step presses); `ho_heads`, `ho_how`: the heads the Switch
 heads off panel switches off, and how; `xb_target` empty: the target of the model's exposure-bias
 example for the prompt; `dla_token`: the token direct logit attribution splits (empty: the model's top
-token); `gg_guess`, `gg_step`: the guessing game's guess and the training step it rematches against.
+token); `gg_guess`, `gg_step`: the guessing game's guess and the training step it rematches against;
+`repetition_penalty`: 1 is off (greedy and sampling only).
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target
 from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.guessing import GUESS_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
-from .views import DEFAULTS, STRATEGIES
+from .views import DEFAULTS, REPETITION_PENALTY_RANGE, STRATEGIES
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
 MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
@@ -44,7 +45,8 @@ MAX_STEP = 10**9
 @dataclass(frozen=True)
 class GenerateForm(Form):
     VIEW = "generate"
-    LATE = ("ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess", "gg_step")     # the panels' controls
+    LATE = ("ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess", "gg_step",     # the panels' controls
+            "repetition_penalty")
 
     model: str = param(ModelName("copy", generative=True))
     prompt: str = param(String("", MAX_INPUT_CHARS))
@@ -64,6 +66,7 @@ class GenerateForm(Form):
     dla_token: str = param(String("", MAX_TOKEN_CHARS))                  # the token direct logit attribution splits
     gg_guess: str = param(String("", GUESS_CHARS))                       # the guessing game's guess
     gg_step: int | None = param(Integer(None, 0, MAX_STEP, optional=True))   # the step a rematch is played at
+    repetition_penalty: float = param(Number(DEFAULTS["repetition_penalty"], *REPETITION_PENALTY_RANGE))
 
     @classmethod
     def from_values(cls, values: dict) -> "GenerateForm":
@@ -78,13 +81,15 @@ class GenerateForm(Form):
         return self
 
     def sampling(self, vocab_size: int, lang: str) -> SamplingConfig:
-        """The decoding settings the form asks for (top-k 0 and top-p 1 are off), with a top-k within the
-        model's `vocab_size`; or a gr.Error saying what to change."""
+        """The decoding settings the form asks for (top-k 0, top-p 1 and repetition penalty 1 are off), with a
+        top-k within the model's `vocab_size`; or a gr.Error saying what to change (a repetition penalty with
+        beam search, too)."""
         try:
             check_number(self.top_k, "top_k", 0, min(MAX_TOP_K, vocab_size), integer=True)
             return SamplingConfig(strategy=self.strategy, temperature=self.temperature, top_k=self.top_k or None,
                                   top_p=self.top_p if self.top_p < 1 else None, seed=self.seed,
-                                  beam_width=self.beam_width, max_new_tokens=self.max_new)
+                                  beam_width=self.beam_width, max_new_tokens=self.max_new,
+                                  repetition_penalty=self.repetition_penalty)
         except InputError as error:
             raise refused(error, lang) from None
 

@@ -10,7 +10,7 @@ from ...session.examples import exposure_target, generate_examples
 from ...text.i18n import label
 from ...views.guessing import game_panel
 from ...views.interventions_panels import heads_off_panel, lens_panel
-from .views import DEFAULTS, STRATEGIES
+from .views import DEFAULTS, REPETITION_PENALTY_RANGE, STRATEGIES
 
 TOP_K_SLIDER_MAX = 100
 
@@ -63,6 +63,10 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
                     c["beam_width"] = integer_slider(1, MAX_BEAM_WIDTH, value=DEFAULTS["beam_width"],
                                                      label=label("lbl_beam_width"), info=label("info_beam_width"),
                                                      elem_id="generate-beam-width")
+                c["repetition_penalty"] = gr.Slider(*REPETITION_PENALTY_RANGE, value=DEFAULTS["repetition_penalty"],
+                                                    step=0.05, label=label("lbl_repetition_penalty"),
+                                                    info=label("info_repetition_penalty"),
+                                                    elem_id="generate-repetition-penalty")
             c["examples"] = examples_dataset(examples, [c["model"], c["prompt"]], [f"{m} · {p!r}" for m, p in examples],
                                              "generate-examples")
             with gr.Accordion(label("lbl_explanation"), open=True, elem_id="generate-explanation-panel"):

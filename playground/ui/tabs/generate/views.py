@@ -26,7 +26,9 @@ from .prompts import started
 TOP_CANDIDATES = 10
 BEAM_CANDIDATES = 4_000_000    # candidates a beam search scores in all (width x vocabulary per token): each step
                                # ranks width x V continuations, about 1 s on one CPU core at this many
-DEFAULTS = dict(strategy="greedy", temperature=1.0, top_k=0, top_p=1.0, seed=0, max_new=40, beam_width=3)
+DEFAULTS = dict(strategy="greedy", temperature=1.0, top_k=0, top_p=1.0, seed=0, max_new=40, beam_width=3,
+                repetition_penalty=1.0)
+REPETITION_PENALTY_RANGE = (1.0, 5.0)    # 1 = off; the library takes up to 10, past 5 a seen token hardly returns
 
 
 def stepping(settings: SamplingConfig) -> SamplingConfig:
