@@ -39,6 +39,7 @@ from playground.viz.training import (
     head_scores_heatmap,
     head_scores_over_steps,
     induction_formation,
+    layer_gradient_norms,
     learning_rate_schedule,
     training_curves,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "shape_table",
     "shifted_window",
     "token_spans",
+    "layer_gradient_norms",
     "training_curves",
     "two_decodings",
 ]

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from playground.viz import theme
@@ -287,5 +288,40 @@ def induction_formation(
         shapes=shapes, annotations=annotations,
         legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.01, x=0),
         margin=dict(l=70, r=30, t=90, b=120),
+    )
+    return theme.figure(traces, layout)
+
+
+def layer_gradient_norms(
+    steps: Sequence[int],
+    norms: Mapping[str, Sequence[float]],
+    title: str = "Gradient norm per layer",
+    step_label: str = "step",
+    norm_label: str = "gradient norm",
+    height: int | None = None,
+) -> go.Figure:
+    """One line per layer over the S steps: norms maps a layer's label (e.g. "embeddings", "block 0",
+    ..., "head", input to output) to its gradient norm at each step [S]. The norm axis is logarithmic,
+    so layers whose gradients differ a hundredfold (vanishing, exploding) all stay readable; the lines
+    run from dark purple (input side) to yellow-green (output side)."""
+    x = np.asarray(steps, dtype=np.int64)                                   # [S]
+    if len(norms) == 0:
+        raise ValueError("norms is empty; pass at least one layer's gradient norms")
+    mode = "lines+markers" if len(x) <= MARKER_LIMIT else "lines"
+    colors = sample_colorscale(theme.ATTENTION_COLORSCALE, list(np.linspace(0.0, 0.9, len(norms))))
+    traces = []
+    for color, (label, values) in zip(colors, norms.items()):
+        y = np.array([np.nan if v is None else v for v in values], dtype=np.float32)    # [S]
+        if len(y) != len(x):
+            raise ValueError(f"layer '{label}' has {len(y)} norms but steps has {len(x)}")
+        traces.append(dict(type="scatter", x=x, y=y, mode=mode, name=label, line=dict(width=3, color=color),
+                           marker=dict(size=5), connectgaps=True,
+                           hovertemplate=f"{label}<br>{step_label}: %{{x}}<br>{norm_label}: %{{y:.4g}}<extra></extra>"))
+    layout = theme.base_layout(
+        title, height=height if height is not None else 420,
+        xaxis=dict(title=dict(text=step_label), rangemode="nonnegative"),
+        yaxis=dict(title=dict(text=norm_label), type="log"),
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.01, x=0),
+        margin=dict(l=80, r=30, t=70, b=130),
     )
     return theme.figure(traces, layout)

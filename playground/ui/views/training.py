@@ -206,6 +206,29 @@ def curves_figure(session: TrainingSession, lang: str) -> go.Figure:
     return curves.figure(session, lang) or viz.placeholder(text(lang, "empty_train_curves"))
 
 
+def layer_label(group: str, two_stacks: bool, lang: str) -> str:
+    """A gradient group's name (playground.train.gradients) as a legend label: "embeddings", "block 0"
+    ("encoder block 0" / "decoder block 0" in a model with both stacks), "head"."""
+    if group in ("embeddings", "head"):
+        return text(lang, f"w_grads_{group}")
+    stack, _, index = group.split(".")
+    return text(lang, f"w_grads_{stack}_block" if two_stacks else "w_grads_block", i=int(index))
+
+
+def layer_grads_figure(session: TrainingSession, lang: str) -> go.Figure:
+    """Each layer's gradient norm (before clipping) at every progress event so far, one line per layer."""
+    trainer = session.trainer
+    events = [] if trainer is None else [e for e in _thinned(trainer.history) if e.layer_grad_norms]
+    if not events:
+        return viz.placeholder(text(lang, "empty_train_layer_grads"))
+    groups = list(events[-1].layer_grad_norms)
+    two_stacks = any(g.startswith("encoder.") for g in groups) and any(g.startswith("decoder.") for g in groups)
+    norms = {layer_label(g, two_stacks, lang): [e.layer_grad_norms.get(g) for e in events] for g in groups}
+    t = partial(text, lang)
+    return viz.layer_gradient_norms([e.step for e in events], norms, title=t("fig_train_layer_grads"),
+                                    step_label=t("w_step"), norm_label=t("w_grad_norm"))
+
+
 def probe_figure(session: TrainingSession, lang: str) -> go.Figure:
     """The latest snapshot's attention on the probe input: every layer x head of the chosen kind."""
     snapshot, kind = session.snapshot, session.view_kind

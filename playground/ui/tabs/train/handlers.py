@@ -42,6 +42,7 @@ from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views.training import (
     curves_figure,
+    layer_grads_figure,
     default_view,
     estimate_text,
     kind_choices,
@@ -56,7 +57,7 @@ from ...views.training import (
 )
 from .form import TrainForm
 
-VIEWS = ("status", "curves", "probe", "scores", "sample", "probe_kind", "score", "download",
+VIEWS = ("status", "curves", "layer_grads", "probe", "scores", "sample", "probe_kind", "score", "download",
          "download_best")                                                                             # output order
 ESTIMATE = ("estimate", "schedule_plot")
 SHOWN = ("data_group", "pasted", "upload")                  # what the task and the data source show
@@ -73,6 +74,7 @@ def session_of(workspace: Workspace) -> TrainingSession:
 def all_views(session: TrainingSession, lang: str) -> dict:
     """Every output, drawn from the session as it stands (the view choices only once there is a training)."""
     views = {"status": status_text(session, lang), "curves": curves_figure(session, lang),
+             "layer_grads": layer_grads_figure(session, lang),
              "probe": probe_figure(session, lang), "scores": scores_figure(session, lang),
              "sample": sample_text(session, lang), "download": session.download,
              "download_best": session.download_best}
@@ -91,12 +93,12 @@ def untrained_view_choices(task: str, lang: str) -> dict:
 
 def batch_views(session: TrainingSession, batch: list, lang: str) -> dict:
     """What a batch of the worker's items changes: a new Trainer redraws everything, progress the
-    status and curves, a snapshot the probe, the head scores and the sample."""
+    status, the curves and the per-layer gradient norms, a snapshot the probe, the head scores and the sample."""
     if BEGUN in batch:
         return all_views(session, lang)
     views = {"status": status_text(session, lang)}
     if any(isinstance(item, TrainEvent) for item in batch):
-        views["curves"] = curves_figure(session, lang)
+        views.update(curves=curves_figure(session, lang), layer_grads=layer_grads_figure(session, lang))
     if any(isinstance(item, Snapshot) for item in batch):
         views.update(probe=probe_figure(session, lang), scores=scores_figure(session, lang),
                      sample=sample_text(session, lang))

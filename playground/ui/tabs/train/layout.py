@@ -87,6 +87,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             c["refusal"] = gr.Markdown(elem_id="train-refusal")
             c["status"] = gr.Markdown(label("train_status_idle"), elem_id="train-status")
             c["curves"] = gr.Plot(show_label=False, elem_id="train-curves")
+            c["layer_grads"] = gr.Plot(show_label=False, elem_id="train-layer-grads")
             with gr.Row():
                 c["download"] = gr.DownloadButton(label("btn_train_download"), interactive=False,
                                                   elem_id="train-download")
