@@ -29,19 +29,21 @@ LIMIT_MS = 120_000
 # and gone and a figure with data shows in it.
 _SWITCH_JS = """
 (view) => new Promise((done, failed) => {
-  const panel = document.querySelector(`#tab-${view}`);
+  const panel = () => document.querySelector(`#tab-${view}`);      // a tab's panel is made when first shown
+  const busy = () => (panel() && panel().getAttribute('aria-busy'))
+                     || (window.playgroundDraws && window.playgroundDraws.count > 0);     // draws under way
   const start = performance.now();
   let marked = false;
-  const figure = () => Array.from(panel.querySelectorAll('.js-plotly-plot'))
+  const figure = () => Array.from(panel().querySelectorAll('.js-plotly-plot'))
     .some((g) => g._fullData && g._fullData.length && g.offsetParent !== null);
   const check = () => {
-    if (panel.getAttribute('aria-busy')) marked = true;
-    if (marked && !panel.getAttribute('aria-busy') && figure()) { done(performance.now() - start); return; }
+    if (busy()) marked = true;
+    if (marked && panel() && !busy() && figure()) { done(performance.now() - start); return; }
     if (performance.now() - start > %d) { failed(new Error(`tab ${view} not drawn`)); return; }
     requestAnimationFrame(check);
   };
-  new MutationObserver(() => { if (panel.getAttribute('aria-busy')) marked = true; })
-    .observe(panel, {attributes: true, attributeFilter: ['aria-busy']});
+  new MutationObserver(() => { if (busy()) marked = true; })
+    .observe(document.querySelector('#tabs'), {subtree: true, childList: true, attributes: true});
   document.querySelector(`#tab-${view}-button`).click();
   requestAnimationFrame(check);
 })
