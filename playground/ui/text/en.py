@@ -659,7 +659,6 @@ EN: dict[str, str] = {
     "col_train_expected": "expected",
     "fig_train_curves": "Training: {task}",
     "fig_train_layer_grads": "Gradient norm per layer (log scale)",
-    "fig_train_layer_grads": "Gradient norm per layer (log scale)",
     "fig_train_probe": "The probe input at step {step}: {kind}",
     "fig_train_scores": "{score} of every head during training",
     "w_loss": "loss",
@@ -1165,11 +1164,6 @@ EN: dict[str, str] = {
     "w_grads_encoder_block": "encoder block {i}",
     "w_grads_decoder_block": "decoder block {i}",
     "w_grads_head": "head",
-    "w_grads_embeddings": "embeddings",
-    "w_grads_block": "block {i}",
-    "w_grads_encoder_block": "encoder block {i}",
-    "w_grads_decoder_block": "decoder block {i}",
-    "w_grads_head": "head",
     "train_bleu": " · BLEU **{bleu:.1f}** (characters)",
     "err_inverse_sqrt_warmup": "The inverse-square-root schedule needs a warm-up of at least 1 step (its rate grows as "
                                "step × warm-up^-1.5). Set Warm-up steps to 1 or more.",
@@ -1191,8 +1185,6 @@ EN: dict[str, str] = {
         "falls as 1/√step and ignores the learning rate field. All but the last start with a linear warm-up."),
     # Class walk-through: error title, empty figures
     "err_title": "Error",
-    "empty_train_layer_grads": "Each layer's gradient norm appears here while a model trains, one line per layer: "
-                               "lines that fall apart show gradients vanishing or exploding with depth.",
     "empty_train_layer_grads": "Each layer's gradient norm appears here while a model trains, one line per layer: "
                                "lines that fall apart show gradients vanishing or exploding with depth.",
     "empty_train_curves": "Loss, accuracy and learning-rate curves appear here while a model trains: choose a task "

@@ -590,7 +590,6 @@ ZH: dict[str, str] = {
     "col_train_expected": "期望",
     "fig_train_curves": "训练：{task}",
     "fig_train_layer_grads": "每层的梯度范数（对数刻度）",
-    "fig_train_layer_grads": "每层的梯度范数（对数刻度）",
     "fig_train_probe": "第 {step} 步的探针输入：{kind}",
     "fig_train_scores": "训练过程中每个头的{score}",
     "w_loss": "损失",
@@ -1049,11 +1048,6 @@ ZH: dict[str, str] = {
     "w_grads_encoder_block": "编码器第 {i} 块",
     "w_grads_decoder_block": "解码器第 {i} 块",
     "w_grads_head": "输出头",
-    "w_grads_embeddings": "嵌入层",
-    "w_grads_block": "第 {i} 块",
-    "w_grads_encoder_block": "编码器第 {i} 块",
-    "w_grads_decoder_block": "解码器第 {i} 块",
-    "w_grads_head": "输出头",
     "train_bleu": " · BLEU **{bleu:.1f}**（字符级）",
     "err_inverse_sqrt_warmup": "平方根倒数调度至少需要 1 步预热（它的学习率按 步数 × 预热步数^-1.5 增长）。请把预热步数设为 1 或更多。",
     "train_stability_explanation": (
@@ -1071,7 +1065,6 @@ ZH: dict[str, str] = {
         "除最后一种外，都先线性预热。"),
     # Class walk-through: error title, empty figures
     "err_title": "出错了",
-    "empty_train_layer_grads": "模型训练时，每层的梯度范数显示在这里，每层一条线：各条线随深度拉开，说明梯度在消失或爆炸。",
     "empty_train_layer_grads": "模型训练时，每层的梯度范数显示在这里，每层一条线：各条线随深度拉开，说明梯度在消失或爆炸。",
     "empty_train_curves": "模型训练时，损失、准确率和学习率曲线显示在这里：选择任务后按“开始”。",
     "empty_train_probe": "探针输入上每一层、每个头的注意力显示在这里，并随训练更新：按“开始”。",
