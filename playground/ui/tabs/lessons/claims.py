@@ -438,6 +438,7 @@ CLAIMS: dict[str, Callable[[Shown, str], list[Claim]]] = {
     "cost_treemap": cost_gpt2,
     "cost_recurrence": cost_recurrence,
 }
+CLAIMS.update(LLM_CLAIMS)                   # lesson 16
 
 
 # ------------------------------------------------------------------ text claims
@@ -469,7 +470,6 @@ def rhyme_text_claims(registry: ModelRegistry) -> list[Claim]:
                   round(math.log(vocab), 1)),
             Claim("lesson 10: about 400,000 parameters (the prediction's feedback)",
                   stated(lesson.experiment.predict.choices[0].feedback.en, r"about " + NUMBER + " parameters"),
-CLAIMS.update(LLM_CLAIMS)                   # lesson 16
                   parameters, tolerance=0.25 * parameters),
             Claim("lesson 10: the preset's layers and width", (stated(text, r"\((\d) layers"), stated(text, r"width (\d+)")),
                   (form.layers, form.d_model)),
