@@ -37,7 +37,7 @@ def test_the_panel_fields_come_after_the_language_so_positional_api_calls_keep_w
     assert names[:12] == ["model", "prompt", "strategy", "temperature", "top_k", "top_p", "seed", "max_new",
                           "beam_width", "layer", "head", "steps"]
     assert names[12:] == list(GenerateForm.LATE) == ["ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess",
-                                                     "gg_step"]
+                                                     "gg_step", "repetition_penalty"]
 
 
 def test_a_link_keeps_the_panels_fields_and_drops_heads_the_model_lacks(registry):
