@@ -205,7 +205,8 @@ def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(serv
     settings = ["strategy", "temperature", "top_k", "top_p", "seed", "max_new", "beam_width", "layer", "head"]
     for name in ("/generate_step", "/generate_heads_off", "/generate_exposure"):
         assert [p["parameter_name"] for p in endpoints[name]["parameters"]] == \
-            ["model", "prompt", *settings, "lang", "ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess", "gg_step"]
+            ["model", "prompt", *settings, "lang", "ho_heads", "ho_how", "xb_target", "dla_token", "gg_guess", "gg_step",
+             "repetition_penalty"]
     tokens, _ = generate(client, "step", "tiny-gpt", "abc")              # by position, without the panels' fields
     assert len(generated(tokens)) == 1
     figure, summary, link = client.predict("tiny-gpt", "abc ab", *GREEDY, 0, 0, "zh-CN", ["decoder.1.0"], "mean",
