@@ -1,7 +1,10 @@
 """Helpers shared by the benchmark suites."""
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
+import sys
 import time
 from typing import Callable
 
@@ -32,3 +35,15 @@ def alternate(first: Callable[[], object], second: Callable[[], object], rounds:
         first_times.append(seconds(first))
         second_times.append(seconds(second))
     return statistics.median(first_times), statistics.median(second_times)
+
+
+def run_alone(prog: str, description: str, run: Callable[[bool], list[dict]], argv: list[str] | None = None) -> int:
+    """`python -m <prog> [--quick]`: one benchmark's lines alone, one JSON line each (the suite that
+    holds it measures them too)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats; every metric is still measured")
+    args = parser.parse_args(argv)
+    for line in run(args.quick):
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
+    return 0

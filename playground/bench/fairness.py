@@ -18,14 +18,12 @@ Only localhost is contacted; every loop is bounded in count and time.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import multiprocessing
 import os
 import random
 import re
-import sys
 import time
 import urllib.request
 from dataclasses import replace
@@ -35,7 +33,7 @@ import numpy as np
 
 from playground.bench import load
 from playground.bench.asyncio_transport import AsyncioTransport
-from playground.bench.common import result
+from playground.bench.common import result, run_alone
 from playground.ui.session.training import RUN_SECONDS
 
 SUITE = "app"
@@ -267,14 +265,8 @@ def run_flood(quick: bool) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m playground.bench.fairness",
-                                     description="light_p95_ms_during_queue_flood alone (the app suite measures it too)")
-    parser.add_argument("--quick", action="store_true", help="a shorter flood; both lines are still measured")
-    args = parser.parse_args(argv)
-    for line in run_flood(args.quick):
-        sys.stdout.write(json.dumps(line) + "\n")
-        sys.stdout.flush()
-    return 0
+    return run_alone("python -m playground.bench.fairness",
+                     "light_p95_ms_during_queue_flood alone (the app suite measures it too)", run_flood, argv)
 
 
 if __name__ == "__main__":

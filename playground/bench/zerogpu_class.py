@@ -25,12 +25,9 @@ Timings are wall clock on whatever else the machine runs; load_avg_1m says how b
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import random
 import signal
-import sys
 import threading
 import time
 
@@ -40,7 +37,7 @@ from gradio_client.utils import Status
 
 from playground.bench.app import AppProcess, local_client
 from playground.bench.app_training import STEP, Viewer, copy_form, environment, page_view
-from playground.bench.common import result
+from playground.bench.common import result, run_alone
 from playground.bench.fairness import TRUST_FORWARDED, student_address
 from playground.bench.zerogpu_app import GPU_MODEL, QUEUE_S, WORKER_START_S
 from playground.bench.zerogpu_platform import Answer, ControlApi, platform_environment
@@ -192,13 +189,7 @@ def children(pid: int) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m playground.bench.zerogpu_class", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer viewers; both metrics are still measured")
-    args = parser.parse_args(argv)
-    for line in run(args.quick):
-        sys.stdout.write(json.dumps(line) + "\n")
-        sys.stdout.flush()
-    return 0
+    return run_alone("python -m playground.bench.zerogpu_class", __doc__.splitlines()[0], run, argv)
 
 
 if __name__ == "__main__":
