@@ -173,6 +173,10 @@ def _classroom_cases(rng: np.random.Generator) -> dict:
         "grouped_bars": lambda: viz.grouped_bars([f"block {i}" for i in range(L)],
                                                  {"pre": rng.random(L), "post": rng.random(L)},
                                                  "Gradient norms", "layer", "norm", log_y=True),
+        "layer_gradient_norms": lambda: viz.layer_gradient_norms(
+            list(range(0, 5000, 100)), {name: rng.uniform(0.01, 1.0, 50) for name in
+                                        ["embeddings", *(f"block {i}" for i in range(L)), "head"]}),
+        "shifted_window": lambda: viz.shifted_window(tokens[:-1], tokens[1:]),
         "activation_comparison": lambda: viz.activation_comparison(
             np.linspace(-4, 4, 201), {"ReLU": np.maximum(np.linspace(-4, 4, 201), 0)},
             {"ReLU": (np.linspace(-4, 4, 201) > 0).astype(float)}, {"ReLU": rng.normal(size=4 * d)},
