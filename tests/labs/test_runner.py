@@ -161,6 +161,12 @@ def _architectures(r):
         assert variant.history["val_loss"][-1] < variant.history["val_loss"][0]
 
 
+def _llm_block(r):                      # equal parameters at the lab's own size: test_llm_block_lab.py
+    assert [v.model_config["norm_type"] for v in r.variants] == ["layernorm", "rmsnorm"]
+    for variant in r.variants:
+        assert variant.history["val_loss"][-1] < variant.history["val_loss"][0]
+
+
 def _positional(r):
     counts = _values(r, "parameter_count")
     config = r.reference.model_config
@@ -285,6 +291,7 @@ EXPECTED = {
     "float-mask": _float_mask,
     "overfitting": _overfitting,
     "characters-vs-bpe": _characters_vs_bpe,
+    "llm-block": _llm_block,
 }
 
 
