@@ -62,6 +62,7 @@ def ends_at_its_goal(updates: list[dict], lesson_id: str, figures: int) -> str:
 
 def test_lesson_9_trains_copy_live_and_stops_at_its_exact_match_goal(monkeypatch):
     monkeypatch.setattr(live, "COPY_GOAL", 0.0)              # reached at the first evaluation
+    monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)         # every step streams, however fast the machine
     workspace = Workspace("copy")
     updates = run(workspace, "copy-training")
     status = ends_at_its_goal(updates, "copy-training", 3)
@@ -90,18 +91,20 @@ def test_a_lessons_run_keeps_the_model_trained_in_the_train_tab_beside_its_own(m
 
 
 def test_lesson_10_memorises_the_rhyme_until_its_training_loss_goal(monkeypatch):
-    monkeypatch.setattr(live, "RHYME_GOAL", 3.0)             # ln 37 = 3.6 at random weights
+    monkeypatch.setattr(live, "RHYME_GOAL", 1.0)             # ln 37 = 3.6 at random weights; reached after several progress reports
+    monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)         # every step streams, however fast the machine
     workspace = Workspace("rhyme")
     updates = run(workspace, "char-lm", "en")
     ends_at_its_goal(updates, "char-lm", 1)
     trainer = workspace.training.trainer
-    reached = next(e for e in trainer.history if e.loss <= 3.0)
+    reached = next(e for e in trainer.history if e.loss <= 1.0)
     assert f"Goal reached at step {reached.step}" in updates[-1]["live_status"]
     assert workspace.training.spec.data == "rhyme" and workspace.training.spec.preset.block_size == 32
 
 
 def test_lesson_14_follows_the_head_scores_until_an_induction_head(monkeypatch):
     monkeypatch.setattr(live, "INDUCTION_THRESHOLD", -1.0)   # crossed at the first snapshot after step 0
+    monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)         # every step streams, however fast the machine
     workspace = Workspace("induction")
     status = ends_at_its_goal(run(workspace, "heads-form"), "heads-form", 3)
     first_snapshot = workspace.training.score_history[1][0]
