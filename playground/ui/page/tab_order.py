@@ -49,11 +49,6 @@ class TabOrder:
             self._kinds = {t: k for t, k in self._kinds.items() if t >= oldest}
             self._changed.notify_all()
 
-    def started_after(self, ticket: int) -> set[str]:
-        """The kinds of the events that started after `ticket`."""
-        with self._changed:
-            return {kind for t, kind in self._kinds.items() if t > ticket}
-
     def kept(self, ticket: int, updates: Mapping[Any, Any]) -> tuple[dict, bool]:
         """The updates (keyed by component) no later-started event has written, recorded as written by
         `ticket`; and whether all of them were kept."""
