@@ -61,13 +61,19 @@ def title_overflow(page, elem_id: str) -> float:
     return page.evaluate(_TITLE_OVERFLOW_JS, elem_id)
 
 
-def open_page(browser, url: str, locale: str, tab: str = "attention"):
-    """A fresh browser context with `locale`, at 1280x720, with the app loaded (on its first tab,
-    Lessons) and then `tab` opened and drawn; a link (`?view=...`) opens its own tab instead."""
+def page_at(browser, url: str, locale: str = "en-US"):
+    """A page in a fresh browser context with `locale`, at 1280x720, loading `url` (not waiting for a draw)."""
     context = browser.new_context(viewport=VIEWPORT, locale=locale)
     context.set_default_timeout(WAIT_SECONDS * 1000)
     page = context.new_page()
     page.goto(url)
+    return page
+
+
+def open_page(browser, url: str, locale: str, tab: str = "attention"):
+    """A fresh browser context with `locale`, at 1280x720, with the app loaded (on its first tab,
+    Lessons) and then `tab` opened and drawn; a link (`?view=...`) opens its own tab instead."""
+    page = page_at(browser, url, locale)
     linked = dict(parse_qsl(urlsplit(url).query)).get("view")
     if linked is not None:                   # a link opens and draws its own tab
         page.wait_for_selector(f"#tab-{linked}:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)

@@ -3,17 +3,14 @@ config (RMSNorm, gated feed-forward, 2 key/value heads, rotary base) and draws i
 cache with grouped queries beside multi-head attention, in both languages (screenshots)."""
 import pytest
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, screenshot
+from .pages import WAIT_SECONDS, drawn, page_at, screenshot
 
 TOTAL = 7_014_656              # the llama-style-small preset's parameters (tests/ui/test_architecture_llm.py)
 
 
 @pytest.mark.parametrize("lang, cache_word", [("en", "4 times smaller"), ("zh-CN", "小了 4 倍")])
 def test_the_llama_style_preset_shows_its_pieces_and_its_smaller_kv_cache(app, browser, screenshots, lang, cache_word):
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    context.set_default_timeout(WAIT_SECONDS * 1000)
-    page = context.new_page()
-    page.goto(f"{app.url}?view=architecture&preset=llama-style-small&lang={lang}")
+    page = page_at(browser, f"{app.url}?view=architecture&preset=llama-style-small&lang={lang}")
     page.wait_for_selector("#tab-architecture:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     treemap = drawn(page, "arch-treemap", lambda fig: fig["traces"][0]["values"][0] == TOTAL)
     labels = treemap["traces"][0]["labels"]
@@ -28,4 +25,4 @@ def test_the_llama_style_preset_shows_its_pieces_and_its_smaller_kv_cache(app, b
     page.locator("#arch-llm-pieces").scroll_into_view_if_needed()
     page.locator("#arch-llm-pieces").screenshot(path=str(screenshots / f"architecture-llm-pieces-{lang}.png"))
     screenshot(page, screenshots, f"architecture-llama-preset-{lang}")
-    context.close()
+    page.context.close()

@@ -5,7 +5,6 @@ characters are shown beside the prompt; an uploaded model is picked and drawn.""
 import shutil
 
 from .pages import (
-    VIEWPORT,
     WAIT_SECONDS,
     address,
     choose_model,
@@ -13,6 +12,7 @@ from .pages import (
     error_toast,
     markdown,
     open_page,
+    page_at,
     screenshot,
     type_into,
     wait_until,
@@ -21,14 +21,6 @@ from .pages import (
 GPT = "untrained-gpt"                       # every installation has it
 PROMPT = "abcab"
 LINK = f"?view=generate&model={GPT}&prompt={PROMPT}&strategy=greedy&top_k=5&seed=7&steps=3&lang=en"
-
-
-def open_at(browser, url: str):
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    context.set_default_timeout(WAIT_SECONDS * 1000)
-    page = context.new_page()
-    page.goto(url)
-    return page
 
 
 PROMPT_TOKENS = len(PROMPT)                 # one token a character
@@ -45,7 +37,7 @@ def at_step(page, index: int) -> dict:
 
 
 def test_a_link_with_steps_shows_what_three_step_presses_show(app, browser):
-    linked = open_at(browser, f"{app.url}{LINK}")
+    linked = page_at(browser, f"{app.url}{LINK}")
     by_link = at_step(linked, 3)
     assert not linked.is_visible("#link-note")
     linked.context.close()
@@ -75,7 +67,7 @@ COPY_HEADS = "cross.0.1,cross.0.2,cross.0.3,cross.1.3"       # the copy model's 
 
 
 def test_the_panels_draw_for_the_prompt_and_the_accepted_characters_follow_it(app, browser, screenshots):
-    page = open_at(browser, f"{app.url}?view=generate&model=copy&prompt=abcdefghij&ho_heads={COPY_HEADS}&lang=en")
+    page = page_at(browser, f"{app.url}?view=generate&model=copy&prompt=abcdefghij&ho_heads={COPY_HEADS}&lang=en")
     wait_until(lambda: "copy" in markdown(page, "generate-status"), "the linked tab drawn", seconds=2 * WAIT_SECONDS)
     wait_until(lambda: "Accepts only these characters" in markdown(page, "generate-accepted"), "the accepted note")
     shipped = "a b c d e f g h i j" in markdown(page, "generate-accepted")      # the shipped copy model, trained on 10

@@ -6,24 +6,17 @@ import pytest
 from playground.labs import get_lab
 from playground.ui.lessons import LESSONS
 
-from .pages import CJK, VIEWPORT, WAIT_SECONDS, drawn, markdown, no_error_toast, screenshot, title_overflow, wait_until
+from .pages import (CJK, WAIT_SECONDS, drawn, markdown, no_error_toast, page_at, screenshot, title_overflow,
+                    wait_until)
 
 LESSON = LESSONS[-1]
 LAB = get_lab("llm-block")
 LAB_SECONDS = 240                     # the lab's two models at its size, on a busy 2-core machine
 
 
-def _open(browser, url: str):
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    context.set_default_timeout(WAIT_SECONDS * 1000)
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
 def test_the_llm_lesson_draws_its_figures_and_runs_its_experiment(app, browser, screenshots, lang):
-    page = _open(browser, f"{app.url}?view=lessons&lesson={LESSON.id}&lang={lang}")
+    page = page_at(browser, f"{app.url}?view=lessons&lesson={LESSON.id}&lang={lang}")
     try:
         wait_until(lambda: markdown(page, "lesson-title") == LESSON.title(lang), "the lesson's title",
                    seconds=4 * WAIT_SECONDS)
@@ -50,7 +43,7 @@ def test_the_llm_lesson_draws_its_figures_and_runs_its_experiment(app, browser, 
 
 
 def test_the_block_lab_runs_both_blocks_and_states_the_steps_to_its_target(app, browser, screenshots):
-    page = _open(browser, f"{app.url}?view=labs&lab={LAB.id}&lang=en")
+    page = page_at(browser, f"{app.url}?view=labs&lab={LAB.id}&lang=en")
     try:
         wait_until(lambda: LAB.question.en[:40] in markdown(page, "labs-card"), "the lab's card",
                    seconds=4 * WAIT_SECONDS)
