@@ -1,9 +1,10 @@
 """Tiny versions of the labs: the same data, variants and depth, a few steps, small batches."""
 import math
 
-from playground.data import CorpusUnavailable
 from playground.labs import Lab, LabRun, LabResult, get_lab
 from playground.labs import lab as lab_module
+
+from ..offline import without_tiny_shakespeare_loader
 
 TINY_STEPS = 16
 
@@ -33,13 +34,6 @@ def prepared(lab: Lab) -> LabRun:
 def without_tiny_shakespeare(monkeypatch) -> None:
     """Labs read their corpora as on a machine with no copy of tiny Shakespeare and no network (the
     labs' corpus caches are emptied first; the caller empties them again when it is done)."""
-    real_load = lab_module.load_corpus
-
-    def offline(name, allow_download=True):
-        if name == "tiny_shakespeare":
-            raise CorpusUnavailable("offline")
-        return real_load(name, allow_download)
-
     lab_module.corpus_text.cache_clear()
     lab_module._text_data.cache_clear()
-    monkeypatch.setattr(lab_module, "load_corpus", offline)
+    monkeypatch.setattr(lab_module, "load_corpus", without_tiny_shakespeare_loader(lab_module.load_corpus))

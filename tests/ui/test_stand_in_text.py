@@ -5,11 +5,12 @@ import dataclasses
 
 import pytest
 
-from playground.data import CorpusUnavailable
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.generate import GenerateForm
 from playground.ui.tabs.generate import handlers
 from playground.ui.views import probes
+
+from ..offline import without_tiny_shakespeare_loader
 
 SAID = {"en": "bundled English text is used in its place", "zh-CN": "改用内置的英文文本"}
 
@@ -17,15 +18,8 @@ SAID = {"en": "bundled English text is used in its place", "zh-CN": "改用内�
 @pytest.fixture
 def offline(monkeypatch):
     """tiny Shakespeare neither on the machine nor downloadable; the held-out texts read afresh."""
-    real_load = probes.load_corpus
-
-    def load(name, allow_download=True):
-        if name == "tiny_shakespeare":
-            raise CorpusUnavailable("not on this machine")
-        return real_load(name, allow_download)
-
     probes._held_out.cache_clear()
-    monkeypatch.setattr(probes, "load_corpus", load)
+    monkeypatch.setattr(probes, "load_corpus", without_tiny_shakespeare_loader(probes.load_corpus))
     yield
     probes._held_out.cache_clear()
 
