@@ -23,7 +23,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from playground.labs import get_lab
-from playground.ui.lessons import LESSONS, Bilingual
+from playground.ui.course import LESSONS, Bilingual
 from playground.ui.page.runtime import configure_torch, warm_up
 from playground.ui.session import training
 from playground.ui.session.workspace import Workspace

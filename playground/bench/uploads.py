@@ -127,7 +127,7 @@ def upload_view_lines() -> list[dict]:
     """The four lines, measured once (the first view is what a hostile upload costs)."""
     from playground.ui.page.runtime import configure_torch
     from playground.ui.page.validation import UPLOAD_LIMITS
-    from playground.ui.session.own_models import load_own_model
+    from playground.ui.header.own_models import load_own_model
     from playground.ui.session.workspace import Workspace
     from playground.ui.tabs.attention import AttentionForm
     from playground.ui.tabs.attention import handlers as attention

@@ -9,21 +9,22 @@ from starlette.middleware import Middleware
 
 from .header import room_button, room_page
 from .header.room_api import RoomActions
-from .page import accessibility, drawing, hiding, links, memory, qr, session_costs, showing
+from .page import accessibility, drawing, hiding, links, qr, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
-from .page.fair_queue import FairQueue
+from .server.fair_queue import FairQueue
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
 from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
 from .page.runtime import configure_torch, positive_int_env
-from .page.link_size import LinkSize
-from .page.security_headers import SecurityHeaders
-from .page.session_end import end_session
-from .page.session_state import lean_sessions
-from .page.static_cache import KeptResponses
+from .server.link_size import LinkSize
+from .server.security_headers import SecurityHeaders
+from .server.session_end import end_session
+from .server.session_state import lean_sessions
+from .server.static_cache import KeptResponses
 from .page.validation import MAX_FILE_BYTES
-from .session import own_models
+from .server import memory, session_costs
+from .header import own_models
 from playground.zoo import ModelRegistry
 from .session.workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 from .tabs import PAGE_NEEDS, TABS
@@ -67,7 +68,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
     """The whole app; models come from `pretrained_dir` (default: $PLAYGROUND_PRETRAINED_DIR or pretrained/).
     Its `workspaces` is the store of its sessions' workspaces, for `max_sessions` tabs (default:
     $PLAYGROUND_MAX_SESSIONS or MAX_SESSIONS)."""
-    memory.bound_arenas()                    # before the server's threads allocate (see page.memory)
+    memory.bound_arenas()                    # before the server's threads allocate (see server.memory)
     configure_torch()
     session_costs.install()
     registry = ModelRegistry(pretrained_dir)

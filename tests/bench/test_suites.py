@@ -219,7 +219,7 @@ def test_the_viewer_metric_is_null_unless_both_trainings_kept_running():
 def test_lessons_suite_reports_its_metrics_and_counts_an_untranslated_text_and_a_mismatched_claim(monkeypatch):
     from playground.bench import lessons
     from playground.claims import Claim
-    from playground.ui.lessons import LESSONS, Bilingual
+    from playground.ui.course import LESSONS, Bilingual
     monkeypatch.setattr(lessons, "open_times_ms", lambda registry: [10.0] * 19 + [900.0])
     monkeypatch.setattr(lessons, "claims", lambda registry: [Claim("a", 1, 1), Claim("b", 0.2, 0.5), Claim("c", "x", "x")])
     monkeypatch.setattr(lessons, "run_claims", lambda quick: [Claim("run a", 1, 1), Claim("run b", 2, 3)])

@@ -7,7 +7,7 @@ import pytest
 
 from playground.hub import load_model
 from playground.ui import create_app
-from playground.ui.session import hub_models
+from playground.ui.header import hub_models
 from tests.hub.llama_helpers import save_random_llm
 from tests.ui.serving import serve
 

@@ -7,7 +7,7 @@ Screenshots of every lesson and of each of its figures (whose titles must fit) g
 $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/, in Chinese and in English."""
 import pytest
 
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.tabs.lessons.layout import STORAGE_KEY
 
 from .pages import (

@@ -4,7 +4,7 @@ block against the 2024 block run to its end, its findings naming the target loss
 import pytest
 
 from playground.labs import get_lab
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 
 from .pages import (CJK, WAIT_SECONDS, drawn, markdown, no_error_toast, page_at, screenshot, title_overflow,
                     wait_until)

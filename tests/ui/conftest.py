@@ -1,4 +1,8 @@
-"""Tiny checkpoints for the app to load, and the registry over them."""
+"""Tiny checkpoints for the app to load, and the registry over them; the shipped models' registry
+and the Lessons tab's views of it, each built once for the whole test run."""
+import copy
+import functools
+
 import pytest
 import torch
 
@@ -6,6 +10,7 @@ from playground.checkpoint import save
 from playground.data import CharTokenizer, tasks
 from playground.model import ModelConfig, build_model
 from playground.ui import create_app
+from playground.ui.tabs.lessons.views import VIEWS
 from playground.zoo import ModelRegistry
 
 LETTERS = CharTokenizer("abcdefghij ")
@@ -45,10 +50,31 @@ def demo(pretrained_dir):
     return create_app(pretrained_dir)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def shipped():
-    """The registry of the models shipped in pretrained/ (skips where the copy model is absent)."""
+    """The registry of the models shipped in pretrained/, shared read-only as the app shares it (skips
+    where the copy model is absent)."""
     registry = ModelRegistry()
     if registry.get("copy") is None or registry.get("copy").source != "pretrained":
         pytest.skip("needs the shipped copy model (pretrained/copy)")
     return registry
+
+
+_BUILT_VIEWS = {}               # (view key, lang) -> Shown, of the `shipped` registry
+
+
+def _built_once(key: str, view, shipped_registry: ModelRegistry, registry: ModelRegistry, lang: str):
+    if registry is not shipped_registry:
+        return view(registry, lang)
+    if (key, lang) not in _BUILT_VIEWS:
+        _BUILT_VIEWS[key, lang] = view(registry, lang)
+    return copy.deepcopy(_BUILT_VIEWS[key, lang])                # a test may change the figures it gets
+
+
+@pytest.fixture
+def lesson_views(monkeypatch, shipped):
+    """`shipped`, whose Lessons views (VIEWS) are each built once per language for the whole test run:
+    a view is a function of the shipped models and the language only. Each call gets its own copy."""
+    for key, view in list(VIEWS.items()):
+        monkeypatch.setitem(VIEWS, key, functools.partial(_built_once, key, view, shipped))
+    return shipped

@@ -11,7 +11,7 @@ import torch
 
 from playground.checkpoint import to_bytes
 from playground.generate import SamplingConfig, Stepper
-from playground.ui.session.own_models import load_own_model
+from playground.ui.header.own_models import load_own_model
 from playground.zoo import held_out_loss
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,

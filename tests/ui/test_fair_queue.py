@@ -8,8 +8,8 @@ import pytest
 from gradio.data_classes import PredictBodyInternal
 
 from playground.ui import create_app
-from playground.ui.page import fair_queue
-from playground.ui.page.fair_queue import FairQueue
+from playground.ui.server import fair_queue
+from playground.ui.server.fair_queue import FairQueue
 
 SCHOOL, FLOODER, HOME = "203.0.113.7", "198.51.100.9", "192.0.2.44"
 

@@ -4,7 +4,7 @@ the flooder is held at its address's limit and told why. Workers are played by h
 queue (no server runs), so what is checked is the order, not a time."""
 import pytest
 
-from playground.ui.page import fair_queue
+from playground.ui.server import fair_queue
 
 from .test_fair_queue import FLOODER, app, built, join, line  # noqa: F401  (the fixtures and helpers)
 

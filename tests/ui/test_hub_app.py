@@ -6,7 +6,7 @@ from gradio_client.exceptions import AppError
 
 from playground.hub import load_gpt2
 from playground.ui import create_app
-from playground.ui.session import hub_models
+from playground.ui.header import hub_models
 from tests.hub.helpers import save_random_gpt2
 
 from .serving import serve

@@ -9,7 +9,7 @@ import gradio as gr
 import pytest
 
 from playground.hub import load_model
-from playground.ui.session.hub_models import MAX_HUB_PARAMETERS, HubModels
+from playground.ui.header.hub_models import MAX_HUB_PARAMETERS, HubModels
 from playground.generate import SamplingConfig
 from playground.ui.tabs import generate
 from playground.ui.tabs.architecture.views import FIELDS, architecture_views

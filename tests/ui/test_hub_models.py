@@ -9,7 +9,7 @@ import gradio as gr
 import pytest
 
 from playground.hub import load_gpt2
-from playground.ui.session.hub_models import HubModels, check_repository, hub_name
+from playground.ui.header.hub_models import HubModels, check_repository, hub_name
 from playground.generate import SamplingConfig
 from playground.ui.tabs import generate
 from playground.ui.tabs.architecture.views import FIELDS, architecture_views

@@ -6,7 +6,7 @@ import re
 import gradio as gr
 import pytest
 
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.lessons import LessonsForm, handlers
 from playground.ui.text.i18n import text

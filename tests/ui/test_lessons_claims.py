@@ -6,7 +6,7 @@ own findings agree too). A claim that contradicts its figure fails."""
 import pytest
 
 from playground.labs import get_lab
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.session import training
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.labs import session as ui_labs

@@ -11,7 +11,7 @@ import pytest
 
 from playground.labs import get_lab
 from playground.ui import create_app
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.page.context import training_slots
 from playground.ui.session import training
 from playground.ui.session.workspace import Workspace

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from playground.labs import LABS
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.ui.text.en import EN
 from playground.ui.text.zh import ZH

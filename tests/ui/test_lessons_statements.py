@@ -5,7 +5,7 @@ import pytest
 
 from playground.labs import get_lab
 from playground.train.metrics import bleu
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.text.i18n import text
 
 from ..labs.helpers import prepared

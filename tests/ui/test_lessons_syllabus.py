@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from playground.ui.lessons import LESSONS, Bilingual, Question
-from playground.ui.lessons.lesson import Choice, Experiment
+from playground.ui.course import LESSONS, Bilingual, Question
+from playground.ui.course.lesson import Choice, Experiment
 
 ORDER = ("tokens", "embeddings", "positions", "attention", "heads", "masks", "block", "architectures",
          "copy-training", "char-lm", "decoding", "measuring", "bugs", "heads-form", "cost", "llms")

@@ -4,7 +4,7 @@ import gradio as gr
 import plotly.graph_objects as go
 import pytest
 
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.page.forms import decode_query
 from playground.ui.page.links import link_query, note_text, parse_link
 from playground.zoo import ModelRegistry

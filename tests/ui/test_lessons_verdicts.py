@@ -4,7 +4,7 @@ that ended too early says so. The outcome functions read the run's numbers as th
 import plotly.graph_objects as go
 import pytest
 
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.lessons import LessonsForm, handlers, live
 from playground.ui.tabs.lessons.run_findings import cross_pattern, formation_order, rhyme_ending

@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from playground.ui.lessons import LESSONS
+from playground.ui.course import LESSONS
 from playground.ui.page.widgets import MathMarkdown
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.ui.text.en import EN

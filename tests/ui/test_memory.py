@@ -1,8 +1,8 @@
 """The allocator is bounded and trimmed where glibc runs the process, and left alone elsewhere."""
 import platform
 
-from playground.ui.page import memory
-from playground.ui.page.session_state import LeanStateHolder
+from playground.ui.server import memory
+from playground.ui.server.session_state import LeanStateHolder
 from playground.ui.session.workspace import WorkspaceStore
 
 

@@ -14,7 +14,7 @@ import pytest
 from playground.ui.page.forms import encode_query
 from playground.ui.page.links import MAX_NOTED, note_text, parse_link
 from playground.ui.page.refusals import refusal_figures
-from playground.ui.session.own_models import load_own_model
+from playground.ui.header.own_models import load_own_model
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs import architecture, attention, generate, inside, labs, lessons, positional, tokenizer, train
 from playground.ui.tabs.architecture import handlers as architecture_handlers

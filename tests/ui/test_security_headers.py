@@ -7,8 +7,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from playground.ui.app import launch_kwargs
-from playground.ui.page.security_headers import FRAME_ANCESTORS_ENV, SecurityHeaders, content_security_policy
-from playground.ui.page.static_cache import KeptResponses
+from playground.ui.server.security_headers import FRAME_ANCESTORS_ENV, SecurityHeaders, content_security_policy
+from playground.ui.server.static_cache import KeptResponses
 
 
 def directives(policy: str) -> dict[str, list[str]]:

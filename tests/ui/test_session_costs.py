@@ -13,7 +13,7 @@ import pytest
 from gradio.state_holder import SessionState
 
 from playground.ui import create_app
-from playground.ui.page import session_costs
+from playground.ui.server import session_costs
 
 
 def test_a_new_sessions_state_is_the_same_with_the_cache(pretrained_dir, monkeypatch):

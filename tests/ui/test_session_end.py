@@ -9,7 +9,7 @@ import pytest
 from gradio_client import Client
 
 from playground.ui import create_app
-from playground.ui.page.session_end import sweep
+from playground.ui.server.session_end import sweep
 
 from .serving import serve
 

@@ -9,7 +9,7 @@ from gradio.blocks import BlocksConfig
 from gradio.state_holder import SessionState
 from gradio_client import Client
 
-from playground.ui.page.session_state import LeanSessionState, LeanStateHolder
+from playground.ui.server.session_state import LeanSessionState, LeanStateHolder
 
 from .serving import serve
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from playground.ui import create_app
-from playground.ui.page.static_cache import HASHED_FILE, KeptResponses, accepted_encoding, kept_for
+from playground.ui.server.static_cache import HASHED_FILE, KeptResponses, accepted_encoding, kept_for
 
 from .serving import serve
 

@@ -11,7 +11,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from playground.ui.page.forms import encode_query
-from playground.ui.page.link_size import MAX_LINK_BYTES, LinkSize
+from playground.ui.server.link_size import MAX_LINK_BYTES, LinkSize
 from playground.ui.page.links import note_text, parse_link
 from playground.ui.tabs import attention
 from playground.ui.tabs.generate.views import output_spans

@@ -103,7 +103,7 @@ def test_an_upload_with_a_vocabulary_over_the_limit_is_refused_naming_the_field_
     from playground.checkpoint import to_bytes
     from playground.model import ModelConfig, build_model
     from playground.ui.page.validation import MAX_MODEL_VOCAB, UPLOAD_LIMITS
-    from playground.ui.session.own_models import load_own_model
+    from playground.ui.header.own_models import load_own_model
 
     config = ModelConfig(arch="decoder_only", vocab_size=300_000, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
                          max_len=16)
@@ -126,7 +126,7 @@ def test_an_upload_whose_tokenizer_is_larger_than_its_vocabulary_needs_is_refuse
 
     from playground.checkpoint import to_bytes
     from playground.model import ModelConfig, build_model
-    from playground.ui.session.own_models import load_own_model
+    from playground.ui.header.own_models import load_own_model
 
     config = ModelConfig(arch="decoder_only", vocab_size=8, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
                          max_len=16)
@@ -182,7 +182,7 @@ UPLOADS = {"pickle": lambda: b"\x80\x04\x95 a pickle in disguise" + b"\0" * 64,
     ("not_playground", "en", "was not saved by the Playground"), ("not_playground", "zh-CN", "不是本游乐场保存的"),
 ])
 def test_a_refused_upload_says_why_in_the_pages_language(tmp_path, case, lang, words):
-    from playground.ui.session.own_models import load_own_model
+    from playground.ui.header.own_models import load_own_model
 
     path = tmp_path / "upload.safetensors"
     path.write_bytes(UPLOADS[case]())

@@ -5,7 +5,7 @@ import gradio as gr
 import plotly.graph_objects as go
 import pytest
 
-from playground.ui.page.session_state import LeanSessionState
+from playground.ui.server.session_state import LeanSessionState
 from playground.ui.page.wiring import POSTPROCESSED_IN_HANDLER, postprocessed, with_export
 
 FIGURE = go.Figure(go.Heatmap(z=[[0.1, 0.9], [0.5, 0.25]]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from string import ascii_uppercase
 
-from ..lessons import LESSONS, Bilingual, Lesson, Question
+from ..course import LESSONS, Bilingual, Lesson, Question
 from ..text.i18n import text
 from .room_rules import RoundSpec
 

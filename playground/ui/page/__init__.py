@@ -1,1 +1,1 @@
-"""Gradio machinery: events, forms, links, language, the page's caches."""
+"""The page's machinery: events and their order, forms, links, language, the shared views' cache."""

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from playground.limits import MAX_TRAIN_PARAMETERS
 
-from ..session.hub_models import MAX_HUB_MODELS, MAX_HUB_PARAMETERS
+from ..header.hub_models import MAX_HUB_MODELS, MAX_HUB_PARAMETERS
 from ..session.workspace import MAX_PASSING_SESSIONS, MAX_SESSION_MODELS, MAX_SESSIONS
 from ..tabs.attention.passes import DEFAULT_MAX_BYTES as PASS_CACHE_BYTES
 from .context import DEFAULT_TRAINING_SLOTS
-from .fair_queue import MAX_WAITING_PER_SESSION
-from .static_cache import KEPT_BYTES
+from ..server.fair_queue import MAX_WAITING_PER_SESSION
+from ..server.static_cache import KEPT_BYTES
 from .view_cache import DEFAULT_MAX_BYTES as VIEW_CACHE_BYTES
 
 MIB = 2**20

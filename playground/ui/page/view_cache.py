@@ -11,7 +11,7 @@ from typing import Any, Hashable
 
 from gradio.components.plot import PlotData
 
-from .bytes_lru import BytesLRU
+from ..server.bytes_lru import BytesLRU
 
 DEFAULT_MAX_BYTES = 64 * 2**20
 OTHER_UPDATE_BYTES = 512          # a control update, counted at a typical serialised size

@@ -1,1 +1,1 @@
-"""A session's state: its Workspace, the shared models, trainings, own and Hub models."""
+"""A session's state: its Workspace, the shared models' examples, trainings, the model the browser keeps."""

@@ -27,8 +27,8 @@ from playground.model import build_model
 from playground.train.presets import INDUCTION_REPEATS
 from playground.zoo import ModelRegistry
 
-from ...lessons import LESSONS, Lesson
-from ...lessons.syllabus import DECODING_TEMPERATURES, REPETITION_TOKENS
+from ...course import LESSONS, Lesson
+from ...course.syllabus import DECODING_TEMPERATURES, REPETITION_TOKENS
 from ...text.i18n import text
 from . import live
 from .views import PROBED_PROPERTIES, REPETITION_STRATEGIES, VIEWS, Shown

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...lessons import LESSONS
+from ...course import LESSONS
 from ...page.forms import Choice, Form, param
 
 LESSON_IDS = tuple(lesson.id for lesson in LESSONS)

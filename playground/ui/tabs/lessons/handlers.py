@@ -8,7 +8,7 @@ from typing import Iterator
 
 import gradio as gr
 
-from ...lessons import LESSONS, Lesson, Question
+from ...course import LESSONS, Lesson, Question
 from ...page.forms import encode_query
 from ...page.validation import fail
 from ...page.view_cache import SHARED_VIEWS

@@ -5,7 +5,7 @@ import os
 
 import gradio as gr
 
-from ...lessons import LESSONS
+from ...course import LESSONS
 from ...page.widgets import MathMarkdown
 from ...text.i18n import label
 from ...views.by_hand import MAX_TYPED_CHARS, SEED_D_K

@@ -23,7 +23,7 @@ from playground.model import ModelConfig, Trace, build_model, count_parameters, 
 from playground.model.blocks import RMSNorm, activation_function
 from playground.zoo import seeded_model
 
-from ...lessons.llms import CHINESE_VOCAB, KV_TOKENS, LLMS
+from ...course.llms import CHINESE_VOCAB, KV_TOKENS, LLMS
 from ...text.i18n import text
 from ..architecture.views import GPT2_PRESET, LLM_PRESETS, nested_parameter_counts, presets
 from ..attention.views import attention_views

@@ -38,7 +38,7 @@ from playground.viz.labels import visible_token
 from playground.viz.theme import figure, table
 from playground.zoo import ModelRegistry
 
-from ...lessons.syllabus import DECODING_TEMPERATURES, REPETITION_PENALTY, REPETITION_TOKENS
+from ...course.syllabus import DECODING_TEMPERATURES, REPETITION_PENALTY, REPETITION_TOKENS
 from ...text.i18n import text
 from ...text.markup import literal
 from ...views.attribution import attribution_view

@@ -1,4 +1,4 @@
-"""The Lessons: the tutorials' syllabus as a path through live views."""
+"""The course: the tutorials' syllabus as data (lessons, their questions and experiments), drawn by the Lessons tab."""
 from playground.bilingual import Bilingual
 
 from .lesson import Choice, Experiment, Lesson, Question

@@ -96,7 +96,7 @@ async def lean_sessions(app):
     """A lifespan for Gradio's app (launch's app_kwargs): sessions start lean from the first request,
     Gradio keeps as many sessions' states as the app keeps workspaces (Gradio's own default is
     10,000, each with the last outputs of its events, however long ago the session ended), and the
-    server's housekeeping runs while it serves (page.housekeeping)."""
+    server's housekeeping runs while it serves (server.housekeeping)."""
     holder = LeanStateHolder()
     holder.set_blocks(app.blocks)
     workspaces = getattr(app.blocks, "workspaces", None)

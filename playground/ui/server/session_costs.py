@@ -11,7 +11,11 @@ that work repeat what cannot have changed, and one part repeats on every event:
   searches the whole path again every time; where a library is not installed, the process records
   that once, so its import fails at once.
 
-(A session's own state is made lean by playground.ui.page.session_state.)
+Why it is kept: measured when it was made (~500 blocks on one page), a new session cost Gradio
+50-90 ms of the event loop without it and 18 ms with it; the caches are keyed by what cannot change
+while the app runs, so they cost nothing when the page holds fewer blocks.
+
+(A session's own state is made lean by playground.ui.server.session_state.)
 """
 from __future__ import annotations
 

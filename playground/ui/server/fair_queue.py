@@ -23,6 +23,9 @@ A refused event gets HTTP 429 with the app's own message in the session's langua
 as an error toast); nobody else is told anything. Within a group an event joins ahead of the waiting
 events that have more of their client's events before them, and when a worker is free the next event
 is the first of the client with the fewest events running, so a client's backlog delays mostly itself.
+
+Why it is kept: it is the only bound on what one client can queue (Gradio's max_size refuses everyone
+alike); `python -m playground.bench app` measures light_p95_ms_during_queue_flood with it in place.
 """
 from __future__ import annotations
 

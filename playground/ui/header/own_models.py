@@ -17,7 +17,8 @@ from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
 from ..text.markup import literal
 from ..tabs.lessons.layout import state_secret
-from . import hub_models, kept_models
+from ..session import kept_models
+from . import hub_models
 
 OWN_PREFIX = "mine-"
 FIELD_LABELS = {"parameters": "upload_field_parameters", "tokenizer_bytes": "upload_field_tokenizer_bytes"}

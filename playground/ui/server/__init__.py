@@ -1,0 +1,2 @@
+"""The server under the page: HTTP middleware (headers, kept responses, link size), the fair queue,
+the lean session state and Gradio's cheaper introspection, memory given back, ended sessions forgotten."""
