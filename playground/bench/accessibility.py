@@ -14,7 +14,6 @@ from playground.bench.common import result
 from playground.bench.deep_link import CHROMIUM, CHROMIUM_ARGS
 
 SUITE = "app"
-VIEWS = ("lessons", "attention", "inside", "generate", "train", "labs", "positional", "tokenizer", "architecture")
 LANGUAGES = {"en": "en-US", "zh-CN": "zh-CN"}          # the link's language: the browser's locale
 RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]},
          "resultTypes": ["violations"]}
@@ -38,10 +37,16 @@ class Audit:
                 self.found.append(f"{where}: {violation['id']} ({violation['impact']}) {targets}")
 
 
-def audit_page(page, views=VIEWS, audit: Audit | None = None, where: str = "") -> Audit:
-    """Run axe on `page` (the app, open) after showing each of `views` in turn."""
+def tab_views() -> tuple[str, ...]:
+    """The app's tabs, in the tab row's order (read from the app, which imports gradio: so only when asked)."""
+    from playground.ui.tabs import VIEWS
+    return VIEWS
+
+
+def audit_page(page, views: tuple[str, ...] | None = None, audit: Audit | None = None, where: str = "") -> Audit:
+    """Run axe on `page` (the app, open) after showing each of `views` (every tab) in turn."""
     audit = audit or Audit()
-    for view in views:
+    for view in views or tab_views():
         page.click(f"#tab-{view}-button")
         page.wait_for_selector(f"#tab-{view}", state="visible")
         page.wait_for_selector(f"#tab-{view} .js-plotly-plot", timeout=DRAWN_MS)      # the tab drawn
@@ -85,7 +90,7 @@ def audit_app(url: str) -> Audit:
 def accessibility_lines(url: str) -> list[dict]:
     """a11y_serious_violations and a11y_critical_violations of the app at `url`."""
     audit = audit_app(url)
-    context = {"views": len(VIEWS), "languages": list(LANGUAGES), "moderate": audit.counts["moderate"],
+    context = {"views": len(tab_views()), "languages": list(LANGUAGES), "moderate": audit.counts["moderate"],
                "minor": audit.counts["minor"], "found": audit.found[:20]}
     return [result(SUITE, f"a11y_{impact}_violations", audit.counts[impact], "violations", 0, "lower", **context)
             for impact in ("serious", "critical")]

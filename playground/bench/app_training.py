@@ -36,7 +36,7 @@ import torch
 from playground.bench.app import PERIOD_S, AppProcess, local_client
 from playground.bench.common import result
 from playground.train import TrainEvent
-from playground.ui.page.runtime import training_threads
+from playground.ui.session.threads import training_threads
 from playground.ui.session.training import RUN_SECONDS, build_trainer
 from playground.ui.session.worker import lower_priority
 from playground.ui.tabs.train import TrainForm

@@ -126,7 +126,7 @@ def peak_growth_and_cpu(action: Callable[[], object]) -> tuple[float, float, flo
 def upload_view_lines() -> list[dict]:
     """The four lines, measured once (the first view is what a hostile upload costs)."""
     from playground.ui.page.runtime import configure_torch
-    from playground.ui.page.validation import UPLOAD_LIMITS
+    from playground.ui.inputs.validation import UPLOAD_LIMITS
     from playground.ui.header.own_models import load_own_model
     from playground.ui.session.workspace import Workspace
     from playground.ui.tabs.attention import AttentionForm
@@ -134,7 +134,7 @@ def upload_view_lines() -> list[dict]:
     from playground.ui.tabs.generate import GenerateForm
     from playground.ui.tabs.generate import handlers as generate
     from playground.ui.tabs.inside import InsideForm
-    from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS
+    from playground.ui.inputs.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS
     from playground.ui.tabs.inside import handlers as inside
     from playground.ui.views.meaning import RANDOM_BLOCKS
     from playground.ui.views.patching import longest_input
@@ -200,7 +200,7 @@ def upload_view_lines() -> list[dict]:
 def tokenizer_line() -> dict:
     """The slowest encoding of a longest input by a BPE tokenizer read as an upload is (see the docstring)."""
     from playground.data import tokenizer_from_json
-    from playground.ui.page.validation import MAX_INPUT_CHARS
+    from playground.ui.inputs.validation import MAX_INPUT_CHARS
 
     shipped = Path(__file__).resolve().parents[2] / "pretrained" / "shakespeare-bpe" / "tokenizer.json"
     tokenizer = tokenizer_from_json(shipped.read_text(encoding="utf-8"))

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from playground.bench.accessibility import VIEWS, Audit, violations
+from playground.bench.accessibility import Audit, violations
 from playground.ui.page import qr
 from playground.ui.page.phone import CROWDED_CLASS, MIN_FIGURE_FONT_PX
 from playground.ui.page.present import PRESENT_FONT_PX
-from playground.ui.tabs import PAGE_NEEDS
+from playground.ui.tabs import PAGE_NEEDS, VIEWS
 from playground.ui.text.i18n import STRINGS
 
 from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, figure, has_data, markdown, wait_until

@@ -13,7 +13,7 @@ from gradio_client.exceptions import AppError
 from playground import checkpoint
 from playground.generate import SamplingConfig, Stepper
 from playground.ui import create_app, launch_kwargs
-from playground.ui.page.validation import MAX_FILE_BYTES
+from playground.ui.inputs.validation import MAX_FILE_BYTES
 
 from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
 from .serving import serve

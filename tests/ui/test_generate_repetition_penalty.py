@@ -7,7 +7,7 @@ import gradio as gr
 import pytest
 
 from playground.ui.page.forms import Refused, decode_query, encode_query
-from playground.ui.page.validation import refused
+from playground.ui.inputs.validation import refused
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.generate import DEFAULTS, GenerateForm, handlers
 from playground.zoo import ModelRegistry

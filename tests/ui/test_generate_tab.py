@@ -10,7 +10,7 @@ import pytest
 from playground.generate import SamplingConfig
 from playground.ui.page.forms import Refused, decode_query, encode_query
 from playground.ui.page.links import link_query, parse_link
-from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K, refused
+from playground.ui.inputs.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, MAX_SEED, MAX_TOP_K, refused
 from playground.ui.session.examples import GENERATE_EXAMPLES, examples_for
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.generate import (

@@ -10,9 +10,9 @@ from playground.checks import InputError, check_number
 from playground.generate import SamplingConfig
 from playground.train import recipes
 from playground.train.recipes import Recipe
-from playground.ui.page import validation
-from playground.ui.page.forms import Integer, Refused, refusal_text
-from playground.ui.page.validation import refused
+from playground.ui.inputs import validation
+from playground.ui.inputs.validation import refusal_text, refused
+from playground.ui.page.forms import Integer, Refused
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.generate import GenerateForm
 from playground.ui.tabs.generate.handlers import prepared

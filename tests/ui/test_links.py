@@ -10,7 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from playground.ui.page.forms import Refused, decode_query, encode_query, refusal_text
+from playground.ui.inputs.validation import refusal_text
+from playground.ui.page.forms import Refused, decode_query, encode_query
 from playground.ui.page.links import PRIVATE_LINK, copy_message, link_query, note_text, parse_link
 from playground.ui.page.widgets import FormRadio
 from playground.ui.page.wiring import TabWiring, export_config, file_name, value_of, with_export

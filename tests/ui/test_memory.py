@@ -96,7 +96,7 @@ def test_new_sessions_never_push_out_the_gradio_state_of_a_session_the_app_keeps
 def test_the_readme_gives_the_memory_budget_that_the_bounds_add_up_to():
     from pathlib import Path
 
-    from playground.ui.page.budget import budget
+    from playground.ui.budget import budget
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for tabs in (30, 100):
         without, with_hub = (sum(budget(tabs, hub).values()) / 2**30 for hub in (False, True))

@@ -106,6 +106,16 @@ def test_a_new_tab_needs_only_its_declaration_for_hiding_presenting_and_scrollin
     assert page.hide == ("answers", "tabs") and [error.fields["value"] for error in page.ignored] == ["scores"]
 
 
+def test_a_tabs_shared_caches_count_in_the_servers_memory_budget(monkeypatch):
+    from playground.ui import budget
+    from playground.ui.tabs.attention.passes import DEFAULT_MAX_BYTES
+
+    assert budget.budget(30)["pass cache"] == DEFAULT_MAX_BYTES                  # the Attention tab's, from its declaration
+    quiz = PageNeeds(view="quiz", figure="quiz-plot", parts={}, caches={"quiz answers": 7 * 2**20})
+    monkeypatch.setattr(budget, "PAGE_NEEDS", {**PAGE_NEEDS, "quiz": quiz})
+    assert budget.budget(30)["quiz answers"] == 7 * 2**20
+
+
 @pytest.mark.parametrize("name", ["own_model", "Scores", "heads-off", ""])
 def test_a_part_name_a_link_cannot_carry_or_the_page_has_is_refused(name):
     with pytest.raises(ValueError, match="quiz"):

@@ -6,7 +6,7 @@ import torch
 from playground.analysis import MAX_PROBE_LENGTH, view_flops
 from playground.bench.uploads import largest_accepted, vocabulary
 from playground.model import build_model
-from playground.ui.page.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, UPLOAD_LIMITS
+from playground.ui.inputs.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, UPLOAD_LIMITS
 from playground.generate import SamplingConfig
 from playground.ui.tabs.generate.views import BEAM_CANDIDATES, beam_tokens, beam_views
 from playground.ui.views.meaning import RANDOM_BLOCKS

@@ -4,7 +4,8 @@ import gradio as gr
 import pytest
 import torch
 
-from playground.ui.page.runtime import guarded, torch_threads
+from playground.ui.page.runtime import guarded
+from playground.ui.session.threads import torch_threads
 
 
 def test_bad_input_keeps_its_message_and_a_crash_gets_a_message_in_the_session_language():

@@ -4,7 +4,7 @@ import gradio as gr
 import pytest
 
 from playground.ui.page.forms import decode_query, encode_query
-from playground.ui.page.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
+from playground.ui.inputs.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.tokenizer import TokenizerForm, handlers, tokenize_views, utf8_note
 from playground.ui.tabs.tokenizer.views import CORPUS_CHOICES

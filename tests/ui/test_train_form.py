@@ -8,9 +8,9 @@ import pytest
 
 from playground.model import ACTIVATIONS, NORM_PLACEMENTS, POSITIONAL_ENCODINGS
 from playground.train.config import SCHEDULES
-from playground.ui.page.forms import Refused, encode_query, refusal_text
+from playground.ui.inputs.validation import TRAIN_LIMITS, refusal_text
+from playground.ui.page.forms import Refused, encode_query
 from playground.ui.page.links import parse_link
-from playground.ui.page.validation import TRAIN_LIMITS
 from playground.ui.session.training import DATA_SOURCES, TASK_PRESETS, form_defaults, stability_defaults
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.train import TrainForm, handlers

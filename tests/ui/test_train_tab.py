@@ -11,7 +11,7 @@ import torch
 from playground.checkpoint import from_bytes
 from playground.data import CorpusUnavailable
 from playground.model import count_parameters
-from playground.ui.page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
+from playground.ui.inputs.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from playground.ui.session import training
 from playground.ui.session.training import (
     STEP_SIZE,

@@ -4,7 +4,7 @@ import pytest
 from playground import generate
 from playground.data import CharTokenizer
 from playground.generate import SamplingConfig
-from playground.ui.page.validation import (
+from playground.ui.inputs.validation import (
     MAX_BEAM_WIDTH,
     MAX_INPUT_CHARS,
     MAX_NEW_TOKENS,
@@ -102,7 +102,7 @@ def test_an_upload_with_a_vocabulary_over_the_limit_is_refused_naming_the_field_
     own limit refuses the file."""
     from playground.checkpoint import to_bytes
     from playground.model import ModelConfig, build_model
-    from playground.ui.page.validation import MAX_MODEL_VOCAB, UPLOAD_LIMITS
+    from playground.ui.inputs.validation import MAX_MODEL_VOCAB, UPLOAD_LIMITS
     from playground.ui.header.own_models import load_own_model
 
     config = ModelConfig(arch="decoder_only", vocab_size=300_000, d_model=4, n_heads=1, n_decoder_layers=1, d_ff=8,
@@ -141,7 +141,7 @@ def test_an_upload_whose_tokenizer_is_larger_than_its_vocabulary_needs_is_refuse
 
 
 def test_a_training_whose_text_has_more_characters_than_a_model_may_have_tokens_is_refused():
-    from playground.ui.page.validation import MAX_MODEL_VOCAB
+    from playground.ui.inputs.validation import MAX_MODEL_VOCAB
     from playground.ui.session.training import check_size, estimated_vocab
     from playground.ui.tabs.train import TrainForm
 

@@ -24,7 +24,7 @@ from ..page.context import PRIVATE, AppContext, heavy
 from ..page.refusals import KeptRefusals
 from ..page.runtime import guarded
 from ..page.drawing import ask_redraw_js
-from ..page.validation import fail
+from ..inputs.validation import fail
 from ..text.i18n import label, text
 from ..text.markup import literal
 

@@ -13,7 +13,7 @@ from playground.zoo import ModelEntry, freeze
 from ..page.context import PRIVATE, AppContext, uploading
 from ..page.runtime import guarded
 from ..page.drawing import ask_redraw_js
-from ..page.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
+from ..inputs.validation import MAX_UPLOAD_BYTES, UPLOAD_LIMITS, fail
 from ..text.i18n import label, text
 from ..text.markup import literal
 from ..tabs.lessons.layout import state_secret

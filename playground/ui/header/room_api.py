@@ -26,7 +26,7 @@ from collections import OrderedDict
 from playground.data import CorpusUnavailable
 from playground.zoo import ModelEntry, ModelRegistry
 
-from ..page.validation import fail
+from ..inputs.validation import fail
 from ..text.i18n import LANGUAGES, normalise_language, text
 from ..views.probes import corpus_of, held_out
 from .room_polls import poll_spec

@@ -22,7 +22,7 @@ import gradio as gr
 from ..page.language import LANGUAGE_ID, PROBE_ID, detect_language
 from ..page.qr import qr_svg
 from ..page.runtime import guarded
-from ..page.validation import fail
+from ..inputs.validation import fail
 from ..text.i18n import DEFAULT_LANGUAGE, LANGUAGES, label, text
 from ..text.markup import literal, literal_fields
 from .room_api import RoomActions, language

@@ -10,9 +10,9 @@ import gradio as gr
 from playground.device import on_zero_gpu
 from playground.zoo import ModelRegistry
 
+from ..session.threads import positive_int_env
 from ..session.workspace import Workspace, WorkspaceStore
 from .page_needs import PageNeeds
-from .runtime import positive_int_env
 
 LIGHT_CONCURRENCY = 2   # attention views and generation steps at once: Python holds one GIL, more only contend
 HEAVY_CONCURRENCY = 1   # run to the end, beam search: one at a time, the rest queue visibly

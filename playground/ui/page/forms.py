@@ -14,7 +14,7 @@ recipe's fields do); its parameter is the matching one below. Every check is the
 
 A refused value raises `Refused(param, key, **fields)`: the parameter's name, the message key
 (in strings_en / strings_zh) and the message's fields. Refused is the library's keyed InputError,
-and `refusal_text` turns any InputError into the page's words, in the session's language.
+and `inputs.validation.refusal_text` turns any InputError into the page's words, in the session's language.
 """
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ from playground.checks import (
     shown,
 )
 
+from ..inputs.validation import link_name, refusal_text  # noqa: F401  (links.py reads them here)
 from ..text.i18n import DEFAULT_LANGUAGE, text
-from ..text.markup import literal, literal_fields
 
 _INTEGER = re.compile(r"-?\d{1,12}")
 _NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)(e-?\d+)?", re.IGNORECASE)
@@ -69,29 +69,6 @@ def as_refused(check, *args):
         raise
     except InputError as error:
         raise Refused(error.field, error.key, **error.values) from None
-
-
-SHOWN_NAME_CHARS = 40          # a parameter name from a link is shown cut to this length
-
-
-def refusal_text(error: InputError, lang: str) -> str:
-    """The library's or a form's refusal in `lang`, naming the input by its label; every field but a number
-    (a value or name from a link or a component) is written literally, for a toast, a Markdown note or a figure."""
-    name = {} if error.field is None else {"name": literal(parameter_label(error.field, lang))}
-    return text(lang, error.key, **name, **literal_fields(error.values))
-
-
-def parameter_label(name: str, lang: str) -> str:
-    """A parameter's name as the page shows it ("layer" -> "the layer"), else as the link spells it."""
-    try:
-        return text(lang, f"param_{name}")
-    except KeyError:
-        return link_name(name)
-
-
-def link_name(name: str) -> str:
-    """A parameter's name as a link spells it, cut to SHOWN_NAME_CHARS characters (a link may name anything)."""
-    return name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,12 @@ and collected, in tab order, by playground.ui.tabs.PAGE_NEEDS.
 
 The page's features read it and know no tab by name: hiding.py and links.py (the parts a link's
 `hide=` names), present.py (presenter mode's hidden blocks and layout, the figure a link scrolls
-to) and the page's opening (the controls presenter mode folds). The ids in it are the tab's own
-elem_ids.
+to), the page's opening (the controls presenter mode folds) and the server's memory budget
+(playground.ui.budget: the tab's shared caches). The ids in it are the tab's own elem_ids.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from .hiding import NAME, PAGE_PARTS
@@ -25,6 +25,7 @@ class PageNeeds:
     open_controls: presenter mode leaves the tab's controls open (its text says to press a button there).
     presenter_hides: CSS selectors of the tab's blocks presenter mode hides besides the page's (examples, notes).
     presenter_css: the tab's own presenter layout (rules under `body.present #tab-VIEW`).
+    caches: the tab's caches shared by every session, name -> bound in bytes (the server's memory budget).
     """
 
     view: str
@@ -34,6 +35,7 @@ class PageNeeds:
     open_controls: bool = False
     presenter_hides: tuple[str, ...] = ()
     presenter_css: str = ""
+    caches: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in self.parts:

@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 from playground.checks import InputError
 from playground.viz.notice import notice_figure
 
+from ..inputs.validation import refusal_text
 from ..text.i18n import text
-from .forms import refusal_text
 
 
 def refusal_reason(draw: Callable, workspace, form, lang: str) -> str:

@@ -40,11 +40,12 @@ from gradio.data_classes import GradioModel, GradioRootModel
 
 from playground.viz.figure_json import figure_json
 
+from ..inputs.validation import refusal_text
 from ..session import kept_models
 from ..session.workspace import Workspace
 from ..text.i18n import text
 from .context import FORM_INPUTS, PRIVATE, AppContext, light
-from .forms import Form, ModelName, Refused, refusal_text
+from .forms import Form, ModelName, Refused
 from .links import link_query
 from .runtime import as_gradio_error, guarded, guarded_training
 from .tab_order import order_of

@@ -12,8 +12,8 @@ that work repeat what cannot have changed, and one part repeats on every event:
   that once, so its import fails at once.
 
 Why it is kept: measured when it was made (~500 blocks on one page), a new session cost Gradio
-50-90 ms of the event loop without it and 18 ms with it; the caches are keyed by what cannot change
-while the app runs, so they cost nothing when the page holds fewer blocks.
+50-90 ms of the event loop without it and 18 ms with it (not measured again since the page was split
+by tab); the caches hold only what cannot change while the app runs.
 
 (A session's own state is made lean by playground.ui.server.session_state.)
 """

@@ -23,7 +23,7 @@ import gradio as gr
 from playground.checkpoint import CheckpointError, from_bytes
 from playground.zoo import ModelEntry, freeze
 
-from ..page.validation import UPLOAD_LIMITS, fail
+from ..inputs.validation import UPLOAD_LIMITS, fail
 from ..text.markup import literal
 from .training import LESSON_PREFIX, TRAINED_PREFIX
 from .workspace import Workspace

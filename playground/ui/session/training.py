@@ -45,7 +45,7 @@ from playground.train.recipes import (  # noqa: F401  (the tab's names for the r
 )
 from playground.zoo import ModelEntry, freeze
 
-from ..page.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail, refused
+from ..inputs.validation import MAX_TEXT_UPLOAD_BYTES, MAX_TRAIN_TEXT_CHARS, check_text, fail, refused
 from ..text.i18n import text
 from .examples import own_examples
 from .worker import STOP_WAIT_SECONDS, Put, Worker

@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 
 import torch
 
-from ..page.runtime import training_threads
+from .threads import training_threads
 
 TRAINING_NICENESS = 10        # how much nicer than the viewers' threads a training thread is
 END = "end"                   # the worker's last item

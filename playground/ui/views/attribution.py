@@ -25,7 +25,7 @@ from playground.viz.labels import plotly_text
 from playground.viz.notice import notice_figure
 from playground.zoo import ModelEntry
 
-from ..page.validation import check_known_chars, fail
+from ..inputs.validation import check_known_chars, fail
 from ..text.i18n import text
 from ..text.markup import literal
 from .patching import read_ids

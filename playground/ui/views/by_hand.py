@@ -8,7 +8,7 @@ from functools import partial
 
 from playground.analysis.by_hand import MAX_MAGNITUDE, MAX_VALUES, layer_norm_steps, softmax_steps
 
-from ..page.validation import fail
+from ..inputs.validation import fail
 from ..text.i18n import text
 
 # The seed tutorial's own examples: LayerNorm of x = [2, 5, 8, 1, 3] (it writes a variance of 5.76 and

@@ -12,7 +12,7 @@ from playground.data.tokenizer import NUM_SPECIAL, visible
 from playground.viz.labels import visible_token
 from playground.zoo import ModelEntry
 
-from ..page.validation import check_text, fail
+from ..inputs.validation import check_text, fail
 from ..text.i18n import text
 from ..text.markup import literal
 

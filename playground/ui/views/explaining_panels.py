@@ -16,7 +16,7 @@ import gradio as gr
 
 from playground.zoo import ModelEntry
 
-from ..page.validation import MAX_INPUT_CHARS
+from ..inputs.validation import MAX_INPUT_CHARS
 from ..page.widgets import MathMarkdown
 from ..text.i18n import label, text
 from ..text.markup import literal

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.analysis.exposure_bias import teacher_forced_vs_free
 
-from ..page.validation import fail
+from ..inputs.validation import fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
 from ..text.markup import literal

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.analysis.fill_blanks import BLANK, fill_blanks, filled_text, masked_ids
 
-from ..page.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
+from ..inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
 from ..text.markup import literal

@@ -30,7 +30,7 @@ from playground.data.tokenizer import visible
 from playground.zoo import ModelEntry
 
 from ..page.refusals import KeptRefusals
-from ..page.validation import fail
+from ..inputs.validation import fail
 from ..session.workspace import Workspace
 from ..text.i18n import label, text
 from ..text.markup import literal

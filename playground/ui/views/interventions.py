@@ -27,7 +27,7 @@ from playground.model import ABLATIONS, Head
 from playground.viz.labels import plotly_text
 from playground.zoo import ModelEntry
 
-from ..page.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_text, fail
+from ..inputs.validation import MAX_INPUT_CHARS, check_choice, check_known_chars, check_text, fail
 from ..text.i18n import text
 from ..text.markup import literal
 

@@ -12,7 +12,7 @@ from playground import viz
 from playground.analysis.masks import PaddedBatch, empty_rows, left_padded_rows, site_masks
 from playground.data import BOS_ID, pad_sequences
 
-from ..page.validation import fail
+from ..inputs.validation import fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
 from .token_input import encode_checked, pieces

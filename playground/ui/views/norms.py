@@ -13,7 +13,7 @@ from playground.data import BOS_ID
 from playground.viz.labels import number_text, visible_token
 from playground.zoo import ModelEntry
 
-from ..page.validation import check_number
+from ..inputs.validation import check_number
 from ..text.i18n import text
 from ..text.markup import literal
 from .token_input import encode_checked, pieces

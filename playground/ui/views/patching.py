@@ -39,7 +39,7 @@ from playground.generate.batch import bos, greedy
 from playground.viz.notice import notice_figure
 from playground.zoo import ModelEntry
 
-from ..page.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
+from ..inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
 from ..text.i18n import text
 from ..text.markup import literal
 from .probes import blocks_passed

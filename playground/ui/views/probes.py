@@ -40,7 +40,7 @@ from playground.data.corpora import bundled_text
 from playground.viz.labels import plotly_text
 from playground.zoo import ModelEntry
 
-from ..page.validation import fail
+from ..inputs.validation import fail
 from ..text.i18n import text
 from ..text.markup import literal
 from .meaning import RANDOM_BLOCKS

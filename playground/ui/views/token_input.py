@@ -1,7 +1,7 @@
 """Text typed for a model, checked and turned into its token ids, or a gr.Error saying what to change."""
 from __future__ import annotations
 
-from ..page.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
+from ..inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_text, fail
 from playground.zoo import ModelEntry
 from ..text.i18n import text
 

@@ -23,7 +23,7 @@ from playground.train.schedule import schedule_curve
 from playground.viz.training import MARKER_LIMIT
 
 from ..page.sharing import space_page
-from ..page.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
+from ..inputs.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
 from ..session.training import RUN_SECONDS, STEP_SIZE, TrainingSession, TrainSpec
 from ..text.i18n import text
 from ..text.markup import literal

@@ -14,7 +14,7 @@ from playground.generate.batch import bos, greedy
 from playground.model import AttentionSite
 from playground.viz.labels import number_text
 
-from ..page.validation import check_choice, check_number
+from ..inputs.validation import check_choice, check_number
 from playground.zoo import ModelEntry
 from ..text.i18n import text
 from ..text.markup import literal

@@ -15,7 +15,7 @@ from playground.model.config import ROPE_BASE_RANGE
 from playground.train.recipes import llm_form_values
 
 from ...page.forms import Choice, Flag, Form, Integer, Refused, String, param
-from ...page.validation import CONFIG_LIMITS
+from ...inputs.validation import CONFIG_LIMITS
 from ...page.widgets import CONFIG_CHOICES, CONFIG_FLAGS
 from .views import FIELDS, GPT2_PRESET, form_values, presets
 

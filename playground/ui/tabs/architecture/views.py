@@ -26,7 +26,7 @@ from playground.model.config import ROPE_BASE_RANGE
 from playground.train.recipes import LLM_FIELDS, config_conflict, llm_config_fields, llm_form_values
 from playground.viz.architecture import DIAGRAM_WORDS
 
-from ...page.validation import CONFIG_LIMITS, check_choice, check_number, fail
+from ...inputs.validation import CONFIG_LIMITS, check_choice, check_number, fail
 from ...text.i18n import text
 
 GPT2_PRESET = "gpt2-small"

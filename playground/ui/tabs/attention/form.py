@@ -16,7 +16,7 @@ from playground.model import ABLATIONS
 from playground.model.sites import SITES
 
 from ...page.forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, String, param
-from ...page.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
+from ...inputs.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
 from ...session.examples import ATTENTION_EXAMPLES, examples_for, followed_input
 from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads

@@ -4,7 +4,7 @@ from __future__ import annotations
 import gradio as gr
 
 from ...page.context import AppContext
-from ...page.validation import MAX_INPUT_CHARS
+from ...inputs.validation import MAX_INPUT_CHARS
 from ...page.widgets import FormRadio, MathMarkdown, examples_dataset, layer_head_sliders
 from ...session.examples import attention_examples
 from ...text.i18n import label

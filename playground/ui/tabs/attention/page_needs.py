@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...page.hiding import CONTROLS, explanation
 from ...page.page_needs import PageNeeds
+from .passes import DEFAULT_MAX_BYTES as PASS_CACHE_BYTES
 
 # Presenter mode: the grid (left) and the enlarged head (right) side by side on the first screen, the
 # summary under the grid and the layer and head sliders under the head (all one row lower when the
@@ -47,4 +48,5 @@ NEEDS = PageNeeds(
     scrolls_to_figure=True,
     presenter_hides=("#attention-examples",),
     presenter_css=PRESENTER_CSS,
+    caches={"pass cache": PASS_CACHE_BYTES},
 )

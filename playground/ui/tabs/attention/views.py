@@ -24,7 +24,7 @@ from playground.generate.batch import bos, greedy
 from playground.model import AttentionSite, Trace
 from playground.train.metrics import perplexity
 
-from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from ...inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry, ModelRegistry
 from ...text.i18n import text
 from ...text.markup import literal

@@ -20,7 +20,7 @@ from playground.generate import SamplingConfig
 from playground.model import ABLATIONS
 
 from ...page.forms import Choice, Form, Integer, ModelName, NameList, Number, Refused, String, param
-from ...page.validation import (
+from ...inputs.validation import (
     CONFIG_LIMITS,
     MAX_BEAM_WIDTH,
     MAX_INPUT_CHARS,

@@ -21,7 +21,7 @@ from playground.generate import SamplingConfig
 from playground.viz.notice import notice_figure
 
 from ...page.refusals import refusal_handler
-from ...page.validation import fail
+from ...inputs.validation import fail
 from ...page.wiring import Derived
 from ...page.widgets import layer_head_updates
 from ...session.examples import CHINESE_MODEL, GENERATE_EXAMPLES, exposure_target, suitable_input

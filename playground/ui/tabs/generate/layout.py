@@ -4,7 +4,7 @@ from __future__ import annotations
 import gradio as gr
 
 from ...page.context import AppContext
-from ...page.validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
+from ...inputs.validation import MAX_BEAM_WIDTH, MAX_INPUT_CHARS, MAX_NEW_TOKENS, TEMPERATURE_RANGE, TOP_P_RANGE
 from ...page.widgets import MathMarkdown, examples_dataset, integer_number, integer_slider, layer_head_sliders
 from ...session.examples import exposure_target, generate_examples
 from ...text.i18n import label

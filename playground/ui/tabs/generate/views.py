@@ -16,7 +16,7 @@ from playground.generate import STRATEGIES, BeamResult, SamplingConfig, Step, St
 from playground.model import CROSS, DECODER_SELF, AttentionSite
 from playground.viz.labels import visible_token
 
-from ...page.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from ...inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry
 from ...session.workspace import Workspace
 from ...text.i18n import text

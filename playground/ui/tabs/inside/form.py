@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from playground.model.sites import SITES
 
 from ...page.forms import Choice, Form, Integer, ModelName, Refused, String, param
-from ...page.validation import MAX_INPUT_CHARS
+from ...inputs.validation import MAX_INPUT_CHARS
 from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES, followed_input, suitable_input
 from ...views.embeddings import MAX_TOKEN_CHARS
 from ..attention.form import MAX_HEAD, MAX_LAYER

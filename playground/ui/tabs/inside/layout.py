@@ -7,7 +7,7 @@ import gradio as gr
 from playground.model.sites import SITES
 
 from ...page.context import AppContext
-from ...page.validation import MAX_INPUT_CHARS
+from ...inputs.validation import MAX_INPUT_CHARS
 from ...page.widgets import MathMarkdown, integer_number, integer_slider
 from ...text.i18n import label
 from ...views.embeddings import MAX_TOKEN_CHARS

@@ -16,7 +16,7 @@ import gradio as gr
 from playground.labs import Lab, LabResult
 
 from ...page.refusals import refusal_figures, refusal_reason
-from ...page.validation import check_choice, fail
+from ...inputs.validation import check_choice, fail
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from .form import LabsForm

@@ -10,7 +10,7 @@ from typing import Iterator
 
 from playground.labs import LABS, Lab, LabProgress, LabResult, LabRun, get_lab
 
-from ...page.validation import check_choice, fail
+from ...inputs.validation import check_choice, fail
 from ...session.worker import STOP_WAIT_SECONDS, Put, Worker
 from ...text.i18n import text
 

@@ -10,7 +10,7 @@ import gradio as gr
 
 from ...course import LESSONS, Lesson, Question
 from ...page.forms import encode_query
-from ...page.validation import fail
+from ...inputs.validation import fail
 from ...page.view_cache import SHARED_VIEWS
 from ...session.workspace import Workspace
 from ...text.i18n import text

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...page.forms import Form, Integer, IntegerList, ModelName, Refused, String, param
-from ...page.validation import MAX_INPUT_CHARS, MAX_SEED, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
+from ...inputs.validation import MAX_INPUT_CHARS, MAX_SEED, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
 from .views import (
     DEFAULT_D_MODEL,
     DEFAULT_DIMS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import gradio as gr
 
 from ...page.context import AppContext
-from ...page.validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
+from ...inputs.validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
 from ...page.widgets import MathMarkdown, integer_number, integer_slider
 from ...text.i18n import label
 from .views import (

@@ -14,7 +14,7 @@ from playground import viz
 from playground.model import ModelConfig, Trace, sinusoidal_table
 from playground.viz.labels import plotly_text
 
-from ...page.validation import (
+from ...inputs.validation import (
     MAX_INPUT_CHARS,
     MAX_SEED,
     POSITIONAL_D_MODEL_RANGE,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...page.forms import Choice, Form, Integer, String, param
-from ...page.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
+from ...inputs.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
 from .views import CORPUS_CHOICES, DEFAULT_TEXT, DEFAULT_VOCAB
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import gradio as gr
 
-from ...page.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
+from ...inputs.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
 from ...page.widgets import examples_dataset, integer_slider
 from ...text.i18n import label
 from .views import DEFAULT_TEXT, DEFAULT_VOCAB, EXAMPLES, available_corpora

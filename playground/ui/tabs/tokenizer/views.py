@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, Tokenizer, load_corpus
 
-from ...page.validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
+from ...inputs.validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
 from ...text.i18n import text
 from ...text.markup import literal
 

@@ -25,7 +25,7 @@ from playground.train.recipes import (
 )
 
 from ...page.forms import Form, Refused, as_refused
-from ...page.validation import refused
+from ...inputs.validation import refused
 
 
 @dataclass(frozen=True)

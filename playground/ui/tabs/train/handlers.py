@@ -18,7 +18,7 @@ import gradio as gr
 from playground.train import Snapshot, TrainEvent
 
 from ...page.context import training_slots
-from ...page.validation import MAX_TRAIN_TEXT_CHARS, check_choice, check_text, fail
+from ...inputs.validation import MAX_TRAIN_TEXT_CHARS, check_choice, check_text, fail
 from ...session.training import (
     BEGUN,
     DATA_BLOCK_SIZES,

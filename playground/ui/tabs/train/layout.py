@@ -6,7 +6,7 @@ import gradio as gr
 from playground.train.config import SCHEDULES
 
 from ...page.context import AppContext
-from ...page.validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
+from ...inputs.validation import MAX_TRAIN_TEXT_CHARS, TRAIN_LIMITS
 from ...page.widgets import MathMarkdown, integer_number, integer_slider, model_config_controls
 from ...session.training import DATA_SOURCES, TASK_PRESETS, base_preset
 from ...text.i18n import label

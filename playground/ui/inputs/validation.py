@@ -2,7 +2,8 @@
 
 Each check raises `gr.Error` with a message, in the session's language, that names the limit
 and says what to change: the library's check (playground.checks) and its keyed InputError, said by
-`refused`, the one way the page turns the library's refusals into its own. The limits are named
+`refusal_text` (as `refused`, a gr.Error), the one way the page turns the library's and the forms'
+refusals into its own. The limits are named
 constants so the messages, the sliders and the tests share one number.
 """
 from __future__ import annotations
@@ -25,9 +26,9 @@ from playground.limits import (  # noqa: F401  (the Train tab's and uploads' lim
 from playground.model import FIELD_RANGES
 
 from ..text.i18n import text
-from ..text.markup import literal_fields
-from .forms import refusal_text
+from ..text.markup import literal, literal_fields
 
+SHOWN_NAME_CHARS = 40            # a parameter name from a link is shown cut to this length
 MAX_INPUT_CHARS = 200            # attention / generation prompts
 MAX_TOKENIZER_CHARS = 2_000      # text shown as token spans
 MAX_CORPUS_CHARS = 200_000       # text a BPE is trained on live
@@ -52,6 +53,26 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config: the lib
 }
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
 MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses a larger file while it arrives
+
+
+def refusal_text(error: InputError, lang: str) -> str:
+    """The library's or a form's refusal in `lang`, naming the input by its label; every field but a number
+    (a value or name from a link or a component) is written literally, for a toast, a Markdown note or a figure."""
+    name = {} if error.field is None else {"name": literal(parameter_label(error.field, lang))}
+    return text(lang, error.key, **name, **literal_fields(error.values))
+
+
+def parameter_label(name: str, lang: str) -> str:
+    """A parameter's name as the page shows it ("layer" -> "the layer"), else as the link spells it."""
+    try:
+        return text(lang, f"param_{name}")
+    except KeyError:
+        return link_name(name)
+
+
+def link_name(name: str) -> str:
+    """A parameter's name as a link spells it, cut to SHOWN_NAME_CHARS characters (a link may name anything)."""
+    return name if len(name) <= SHOWN_NAME_CHARS else name[:SHOWN_NAME_CHARS - 1] + "…"
 
 
 def fail(lang: str, key: str, **values) -> gr.Error:

@@ -1,20 +1,20 @@
 """The server's memory budget: every bound read from the one place it is set, added up for a class.
 
 Each cache and store is bounded where it is made (its module's constant); this module only gathers
-them, with the two sizes that are measured rather than set: the process itself once started and its
+them (a tab's own caches from its page_needs), with the two sizes that are measured rather than set: the process itself once started and its
 first page served, and Gradio's state of one session. README ("Serving a class") gives the totals.
 """
 from __future__ import annotations
 
 from playground.limits import MAX_TRAIN_PARAMETERS
 
-from ..header.hub_models import MAX_HUB_MODELS, MAX_HUB_PARAMETERS
-from ..session.workspace import MAX_PASSING_SESSIONS, MAX_SESSION_MODELS, MAX_SESSIONS
-from ..tabs.attention.passes import DEFAULT_MAX_BYTES as PASS_CACHE_BYTES
-from .context import DEFAULT_TRAINING_SLOTS
-from ..server.fair_queue import MAX_WAITING_PER_SESSION
-from ..server.static_cache import KEPT_BYTES
-from .view_cache import DEFAULT_MAX_BYTES as VIEW_CACHE_BYTES
+from .header.hub_models import MAX_HUB_MODELS, MAX_HUB_PARAMETERS
+from .page.context import DEFAULT_TRAINING_SLOTS
+from .page.view_cache import DEFAULT_MAX_BYTES as VIEW_CACHE_BYTES
+from .server.fair_queue import MAX_WAITING_PER_SESSION
+from .server.static_cache import KEPT_BYTES
+from .session.workspace import MAX_PASSING_SESSIONS, MAX_SESSION_MODELS, MAX_SESSIONS
+from .tabs import PAGE_NEEDS
 
 MIB = 2**20
 STARTED_BYTES = 650 * MIB          # measured: python app.py after its first page (torch, Gradio, shipped models)
@@ -40,7 +40,7 @@ def budget(students: int, hub_models: bool = False, training_slots: int = DEFAUL
     return {
         "process started, shipped models": STARTED_BYTES,
         "view cache": VIEW_CACHE_BYTES,
-        "pass cache": PASS_CACHE_BYTES,
+        **{name: size for needs in PAGE_NEEDS.values() for name, size in needs.caches.items()},
         "compressed page and files": KEPT_BYTES,
         "Gradio session states": sessions * SESSION_STATE_BYTES,
         "replies not yet read": sessions * MAX_WAITING_PER_SESSION * REPLY_BYTES,   # a page reads at once
