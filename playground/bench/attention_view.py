@@ -17,7 +17,7 @@ import torch
 
 from playground.hub.gpt2 import DEFAULTS, Gpt2Config, model_config
 from playground.hub.tokenizer import IdMap
-from playground.ui.tabs.attention.views import attention_views
+from playground.ui.views.attention import attention_views
 from playground.zoo import ModelEntry, ascii_tokenizer, seeded_model
 
 from .common import result, seconds

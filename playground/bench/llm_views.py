@@ -18,7 +18,7 @@ import torch
 from playground.generate import SamplingConfig
 from playground.hub.llama import LlamaConfig, model_config
 from playground.hub.tokenizer import IdMap
-from playground.ui.tabs.generate.views import Generation, stepper_views
+from playground.ui.views.generate import Generation, stepper_views
 from playground.data import CharTokenizer
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.zoo import ModelEntry, ascii_tokenizer, seeded_model

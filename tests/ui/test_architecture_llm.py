@@ -8,7 +8,7 @@ from playground.model import count_parameters
 from playground.ui.page.forms import decode_query, encode_query
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.architecture import ArchitectureForm, architecture_views, handlers, nested_parameter_counts
-from playground.ui.tabs.architecture.views import LLM_PRESETS, form_values
+from playground.ui.views.architecture import LLM_PRESETS, form_values
 
 PUBLISHED = {"SmolLM2-135M": 134_515_008, "Qwen2.5-0.5B": 494_032_768}     # the model cards' parameter counts
 

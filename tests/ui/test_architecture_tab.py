@@ -15,7 +15,7 @@ from playground.ui.tabs.architecture import (
     handlers,
     nested_parameter_counts,
 )
-from playground.ui.tabs.architecture.views import LLM_PRESETS, form_values
+from playground.ui.views.architecture import LLM_PRESETS, form_values
 
 
 def form(config) -> dict:

@@ -12,8 +12,8 @@ import torch
 from playground.model import Trace
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm, handlers
-from playground.ui.tabs.attention.passes import PassCache, RecordedPass
-from playground.ui.tabs.attention.views import forward_pass, scores_of, weights_of
+from playground.ui.views.attention_passes import PassCache, RecordedPass
+from playground.ui.views.attention import forward_pass, scores_of, weights_of
 
 
 def own_copy(registry, name: str, counts: dict[str, int]):

@@ -21,7 +21,7 @@ from playground.ui.tabs.attention import (
     scores_of,
     weights_of,
 )
-from playground.ui.tabs.attention import views as attention_tab
+from playground.ui.views import attention as attention_tab
 
 
 def grid_values(figure) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from playground.generate import SamplingConfig, Stepper
-from playground.ui.tabs.generate import prompts
+from playground.ui.views import prompts
 
 SAMPLE = SamplingConfig(strategy="sample", seed=7, max_new_tokens=6)
 

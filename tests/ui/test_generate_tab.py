@@ -23,7 +23,7 @@ from playground.ui.tabs.generate import (
     handlers,
     stepper_views,
 )
-from playground.ui.tabs.generate.views import STRATEGIES, BeamRun, Pieces
+from playground.ui.views.generate import STRATEGIES, BeamRun, Pieces
 
 VOCAB = 16
 

@@ -12,8 +12,8 @@ from playground.hub import load_model
 from playground.ui.header.hub_models import MAX_HUB_PARAMETERS, HubModels
 from playground.generate import SamplingConfig
 from playground.ui.tabs import generate
-from playground.ui.tabs.architecture.views import FIELDS, architecture_views
-from playground.ui.tabs.attention.views import attention_views
+from playground.ui.views.architecture import FIELDS, architecture_views
+from playground.ui.views.attention import attention_views
 from tests.hub.llama_helpers import save_random_llm
 
 pytest.importorskip("transformers")

@@ -12,8 +12,8 @@ from playground.hub import load_gpt2
 from playground.ui.header.hub_models import HubModels, check_repository, hub_name
 from playground.generate import SamplingConfig
 from playground.ui.tabs import generate
-from playground.ui.tabs.architecture.views import FIELDS, architecture_views
-from playground.ui.tabs.attention.views import attention_views
+from playground.ui.views.architecture import FIELDS, architecture_views
+from playground.ui.views.attention import attention_views
 from tests.hub.helpers import save_random_gpt2
 
 pytest.importorskip("transformers")

@@ -11,7 +11,7 @@ from playground.analysis.cost import kv_cache_per_token
 from playground.data import load_corpus
 from playground.model import gpt2_small_config
 from playground.ui.course import LESSONS
-from playground.ui.tabs.architecture.views import LLM_PRESETS
+from playground.ui.views.architecture import LLM_PRESETS
 from playground.ui.tabs.lessons import llm_lesson
 from playground.ui.tabs.lessons.claims import CLAIMS, lesson_claims
 from playground.ui.tabs.lessons.views import VIEWS

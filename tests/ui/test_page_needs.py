@@ -108,7 +108,7 @@ def test_a_new_tab_needs_only_its_declaration_for_hiding_presenting_and_scrollin
 
 def test_a_tabs_shared_caches_count_in_the_servers_memory_budget(monkeypatch):
     from playground.ui import budget
-    from playground.ui.tabs.attention.passes import DEFAULT_MAX_BYTES
+    from playground.ui.views.attention_passes import DEFAULT_MAX_BYTES
 
     assert budget.budget(30)["pass cache"] == DEFAULT_MAX_BYTES                  # the Attention tab's, from its declaration
     quiz = PageNeeds(view="quiz", figure="quiz-plot", parts={}, caches={"quiz answers": 7 * 2**20})

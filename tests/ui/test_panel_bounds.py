@@ -8,7 +8,7 @@ from playground.bench.uploads import largest_accepted, vocabulary
 from playground.model import build_model
 from playground.ui.inputs.validation import MAX_BEAM_WIDTH, MAX_NEW_TOKENS, UPLOAD_LIMITS
 from playground.generate import SamplingConfig
-from playground.ui.tabs.generate.views import BEAM_CANDIDATES, beam_tokens, beam_views
+from playground.ui.views.generate import BEAM_CANDIDATES, beam_tokens, beam_views
 from playground.ui.views.meaning import RANDOM_BLOCKS
 from playground.ui.views.patching import PATCHING_FLOPS, longest_input
 from playground.ui.views.probes import PASS_FLOPS, probe_size

@@ -14,7 +14,7 @@ from playground.ui.page.forms import encode_query
 from playground.ui.server.link_size import MAX_LINK_BYTES, LinkSize
 from playground.ui.page.links import note_text, parse_link
 from playground.ui.tabs import attention
-from playground.ui.tabs.generate.views import output_spans
+from playground.ui.views.generate import output_spans
 from playground.ui.text.markup import BIDI_CONTROLS, literal
 from playground.viz.labels import plotly_text, visible_token
 

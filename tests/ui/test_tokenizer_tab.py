@@ -7,7 +7,7 @@ from playground.ui.page.forms import decode_query, encode_query
 from playground.ui.inputs.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.tokenizer import TokenizerForm, handlers, tokenize_views, utf8_note
-from playground.ui.tabs.tokenizer.views import CORPUS_CHOICES
+from playground.ui.views.tokenizer import CORPUS_CHOICES
 
 
 def test_both_tokenizers_cover_the_text_and_counts_agree():

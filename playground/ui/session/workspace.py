@@ -46,7 +46,7 @@ class Workspace:
         self.language: str | None = None          # the language the page was last drawn in
         self.lessons: dict | None = None          # the learner's place and answers (the browser keeps a copy)
         self.generation: Any = None
-        self.beam: Any = None                     # the last beam search run (tabs.generate.views.BeamRun)
+        self.beam: Any = None                     # the last beam search run (views.generate.BeamRun)
         self.game: Any = None                     # the guessing game (views.guessing.GameState): one a session
         self.training: Any = None
         self.labs: Any = None

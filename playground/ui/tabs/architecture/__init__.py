@@ -10,7 +10,7 @@ from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import ArchitectureForm
 from .layout import layout
-from .views import FIELDS, architecture_views, nested_parameter_counts, presets
+from ...views.architecture import FIELDS, architecture_views, nested_parameter_counts, presets
 
 __all__ = ["ArchitectureForm", "FIELDS", "architecture_views", "build", "nested_parameter_counts", "presets"]
 

@@ -17,7 +17,7 @@ from playground.train.recipes import llm_form_values
 from ...page.forms import Choice, Flag, Form, Integer, Refused, String, param
 from ...inputs.validation import CONFIG_LIMITS
 from ...page.widgets import CONFIG_CHOICES, CONFIG_FLAGS
-from .views import FIELDS, GPT2_PRESET, form_values, presets
+from ...views.architecture import FIELDS, GPT2_PRESET, form_values, presets
 
 LIMIT_OF = {"n_encoder_layers": "n_layers", "n_decoder_layers": "n_layers", "d_model": "d_model",
             "n_heads": "n_heads", "d_ff": "d_ff", "vocab_size": "vocab_size", "max_len": "max_len"}

@@ -7,7 +7,7 @@ from ...page.refusals import refusal_figures, refusal_reason
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from .form import ArchitectureForm
-from .views import FIELDS, architecture_views, presets
+from ...views.architecture import FIELDS, architecture_views, presets
 
 FIGURES = ("diagram", "treemap")
 VIEWS = ("diagram", "treemap", "summary", "costs")             # the API's outputs, in order

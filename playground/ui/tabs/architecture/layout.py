@@ -7,7 +7,7 @@ from ...page.context import AppContext
 from ...page.widgets import MathMarkdown, integer_number, model_config_controls
 from ...text.i18n import label
 from .form import DEFAULT_CONTEXT, GPT2
-from .views import FIELDS, GPT2_PRESET, presets
+from ...views.architecture import FIELDS, GPT2_PRESET, presets
 
 NUMBERS = ("n_encoder_layers", "n_decoder_layers", "d_model", "n_heads", "d_ff", "vocab_size", "max_len")
 

@@ -14,7 +14,7 @@ from ...views.explaining_panels import PATCHING_RUN
 from . import handlers
 from .form import AttentionForm
 from .layout import layout
-from .views import (
+from ...views.attention import (
     MAX_ATTENTION_TOKENS,
     AttentionPass,
     AttentionViews,

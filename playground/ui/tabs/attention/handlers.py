@@ -32,7 +32,7 @@ from ...views.explaining_panels import (
 from ...views.inputs import input_note
 from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
 from .form import AttentionForm
-from .views import (
+from ...views.attention import (
     attention_views,
     default_kind,
     entry_at_step,

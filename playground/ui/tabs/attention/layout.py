@@ -10,7 +10,7 @@ from ...session.examples import attention_examples
 from ...text.i18n import label
 from ...views.explaining_panels import patching_panel, probes_panel
 from ...views.interventions_panels import heads_off_panel, lens_panel
-from .views import default_kind, kind_choices, score_choices, score_names, timeline_of
+from ...views.attention import default_kind, kind_choices, score_choices, score_names, timeline_of
 
 
 def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[list[str]]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...page.hiding import CONTROLS, explanation
 from ...page.page_needs import PageNeeds
-from .passes import DEFAULT_MAX_BYTES as PASS_CACHE_BYTES
+from ...views.attention_passes import DEFAULT_MAX_BYTES as PASS_CACHE_BYTES
 
 # Presenter mode: the grid (left) and the enlarged head (right) side by side on the first screen, the
 # summary under the grid and the layer and head sliders under the head (all one row lower when the

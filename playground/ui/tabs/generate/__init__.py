@@ -15,7 +15,7 @@ from ...views.interventions_panels import HEADS_OFF, LENS
 from . import handlers
 from .form import GenerateForm
 from .layout import layout
-from .views import (
+from ...views.generate import (
     DEFAULTS,
     GenerateViews,
     Generation,

@@ -35,7 +35,7 @@ from ...session.examples import GENERATE_EXAMPLES, examples_for, exposure_target
 from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.guessing import GUESS_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
-from .views import DEFAULTS, REPETITION_PENALTY_RANGE, STRATEGIES
+from ...views.generate import DEFAULTS, REPETITION_PENALTY_RANGE, STRATEGIES
 
 MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
 MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1

@@ -34,7 +34,7 @@ from ...views.exposure import exposure_view
 from ...views.inputs import input_note
 from ...views.interventions_panels import HEADS_OFF, LENS, head_picker, heads_off_updates, lens_updates
 from .form import GenerateForm
-from .views import (
+from ...views.generate import (
     BeamRun,
     GenerateViews,
     Generation,

@@ -10,7 +10,7 @@ from ...session.examples import exposure_target, generate_examples
 from ...text.i18n import label
 from ...views.guessing import game_panel
 from ...views.interventions_panels import heads_off_panel, lens_panel
-from .views import DEFAULTS, REPETITION_PENALTY_RANGE, STRATEGIES
+from ...views.generate import DEFAULTS, REPETITION_PENALTY_RANGE, STRATEGIES
 
 TOP_K_SLIDER_MAX = 100
 

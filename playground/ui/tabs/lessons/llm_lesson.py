@@ -25,8 +25,8 @@ from playground.zoo import seeded_model
 
 from ...course.llms import CHINESE_VOCAB, KV_TOKENS, LLMS
 from ...text.i18n import text
-from ..architecture.views import GPT2_PRESET, LLM_PRESETS, nested_parameter_counts, presets
-from ..attention.views import attention_views
+from ...views.architecture import GPT2_PRESET, LLM_PRESETS, nested_parameter_counts, presets
+from ...views.attention import attention_views
 from .views import Shown
 
 QWEN = "Qwen2.5-0.5B"

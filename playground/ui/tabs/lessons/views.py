@@ -50,11 +50,11 @@ from ...views.norms import batch_norm_view, layer_norm_view, residual_view
 from ...views.patching import patching_views, suggested_corruption
 from ...views.probes import probe_view
 from ...views.worked_attention import worked_attention_view
-from ..architecture.views import FIELDS, GPT2_PRESET, architecture_views, presets
-from ..attention.views import attention_views, entry_at_step, forward_pass, scores_of
-from ..generate.views import Generation, beam_views, candidates_figure
-from ..positional.views import DEFAULT_DIMS, DEFAULT_SHUFFLE_TEXT, shuffle_demo, sinusoidal_views
-from ..tokenizer.views import tokenize_views
+from ...views.architecture import FIELDS, GPT2_PRESET, architecture_views, presets
+from ...views.attention import attention_views, entry_at_step, forward_pass, scores_of
+from ...views.generate import Generation, beam_views, candidates_figure
+from ...views.positional import DEFAULT_DIMS, DEFAULT_SHUFFLE_TEXT, shuffle_demo, sinusoidal_views
+from ...views.tokenizer import tokenize_views
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from ...page.wiring import TabWiring, any_of, file_name
 from . import handlers
 from .form import PositionalForm
 from .layout import layout
-from .views import model_position_views, rope_view, shuffle_demo, sinusoidal_views
+from ...views.positional import model_position_views, rope_view, shuffle_demo, sinusoidal_views
 
 __all__ = ["PositionalForm", "build", "model_position_views", "rope_view", "shuffle_demo", "sinusoidal_views"]
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from ...page.forms import Form, Integer, IntegerList, ModelName, Refused, String, param
 from ...inputs.validation import MAX_INPUT_CHARS, MAX_SEED, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
-from .views import (
+from ...views.positional import (
     DEFAULT_D_MODEL,
     DEFAULT_DIMS,
     DEFAULT_LENGTH,

@@ -14,7 +14,7 @@ from ...session.kept_models import unknown_model
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from .form import PositionalForm
-from .views import model_position_views, rope_view, shuffle_demo, sinusoidal_views
+from ...views.positional import model_position_views, rope_view, shuffle_demo, sinusoidal_views
 
 SINUSOIDAL = ("heatmap", "curves", "similarity")            # the API's outputs of each part, in order
 MODEL = ("model_heatmap", "model_similarity", "model_note")

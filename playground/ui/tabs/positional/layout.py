@@ -7,7 +7,7 @@ from ...page.context import AppContext
 from ...inputs.validation import MAX_INPUT_CHARS, POSITIONAL_D_MODEL_RANGE, POSITIONAL_LENGTH_RANGE
 from ...page.widgets import MathMarkdown, integer_number, integer_slider
 from ...text.i18n import label
-from .views import (
+from ...views.positional import (
     DEFAULT_D_MODEL,
     DEFAULT_DIMS,
     DEFAULT_LENGTH,

@@ -11,7 +11,7 @@ from ...page.wiring import TabWiring, any_of, example_adapter, file_name
 from . import handlers
 from .form import TokenizerForm
 from .layout import layout
-from .views import tokenize_views, utf8_note
+from ...views.tokenizer import tokenize_views, utf8_note
 
 __all__ = ["TokenizerForm", "build", "tokenize_views", "utf8_note"]
 

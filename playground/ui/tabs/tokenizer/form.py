@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ...page.forms import Choice, Form, Integer, String, param
 from ...inputs.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
-from .views import CORPUS_CHOICES, DEFAULT_TEXT, DEFAULT_VOCAB
+from ...views.tokenizer import CORPUS_CHOICES, DEFAULT_TEXT, DEFAULT_VOCAB
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from ...page.refusals import refusal_figures, refusal_reason
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from .form import TokenizerForm
-from .views import tokenize_views
+from ...views.tokenizer import tokenize_views
 
 FIGURES = ("char_plot", "bpe_plot", "merges_plot")
 VIEWS = ("char_plot", "bpe_plot", "counts", "merges_plot", "utf8")      # the API's outputs, in order

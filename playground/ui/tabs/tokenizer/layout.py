@@ -6,7 +6,7 @@ import gradio as gr
 from ...inputs.validation import BPE_VOCAB_RANGE, MAX_TOKENIZER_CHARS
 from ...page.widgets import examples_dataset, integer_slider
 from ...text.i18n import label
-from .views import DEFAULT_TEXT, DEFAULT_VOCAB, EXAMPLES, available_corpora
+from ...views.tokenizer import DEFAULT_TEXT, DEFAULT_VOCAB, EXAMPLES, available_corpora
 
 
 def layout() -> tuple[dict[str, gr.components.Component], list[list]]:

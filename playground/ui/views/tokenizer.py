@@ -1,5 +1,6 @@
-"""The Tokenizer tab's views: the same text cut by a character tokenizer and by a byte-level BPE
-trained live, as coloured token spans, counts, the merges in order, and how Chinese becomes bytes."""
+"""The Tokenizer tab's views, which the Lessons draw too: the same text cut by a character tokenizer
+and by a byte-level BPE trained live, as coloured token spans, counts, the merges in order, and how
+Chinese becomes bytes."""
 from __future__ import annotations
 
 import functools
@@ -10,9 +11,9 @@ import plotly.graph_objects as go
 from playground import viz
 from playground.data import BPETokenizer, CharTokenizer, CorpusUnavailable, Tokenizer, load_corpus
 
-from ...inputs.validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
-from ...text.i18n import text
-from ...text.markup import literal
+from ..inputs.validation import BPE_VOCAB_RANGE, MAX_CORPUS_CHARS, MAX_TOKENIZER_CHARS, check_number, check_text, fail
+from ..text.i18n import text
+from ..text.markup import literal
 
 CORPUS_CHOICES = ("bundled", "tiny_shakespeare", "this_text")
 DEFAULT_VOCAB = 400

@@ -1,6 +1,6 @@
-"""The Generate tab's views: a session's step-by-step generation (greedy or seeded sampling) with
-the candidates before and after temperature, top-k and top-p, the new token's attention and the
-causal matrix filling in; beam search with its tree."""
+"""The Generate tab's views, which the Lessons draw too: a session's step-by-step generation (greedy or
+seeded sampling) with the candidates before and after temperature, top-k and top-p, the new token's
+attention and the causal matrix filling in; beam search with its tree."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,11 +16,11 @@ from playground.generate import STRATEGIES, BeamResult, SamplingConfig, Step, St
 from playground.model import CROSS, DECODER_SELF, AttentionSite
 from playground.viz.labels import visible_token
 
-from ...inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from ..inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry
-from ...session.workspace import Workspace
-from ...text.i18n import text
-from ...text.markup import literal, visible_controls
+from ..session.workspace import Workspace
+from ..text.i18n import text
+from ..text.markup import literal, visible_controls
 from .prompts import started
 
 TOP_CANDIDATES = 10

@@ -1,6 +1,7 @@
-"""The Architecture tab's views: a config drawn as a diagram, its parameters per component as a
-treemap (presets include GPT-2 small and today's LLM shapes), and what one token costs in FLOPs and
-memory, the KV cache with grouped-query attention beside full multi-head attention."""
+"""The Architecture tab's views, which the Lessons draw too: a config drawn as a diagram, its
+parameters per component as a treemap (presets include GPT-2 small and today's LLM shapes), and what
+one token costs in FLOPs and memory, the KV cache with grouped-query attention beside full
+multi-head attention."""
 from __future__ import annotations
 
 import re
@@ -26,8 +27,8 @@ from playground.model.config import ROPE_BASE_RANGE
 from playground.train.recipes import LLM_FIELDS, config_conflict, llm_config_fields, llm_form_values
 from playground.viz.architecture import DIAGRAM_WORDS
 
-from ...inputs.validation import CONFIG_LIMITS, check_choice, check_number, fail
-from ...text.i18n import text
+from ..inputs.validation import CONFIG_LIMITS, check_choice, check_number, fail
+from ..text.i18n import text
 
 GPT2_PRESET = "gpt2-small"
 BASE_FIELDS = ("arch", "n_encoder_layers", "n_decoder_layers", "d_model", "n_heads", "d_ff", "vocab_size",

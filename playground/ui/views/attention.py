@@ -1,6 +1,7 @@
-"""The Attention tab's views: every layer x head of a model on an input, one head enlarged, head
-scores to find the head that copies, the forward pass as a table of tensor shapes, and, for
-pretrained models saved with a training timeline, the same views at any saved step of training.
+"""The Attention tab's views, which the Lessons draw too: every layer x head of a model on an input,
+one head enlarged, head scores to find the head that copies, the forward pass as a table of tensor
+shapes, and, for pretrained models saved with a training timeline, the same views at any saved step
+of training.
 
 An attention kind is an attention site's id ("encoder", "decoder", "cross"; see
 playground.model.sites): the model lists its own sites, so no view asks for its architecture."""
@@ -24,14 +25,14 @@ from playground.generate.batch import bos, greedy
 from playground.model import AttentionSite, Trace
 from playground.train.metrics import perplexity
 
-from ...inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
+from ..inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry, ModelRegistry
-from ...text.i18n import text
-from ...text.markup import literal
-from ...views.induction import induction_text
-from ...views.meaning import entry_loss_meaning
-from ...views.shapes import shape_rows
-from .passes import SHARED_PASSES, RecordedPass
+from ..text.i18n import text
+from ..text.markup import literal
+from .induction import induction_text
+from .meaning import entry_loss_meaning
+from .shapes import shape_rows
+from .attention_passes import SHARED_PASSES, RecordedPass
 
 GREEDY_TARGETS_KEPT = 256      # per model: the greedy outputs of its latest sources
 # A target the model writes itself ends at eos, or at this many tokens per source token plus

@@ -1,6 +1,6 @@
-"""The Positional encoding tab's views: the sinusoidal table, chosen dimensions, position similarity,
-a model's own position vectors, RoPE's rotating pairs, and why a model without positions is
-order-blind."""
+"""The Positional encoding tab's views, which the Lessons draw too: the sinusoidal table, chosen
+dimensions, position similarity, a model's own position vectors, RoPE's rotating pairs, and why a
+model without positions is order-blind."""
 from __future__ import annotations
 
 import functools
@@ -14,7 +14,7 @@ from playground import viz
 from playground.model import ModelConfig, Trace, sinusoidal_table
 from playground.viz.labels import plotly_text
 
-from ...inputs.validation import (
+from ..inputs.validation import (
     MAX_INPUT_CHARS,
     MAX_SEED,
     POSITIONAL_D_MODEL_RANGE,
@@ -25,8 +25,8 @@ from ...inputs.validation import (
     fail,
 )
 from playground.zoo import ModelEntry, ascii_tokenizer, seeded_model
-from ...text.i18n import text
-from ...text.markup import literal
+from ..text.i18n import text
+from ..text.markup import literal
 
 DEFAULT_D_MODEL, DEFAULT_LENGTH = 64, 64
 DEFAULT_DIMS = (0, 1, 10, 11, 40, 41)

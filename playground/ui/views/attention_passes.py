@@ -16,7 +16,7 @@ import torch.nn as nn
 
 from playground.model import Trace
 
-from ...server.bytes_lru import BytesLRU, size_of
+from ..server.bytes_lru import BytesLRU, size_of
 
 DEFAULT_MAX_BYTES = 48 * 2**20
 
