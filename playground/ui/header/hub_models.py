@@ -80,7 +80,8 @@ class HubModels:
     def _make_room(self) -> None:
         while len(self._kept) >= self.capacity:
             self._kept.popitem(last=False)
-        gc.collect()                                                          # sessions that let go are gone now
+        if len(self._alive) >= self.capacity:      # only then can it matter: a full collection costs a whole heap's walk
+            gc.collect()                                                      # sessions that let go are gone now
 
     def _import(self, repository: str, lang: str) -> ModelEntry:
         if len(self._alive) >= self.capacity:
