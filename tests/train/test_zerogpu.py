@@ -4,8 +4,8 @@ each chunk asks for what it uses, is charged to the caller, and a refused one go
 The real `spaces` package, against a fake control API, is met in test_zerogpu_platform.py (its
 worker process, queue, error texts and duration factor); these tests check the chunks' exactness
 quickly, so there `spaces` is replaced by a stand-in with the platform's contract:
-a decorated call receives its arguments and returns its result pickled (what it changes in its
-arguments never reaches the caller); before the call it asks the `duration` callable for the
+a decorated call (a generator) receives its arguments and hands back each item it yields pickled,
+as it comes (what it changes in its arguments never reaches the caller); before the call it asks the `duration` callable for the
 seconds to reserve and refuses the call, raising a Gradio error as `spaces` does, when the
 caller's quota left is below them; it charges the seconds the call took (whole seconds, at least
 one); and it reads the caller's request from the calling context. The GPU is the test session's device (the CPU here).
@@ -25,7 +25,7 @@ import torch
 from playground import device as device_module
 from playground.device import DEVICE_VARIABLE, ZERO_GPU_VARIABLE, default_device
 from playground.train import zerogpu
-from playground.train.events import GpuRefusal
+from playground.train.events import GpuRefusal, TrainEvent
 
 from .helpers import assert_same_losses, events, lm_trainer, seq2seq_trainer
 from .test_trainer import assert_same_weights, dropout_lm_trainer
@@ -49,6 +49,7 @@ class StandInSpaces(types.ModuleType):
     def __init__(self):
         super().__init__("spaces")
         self.calls = 0
+        self.ended = 0                                   # calls that handed everything back
         self.refused = 0
         self.requested: list[tuple[float, int]] = []     # (the chunk's max_seconds, the seconds asked for)
         self.requests: list[object] = []                 # the request each call was charged to
@@ -57,7 +58,7 @@ class StandInSpaces(types.ModuleType):
 
     def GPU(self, duration=None):
         def decorate(function):
-            def in_a_worker(*args):
+            def in_a_worker(*args):                     # a generator, as the chunk is: it streams what it yields
                 seconds = duration(*args) if callable(duration) else duration
                 self.requested.append((args[2], seconds))
                 self.requests.append(REQUEST.get(None))
@@ -71,10 +72,11 @@ class StandInSpaces(types.ModuleType):
                                       title="ZeroGPU quota exceeded")
                 self.calls += 1
                 started = time.perf_counter()
-                result = function(*pickle.loads(pickle.dumps(args)))
+                for item in function(*pickle.loads(pickle.dumps(args))):
+                    yield pickle.loads(pickle.dumps(item))
+                self.ended += 1
                 if self.quota_s is not None:
                     self.quota_s -= max(1, math.ceil(time.perf_counter() - started))
-                return pickle.loads(pickle.dumps(result))
             return in_a_worker
         return decorate
 
@@ -149,16 +151,53 @@ def test_each_call_asks_for_its_chunk_and_the_calls_overhead_not_a_fixed_minute(
     assert [asked for _, asked in zero_gpu.requested] == [math.ceil(chunk + 5) for chunk in chunks] == [6] * len(chunks)
 
 
-def test_a_runs_first_call_is_short_so_its_first_point_shows_soon_and_the_rest_go_in_full_chunks(
-        zero_gpu, monkeypatch):
-    monkeypatch.setattr(zerogpu, "CHUNK_SECONDS", 0.3)
-    monkeypatch.setattr(zerogpu, "FIRST_CHUNK_SECONDS", 0.05)
-    trainer = seq2seq_trainer(max_steps=100_000)
-    events(zerogpu.run(trainer, max_seconds=2.0))
-    chunks = [chunk for chunk, _ in zero_gpu.requested]
-    assert chunks[:2] == [0.05, 0.3] and max(chunks[2:], default=0) <= 0.3
-    events(zerogpu.run(trainer, max_seconds=0.1))                 # Resume: a run of its own, short first too
-    assert [chunk for chunk, _ in zero_gpu.requested][len(chunks)] == 0.05
+def test_progress_streams_during_a_chunk_and_every_call_trains_a_whole_chunk(zero_gpu, monkeypatch):
+    """A chunk's events show as they come, not when its call returns: a run's first point shows one
+    event interval after its GPU comes, and no call is spent on a short first chunk."""
+    monkeypatch.setattr(zerogpu, "CHUNK_SECONDS", 60.0)         # the whole run in one call
+    trainer = seq2seq_trainer(max_steps=6)
+    run = zerogpu.run(trainer)
+    first = next(item for item in run if isinstance(item, TrainEvent))
+    assert zero_gpu.calls == 1 and zero_gpu.ended == 0           # the call under way
+    assert first.step == 1 and trainer.history == [first]       # in the history the views draw
+    rest = events(run)
+    assert zero_gpu.ended == 1 and rest[-1].status == "finished" and trainer.step == 6
+    assert trainer.history == [first, *rest]
+    assert [chunk for chunk, _ in zero_gpu.requested] == [60.0]
+
+
+def test_a_stop_within_a_chunk_ends_it_at_the_next_item_and_keeps_its_training(zero_gpu, monkeypatch):
+    monkeypatch.setattr(zerogpu, "CHUNK_SECONDS", 60.0)
+    whole = seq2seq_trainer(max_steps=30).to(zerogpu.GPU)
+    events(whole.run())
+
+    split = seq2seq_trainer(max_steps=30)
+    run = zerogpu.run(split)
+    seen = [item for _, item in zip(range(3), (i for i in run if isinstance(i, TrainEvent)))]
+    run.close()                                                   # Stop, within the only chunk
+    assert zero_gpu.calls == zero_gpu.ended == 1
+    assert split.step == 3 and split.history == seen              # the chunk's steps up to the stop, kept
+    events(zerogpu.run(split))                                    # Resume continues exactly
+    assert_same_losses(split.step_losses, whole.step_losses)
+    assert_same_weights(split, whole)
+
+
+def test_a_chunk_that_fails_after_streaming_takes_its_progress_back_and_goes_on_on_the_cpu(zero_gpu, monkeypatch):
+    monkeypatch.setattr(zerogpu, "CHUNK_SECONDS", 60.0)
+    trainer = seq2seq_trainer(max_steps=6)
+    chunk = zerogpu._train_chunk
+
+    def fails_after_two_events(*args):
+        for item in chunk(*args):
+            yield item
+            if isinstance(item, TrainEvent) and item.step == 2:
+                raise GradioError("GPU task aborted", title="ZeroGPU worker error")
+
+    monkeypatch.setattr(zerogpu, "_train_chunk", fails_after_two_events)
+    progress = events(zerogpu.run(trainer))
+    assert [e.step for e in progress] == [1, 2, 1, 2, 3, 4, 5, 6]          # shown, then trained again on the CPU
+    assert [e.step for e in trainer.history] == [1, 2, 3, 4, 5, 6] and trainer.step == 6
+    assert all(e.gpu_refusal.reason == "gpu_unavailable" for e in trainer.history)
 
 
 def test_a_refused_call_goes_on_on_the_cpu_and_every_later_event_says_why(zero_gpu):
