@@ -19,15 +19,16 @@ def plot(size: int) -> PlotData:
 
 
 def test_the_cache_keeps_at_most_its_bytes_and_drops_the_least_recently_used():
-    cache = ViewCache(max_bytes=1000)
+    one = view_cache.update_bytes(plot(400))
+    cache = ViewCache(max_bytes=2 * one + one // 2)
     cache.put("a", {"grid": plot(400)})
     cache.put("b", {"grid": plot(400)})
     assert cache.get("a") is not None                     # a is now the most recently used
     cache.put("c", {"grid": plot(400)})
     assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
-    assert cache.bytes == 800 and len(cache) == 2
+    assert cache.bytes == 2 * one and len(cache) == 2
     cache.put("huge", {"grid": plot(5000)})
-    assert cache.get("huge") is None and cache.bytes == 800
+    assert cache.get("huge") is None and cache.bytes == 2 * one
     kept = cache.get("a")
     kept["grid"] = None                                   # a caller's copy, not the cache's entry
     assert cache.get("a")["grid"] is not None
@@ -37,13 +38,36 @@ def test_the_cache_keeps_at_most_its_bytes_and_drops_the_least_recently_used():
 
 def test_an_update_dict_in_the_cache_is_not_taken_apart_by_those_it_is_sent_to():
     """Gradio pops the value out of an update dict it sends: the cache's own stays whole."""
-    cache = ViewCache(max_bytes=1000)
+    cache = ViewCache(max_bytes=4000)
     sent = {"plot": gr.update(value=plot(300), visible=True)}
     cache.put("a", sent)
-    assert cache.bytes == 300 + view_cache.OTHER_UPDATE_BYTES
+    assert cache.bytes == view_cache.update_bytes(sent["plot"]) > 300
     sent["plot"].pop("value")
     cache.get("a")["plot"].pop("value")
     assert cache.get("a")["plot"]["value"].plot == "x" * 300
+
+
+def test_the_cache_counts_what_its_updates_hold_in_memory():
+    """Python keeps a string at 1, 2 or 4 bytes a character, by its widest one: a figure's JSON with
+    one arrow or one Chinese label takes twice its length, one with an emoji four times. The cache
+    counts that, the other fields of an update dict and a component's own arguments, so that its
+    bytes bound what it really holds (a soak found it holding 2.6 times what it counted)."""
+    ascii_json, wide_json, widest_json = "x" * 10_000, "→" + "x" * 9_999, "😀" + "x" * 9_999
+    assert view_cache.update_bytes(plot_of(ascii_json)) >= 10_000
+    assert view_cache.update_bytes(plot_of(wide_json)) >= 20_000
+    assert view_cache.update_bytes(plot_of(widest_json)) >= 40_000
+    assert view_cache.update_bytes("中文" * 5_000) >= 20_000
+    choices = [f"choice {i} →" for i in range(1_000)]
+    assert view_cache.update_bytes(gr.update(choices=choices, visible=True)) >= 1_000 * 2 * len(choices[0])
+    assert view_cache.update_bytes(gr.Dropdown(choices=choices)) >= 1_000 * 2 * len(choices[0])
+    cache = ViewCache(max_bytes=100_000)
+    for key in range(20):
+        cache.put(key, {"grid": plot_of("→" + str(key) * 9_999)})
+    assert cache.bytes <= 100_000 and len(cache) <= 100_000 // 20_000
+
+
+def plot_of(text: str) -> PlotData:
+    return PlotData(type="plotly", plot=text)
 
 
 @dataclass
