@@ -1,8 +1,10 @@
 """Tiny checkpoints for the app to load, and the registry over them; the shipped models' registry
 and the Lessons tab's views of it, each built once for the whole test run."""
 import copy
+import dataclasses
 import functools
 
+import plotly.graph_objects as go
 import pytest
 import torch
 
@@ -68,11 +70,13 @@ def _built_once(key: str, view, shipped_registry: ModelRegistry, registry: Model
         return view(registry, lang)
     if (key, lang) not in _BUILT_VIEWS:
         _BUILT_VIEWS[key, lang] = view(registry, lang)
-    return copy.deepcopy(_BUILT_VIEWS[key, lang])                # a test may change the figures it gets
+    built = _BUILT_VIEWS[key, lang]                               # a test may change what it gets: a copy
+    return dataclasses.replace(built, figures=[go.Figure(figure) for figure in built.figures],
+                               facts=copy.deepcopy(built.facts))
 
 
 @pytest.fixture
-def lesson_views(monkeypatch, shipped):
+def shipped_views(monkeypatch, shipped):
     """`shipped`, whose Lessons views (VIEWS) are each built once per language for the whole test run:
     a view is a function of the shipped models and the language only. Each call gets its own copy."""
     for key, view in list(VIEWS.items()):

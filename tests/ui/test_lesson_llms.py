@@ -15,12 +15,11 @@ from playground.ui.views.architecture import LLM_PRESETS
 from playground.ui.tabs.lessons import llm_lesson
 from playground.ui.tabs.lessons.claims import CLAIMS, lesson_claims
 from playground.ui.tabs.lessons.views import VIEWS
-from playground.zoo import ModelRegistry
 
 
-@pytest.fixture(scope="module")
-def registry():
-    return ModelRegistry()
+@pytest.fixture
+def registry(shipped_views):
+    return shipped_views
 
 
 def test_the_lesson_closes_the_course_with_its_views_and_claims():

@@ -11,7 +11,6 @@ from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.lessons import LessonsForm, handlers
 from playground.ui.text.i18n import text
 from playground.ui.views import by_hand
-from playground.zoo import ModelRegistry
 
 NUMBER = r"-?\d[\d,]*(?:\.\d+)?(?:e[-+]\d+)?"
 
@@ -75,8 +74,8 @@ def test_each_refusal_says_what_to_change(lesson_id, typed, d_k, key):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
-def test_only_lessons_4_and_7_show_a_box_already_worked_on_the_tutorials_numbers(lang):
-    workspace = Workspace("by-hand", ModelRegistry())
+def test_only_lessons_4_and_7_show_a_box_already_worked_on_the_tutorials_numbers(lang, shipped_views):
+    workspace = Workspace("by-hand", shipped_views)
     for lesson in LESSONS:
         screen = handlers.lesson_screen(workspace, LessonsForm(lesson=lesson.id), lang)
         visible = screen["bh_panel"].constructor_args["visible"]

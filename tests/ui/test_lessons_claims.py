@@ -14,14 +14,13 @@ from playground.ui.tabs.lessons import live
 from playground.ui.tabs.lessons import views as lesson_views
 from playground.ui.tabs.lessons.claims import CLAIMS, TEXT_CLAIMS, lesson_claims, view_keys
 from playground.ui.tabs.lessons.views import VIEWS, Shown
-from playground.zoo import ModelRegistry
 
 from ..labs.helpers import tiny
 
 
-@pytest.fixture(scope="module")
-def registry():
-    return ModelRegistry()
+@pytest.fixture
+def registry(shipped_views):
+    return shipped_views
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])

@@ -11,7 +11,6 @@ from playground.ui.course import LESSONS
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.ui.text.en import EN
 from playground.ui.text.zh import ZH
-from playground.zoo import ModelRegistry
 
 LANGS = ("en", "zh-CN")
 # Text keys shown in a MathMarkdown (see each tab's layout.py); the lessons' own texts and notes
@@ -65,9 +64,9 @@ def test_a_lesson_s_markdown_is_balanced_and_its_plain_text_has_no_markup(lesson
             assert not MARKUP.search(text(lang)), (lang, text(lang))
 
 
-@pytest.fixture(scope="module")
-def registry():
-    return ModelRegistry()
+@pytest.fixture
+def registry(shipped_views):
+    return shipped_views
 
 
 @pytest.mark.parametrize("lang", LANGS)

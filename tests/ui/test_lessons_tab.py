@@ -16,9 +16,9 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 ENGLISH_WORD = re.compile(r"\b[a-z]{5,}\b")        # a lowercase English word in the Chinese page
 
 
-@pytest.fixture(scope="module")
-def workspace():
-    return Workspace("lessons", ModelRegistry())
+@pytest.fixture
+def workspace(shipped_views):
+    return Workspace("lessons", shipped_views)
 
 
 def holds_data(figure: go.Figure) -> bool:

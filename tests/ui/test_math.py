@@ -11,7 +11,6 @@ from playground.ui.text.en import EN
 from playground.ui.text.i18n import I18N
 from playground.ui.text.math import mathml, with_mathml
 from playground.ui.text.zh import ZH
-from playground.zoo import ModelRegistry
 
 from .test_lessons_markup import lesson_markdown
 
@@ -91,11 +90,10 @@ def test_every_lesson_text_converts(lesson):
             converted_everywhere(text(lang))
 
 
-def test_every_lesson_view_s_note_converts():
-    registry = ModelRegistry()
+def test_every_lesson_view_s_note_converts(shipped_views):
     for lang in LANGS:
         for view in VIEWS.values():
-            converted_everywhere(view(registry, lang).note)
+            converted_everywhere(view(shipped_views, lang).note)
 
 
 def test_the_page_gets_labels_and_server_text_as_mathml_and_never_loads_a_tex_renderer():
