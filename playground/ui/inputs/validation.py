@@ -51,6 +51,8 @@ CONFIG_LIMITS = {                # the Architecture tab's custom config: the lib
     "d_model": (2, FIELD_RANGES["d_model"][1]), "d_ff": FIELD_RANGES["d_ff"],
     "vocab_size": FIELD_RANGES["vocab_size"], "max_len": FIELD_RANGES["max_len"],
 }
+MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1   # the layer and head a view's form may name, in any model
+MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
 MAX_TEXT_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .txt (tiny Shakespeare is 1.1 MB)
 MAX_FILE_BYTES = max(MAX_UPLOAD_BYTES, MAX_TEXT_UPLOAD_BYTES)   # Gradio refuses a larger file while it arrives
 

@@ -16,15 +16,13 @@ from playground.model import ABLATIONS
 from playground.model.sites import SITES
 
 from ...page.forms import Choice, Flag, Form, Integer, ModelName, NameList, Refused, String, param
-from ...inputs.validation import CONFIG_LIMITS, MAX_INPUT_CHARS
+from ...inputs.validation import MAX_HEAD, MAX_INPUT_CHARS, MAX_LAYER
 from ...session.examples import ATTENTION_EXAMPLES, examples_for, followed_input
 from ...views.attribution import MAX_TOKEN_CHARS
 from ...views.interventions_panels import MAX_HEADS_OFF, fit_heads
 from ...views.probes import PROPERTIES, probe_properties
 from ...views.attention import ALL_SCORES, default_kind, kinds_of, score_names, stack_depth, timeline_of
 
-MAX_LAYER = CONFIG_LIMITS["n_layers"][1] - 1
-MAX_HEAD = CONFIG_LIMITS["n_heads"][1] - 1
 MAX_STEP = 10**9
 
 

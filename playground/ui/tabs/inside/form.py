@@ -13,10 +13,9 @@ from dataclasses import dataclass, replace
 from playground.model.sites import SITES
 
 from ...page.forms import Choice, Form, Integer, ModelName, Refused, String, param
-from ...inputs.validation import MAX_INPUT_CHARS
+from ...inputs.validation import MAX_HEAD, MAX_INPUT_CHARS, MAX_LAYER
 from ...session.examples import FILL_EXAMPLES, MASK_EXAMPLES, followed_input, suitable_input
 from ...views.embeddings import MAX_TOKEN_CHARS
-from ..attention.form import MAX_HEAD, MAX_LAYER
 
 DEFAULT_TOKEN = "e"
 DEFAULT_WORKED_TEXT = "abcd"
