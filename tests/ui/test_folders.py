@@ -111,6 +111,22 @@ def test_each_folder_imports_only_those_below_it():
     assert upward == []
 
 
+def test_a_tab_imports_no_other_tab_but_the_lessons_live_runs():
+    """Views two tabs share live in views/; a lesson runs a lab or a training live through those tabs' own code."""
+    allowed = {("lessons", "labs"), ("lessons", "train")}
+    crossings = set()
+    for path in (UI / "tabs").rglob("*.py"):
+        parts = module_name(path).split(".")
+        if len(parts) < 4:
+            continue                                       # tabs/__init__.py: the tab row lists every tab
+        for target in imported(path):
+            other = target.split(".")
+            if other[:3] == ["playground", "ui", "tabs"] and len(other) > 3 and other[3] != parts[3]:
+                crossings.add((parts[3], other[3]))
+    assert ("lessons", "labs") in crossings              # the walk sees a tab importing another
+    assert crossings <= allowed, crossings - allowed
+
+
 def test_nothing_below_the_ui_imports_it():
     below = [path for path in (ROOT / "playground").rglob("*.py")
              if path.relative_to(ROOT / "playground").parts[0] not in ON_TOP]
