@@ -1,8 +1,8 @@
 """The server's memory budget: every bound read from the one place it is set, added up for a class.
 
 Each cache and store is bounded where it is made (its module's constant); this module only gathers
-them (a tab's own caches from its page_needs), with the two sizes that are measured rather than set: the process itself once started and its
-first page served, and Gradio's state of one session. README ("Serving a class") gives the totals.
+them (a tab's own caches from its page_needs), with the sizes that are measured rather than set: the process itself
+once started and its first page served, Gradio's state of one session and one session's generation. README ("Serving a class") gives the totals.
 """
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from .tabs import PAGE_NEEDS
 MIB = 2**20
 STARTED_BYTES = 650 * MIB          # measured: python app.py after its first page (torch, Gradio, shipped models)
 SESSION_STATE_BYTES = MIB // 2     # measured: Gradio's state of one session after a class's clicks (0.4-0.5 MB)
+GENERATION_BYTES = MIB // 2        # measured: a session's step-by-step generation and beam run on shipped models
+                                   # (100 sessions of the soak's class held 51 MB)
 REPLY_BYTES = 256 * 1024           # a large reply of a light event (an attention grid), kept until its client reads it
 FLOAT_BYTES = 4
 
@@ -43,6 +45,7 @@ def budget(students: int, hub_models: bool = False, training_slots: int = DEFAUL
         **{name: size for needs in PAGE_NEEDS.values() for name, size in needs.caches.items()},
         "compressed page and files": KEPT_BYTES,
         "Gradio session states": sessions * SESSION_STATE_BYTES,
+        "sessions' generations": sessions * GENERATION_BYTES,
         "replies not yet read": sessions * MAX_WAITING_PER_SESSION * REPLY_BYTES,   # a page reads at once
         "sessions' own models": sessions * MAX_SESSION_MODELS * own_model_bytes(),
         "trainings": training_slots * training_bytes(),
