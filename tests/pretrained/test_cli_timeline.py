@@ -15,6 +15,13 @@ from playground.train.breakdown import held_out_format_pairs, held_out_formats_e
 from playground.train.card import repeated_sequence_scores
 from playground.train.cli import fractions, main, timeline_steps
 
+from ..train.helpers import fewer_card_sources
+
+
+@pytest.fixture(autouse=True)
+def fewer_sources(monkeypatch):
+    fewer_card_sources(monkeypatch)
+
 
 def test_timeline_checkpoints_are_complete_models_at_fractions_of_the_run(tmp_path):
     out = tmp_path / "copy"

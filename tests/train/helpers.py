@@ -1,13 +1,27 @@
 """Tiny set-ups for trainer tests: a step takes a few milliseconds."""
+import functools
+
 import pytest
 import torch
 
 from playground.data import CharTokenizer, LMData, MLMData, bundled_text, tasks
 from playground.device import default_device
 from playground.model import ModelConfig
-from playground.train import Trainer, TrainConfig, TrainEvent
+import playground.train.card as model_card
+from playground.train import Trainer, TrainConfig, TrainEvent, breakdown
 
 TEXT = bundled_text()
+FEW_SOURCES = 8             # fresh sources a test's model card decodes per untrained length or held-out date format
+
+
+def fewer_card_sources(monkeypatch) -> None:
+    """Model cards measure FEW_SOURCES fresh sources per length never trained on and per date format kept
+    out of training (instead of 100 and 125) and say so: every row is still measured and written in its place."""
+    monkeypatch.setattr(model_card, "PER_LENGTH", FEW_SOURCES)
+    monkeypatch.setattr(model_card, "HELD_OUT_PER_FORMAT", FEW_SOURCES)
+    monkeypatch.setattr(model_card, "length_rows", functools.partial(breakdown.length_rows, per_length=FEW_SOURCES))
+    monkeypatch.setattr(model_card, "held_out_format_rows",
+                        functools.partial(breakdown.held_out_format_rows, n=FEW_SOURCES))
 
 
 def quiet_config(**changes) -> TrainConfig:

@@ -10,6 +10,13 @@ from playground.train import PRESETS, TrainEvent
 from playground.train.cli import main, progress_line
 from playground.train.remeasure import final_bleu
 
+from .helpers import fewer_card_sources
+
+
+@pytest.fixture(autouse=True)
+def fewer_sources(monkeypatch):
+    fewer_card_sources(monkeypatch)
+
 
 def test_cli_trains_a_preset_and_saves_a_loadable_checkpoint_with_a_card(tmp_path):
     out = tmp_path / "copy"
