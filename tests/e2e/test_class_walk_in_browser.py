@@ -10,9 +10,8 @@ import pytest
 
 from playground.ui.session.examples import CHINESE_MODEL
 
-from .pages import address, drawn, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
+from .pages import address, drawn, error_toast, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
 
-TOAST_SECONDS = 6               # an error toast has gone by then
 OFFLINE_START_SECONDS = 15      # a game starts within this on a machine without the corpus or a network
 STAND_IN_SAID = {"en": "Tiny Shakespeare is not on this machine", "zh-CN": "这台机器上没有 tiny Shakespeare"}
 
@@ -45,7 +44,7 @@ def test_the_game_plays_offline_and_a_refused_guess_stays_explained_in_its_panel
         page.fill(f"#{view}-gg-guess input", "ab")
         page.press(f"#{view}-gg-guess input", "Enter")
         wait_until(lambda: refusal in markdown(page, f"{view}-gg-result"), "the refusal in the game's panel")
-        page.wait_for_timeout(TOAST_SECONDS * 1000)
+        assert refusal in error_toast(page)                    # the toast says it too, and is closed
         assert refusal in markdown(page, f"{view}-gg-result")
         page.locator(f"#{view}-game-panel").screenshot(path=str(screenshots / f"walk-{lang}-{view}-game-refused.png"))
         page.fill(f"#{view}-gg-guess input", "e")
@@ -111,7 +110,7 @@ def test_a_hub_load_without_a_network_fails_at_once_and_says_why_in_its_status(a
         wait_until(lambda: said in markdown(page, "hub-status"), "the reason in the Hub's status",
                    seconds=OFFLINE_START_SECONDS)
         assert time.monotonic() - started < OFFLINE_START_SECONDS
-        page.wait_for_timeout(TOAST_SECONDS * 1000)
+        error_toast(page)                                      # the toast closed: the status still says why
         status = markdown(page, "hub-status")
         assert said in status and "openai-community/gpt2" in status, status
         page.locator("#own-model-panel").screenshot(path=str(screenshots / f"walk-{lang}-hub-offline.png"))
