@@ -6,9 +6,11 @@ here. A missing /usr/bin/chromium skips the tests on a developer machine and fai
 (where $CI is set); tests/install_chromium.sh installs it and the CJK font.
 """
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -16,16 +18,20 @@ from pathlib import Path
 import pytest
 import torch
 
+from playground.bench.zerogpu_class import children
+from playground.bench.zerogpu_platform import Answer, ControlApi, platform_environment
 from playground.checkpoint import MODEL_FILE, save
 from playground.data import CharTokenizer, tasks
 from playground.model import ModelConfig, build_model
 
 REPO = Path(__file__).resolve().parents[2]
+SERVER_SITE = Path(__file__).resolve().parent / "server_site"     # its sitecustomize: a patient self-check
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 SERVER_START_SECONDS = 240            # a busy 2-core machine, the other half of the suite beside
 # Gradio's launch asks its own page for a HEAD within 3 s and gives up ("localhost is not accessible")
-# when a busy machine answers later: such a start is tried again, up to START_TRIES in all. The page
+# when a busy machine answers later (server_site/sitecustomize.py makes it wait longer in the servers
+# started here): such a start is tried again, up to START_TRIES in all. The page
 # answers before that check ends, so a server is ready once launch has said the check passed (or once
 # the check has had SELF_CHECK_SECONDS, its 5 tries of at most 3.5 s, where launch says nothing).
 SLOW_SELF_CHECK = "When localhost is not accessible"
@@ -74,18 +80,23 @@ def screenshots() -> Path:
 
 
 class AppServer:
-    """`python app.py` started on a free localhost port (or `port`); `url` waits until the page answers 200.
+    """`python app.py` on a free localhost port (or `port`), started at once or, with `boot=False`, by the
+    first `url`, which waits until the page answers 200 (one thread at a time).
     `env`: variables of the server's environment beside the usual ones (a test's own server)."""
 
-    def __init__(self, pretrained_dir: Path, log_path: Path, port: int | None = None, env: dict | None = None):
+    def __init__(self, pretrained_dir: Path, log_path: Path, port: int | None = None, env: dict | None = None,
+                 boot: bool = True):
         port = port or free_port()
         self._env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
                      "PLAYGROUND_PRETRAINED_DIR": str(pretrained_dir), "GRADIO_ANALYTICS_ENABLED": "False",
-                     **(env or {})}
+                     "PYTHONPATH": os.pathsep.join([str(SERVER_SITE), str(REPO)]), **(env or {})}
         self._first_log = self.log_path = log_path
         self._url = f"http://127.0.0.1:{port}/"
         self._restarts = self._tries = 0
-        self._start()
+        self._lock = threading.Lock()
+        self.process = None
+        if boot:
+            self._start()
 
     def _start(self) -> None:
         self._ready = False
@@ -106,6 +117,12 @@ class AppServer:
 
     @property
     def url(self) -> str:
+        with self._lock:
+            if self.process is None:
+                self._start()
+            return self._wait_until_served()
+
+    def _wait_until_served(self) -> str:
         deadline = time.monotonic() + SERVER_START_SECONDS
         answered = None                                     # when the page first answered 200
         self._ready = self._ready and self.process.poll() is None    # a late failed self-check ends it
@@ -128,6 +145,8 @@ class AppServer:
         return self._url
 
     def stop(self) -> None:
+        if self.process is None:
+            return
         self.process.terminate()
         try:
             self.process.wait(timeout=30)
@@ -154,9 +173,114 @@ def offline_app(pretrained_dir, tmp_path_factory):
     require_chromium()
     folder = tmp_path_factory.mktemp("offline")
     server = AppServer(pretrained_dir, folder / "app.log", env={"PLAYGROUND_SHAKESPEARE": str(folder / "absent.txt"),
-                                                                "XDG_CACHE_HOME": str(folder / "cache")})
+                                                                "XDG_CACHE_HOME": str(folder / "cache")}, boot=False)
     yield server
     server.stop()
+
+
+SPACE_ID, SPACE_HOST = "teacher/playground-demo", "teacher-playground-demo.hf.space"
+DRAW_DELAY_S = 3.0
+# Loaded before the busy Space's app: the Attention tab's draw takes DRAW_DELAY_S longer.
+SLOW_ATTENTION_DRAW = f"""
+import time
+from playground.ui.page import wiring
+_updates = wiring.TabWiring.updates
+def _slow(self, handler, *args, **kwargs):
+    if self.view == "attention" and handler is self.draw:
+        time.sleep({DRAW_DELAY_S})
+    return _updates(self, handler, *args, **kwargs)
+wiring.TabWiring.updates = _slow
+"""
+
+
+@pytest.fixture(scope="session")
+def busy_space_app(pretrained_dir, tmp_path_factory):
+    """The app as on a busy Hugging Face Space: SPACE_ID and SPACE_HOST set (as the platform does), one
+    training slot (PLAYGROUND_TRAINING_SLOTS=1), and the Attention tab's draw DRAW_DELAY_S slower. One
+    server for the tests of each (sharing a view, the training line, the order of a tab's events),
+    which none of the others disturbs."""
+    require_chromium()
+    folder = tmp_path_factory.mktemp("space")
+    (folder / "sitecustomize.py").write_text((SERVER_SITE / "sitecustomize.py").read_text() + SLOW_ATTENTION_DRAW)
+    server = AppServer(pretrained_dir, folder / "app.log",
+                       env={"SPACE_ID": SPACE_ID, "SPACE_HOST": SPACE_HOST, "PLAYGROUND_TRAINING_SLOTS": "1",
+                            "PYTHONPATH": os.pathsep.join([str(folder), str(REPO)])}, boot=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def small_app(pretrained_dir, tmp_path_factory):
+    """A server that keeps a session for one tab only (PLAYGROUND_MAX_SESSIONS=1)."""
+    require_chromium()
+    server = AppServer(pretrained_dir, tmp_path_factory.mktemp("small") / "app.log", env={"PLAYGROUND_MAX_SESSIONS": "1"},
+                       boot=False)
+    yield server
+    server.stop()
+
+
+class ZeroGpuServer(AppServer):
+    """The app served as on a ZeroGPU Space (playground.bench.zerogpu_app) against the fake control API
+    at `api_url`, with one training slot; `stop` also ends the GPU workers `spaces` forked."""
+
+    def __init__(self, pretrained_dir, log_path, api_url: str):
+        super().__init__(pretrained_dir, log_path, env={**platform_environment(api_url), "PLAYGROUND_DEVICE": "",
+                                                        "PLAYGROUND_TRAINING_SLOTS": "1"}, boot=False)
+
+    def _start(self) -> None:
+        self._ready = False
+        self._tries += 1
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "playground.bench.zerogpu_app"], cwd=REPO,
+                                            env=self._env, stdout=log, stderr=subprocess.STDOUT)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        workers = children(self.process.pid)
+        super().stop()
+        for pid in workers:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+@pytest.fixture(scope="session")
+def zero_gpu_app(pretrained_dir, tmp_path_factory):
+    """The app as on a ZeroGPU Space, whose fake control API grants every GPU after 1 s in its queue."""
+    require_chromium()
+    with ControlApi([Answer("queue", queue_s=1.0)]) as api:
+        server = ZeroGpuServer(pretrained_dir, tmp_path_factory.mktemp("zerogpu") / "app.log", api.url)
+        yield server
+        server.stop()
+
+
+# Servers some tests use, booted one after another beside the tests once the shared app serves.
+BOOTED_BESIDE = ("offline_app", "busy_space_app", "small_app", "zero_gpu_app")
+
+
+def _boot_one_by_one(servers: list[AppServer]) -> None:
+    for server in servers:
+        try:
+            server.url
+        except BaseException:          # pytest.fail: the first test that asks for this url reports it
+            pass
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_boot_beside_the_tests(request):
+    """Once the shared app serves, the other servers the run's tests use boot one after another in the
+    background: a boot keeps about one core busy for tens of seconds, beside tests that mostly wait for
+    a page to draw, so a server is ready, or nearly, when its first test asks for its `url`."""
+    used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    if "app" in used:
+        request.getfixturevalue("app").url
+    servers = [request.getfixturevalue(name) for name in BOOTED_BESIDE if name in used]
+    booting = threading.Thread(target=_boot_one_by_one, args=(servers,), name="servers-booting", daemon=True)
+    booting.start()
+    yield
+    booting.join()
 
 
 def require_chromium() -> None:

@@ -1,19 +1,8 @@
 """What a student sees when the server must refuse: a full server tells the newcomer (the students
 already there keep working), an overlong link gets the app's own page, and a right-to-left override
 in a link shows as its code point in the note instead of reversing the sentence."""
-import pytest
-
-from .conftest import AppServer
 from .pages import (VIEWPORT, WAIT_SECONDS, address, error_toast, markdown, no_error_toast, open_page, screenshot,
                     wait_until)
-
-
-@pytest.fixture(scope="module")
-def small_app(pretrained_dir, tmp_path_factory):
-    """A server that keeps a session for one tab only."""
-    server = AppServer(pretrained_dir, tmp_path_factory.mktemp("small") / "app.log", env={"PLAYGROUND_MAX_SESSIONS": "1"})
-    yield server
-    server.stop()
 
 
 def test_a_newcomer_to_a_full_server_is_told_and_the_student_keeps_working(small_app, browser, screenshots):

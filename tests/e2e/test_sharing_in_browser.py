@@ -1,29 +1,21 @@
 """On a Hugging Face Space (SPACE_ID set, as the platform does) a view is shared by its
 huggingface.co page: Copy link puts https://huggingface.co/spaces/OWNER/NAME?<the view's query> on
-the clipboard, and the QR code encodes the same address. Screenshot: tests/e2e/screenshots/."""
+the clipboard, and the QR code encodes the same address (the Space: `busy_space_app`). Screenshot:
+tests/e2e/screenshots/."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from playground.ui.page import qr
 
-from .conftest import AppServer
+from .conftest import SPACE_ID
 from .pages import address, markdown, open_page, wait_until
 
-SPACE = "teacher/playground-demo"
-PAGE = f"https://huggingface.co/spaces/{SPACE}"
+PAGE = f"https://huggingface.co/spaces/{SPACE_ID}"
 
 
-@pytest.fixture(scope="module")
-def space_app(pretrained_dir, tmp_path_factory):
-    server = AppServer(pretrained_dir, tmp_path_factory.mktemp("space") / "app.log",
-                       env={"SPACE_ID": SPACE, "SPACE_HOST": "teacher-playground-demo.hf.space"})
-    yield server
-    server.stop()
-
-
-def test_copy_link_and_the_qr_code_give_the_spaces_huggingface_co_page(space_app, browser, screenshots):
-    page = open_page(browser, f"{space_app.url}?view=attention&layer=1&lang=en&__theme=light", "en-US")
+def test_copy_link_and_the_qr_code_give_the_spaces_huggingface_co_page(busy_space_app, browser, screenshots):
+    page = open_page(browser, f"{busy_space_app.url}?view=attention&layer=1&lang=en&__theme=light", "en-US")
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     wait_until(lambda: "layer=1" in address(page), "the address written for the view")
     query = urlsplit(address(page)).query

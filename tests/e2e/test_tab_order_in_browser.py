@@ -1,6 +1,6 @@
 """A session's events on a tab apply in the learner's order, and a page whose draw was lost recovers.
 
-- A click during a tab's first draw (the draw made slow on the server) is not dropped, and the
+- A click during a tab's first draw (the draw made slow on the server: `busy_space_app`) is not dropped, and the
   draw, ending after it, does not replace what it drew.
 - A link whose opening never reaches the server (the browser loses the request) is asked for again
   and drawn.
@@ -11,21 +11,7 @@ import urllib.request
 
 import pytest
 
-from .conftest import REPO, AppServer
 from .pages import VIEWPORT, WAIT_SECONDS, drawn, open_page, open_tab, screenshot, wait_until
-
-DRAW_DELAY_S = 3.0
-# Loaded before the server's app: the Attention tab's draw takes DRAW_DELAY_S longer (as on a busy server).
-SLOW_ATTENTION_DRAW = f"""
-import time
-from playground.ui.page import wiring
-_updates = wiring.TabWiring.updates
-def _slow(self, handler, *args, **kwargs):
-    if self.view == "attention" and handler is self.draw:
-        time.sleep({DRAW_DELAY_S})
-    return _updates(self, handler, *args, **kwargs)
-wiring.TabWiring.updates = _slow
-"""
 
 # Before the page opens: the page's watch asks again after 3 s, and the first request of each event
 # id in window.lostEvents (an array of fn_index) never reaches the server, nor does any for the ids in
@@ -48,16 +34,6 @@ window.fetch = function (resource, options) {
 """
 
 
-@pytest.fixture(scope="module")
-def slow_app(pretrained_dir, tmp_path_factory):
-    """The app whose Attention tab takes DRAW_DELAY_S more to draw."""
-    folder = tmp_path_factory.mktemp("slow")
-    (folder / "sitecustomize.py").write_text(SLOW_ATTENTION_DRAW)
-    server = AppServer(pretrained_dir, folder / "app.log", env={"PYTHONPATH": f"{folder}:{REPO}"})
-    yield server
-    server.stop()
-
-
 def event_ids(url: str) -> dict:
     """The main page's opening event and the Attention tab's draw event, by name."""
     config = json.loads(urllib.request.urlopen(url + "config", timeout=30).read())
@@ -72,8 +48,8 @@ def event_ids(url: str) -> dict:
     return found
 
 
-def test_a_click_during_a_tabs_first_draw_is_kept(slow_app, browser, screenshots):
-    page = open_page(browser, slow_app.url + "?view=lessons&lang=en", "en-US")
+def test_a_click_during_a_tabs_first_draw_is_kept(busy_space_app, browser, screenshots):
+    page = open_page(browser, busy_space_app.url + "?view=lessons&lang=en", "en-US")
     try:
         page.click("#tab-attention-button")
         page.wait_for_selector("#tab-attention[aria-busy=true]")           # its draw is on its way: a cue
