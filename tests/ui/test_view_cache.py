@@ -66,6 +66,36 @@ def test_the_cache_counts_what_its_updates_hold_in_memory():
     assert cache.bytes <= 100_000 and len(cache) <= 100_000 // 20_000
 
 
+def test_what_the_cache_holds_in_memory_stays_within_its_bound():
+    """Filled with figures labelled in Chinese, as a class's views are, the cache's entries take no
+    more memory than its bound (with some slack for the objects around the figures)."""
+    import gc
+    import tracemalloc
+
+    from playground.ui.page.wiring import with_export
+    tokens = [f"词{i}" for i in range(40)]
+
+    def grid(i: int) -> PlotData:
+        figure = go.Figure(go.Heatmap(z=[[i + row * col for col in range(40)] for row in range(40)],
+                                      x=tokens, y=tokens, hovertemplate="%{x} → %{y}: %{z}"))
+        return with_export(figure, f"grid-{i}", "zh-CN")
+
+    grid(-1)                                                # Plotly's own caches, made at its first figure
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        cache = ViewCache(max_bytes=300_000)
+        for i in range(30):
+            cache.put(i, {"grid": grid(i), "note": gr.update(value="注意力", visible=True)})
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(cache) < 30                                  # it was full
+    assert held <= 1.25 * cache.max_bytes, (held, cache.bytes)
+
+
 def plot_of(text: str) -> PlotData:
     return PlotData(type="plotly", plot=text)
 
