@@ -2,6 +2,7 @@
 shared caches (views, recorded passes) keep their entries in."""
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
@@ -79,7 +80,7 @@ def size_of(value: Any) -> int:
     if isinstance(value, (list, tuple, set, frozenset)):
         return SMALL_OBJECT_BYTES + sum(size_of(item) for item in value)
     if isinstance(value, (str, bytes)):
-        return SMALL_OBJECT_BYTES + len(value)
+        return sys.getsizeof(value)       # a str at 1, 2 or 4 bytes a character, by its widest one
     if hasattr(value, "__dict__"):
         return SMALL_OBJECT_BYTES + size_of(vars(value))
     return SMALL_OBJECT_BYTES

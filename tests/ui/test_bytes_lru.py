@@ -1,0 +1,15 @@
+"""The byte-bounded map's size estimate counts text as Python holds it."""
+from playground.ui.server.bytes_lru import BytesLRU, size_of
+
+
+def test_text_counts_at_the_width_python_keeps_it():
+    """A str takes 1, 2 or 4 bytes a character by its widest one: tokens in Chinese or with a
+    byte-level marker (Ġ) take twice their length, so counting the length would let the cache
+    hold twice its bound."""
+    assert size_of("x" * 1000) >= 1000
+    assert size_of("Ġ" + "x" * 999) >= 2000
+    assert size_of(["中文" * 500, "😀" * 10]) >= 2000 + 40
+    kept = BytesLRU(max_bytes=10_000, name="test cache")
+    for key in range(10):
+        kept.put(key, "词" * 2000, size_of("词" * 2000))
+    assert kept.bytes <= 10_000 and len(kept) == 2
