@@ -288,6 +288,10 @@ TRAINED_LENGTH = 10                     # the length lab trains on sources of 1 
 TESTED_LENGTHS = (12, 14, 16)           # ... and tests on longer ones
 LEARNED = 0.99                          # exact match at the trained length before longer lengths are compared
 CARRIES_OVER = 0.5                      # exact match at a longer length at least half of that at the trained length
+# A decoder-only copier reads "source <bos> copy": room for the longest tested source, <bos> and its copy.
+LENGTH_MODEL = SEQ2SEQ_MODEL.replace(arch="decoder_only", n_encoder_layers=0, n_decoder_layers=2,
+                                     max_len=2 * TESTED_LENGTHS[-1] + 1)
+LENGTH_TRAIN = SEQ2SEQ_TRAIN.replace(max_steps=720)         # steps for every encoding to learn the trained length
 
 
 def length_verdict(inside: float, beyond: list[float]) -> str:
@@ -369,40 +373,49 @@ LENGTH_GENERALISATION = Lab(
     kind="ablation",
     title=Bilingual("Longer than trained: sinusoidal vs learned vs RoPE", "比训练时更长：正弦 vs 可学习 vs RoPE"),
     question=Bilingual(
-        f"Three encoder-decoders learn to copy sources of 1 to {TRAINED_LENGTH} letters, one per kind of positional "
-        f"encoding. The tutorials say sinusoidal encodings let a model handle longer sequences than it was trained "
-        f"on. Which of them copies sources of {', '.join(map(str, TESTED_LENGTHS))} letters?",
-        f"三个编码器-解码器各用一种位置编码，学习复制 1 到 {TRAINED_LENGTH} 个字母的源序列。教程说正弦位置编码能让模型"
+        f"Three decoder-only models, one per kind of positional encoding, learn to copy sources of 1 to "
+        f"{TRAINED_LENGTH} letters. The tutorials say sinusoidal encodings let a model handle longer sequences than "
+        f"it was trained on. Which of them copies sources of {', '.join(map(str, TESTED_LENGTHS))} letters?",
+        f"三个仅解码器模型各用一种位置编码，学习复制 1 到 {TRAINED_LENGTH} 个字母的源序列。教程说正弦位置编码能让模型"
         f"处理比训练时更长的序列。它们当中谁能复制 {'、'.join(map(str, TESTED_LENGTHS))} 个字母的源序列？"),
     explanation=Bilingual(
-        f"The sinusoidal table is a formula, so it gives position {TESTED_LENGTHS[-1]} a code as readily as position 3, "
-        f"and a relative offset is a fixed rotation of it; from that the tutorials conclude that a model using it "
-        f"extrapolates. Whether it does is a question about the trained model, not the table: attention learned "
-        f"on codes 0 to {TRAINED_LENGTH} has never seen the later ones, and the decoder has never been asked to go "
-        f"on writing after {TRAINED_LENGTH} letters. A learned table's rows past {TRAINED_LENGTH} were never "
-        f"trained at all (they keep their random start). RoPE rotates queries and keys so that self-attention "
-        f"scores depend on the positions only through their offset; here it acts in self-attention only, and "
-        f"cross-attention, where the decoder finds the source letter to copy, gets no rotation. Longer lengths are "
-        f"compared only for an encoding that reached {LEARNED:.0%} exact match at the trained length. The checks "
-        f"decode fresh sources of exactly "
-        f"{TRAINED_LENGTH} letters (within training) and of {', '.join(map(str, TESTED_LENGTHS))} letters; the "
-        f"findings say what this run shows.",
-        f"正弦表是一个公式，所以它给位置 {TESTED_LENGTHS[-1]} 编码和给位置 3 编码一样容易，相对偏移也只是一个固定的旋转；"
-        f"教程由此得出结论：用它的模型能外推。但能否外推是训练出来的模型的问题，而不是这张表的问题："
-        f"在编码 0 到 {TRAINED_LENGTH} 上学到的注意力从没见过后面的编码，解码器也从没被要求在 {TRAINED_LENGTH} 个字母之后"
-        f"继续写。可学习的位置表在 {TRAINED_LENGTH} 之后的行根本没有训练过（保持随机初始值）。RoPE 旋转查询和键，"
-        f"让自注意力分数只通过位置差依赖于位置；这里它只作用于自注意力，解码器寻找要复制的源字母所用的交叉注意力不做旋转。"
-        f"只有在训练长度上完全匹配率达到 {LEARNED:.0%} 的编码，才比较更长的长度。检查项对恰好 {TRAINED_LENGTH} 个字母（训练范围内）以及 "
-        f"{'、'.join(map(str, TESTED_LENGTHS))} 个字母的新源序列做贪心解码；本次运行的结论写在下面。"),
+        f"Each model reads 'source <bos> copy' as one sequence, as GPT would, and learns to write the copy: each "
+        f"letter of the copy stands the source's length plus one positions after the letter it copies. The sinusoidal table is a "
+        f"formula, so it gives position {2 * TESTED_LENGTHS[-1]} a code as readily as position 3, and a relative "
+        f"offset is a fixed rotation of it; from that the tutorials conclude that a model using it extrapolates. "
+        f"Whether it does is a question about the trained model, not the table: attention learned on the "
+        f"positions of sources up to {TRAINED_LENGTH} letters has never seen the later ones, nor been asked to go "
+        f"on copying after {TRAINED_LENGTH} letters. A learned table's rows past {2 * TRAINED_LENGTH} were never "
+        f"trained at all (they keep their random start). RoPE rotates queries and keys so that attention scores "
+        f"depend on the positions only through their offset; a decoder-only model has self-attention alone, so "
+        f"RoPE acts in every attention here. Each encoding comes with the embedding scale it was published "
+        f"with: the sinusoidal table beside token embeddings scaled by √d_model, as in the 2017 paper; the "
+        f"learned table beside unscaled ones, as in GPT-2, since scaled ones would dwarf its small initial rows; "
+        f"RoPE adds nothing to the embeddings. All three train with the same recipe (steps, learning rate, "
+        f"warm-up, batch), and longer lengths are compared only for an encoding that reached {LEARNED:.0%} exact "
+        f"match at the trained length. The checks decode fresh sources of exactly {TRAINED_LENGTH} letters (within "
+        f"training) and of {', '.join(map(str, TESTED_LENGTHS))} letters; the findings say what this run shows.",
+        f"每个模型都像 GPT 那样把“源序列 <bos> 副本”当作一条序列读入，学着写出副本：副本的每个字母，"
+        f"都在它所复制的那个字母之后“源序列长度加一”个位置上。正弦表是一个公式，所以它给位置 {2 * TESTED_LENGTHS[-1]} 编码和给位置 3 "
+        f"编码一样容易，相对偏移也只是一个固定的旋转；教程由此得出结论：用它的模型能外推。但能否外推是训练出来的模型的问题，"
+        f"而不是这张表的问题：在最长 {TRAINED_LENGTH} 个字母的源序列的位置上学到的注意力从没见过后面的位置，"
+        f"也从没被要求在 {TRAINED_LENGTH} 个字母之后继续复制。可学习的位置表在 {2 * TRAINED_LENGTH} 之后的行根本没有训练过"
+        f"（保持随机初始值）。RoPE 旋转查询和键，让注意力分数只通过位置差依赖于位置；仅解码器模型只有自注意力，"
+        f"所以这里每一个注意力都用到了 RoPE。每种编码都沿用它发表时的嵌入缩放：正弦表配上乘以 √d_model 的词嵌入，"
+        f"如 2017 年的论文；可学习的位置表配上不缩放的词嵌入，如 GPT-2，因为缩放后的词嵌入会远远盖过它初始很小的行；"
+        f"RoPE 不往嵌入上加任何东西。三个模型用同一套训练设置（步数、学习率、预热、批大小），"
+        f"只有在训练长度上完全匹配率达到 {LEARNED:.0%} 的编码，才比较更长的长度。检查项对恰好 {TRAINED_LENGTH} 个字母"
+        f"（训练范围内）以及 {'、'.join(map(str, TESTED_LENGTHS))} 个字母的新源序列做贪心解码；本次运行的结论写在下面。"),
     data=DataSpec(task="copy", knobs=dict(length=TRAINED_LENGTH, min_length=1, symbols=8)),
-    model_config=SEQ2SEQ_MODEL,
-    train_config=SEQ2SEQ_TRAIN,
+    model_config=LENGTH_MODEL,
+    train_config=LENGTH_TRAIN,
     variants=(
         Variant("sinusoidal", Bilingual("sinusoidal", "正弦")),
-        Variant("learned", Bilingual("learned", "可学习"), model_changes=dict(positional="learned")),
+        # GPT-2's convention: unscaled token embeddings, whose size its small initial position rows match.
+        Variant("learned", Bilingual("learned", "可学习"), model_changes=dict(positional="learned", scale_embedding=False)),
         Variant("rope", Bilingual("RoPE", "RoPE"), model_changes=dict(positional="rope")),
     ),
-    varies=("positional",),
+    varies=("positional", "scale_embedding", "embed.scale"),
     checks=tuple(checks.exact_match_at_length(n) for n in (TRAINED_LENGTH, *TESTED_LENGTHS)),
     findings=_length_findings,
 )

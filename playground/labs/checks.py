@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from playground.bilingual import Bilingual
-from playground.data import EOS_ID, IGNORE_INDEX, pad_sequences, tasks
+from playground.data import BOS_ID, EOS_ID, IGNORE_INDEX, pad_sequences, tasks
 from playground.data.tokenizer import NUM_SPECIAL
 from playground.device import model_device
 from playground.generate.batch import bos, greedy
@@ -364,9 +364,10 @@ LENGTH_EXAMPLES = 48     # sources of one length the length checks decode
 
 
 def exact_match_at_length(length: int, examples: int = LENGTH_EXAMPLES) -> Check:
-    """Share of `examples` fresh sources of exactly `length` symbols that an encoder-decoder writes
-    exactly right by greedy decoding (at the end of training): for a length the task never trained on,
-    how far what the model learned carries over."""
+    """Share of `examples` fresh sources of exactly `length` symbols that a model writes exactly right by
+    greedy decoding (at the end of training): an encoder-decoder from <bos> with the source encoded, a
+    decoder-only model continuing ``source <bos>``. For a length the task never trained on, how far what
+    the model learned carries over."""
 
     def measure(trainers: Mapping[str, Trainer]) -> Measurement:
         values, examples = {}, {}
@@ -375,16 +376,22 @@ def exact_match_at_length(length: int, examples: int = LENGTH_EXAMPLES) -> Check
         return Measurement(values, examples)
 
     def share(trainer: Trainer) -> tuple[float, str]:
-        task = trainer.objective.task
-        if length + 1 > trainer.model_config.max_len:
-            raise ValueError(f"exact_match_at_length({length}) needs max_len >= {length + 1}, "
+        task, model = trainer.objective.task, trainer.model.eval()
+        # The longest input: <bos> and all but the last output, after the source too when one sequence holds both.
+        needed = length + 1 + (0 if model.has_encoder else length)
+        if needed > trainer.model_config.max_len:
+            raise ValueError(f"exact_match_at_length({length}) needs max_len >= {needed}, "
                              f"the model has {trainer.model_config.max_len}")
         knobs = {**task.knobs, "length": length, "min_length": length}
         pairs = tasks.get(task.name, **knobs).held_out(examples, seed=length)
-        model, device = trainer.model.eval(), model_device(trainer.model)
+        sources = [task.tokenizer.encode(source) for source, _ in pairs]
+        device = model_device(model)
         with torch.no_grad():
-            src = pad_sequences([task.tokenizer.encode(source) for source, _ in pairs]).to(device)   # [N, S]
-            decoded = greedy(model, bos(len(pairs)).to(device), length + 1, src)
+            if model.has_encoder:
+                decoded = greedy(model, bos(len(pairs)).to(device), length + 1, pad_sequences(sources).to(device))
+            else:
+                prompts = torch.tensor([[*ids, BOS_ID] for ids in sources], device=device)    # [N, length + 1]
+                decoded = greedy(model, prompts, length + 1)
         wanted = [task.tokenizer.encode(target) + [EOS_ID] for _, target in pairs]
         example = f"{pairs[0][0]} → {task.tokenizer.decode(decoded[0]) or '∅'}"
         return sum(out == want for out, want in zip(decoded, wanted)) / len(pairs), example

@@ -268,6 +268,7 @@ def _length_generalisation(r):
         source, output = check.examples["sinusoidal"].split(" → ")
         assert len(source) == length                                        # the test sources have that length
     assert [v.model_config["positional"] for v in r.variants] == ["sinusoidal", "learned", "rope"]
+    assert {v.model_config["arch"] for v in r.variants} == {"decoder_only"}   # RoPE in every attention
     assert len(r.findings) == len(r.variants) + 1
     assert all(claim.holds for claim in claims_of(r.findings))             # each sentence agrees with the checks
 
