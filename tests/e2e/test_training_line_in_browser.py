@@ -42,7 +42,8 @@ def test_on_zero_gpu_each_waiting_student_sees_their_own_place_and_an_estimate(z
         assert f"queue: {place}/{place}" in " ".join(waiting.all_inner_texts())
     assert not any(student.locator(".toast-body.error").count() for student in students)   # no "Queue is full"
     screenshot(students[2], screenshots, "train-waiting-zerogpu")
-    for student in students:
-        student.click("#train-stop")
+    for student in students:                   # a loaded machine may have ended a run by itself
+        if student.is_visible("#train-stop"):
+            student.click("#train-stop")
     for student in students:
         student.context.close()
