@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 APP_BENCHES = {"app", "app_training", "asyncio_transport", "attention_view", "deep_link", "fairness", "lessons", "llm_views",
                "load", "room", "soak", "zerogpu_app", "zerogpu_class"}
@@ -74,18 +76,24 @@ def imports_without_web_stack(names: list[str]) -> dict[str, str]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_every_library_module_imports_without_gradio_or_the_ui():
+@pytest.fixture(scope="module")
+def failed_imports() -> dict[str, str]:
+    """The library's modules, then its tests, imported in one fresh interpreter without the web stack."""
+    return imports_without_web_stack(library_modules() + library_test_modules())
+
+
+def test_every_library_module_imports_without_gradio_or_the_ui(failed_imports):
     names = library_modules()
     assert {"playground.zoo", "playground.train.recipes", "playground.limits", "playground.bench.train",
             "playground.bench.model", "playground.bench.labs", "playground.bench.generate"} <= set(names)
-    assert imports_without_web_stack(names) == {}
+    assert {name: why for name, why in failed_imports.items() if name in names} == {}
 
 
-def test_the_librarys_own_tests_import_without_gradio_or_the_ui():
+def test_the_librarys_own_tests_import_without_gradio_or_the_ui(failed_imports):
     names = library_test_modules()
     assert {"tests.labs.helpers", "tests.analysis.test_fill_blanks", "tests.analysis.test_worked_attention",
             "tests.test_device"} <= set(names)
-    assert imports_without_web_stack(names) == {}
+    assert {name: why for name, why in failed_imports.items() if name in names} == {}
 
 
 def test_the_check_sees_a_module_that_asks_for_gradio(tmp_path):

@@ -48,10 +48,16 @@ def test_a_figure_drawn_at_another_temperature_than_the_text_says_is_caught(regi
 
 
 @pytest.fixture
-def quick(monkeypatch):
-    monkeypatch.setattr(training, "EVENT_EVERY_S", 0.0)
+def frequent_snapshots(monkeypatch):
+    """Held-out metrics every second and head scores twice a second: points enough on a short run's curves."""
     monkeypatch.setattr(training, "EVAL_EVERY_S", 1.0)
     monkeypatch.setattr(training, "SNAPSHOT_EVERY_S", 0.5)
+
+
+@pytest.fixture
+def quick(monkeypatch, frequent_snapshots):
+    """And progress at every step, sent to the page as it comes."""
+    monkeypatch.setattr(training, "EVENT_EVERY_S", 0.0)
     monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)
 
 
@@ -61,8 +67,9 @@ def finished(key: str, lang: str):
     return progress[-1]
 
 
-def test_lesson_14_says_which_score_rose_first_as_its_curves_show(quick):
-    """One run to the lesson's goal, its findings read in both languages."""
+def test_lesson_14_says_which_score_rose_first_as_its_curves_show(frequent_snapshots):
+    """One run to the lesson's goal, its findings read in both languages (its progress drawn as often as
+    on the page, not at each of its few hundred steps)."""
     workspace = Workspace("induction")
     last = list(live.run(workspace, "induction", "en"))[-1]
     assert last.done and last.findings
