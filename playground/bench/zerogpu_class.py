@@ -14,8 +14,11 @@ class_30_starts_seconds_to_last_progress: 30 students (gradio_client sessions) p
 copy preset at random moments within START_WINDOW_S; seconds from the first press until the 30th
 student sees its first progress point. Each student presses Stop once it has seen that point (a
 class told "press Start and watch the first point"): the measure is of starting, not of a run's
-length, which on the platform's GPU differs from this CPU's. Beside it: how many students waited for a
+length, which on the platform's GPU differs from this CPU's. Stop is /train_stop alone, which ends the
+run and publishes its model while the run keeps its training slot (a browser's Stop also cancels the
+run's event, giving the slot to the next in line at once: a class of browsers starts sooner). Beside it: how many students waited for a
 training slot, and how many of those the queue told their place in line and an estimate of the wait;
+the median seconds a student waited for a slot, from the slot to its first point, and its Stop took;
 the GPU calls the class made, the seconds each asked for, and how long each held its GPU.
 
 viewer_p95_ms_during_30_starts: meanwhile ten other sessions ask for the Attention tab's view every
@@ -64,7 +67,9 @@ class Student(threading.Thread):
         self.client = Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False,
                              headers={"X-Forwarded-For": student_address(index)})
         self.pressed: float | None = None
+        self.slot_at: float | None = None      # when its run took a training slot (its event started)
         self.progress_at: float | None = None
+        self.stop_s: float | None = None       # how long its Stop took
         self.waited = self.told_place = self.told_eta = False
         self.error: str | None = None          # the start's or the run's
         self.stop_error: str | None = None     # Stop's (it waits for the GPU call under way)
@@ -85,13 +90,17 @@ class Student(threading.Thread):
         except Exception as error:                     # every failure counts, whatever its kind
             self.error = f"{type(error).__name__}: {str(error)[:200]}"
         try:
+            stopping = time.perf_counter()
             client.predict(*copy_form(), api_name="/train_stop")
+            self.stop_s = time.perf_counter() - stopping
         except Exception as error:
             self.stop_error = f"{type(error).__name__}: {str(error)[:200]}"
         finally:
             client.close()
 
     def _note(self, status) -> None:
+        if self.slot_at is None and status.code in (Status.PROCESSING, Status.ITERATING, Status.PROGRESS):
+            self.slot_at = time.perf_counter()
         if status.code == Status.IN_QUEUE:
             self.waited = True
             self.told_place |= status.rank is not None
@@ -129,8 +138,11 @@ def class_starts(url: str, quick: bool, api: ControlApi) -> list[dict]:
                first_stop_errors=stop_errors[:1],
                waited_for_a_slot=sum(s.waited for s in students), told_place=sum(s.told_place for s in students),
                told_estimate=sum(s.told_eta for s in students), **gpu_context(api),
-               median_s_to_progress=round(float(np.median([s.progress_at - s.pressed for s in students
-                                                            if s.progress_at is not None])), 2) if seen else None,
+               median_s_to_progress=median([s.progress_at - s.pressed for s in students if s.progress_at]),
+               median_s_waiting_for_a_slot=median([s.slot_at - s.pressed for s in students if s.slot_at]),
+               median_s_slot_to_progress=median([s.progress_at - s.slot_at for s in students
+                                                 if s.progress_at and s.slot_at]),
+               median_s_stop=median([s.stop_s for s in students if s.stop_s is not None]),
                **slots_context(), **context),
         result(SUITE, "viewer_p95_ms_during_30_starts", float(np.percentile(times_ms, 95)) if times_ms else None, "ms",
                VIEWER_GOAL_MS, "lower", calls=len(times_ms), errors=len(viewer_errors), first_errors=viewer_errors[:3],
@@ -138,12 +150,16 @@ def class_starts(url: str, quick: bool, api: ControlApi) -> list[dict]:
     ]
 
 
+def median(values: list[float]) -> float | None:
+    return round(float(np.median(values)), 2) if values else None
+
+
 def gpu_context(api: ControlApi) -> dict:
     """The GPU calls the class made: how many, the seconds each asked for (the node's duration factor
     applied by `spaces`), the median seconds a GPU was held (what the platform charges), failed ones."""
     asked = sorted({schedule.duration_s for schedule in api.schedules})
     return {"gpu_calls": len(api.schedules), "gpu_seconds_asked_per_call": asked,
-            "gpu_held_s_median": round(float(np.median(api.held_s)), 2) if api.held_s else None,
+            "gpu_held_s_median": median(api.held_s),
             "gpu_calls_failed": sum(api.released), "gpu_model": GPU_MODEL}
 
 
