@@ -1,9 +1,12 @@
 """One order per session and tab: a draw never replaces a newer result, and a slow event never
-replaces what a later one drew."""
+replaces what a later one drew. What a session keeps for its tabs (orders, next draws) goes with it."""
+import gc
 import threading
 import time
+import weakref
 
-from playground.ui.page import tab_order
+from playground.ui.page import next_draws, tab_order
+from playground.ui.page.per_workspace import PerWorkspace
 from playground.ui.page.tab_order import TabOrder
 
 
@@ -104,3 +107,29 @@ def test_each_session_and_tab_has_its_own_order():
     assert tab_order.order_of(first, "attention") is tab_order.order_of(first, "attention")
     assert tab_order.order_of(first, "attention") is not tab_order.order_of(first, "generate")
     assert tab_order.order_of(first, "attention") is not tab_order.order_of(second, "attention")
+
+
+def test_what_a_session_keeps_for_its_tabs_goes_with_it():
+    session = Session()
+    order, requests = weakref.ref(tab_order.order_of(session, "attention")), weakref.ref(next_draws.next_draws(session))
+    assert next_draws.next_draws(session) is requests()
+    del session
+    gc.collect()
+    assert order() is None and requests() is None
+
+
+def test_sessions_asking_at_once_get_one_value_each():
+    made = []
+
+    def make():
+        time.sleep(0.01)                       # a slow first ask: another thread asks meanwhile
+        made.append(object())
+        return made[-1]
+
+    values, session = PerWorkspace(make), Session()
+    threads = [threading.Thread(target=lambda: values.of(session, "attention")) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 1 and values.of(session, "attention") is made[0]

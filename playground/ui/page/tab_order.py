@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import threading
 import time
-import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping
+
+from .per_workspace import PerWorkspace
 
 WAIT_S = 10.0            # the longest a draw waits for the tab's other events (a slow draw, a busy queue)
 REDRAWS = 2              # draws again at most this often when clicks keep arriving during it
@@ -114,11 +115,9 @@ class TabOrder:
                 self._changed.wait(left)
 
 
-_orders: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()      # workspace -> {view: TabOrder}
-_lock = threading.Lock()
+_orders: PerWorkspace[TabOrder] = PerWorkspace(TabOrder)      # (workspace, view) -> its TabOrder
 
 
 def order_of(workspace, view: str) -> TabOrder:
     """The order of `workspace`'s events on the tab `view` (kept as long as the workspace)."""
-    with _lock:
-        return _orders.setdefault(workspace, {}).setdefault(view, TabOrder())
+    return _orders.of(workspace, view)
