@@ -16,16 +16,17 @@ from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_t
 from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
-from .page.runtime import configure_torch, positive_int_env
+from .page.runtime import configure_torch
 from .server.link_size import LinkSize
 from .server.security_headers import SecurityHeaders
 from .server.session_end import end_session
 from .server.session_state import lean_sessions
 from .server.static_cache import KeptResponses
-from .page.validation import MAX_FILE_BYTES
+from .inputs.validation import MAX_FILE_BYTES
 from .server import memory, session_costs
 from .header import own_models
 from playground.zoo import ModelRegistry
+from .session.threads import positive_int_env
 from .session.workspace import IDLE_SECONDS, MAX_SESSIONS, WorkspaceStore
 from .tabs import PAGE_NEEDS, TABS
 from .text.i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
@@ -85,24 +86,28 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
             language = gr.Radio([(name, code) for code, name in LANGUAGES.items()], value=DEFAULT_LANGUAGE,
                                 label=label("lbl_language"), elem_id=LANGUAGE_ID, scale=1, min_width=240)
         note, query = links.build_link_note()
-        reopen, opened_view = links.build_opening()
+        reopen = links.build_opening()
+        redraws = {key: showing.redraw_button(key) for key, _ in TABS}     # in the header: on the page before its tab
         qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, page_needs=PAGE_NEEDS)
         upload, upload_status, hub = own_models.build(ctx)
-        tab_components, redraws = {}, {}
+        tab_components = {}
         with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:     # a phone shows every tab
             for key, module in TABS:
                 with gr.Tab(label(f"tab_{key}"), id=key, elem_id=f"tab-{key}") as tab:
                     ctx.note = gr.Markdown(visible=False, elem_id=f"{key}-note", elem_classes="tab-note")
                     module.build(ctx)
-                    redraws[key] = showing.redraw_button(key)
                 tab_components[key] = tab
-        for key, tab in tab_components.items():        # each tab draws itself from the session (page.showing)
-            showing.wire_tab(ctx, tab_set, key, tab, redraws[key], folds=not PAGE_NEEDS[key].open_controls)
+        own_models.wire(ctx, upload, upload_status, hub)         # after the tabs: its kept model is read after theirs
+        # The page opens in one round trip: the draw of the tab a link names records the link and what the
+        # browser keeps, then draws (page.links.Opening); every tab draws itself from the session (page.showing).
+        opening = links.Opening(ctx, tab_set, tuple(tab_components), note, query)
+        for key, tab in tab_components.items():
+            showing.wire_tab(ctx, tab_set, key, tab, redraws[key], folds=not PAGE_NEEDS[key].open_controls,
+                             opening=opening)
         showing.wire_language(ctx, tab_components)
-        own_models.wire(ctx, upload, upload_status, hub)
-        links.wire_page(demo, ctx, tab_set, tab_components, note, query, copy, copied, reopen, opened_view)
+        links.wire_page(demo, ctx, tab_components, query, copy, copied, reopen)
         qr.wire(show_qr, qr_panel, copied, ctx.language)
         room_button.wire(class_room, room_token, ctx, rooms)
 

@@ -1,10 +1,17 @@
 """A page whose opening has not arrived says so: one open in about thirty on a loaded machine left the
 Lessons skeleton empty for minutes with no word (its opening waiting in the queue, whose place was shown
 on a hidden note). The note says the page is opening, with Gradio's progress on it, until the opening
-replaces it; here the opening's event is held back by the browser, as a lost connection does."""
+replaces it; here the opening's event is held back by the browser, as a lost connection does.
+
+A link is drawn in one round trip: the page's opening (its language, the link, what the browser keeps)
+travels with the draw of the tab the link names. Until that answer has come back, it is the one call to
+the server with anything in it: a tab pick the page makes itself meanwhile sends nothing and is left
+to the opening."""
+import json
+
 import pytest
 
-from .pages import drawn, markdown, screenshot, wait_until
+from .pages import drawn, markdown, page_at, screenshot, wait_until
 
 LINK = "?view=attention&model=induction&layer=1&head=0&present=1&lang={lang}"
 
@@ -27,3 +34,36 @@ def test_a_page_says_it_is_opening_until_its_opening_arrives(app, browser, scree
         wait_until(lambda: not page.is_visible("#link-note"), "the note gone once opened")
     finally:
         context.close()
+
+
+# Records each call to the server's queue: its input values, and whether the page had opened when it left.
+RECORD_CALLS = """(() => {
+    window.queueCalls = [];
+    const send = window.fetch;
+    window.fetch = function (input, init) {
+        const url = typeof input === 'string' ? input : input.url;
+        if (url.includes('/queue/join') && init && init.body) {
+            const opened = !!(window.playgroundDraws && window.playgroundDraws.opened);
+            window.queueCalls.push({opened, data: JSON.parse(init.body).data});
+        }
+        return send.apply(this, arguments);
+    };
+})()"""
+
+
+@pytest.mark.parametrize("locale, lang, title", [("en-US", "en", "layer 1, head 0"), ("zh-CN", "zh-CN", "第 1 层，第 0 个头")])
+def test_a_link_is_drawn_in_one_round_trip(app, browser, screenshots, locale, lang, title):
+    page = page_at(browser, "about:blank", locale)
+    try:
+        page.context.add_init_script(RECORD_CALLS)
+        page.goto(app.url + LINK.format(lang=lang))
+        drawn(page, "attention-head-plot", lambda fig: title in fig["title"])
+        wait_until(lambda: not page.is_visible("#link-note"), "the note gone once opened")
+        calls = page.evaluate("window.queueCalls")
+        before = [call["data"] for call in calls if not call["opened"]]
+        assert before, calls
+        with_work = [data for data in before if data[:1] != [None]]
+        assert len(with_work) == 1 and with_work[0][:2] == [lang, LINK.format(lang=lang)], before
+        screenshot(page, screenshots, f"opening-{lang}-one-round-trip")
+    finally:
+        page.context.close()

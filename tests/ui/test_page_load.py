@@ -1,4 +1,5 @@
-"""The page's load: one event sets the language, applies the link and draws the tab it opens on."""
+"""The page's load: one event, the draw of the tab it opens on, sets the language, applies the link, reads
+what the browser kept and draws that tab."""
 import dataclasses
 import json
 
@@ -20,26 +21,19 @@ def by_elem_id(demo) -> dict:
 
 
 def page_load(demo):
-    """The main page's load events (the room's pages have their own) and the function of the one that
-    opens the page."""
-    loads = [fn for fn in demo.fns.values()
-             if fn.page == "" and any(trigger == "load" for _, trigger in fn.targets)]
-    return loads, loads[0].fn
+    """The main page's load events (the room's pages have their own)."""
+    return [fn for fn in demo.fns.values() if fn.page == "" and any(trigger == "load" for _, trigger in fn.targets)]
 
 
 def open_page(demo, query: str, session: str, accept_language: str = "en", kept=None) -> dict:
-    """The page-load event's updates for an address, with what the page's js reads: the language
-    a link names (else none: the probe is still untranslated) and the query; then, given `kept` (the
-    lessons' record the browser kept), those of the event that reads it once the page has it; then the
-    draw of the tab the page opens on, which the opening asks for."""
-    _, fn = page_load(demo)
+    """The updates of the page's opening for an address: the draw of the tab it names (the first tab when
+    it names none), with what the page's js sends it: the language a link names (else none: the probe is
+    still untranslated), the query, and what the browser kept (`kept`: the lessons' record; else the
+    empty record of a first visit)."""
     request = gr.Request(session_hash=session, headers={"accept-language": accept_language})
     named = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if "=" in pair)
-    opened = fn(named.get("lang", ""), query, request)
-    if kept is not None:
-        page_event(demo, "kept_read").fn(query, request, kept)
-    view = opened[by_elem_id(demo)["page-view"]]
-    return {**opened, **draw_event(demo, view).fn(request)}
+    view = named.get("view") if named.get("view") in dict(TABS) else TABS[0][0]
+    return draw_event(demo, view).fn(request, named.get("lang", ""), query, {} if kept is None else kept, {})
 
 
 def draw_event(demo, view: str):
@@ -58,8 +52,8 @@ def shipped_demo(shipped):
 
 
 def test_the_page_opens_in_one_event(demo):
-    loads, _ = page_load(demo)
-    assert len(loads) == 1
+    loads = page_load(demo)
+    assert len(loads) == 1 and loads[0].fn is None           # the page's js asks the linked tab's draw
 
 
 def test_a_link_draws_its_view_in_the_page_load(demo):
@@ -126,8 +120,16 @@ def page_event(demo, name: str):
 
 
 def pick(demo, view: str, session: str) -> dict:
-    """The updates of picking the tab `view` in `session` (drawn in the session's language)."""
-    return draw_event(demo, view).fn(gr.Request(session_hash=session))
+    """The updates of picking the tab `view` in `session` (drawn in the session's language) once the page has
+    opened: the page sends its language, no query and no kept state."""
+    return draw_event(demo, view).fn(gr.Request(session_hash=session), "en", None, None, None)
+
+
+def test_a_tab_picked_before_the_page_has_opened_is_left_to_the_opening(demo):
+    open_page(demo, "?view=attention&lang=en", "pick-early")
+    early = draw_event(demo, "lessons").fn(gr.Request(session_hash="pick-early"), None, None, None, None)
+    assert early == gr.skip()                                  # the page sent no language: not opened yet
+    assert demo_workspace(demo, "pick-early").shown_view == "attention"
 
 
 def title(update) -> str:
@@ -228,28 +230,21 @@ def test_the_lesson_the_browser_kept_opens_with_its_answers_unless_the_link_name
                   if isinstance(block, gr.BrowserState) and block.storage_key == "playground-lessons")
     assert linked[record]["lesson"] == "positions"                     # the link's lesson, every answer kept
     assert linked[record]["answers"]["masks"] == {"prediction": 1, "answer": 0}
-    fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # before the record is read: not written
-    assert record not in fresh
+    fresh = open_page(demo, "?view=lessons&lang=en", "kept-c")      # a first visit: the record starts
+    assert fresh[record]["lesson"] == "tokens"
 
 
-def test_a_browser_that_kept_nothing_new_leaves_the_opened_lesson_as_drawn(shipped_demo):
-    # The record is read just after the page opens: drawing the lesson again then would wipe an answer
+def test_the_opening_draws_the_lesson_once_with_what_the_browser_kept(shipped_demo):
+    # The record is read in the opening's own draw: no second draw follows it, which would wipe an answer
     # the learner gave in between (its feedback cleared by a redraw computed before the answer).
     demo = shipped_demo
-    request = gr.Request(session_hash="kept-nothing", headers={"accept-language": "en"})
+    blocks = by_elem_id(demo)
     query = "?view=lessons&lesson=masks&lang=en"
-    opened = open_page(demo, query, "kept-nothing")
-    assert opened[by_elem_id(demo)["lesson-title"]]
-    read = page_event(demo, "kept_read").fn
-    read(query, request, {})                                                 # a first visit: nothing kept
+    assert open_page(demo, query, "kept-nothing")[blocks["lesson-title"]]       # a first visit: nothing kept
     assert pick(demo, "lessons", "kept-nothing") == gr.skip()
-    linked = gr.Request(session_hash="kept-linked", headers={"accept-language": "en"})
-    open_page(demo, query, "kept-linked")
-    read(query, linked, {"lesson": "tokens", "answers": {}})                  # the link names the lesson
+    linked = open_page(demo, query, "kept-linked", kept={"lesson": "tokens", "answers": {"tokens": {"answer": 1}}})
+    assert linked[blocks["lesson-picker"]].constructor_args["value"] == "masks"     # the link names the lesson
     assert pick(demo, "lessons", "kept-linked") == gr.skip()
-    read(query, request, {"answers": {"tokens": {"answer": 1}}})              # an answer the session lacks
-    assert pick(demo, "lessons", "kept-nothing") != gr.skip()
-    plain = gr.Request(session_hash="kept-place", headers={"accept-language": "en"})
-    open_page(demo, "?lang=en", "kept-place")
-    read("?lang=en", plain, {"lesson": "masks", "answers": {}})               # the place the browser was on
-    assert pick(demo, "lessons", "kept-place") != gr.skip()
+    placed = open_page(demo, "?lang=en", "kept-place", kept={"lesson": "masks", "answers": {}})
+    assert placed[blocks["lesson-picker"]].constructor_args["value"] == "masks"     # the place the browser was on
+    assert pick(demo, "lessons", "kept-place") == gr.skip()

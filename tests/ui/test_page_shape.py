@@ -47,11 +47,25 @@ def test_every_event_writes_one_tab_at_most(demo):
 def test_each_tab_draws_itself_when_picked_or_asked(demo):
     where = tab_of(demo)
     ids = {block.elem_id: block._id for block in demo.blocks.values() if block.page == "" and block.elem_id}
+    events = main_events(demo)
     for view, _ in TABS:
         triggers = {(ids[f"tab-{view}"], "select"), (ids[f"{view}-redraw"], "click")}
-        drawing = [event for event in main_events(demo) if triggers <= {tuple(t) for t in event["targets"]}]
+        drawing = [event for event in events if triggers <= {tuple(t) for t in event["targets"]}]
         assert len(drawing) == 1, view
-        assert drawing[0]["outputs"] and {where[output] for output in drawing[0]["outputs"]} == {view}
+        assert drawing[0]["outputs"] and {where[output] for output in drawing[0]["outputs"]} - {None} == {view}
+
+
+def test_the_page_opens_in_one_round_trip_the_draw_of_the_linked_tab(demo):
+    """The page's load runs no server function of its own: it asks the linked tab's draw, which records
+    the opening (the header's language, query, tab and note among its outputs) and draws in one call."""
+    ids = {block.elem_id: block._id for block in demo.blocks.values() if block.page == "" and block.elem_id}
+    events = main_events(demo)
+    on_load = [event for event in events if any(trigger == "load" for _, trigger in event["targets"])]
+    assert on_load and not any(event["backend_fn"] for event in on_load)
+    header = {ids["language"], ids["page-query"], ids["tabs"], ids["link-note"]}
+    for view, _ in TABS:
+        draw = next(event for event in events if (ids[f"{view}-redraw"], "click") in map(tuple, event["targets"]))
+        assert header <= set(draw["outputs"]), view
 
 
 def test_the_page_overrides_no_internal_method_of_gradios_blocks(demo):

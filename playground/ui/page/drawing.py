@@ -29,9 +29,10 @@ REOPEN_ID = "page-reopen"     # the hidden button that runs the page's opening a
 STUCK_ID = "page-stuck"       # what the page says once it has given up
 STUCK_CLASS = "page-stuck"    # on <body> once it has
 
-_SET = f"""
+SET_JS = f"""
 const draws = window.playgroundDraws || (window.playgroundDraws = {{count: 0, handover: 0, timer: null,
-                                                                   asked: {{}}, retries: {{}}, opened: false}});
+                                                                   asked: {{}}, retries: {{}}, opened: false,
+                                                                   opening: null, openingDrawn: null}});
 const show = () => {{
   for (const panel of document.querySelectorAll('{PANELS}')) {{
     if (draws.count > 0) panel.setAttribute('{BUSY}', 'true'); else panel.removeAttribute('{BUSY}');
@@ -48,9 +49,10 @@ def drawn_js(view: str) -> str:
     """The browser step after the tab `view`'s draw: it has ended (unmark the panels)."""
     return f"""
 () => {{
-  {_SET}
+  {SET_JS}
   delete draws.asked['{view}'];
   draws.retries['{view}'] = 0;
+  if (draws.openingDrawn === '{view}') draws.opened = true;     // the page's opening has been answered
   document.body.classList.remove('{STUCK_CLASS}');
   unmark();
 }}
@@ -74,7 +76,7 @@ def marking(js: str | None = None, view: str | None = None) -> str:
     asked = f"draws.asked['{view}'] = performance.now();" if view else ""
     return f"""
 async (...inputs) => {{
-  {_SET}
+  {SET_JS}
   if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
   {asked}
   clearTimeout(draws.timer);
@@ -93,7 +95,7 @@ def ask_redraw_js(marked: bool = True) -> str:
     unmark = "unmark();" if marked else ""
     return f"""
 async (view) => {{
-  {_SET}
+  {SET_JS}
   draws.opened = true;
   document.body.classList.remove('{STUCK_CLASS}');
   const selected = document.querySelector('#tabs [role=tab][aria-selected=true]');
@@ -119,7 +121,7 @@ def watch_js() -> str:
   let reopened = 0;
   const stuck = () => document.body.classList.add('{STUCK_CLASS}');
   setInterval(() => {{
-    {_SET}
+    {SET_JS}
     const now = performance.now();
     if (!draws.opened && now - started > retryMs * (reopened + 1)) {{
       const reopen = document.getElementById('{REOPEN_ID}');

@@ -20,16 +20,14 @@ import gradio as gr
 from ..session.workspace import SessionsFull
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
-from .context import LIGHT, PRIVATE
+from .context import PRIVATE
 from . import drawing, hiding
-from .drawing import marking
 from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
 from .page_needs import PageNeeds
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
-from .runtime import as_gradio_error, guarded, start_warm_up
+from .runtime import as_gradio_error, start_warm_up
 from .next_draws import next_draws
 from .sharing import share_js
-from .showing import then_redraw
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
 PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM, "room")   # room=CODE: the class room's student page
@@ -145,21 +143,53 @@ def copy_message(link: str, address: str, lang: str) -> str:
     return text(lang, "link_copied", address=literal(address))
 
 
-# Page js on load: the language a link names (switching Gradio's own locale to it) or else the
-# page's (from the probe), the address's query, and presenter mode as a class on <body>.
+# The js of a tab's draw event (see Opening): for the draw the page's opening asked for (OPEN_JS), the
+# language a link names (switching Gradio's own locale to it) or else the page's (from the probe), the
+# address's query, what the browser keeps, and presenter mode as a class on <body>; for a pick, nothing
+# but the page's language once the page has opened (none before: the opening draws the tab), and no
+# query nor kept state.
+def read_page_js(view: str) -> str:
+    """The opening's inputs as the draw of the tab `view` sends them (see above)."""
+    return READ_PAGE_JS.replace("VIEW", json.dumps(view))
+
+
 READ_PAGE_JS = f"""
-async (current, query) => {{
+async (current, query, ...kept) => {{
+  const draws = window.playgroundDraws || {{}};
+  if (draws.opening !== VIEW) return [draws.opened ? current : null, null, ...kept.map(() => null)];
+  draws.opening = null;
+  draws.openingDrawn = VIEW;
   const params = new URLSearchParams(location.search);
   if (params.get('present') === '1') document.body.classList.add('present');
   const wanted = params.get('lang');
   if ({list(LANGUAGES)!r}.includes(wanted)) {{
     const setLocale = {SET_LOCALE_JS};
     await setLocale(wanted);
-    return [wanted, location.search];
+    return [wanted, location.search, ...kept];
   }}
   const probe = document.querySelector('#{PROBE_ID}');
   const code = probe ? probe.innerText.trim() : '';
-  return [code || current || '', location.search];
+  return [code || current || '', location.search, ...kept];
+}}
+"""
+
+
+def open_js(views: tuple[str, ...]) -> str:
+    """Page js when it has loaded (or its reopen button is clicked): ask the tab the address names (the
+    first tab when it names none it has) for the draw that opens the page (see Opening). Its redraw
+    button, not its tab: the request leaves at once, and the answer picks the tab already drawn (a tab
+    picked first would be laid out empty before the request left)."""
+    return OPEN_JS.replace("VIEWS", json.dumps(list(views)))
+
+
+OPEN_JS = f"""
+() => {{
+  {drawing.SET_JS}
+  const views = VIEWS;
+  const wanted = new URLSearchParams(location.search).get('view');
+  const view = views.includes(wanted) ? wanted : views[0];
+  draws.opening = view;
+  document.getElementById(`${{view}}-redraw`)?.click();
 }}
 """
 
@@ -254,41 +284,49 @@ def build_link_note() -> tuple[gr.Markdown, gr.Textbox]:
     return note, query
 
 
-def build_opening() -> tuple[gr.Button, gr.Textbox]:
-    """The hidden parts of the page's opening: the button that runs it again (drawing.watch_js) and the
-    tab it asks to draw; and what the page says when it could not be drawn."""
+def build_opening() -> gr.Button:
+    """The hidden button that runs the page's opening again (drawing.watch_js), and what the page says
+    when it could not be drawn."""
     reopen = gr.Button(visible="hidden", elem_id=drawing.REOPEN_ID)
-    opened_view = gr.Textbox(visible="hidden", elem_id="page-view", show_label=False)
     gr.Markdown(label("page_stuck"), elem_id=drawing.STUCK_ID)
-    return reopen, opened_view
+    return reopen
 
 
-def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, gr.Tab], note: gr.Markdown,
-              query: gr.Textbox, copy: gr.Button, copied: gr.Markdown, reopen: gr.Button, opened_view: gr.Textbox) -> None:
-    """Open the page in one event once it has loaded (or its reopen button is clicked): its language, the
-    link recorded in the session (the form of the tab it names, presenter mode's folded controls), the
-    tab it names selected; then read what the browser keeps for the session (ctx.kept; the browser has
-    it only once the page has loaded); then have the tab on screen drawn (showing.py). Keep the address
-    bar in step with the tab on screen."""
-    views = ctx.views
-    keys = tuple(tab_components)
-    kept = [state for state, _, _ in ctx.kept]
+class Opening:
+    """The page's opening, in one round trip: once the page has loaded, its script asks the tab the
+    address names for a draw (open_js), and that draw's event (showing.wire_tab) sends, besides, the
+    page's language, the address's query and what the browser keeps for the session (`inputs`, read
+    by read_page_js; a plain pick of a tab sends nulls). `open` records them in the session (the
+    language, the link: the form of the tab it names, presenter mode's folded controls; what the
+    browser kept), and the same event then draws the tab and answers `outputs`, the header's: the
+    language, the query, the tab selected and the note about what the link ignored."""
 
-    def open_page(probe: str, address_query: str, request: gr.Request):
+    def __init__(self, ctx, tabs: gr.Tabs, tab_keys: tuple[str, ...], note: gr.Markdown, query: gr.Textbox):
+        self.ctx, self.tabs, self.keys, self.note, self.query = ctx, tabs, tab_keys, note, query
+        self.inputs = [ctx.language, query, *(state for state, _, _ in ctx.kept)]
+        self.outputs = [ctx.language, query, tabs, note]
+
+    def open(self, view: str, request: gr.Request, probe=None, address_query=None, *kept_values):
+        """The session's workspace with the opening recorded (`view`: the tab drawn), and the header's
+        updates; (None, {}) when the draw was a pick (its js sent no query), (None, None) for a pick made
+        before the page has opened (its js sent no language either: the opening draws the tab)."""
+        if address_query is None:
+            return None, ({} if probe is not None else None)
+        ctx = self.ctx
         start_warm_up()
         lang = detect_language(probe, request.headers.get("accept-language") if request else None)
-        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry,
-                          ctx.page_needs)
+        page = parse_link(address_query or "", self.keys, {v: w.form_type for v, w in ctx.views.items()},
+                          ctx.registry, ctx.page_needs)
         try:
             workspace = ctx.workspace(request, opens_page=True)
         except SessionsFull as full:                   # a newcomer on a full server, told in the page's language
             raise as_gradio_error(full, lang) from full
         requests = next_draws(workspace)
         message = note_text(page.ignored, lang)
+        header = {self.query: address_query, self.tabs: gr.Tabs(selected=view),
+                  self.note: gr.Markdown(message, visible=bool(message))}
         if requests.opened:              # asked again (its answer was slow or lost): the link is applied once
-            view = workspace.shown_view or page.view
-            return {ctx.language: workspace.language or lang, query: address_query, tabs: gr.Tabs(selected=view),
-                    opened_view: view, note: gr.Markdown(message, visible=bool(message))}
+            return workspace, {ctx.language: workspace.language or lang, **header}
         requests.opened = True
         with workspace.lock:
             workspace.language = lang
@@ -300,38 +338,33 @@ def wire_page(demo: gr.Blocks, ctx, tabs: gr.Tabs, tab_components: Mapping[str, 
                 requests.forms[page.view] = page.form
                 workspace.drawn.pop(page.view, None)
             if page.present:
-                requests.folds.update(views)       # each tab folds its controls at its first draw (showing.wire_tab)
-        return {ctx.language: lang, query: address_query, tabs: gr.Tabs(selected=page.view), opened_view: page.view,
-                note: gr.Markdown(message, visible=bool(message))}
+                requests.folds.update(ctx.views)   # each tab folds its controls at its first draw (showing.tab_drawer)
+        self._keep(workspace, page, view, kept_values)
+        return workspace, {ctx.language: lang, **header}
 
-    def kept_read(address_query: str, request: gr.Request, *kept_values) -> None:
-        """What the browser kept for the session (read once the page has loaded it) into the session's
-        workspace; a tab that shows what was kept starts from it where the link names nothing of that
-        tab's, and is drawn again with it (only when the browser kept something the session lacked)."""
-        workspace = ctx.workspace(request)
-        page = parse_link(address_query or "", keys, {v: w.form_type for v, w in views.items()}, ctx.registry,
-                          ctx.page_needs)
-        for (_, keep, view), value in zip(ctx.kept, kept_values):
-            view = view or workspace.shown_view or page.view   # None: what every tab shows (a model)
+    def _keep(self, workspace, page: LinkedPage, view: str, kept_values) -> None:
+        """What the browser kept for the session into its workspace; a tab that shows what was kept starts
+        from it where the link names nothing of that tab's (only when the browser kept something the
+        session lacked)."""
+        for (_, keep, kept_view), value in zip(self.ctx.kept, kept_values):
+            kept_view = kept_view or view                    # None: what every tab shows (a model)
             holds_a_place, adds = keep(workspace, value)
-            moves = holds_a_place and not (view == page.view and page.given)
+            moves = holds_a_place and not (kept_view == page.view and page.given)
             if not (moves or adds):
-                continue       # nothing the session lacked: the tab stays as drawn (an answer given meanwhile too)
+                continue       # nothing the session lacked: the tab stays as drawn
             with workspace.lock:
                 if moves:
-                    workspace.forms.pop(view, None)
-                    next_draws(workspace).forms.pop(view, None)
-                workspace.drawn.pop(view, None)                  # drawn again with what was kept
+                    workspace.forms.pop(kept_view, None)
+                    next_draws(workspace).forms.pop(kept_view, None)
+                workspace.drawn.pop(kept_view, None)            # drawn with what was kept
 
-    # Its progress shows on the note alone: Gradio's page refreshes the loading state of every
-    # component that has ever shown an event's progress, on each status change of any event. The
-    # panels are busy from the opening until the tab it opens on is drawn (see drawing.py).
-    opened = gr.on([demo.load, reopen.click], guarded(open_page), [ctx.language, query],
-                   [ctx.language, query, tabs, opened_view, note], js=marking(READ_PAGE_JS), trigger_mode="multiple",
-                   **LIGHT, show_progress_on=[note], **PRIVATE)
-    if ctx.kept:
-        opened = opened.then(guarded(kept_read), [query, *kept], None, **LIGHT, show_progress="hidden", **PRIVATE)
-    then_redraw(opened, opened_view)
+
+def wire_page(demo: gr.Blocks, ctx, tab_components: Mapping[str, gr.Tab], query: gr.Textbox, copy: gr.Button,
+              copied: gr.Markdown, reopen: gr.Button) -> None:
+    """Open the page once it has loaded (or its reopen button is clicked): the draw of the tab the address
+    names opens it (see Opening). Keep the address bar in step with the tab on screen; Copy link."""
+    views = ctx.views
+    gr.on([demo.load, reopen.click], None, None, None, js=open_js(tuple(tab_components)), **PRIVATE)
     links = [wiring.link for wiring in views.values()]
     # The language too: a view of the session's own model keeps its link (PRIVATE_LINK) in every language.
     gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values()), ctx.language.change],

@@ -1,12 +1,13 @@
 """Each tab draws itself from the session when it is shown; the header's events only write the session.
 
 Every tab has one draw event, `gr.on([tab.select, redraw.click], ...)`, whose outputs are that tab's
-own components: a tab picked draws it, and so does a click on its hidden redraw button. The page's
-header events (the page opened on a link, the language, a model uploaded or loaded from the Hub, what
-the browser kept) change what several tabs show: they record it in the session (the Workspace, and
-next_draws for what one draw consumes) and write only the header's components; a browser step
-chained after them (ask_redraw) clicks the redraw button of the tab on screen. Every other tab is
-drawn from the session when it is next picked. No event's outputs span tabs.
+own components and the header's: a tab picked draws it, and so does a click on its hidden redraw
+button. The page's opening is the draw of the tab its address names (links.Opening): it records the
+link and what the browser keeps, then draws, in one round trip. The header's other events (the
+language, a model uploaded or loaded from the Hub) change what several tabs show: they record it in
+the session (the Workspace, and next_draws for what one draw consumes) and write only the header's
+components; a browser step chained after them (ask_redraw) clicks the redraw button of the tab on
+screen. Every other tab is drawn from the session when it is next picked. No event's outputs span tabs.
 
 A session's draws and its clicks on the same tab keep the learner's order (tab_order). The panels
 show that a draw is under way (drawing.py) and stay usable meanwhile.
@@ -18,9 +19,10 @@ from typing import Mapping
 import gradio as gr
 
 from ..text.i18n import label
-from .context import LIGHT, PRIVATE, AppContext
+from .context import FORM_INPUTS, LIGHT, PRIVATE, AppContext
 from .drawing import ask_redraw_js, drawn_js, marking
 from .language import SET_LOCALE_JS
+from .links import read_page_js
 from .next_draws import next_draws
 from .runtime import guarded
 from .tab_order import order_of
@@ -33,17 +35,16 @@ def redraw_button(view: str) -> gr.Button:
     return gr.Button(visible="hidden", elem_id=f"{view}-redraw", elem_classes=REDRAW_CLASS)
 
 
-def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.Button, folds: bool) -> None:
-    """The tab `view`'s draw: when it is picked or its redraw button clicked, draw it from the session.
-    `folds`: presenter mode folds its controls at its first draw."""
+def tab_drawer(ctx: AppContext, view: str, folds: bool):
+    """The tab `view`'s draw from the session, in the session's order of the tab's events (tab_order):
+    a function of the workspace giving the tab's updates, or gr.skip() where the page shows them
+    already or the page has not opened yet. `folds`: presenter mode folds its controls at its first draw."""
     wiring = ctx.views[view]
     controls = wiring.components.get("controls") if folds else None
 
-    @guarded
-    def draw(request: gr.Request) -> dict:
-        workspace = ctx.workspace(request)
+    def draw(workspace) -> dict:
         if workspace.language is None:
-            return gr.skip()           # picked before the page has opened: its opening asks for the draw
+            return gr.skip()           # picked before the page has opened: its opening draws the tab
         with workspace.lock:
             workspace.shown_view = view
         requests = next_draws(workspace)
@@ -63,9 +64,30 @@ def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.
 
         return order_of(workspace, view).draw(drawing, commit) or gr.skip()     # skip: the page shows it already
 
+    return draw
+
+
+def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.Button, folds: bool,
+             opening) -> None:
+    """The tab `view`'s draw: when it is picked or its redraw button clicked, draw it from the session.
+    `folds`: presenter mode folds its controls at its first draw. `opening` (links.Opening): the draw the
+    page's opening asks for records the opening first and answers the header's parts as well."""
+    drawer = tab_drawer(ctx, view, folds)
+
+    @guarded
+    def draw(request: gr.Request, *opening_values) -> dict:
+        workspace, header = opening.open(view, request, *opening_values)
+        if header is None:
+            return gr.skip()           # picked before the page has opened: its opening draws the tab
+        drawn = drawer(workspace or ctx.workspace(request))
+        if not header:
+            return drawn
+        return header if drawn.get("__type__") == "update" else {**header, **drawn}    # gr.skip(): the header alone
+
     # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it).
-    gr.on([tab.select, redraw.click], draw, None, wiring.targets, js=marking(view=view),
-          trigger_mode="multiple", **LIGHT, show_progress_on=[tabs], **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
+    gr.on([tab.select, redraw.click], draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
+          js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT, show_progress_on=[tabs],
+          **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
 
 
 def then_redraw(event, view_box: gr.components.Component | None = None) -> None:
