@@ -15,7 +15,8 @@ import pytest
 import torch
 
 from playground import viz
-from playground.bench import app_training, attention_view, common, deep_link, generate, labs, model, nanogpt, train
+from playground.bench import app_training, attention_view, common, deep_link, generate, gpt2, labs, llm, model
+from playground.bench import nanogpt, train
 from playground.bench import app as bench_app
 from playground.bench import viz as bench_viz
 from playground.data import bundled_text
@@ -40,6 +41,9 @@ def test_model_suite_reports_its_metrics(monkeypatch):
     tiny_model = dict(vocab_size=65, d_model=8, n_heads=2, n_decoder_layers=1, d_ff=16)
     monkeypatch.setattr(model, "TRACE_MODEL", tiny_model)
     monkeypatch.setattr(model, "KV_MODEL", tiny_model)
+    monkeypatch.setattr(gpt2, "PARITY_CONFIGS", gpt2.PARITY_CONFIGS[:1])     # parity itself: tests/hub
+    monkeypatch.setattr(llm, "PARITY_CONFIGS", llm.PARITY_CONFIGS[:1])
+    monkeypatch.setattr(model, "activation_patching_time", lambda rounds, real=model.activation_patching_time: real(1))
     threads = torch.get_num_threads()
     try:
         lines = model.run(quick=True)
@@ -130,6 +134,8 @@ def test_train_suite_reports_null_for_goals_not_reached(monkeypatch):
     monkeypatch.setattr(train, "induction_seconds_to_head",
                         lambda real=train.induction_seconds_to_head: real(threads=1, max_seconds=0.5))
     monkeypatch.setattr(nanogpt, "NANOGPT", TINY_NANOGPT)
+    monkeypatch.setattr(train, "_use_fastest_threads",                      # one timed step a try, not four
+                        lambda make_trainer, real=train._use_fastest_threads: real(make_trainer, steps=1))
     threads = torch.get_num_threads()
     try:
         lines = train.run(quick=True)
