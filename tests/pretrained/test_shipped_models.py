@@ -192,12 +192,12 @@ COUPLET = re.compile(r"[^，。\n]{5}，[^，。\n]{5}。|[^，。\n]{7}，[^，
 COUPLET_PROMPTS = ["春风", "明月", "白日", "秋夜", "山中", "故人", "江上", "孤城"]
 
 
-def couplet_share(model, tokenizer) -> float:
-    """The share of the whole lines written after COUPLET_PROMPTS (4 samples each) that are a couplet
+def couplet_share(model, tokenizer, samples: int = 4) -> float:
+    """The share of the whole lines written after COUPLET_PROMPTS (`samples` each) that are a couplet
     of 5 + 5 or 7 + 7 characters (0 when no line is complete); the prompt's own line is not counted."""
     lines = []
     for prompt in COUPLET_PROMPTS:
-        for seed in range(4):
+        for seed in range(samples):
             written = written_sample(model, tokenizer, prompt, seed=seed)["text"]
             lines += [line for line in written.split("\n")[1:-1] if "，" in line or line.endswith("。")]
     return sum(bool(COUPLET.fullmatch(line)) for line in lines) / max(len(lines), 1)
@@ -218,4 +218,4 @@ def test_the_tang_poem_model_writes_couplets_which_its_first_checkpoint_does_not
     first = load(PRETRAINED / "tang-poems-char" / meta["timeline"][0]["file"])
     assert meta["timeline"][0]["step"] == 0
     assert couplet_share(checkpoint.model, checkpoint.tokenizer) >= COUPLET_SHARE
-    assert couplet_share(first.model, first.tokenizer) <= 0.1
+    assert couplet_share(first.model, first.tokenizer, samples=1) <= 0.1        # random weights: one sample a prompt
