@@ -39,7 +39,6 @@ from playground.checks import (
     shown,
 )
 
-from ..inputs.validation import link_name, refusal_text  # noqa: F401  (links.py reads them here)
 from ..text.i18n import DEFAULT_LANGUAGE, text
 
 _INTEGER = re.compile(r"-?\d{1,12}")

@@ -17,12 +17,13 @@ from typing import Mapping
 
 import gradio as gr
 
+from ..inputs.validation import link_name, refusal_text
 from ..session.workspace import SessionsFull
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import PRIVATE
 from . import drawing, hiding
-from .forms import Form, ModelName, Refused, decode_query, encode_query, link_name, refusal_text
+from .forms import Form, ModelName, Refused, decode_query, encode_query
 from .page_needs import PageNeeds
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, start_warm_up
