@@ -92,6 +92,9 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, page_needs=PAGE_NEEDS)
         upload, upload_status, hub = own_models.build(ctx)
+        # One page, not one page per tab (Gradio's demo.route): a routed page holding the Attention tab
+        # alone took 4.1 s to open and draw (median of 5, shared 2-core machine at load ~6) where picking
+        # that tab here took 0.66 s, and every switch would be such an opening (see README, "Serving a class").
         tab_components = {}
         with gr.Tabs(elem_id="tabs", overflow_behavior="wrap") as tab_set:     # a phone shows every tab
             for key, module in TABS:
