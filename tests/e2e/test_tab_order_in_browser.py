@@ -35,15 +35,13 @@ window.fetch = function (resource, options) {
 
 
 def event_ids(url: str) -> dict:
-    """The main page's opening event and the Attention tab's draw event, by name."""
+    """The Attention tab's draw event (a link to Attention opens through it), by name."""
     config = json.loads(urllib.request.urlopen(url + "config", timeout=30).read())
     ids = {c["props"].get("elem_id"): c["id"] for c in config["components"] if c.get("props", {}).get("elem_id")}
     found = {}
     for event in config["dependencies"]:
         targets = [tuple(target) for target in event["targets"]]
-        if any(trigger == "load" for _, trigger in targets) and (ids["page-reopen"], "click") in targets:
-            found["opening"] = event["id"]
-        if (ids["tab-attention"], "select") in targets:
+        if (ids["attention-redraw"], "click") in targets:
             found["attention"] = event["id"]
     return found
 
@@ -81,11 +79,11 @@ def test_a_link_whose_opening_was_lost_is_drawn_all_the_same(app, browser, scree
     # The class walk's half-drawn page: the Lessons skeleton, the link's tab never selected nor drawn.
     ids = event_ids(app.url)
     link = app.url + "?view=attention&model=induction&layer=1&head=0&present=1&lang=en"
-    page = losing_page(browser, link, [ids["opening"]])
+    page = losing_page(browser, link, [ids["attention"]])          # the opening is the linked tab's first draw
     try:
         drawn(page, "attention-head-plot", lambda fig: "layer 1, head 0" in fig["title"])
         losses = page.evaluate("window.lost")
-        assert losses == {str(ids["opening"]): 1}, losses
+        assert losses == {str(ids["attention"]): 1}, losses
         assert not page.is_visible("#page-stuck")
         page.wait_for_selector("#tab-attention:not([aria-busy])")
         screenshot(page, screenshots, "order-link-recovered-presenter")

@@ -84,7 +84,7 @@ def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(dem
     # draw of the tab on screen it asks for (see drawing.py).
     events = {event["id"]: event for event in demo.get_config_file()["dependencies"]}
     drawing = drawing_events(demo)
-    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"select", "input", "load"}
+    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"select", "input", "click"}
     for event_id, event in drawing.items():
         assert "draws.count += 1" in (event["js"] or ""), f"{event['targets']} does not mark the panels busy"
         chain, last = [], event_id

@@ -326,7 +326,8 @@ class Opening:
         message = note_text(page.ignored, lang)
         header = {self.query: address_query, self.tabs: gr.Tabs(selected=view),
                   self.note: gr.Markdown(message, visible=bool(message))}
-        if requests.opened:              # asked again (its answer was slow or lost): the link is applied once
+        if requests.opened:              # asked again (its answer was slow or lost): the link is applied once,
+            del header[self.tabs]        # and the learner, who may have picked another tab since, stays there
             return workspace, {ctx.language: workspace.language or lang, **header}
         requests.opened = True
         with workspace.lock:
