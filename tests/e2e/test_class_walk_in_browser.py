@@ -104,7 +104,10 @@ def test_a_hub_load_without_a_network_fails_at_once_and_says_why_in_its_status(a
     page = open_page(browser, app.url + f"?lang={lang}", locale, tab="lessons")
     try:
         page.click("#own-model-panel .label-wrap")
-        page.fill("#hub-repository textarea, #hub-repository input", "openai-community/gpt2")
+        box = "#hub-repository textarea, #hub-repository input"
+        wait_until(lambda: page.input_value(box) == "gpt2", "the opened panel's box to show its default name")
+        page.fill(box, "openai-community/gpt2")
+        wait_until(lambda: page.input_value(box) == "openai-community/gpt2", "the typed name to stay in its box")
         started = time.monotonic()
         page.click("#hub-load")
         wait_until(lambda: said in markdown(page, "hub-status"), "the reason in the Hub's status",
