@@ -13,3 +13,16 @@ def test_text_counts_at_the_width_python_keeps_it():
     for key in range(10):
         kept.put(key, "词" * 2000, size_of("词" * 2000))
     assert kept.bytes <= 10_000 and len(kept) == 2
+
+
+def test_an_object_met_twice_counts_once_and_a_cycle_ends():
+    """A figure's parts refer to one another (a parent, a shared template): each is counted once, and
+    an object that holds itself does not recurse without end."""
+    class Node:
+        def __init__(self):
+            self.text = "x" * 10_000
+            self.me = self
+
+    node = Node()
+    assert 10_000 <= size_of(node) < 11_000
+    assert size_of([node, node]) < 11_000 + size_of([None, None])

@@ -9,6 +9,7 @@ from gradio.components.plot import PlotData
 
 from playground.ui.page import view_cache
 from playground.ui.page.view_cache import ViewCache
+from playground.ui.server.bytes_lru import size_of
 from playground.ui.page.wiring import TabWiring
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.attention import AttentionForm
@@ -19,7 +20,7 @@ def plot(size: int) -> PlotData:
 
 
 def test_the_cache_keeps_at_most_its_bytes_and_drops_the_least_recently_used():
-    one = view_cache.update_bytes(plot(400))
+    one = size_of({"grid": plot(400)})
     cache = ViewCache(max_bytes=2 * one + one // 2)
     cache.put("a", {"grid": plot(400)})
     cache.put("b", {"grid": plot(400)})
@@ -41,7 +42,7 @@ def test_an_update_dict_in_the_cache_is_not_taken_apart_by_those_it_is_sent_to()
     cache = ViewCache(max_bytes=4000)
     sent = {"plot": gr.update(value=plot(300), visible=True)}
     cache.put("a", sent)
-    assert cache.bytes == view_cache.update_bytes(sent["plot"]) > 300
+    assert cache.bytes == size_of(sent) > 300
     sent["plot"].pop("value")
     cache.get("a")["plot"].pop("value")
     assert cache.get("a")["plot"]["value"].plot == "x" * 300
@@ -53,13 +54,13 @@ def test_the_cache_counts_what_its_updates_hold_in_memory():
     counts that, the other fields of an update dict and a component's own arguments, so that its
     bytes bound what it really holds (a soak found it holding 2.6 times what it counted)."""
     ascii_json, wide_json, widest_json = "x" * 10_000, "→" + "x" * 9_999, "😀" + "x" * 9_999
-    assert view_cache.update_bytes(plot_of(ascii_json)) >= 10_000
-    assert view_cache.update_bytes(plot_of(wide_json)) >= 20_000
-    assert view_cache.update_bytes(plot_of(widest_json)) >= 40_000
-    assert view_cache.update_bytes("中文" * 5_000) >= 20_000
+    assert size_of(plot_of(ascii_json)) >= 10_000
+    assert size_of(plot_of(wide_json)) >= 20_000
+    assert size_of(plot_of(widest_json)) >= 40_000
+    assert size_of("中文" * 5_000) >= 20_000
     choices = [f"choice {i} →" for i in range(1_000)]
-    assert view_cache.update_bytes(gr.update(choices=choices, visible=True)) >= 1_000 * 2 * len(choices[0])
-    assert view_cache.update_bytes(gr.Dropdown(choices=choices)) >= 1_000 * 2 * len(choices[0])
+    assert size_of(gr.update(choices=choices, visible=True)) >= 1_000 * 2 * len(choices[0])
+    assert size_of(gr.Dropdown(choices=choices)) >= 1_000 * 2 * len(choices[0])
     cache = ViewCache(max_bytes=100_000)
     for key in range(20):
         cache.put(key, {"grid": plot_of("→" + str(key) * 9_999)})

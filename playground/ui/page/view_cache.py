@@ -7,35 +7,11 @@ is one LRU, bounded in bytes, for the whole process.
 """
 from __future__ import annotations
 
-import sys
-from typing import Any, Hashable
+from typing import Hashable
 
-from gradio.components.plot import PlotData
-
-from ..server.bytes_lru import BytesLRU
+from ..server.bytes_lru import BytesLRU, size_of
 
 DEFAULT_MAX_BYTES = 64 * 2**20
-OTHER_UPDATE_BYTES = 512          # an update's own object (a PlotData, an update dict, a component), roughly
-
-
-def update_bytes(value: Any) -> int:
-    """About how many bytes an update holds in memory. Strings (a figure's JSON, a panel's text) count
-    as Python keeps them, at 1, 2 or 4 bytes a character by the widest one: a single arrow or Chinese
-    label doubles a figure's JSON, an emoji quadruples it, so their length would undercount (a soak
-    found the cache holding 2.6 times the bytes it counted). Update dicts, lists and a component sent
-    whole (its constructor arguments) count what they hold."""
-    if isinstance(value, PlotData):
-        return OTHER_UPDATE_BYTES + sys.getsizeof(value.plot)
-    if isinstance(value, (str, bytes, int, float)) or value is None:
-        return sys.getsizeof(value)
-    if isinstance(value, dict):                       # gr.update(value=figure, visible=...)
-        return OTHER_UPDATE_BYTES + sum(update_bytes(item) for item in value.values())
-    if isinstance(value, (list, tuple)):              # choices
-        return sys.getsizeof(value) + sum(update_bytes(item) for item in value)
-    arguments = getattr(value, "constructor_args", None)     # a component: gr.Dropdown(choices=...)
-    if isinstance(arguments, dict):
-        return OTHER_UPDATE_BYTES + update_bytes(arguments)
-    return OTHER_UPDATE_BYTES
 
 
 def _copied(updates: dict) -> dict:
@@ -62,7 +38,7 @@ class ViewCache(BytesLRU):
 
     def put(self, key: Hashable, updates: dict) -> None:
         """Keep `updates` under `key`; one larger than the whole cache is not kept."""
-        super().put(key, _copied(updates), sum(update_bytes(value) for value in updates.values()))
+        super().put(key, _copied(updates), size_of(updates))
 
 
 SHARED_VIEWS = ViewCache()

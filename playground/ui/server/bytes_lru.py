@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
-SMALL_OBJECT_BYTES = 64       # what a Python object holds beyond its data, roughly
+OBJECT_BYTES = 64             # an object's own header and fields beyond the data counted for it, roughly
 
 
 class BytesLRU:
@@ -68,19 +68,32 @@ class BytesLRU:
 
 
 def size_of(value: Any) -> int:
-    """An estimate of the bytes `value` holds: arrays and tensors by their data, containers by what
-    they hold, anything else as a small object."""
+    """About how many bytes `value` holds in memory: arrays and tensors by their data; text as Python
+    keeps it, at 1, 2 or 4 bytes a character by its widest one (one arrow or Chinese label doubles a
+    figure's JSON, an emoji quadruples it: counting its length let a cache hold 2.6 times its bound);
+    containers as Python lays them out plus what they hold; a Gradio component sent whole by its
+    constructor's arguments; any other object by its fields. An object met twice counts once."""
+    return _size(value, set())
+
+
+def _size(value: Any, seen: set[int]) -> int:
     nbytes = getattr(value, "nbytes", None)
     if isinstance(nbytes, int):                                    # numpy arrays
         return nbytes
     if hasattr(value, "numel") and hasattr(value, "element_size"):   # torch tensors
         return value.numel() * value.element_size()
-    if isinstance(value, dict):
-        return SMALL_OBJECT_BYTES + sum(size_of(k) + size_of(v) for k, v in value.items())
+    if isinstance(value, (str, bytes, int, float)) or value is None:
+        return sys.getsizeof(value)
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, dict):                                    # an update dict: gr.update(value=..., visible=...)
+        return sys.getsizeof(value) + sum(_size(k, seen) + _size(v, seen) for k, v in value.items())
     if isinstance(value, (list, tuple, set, frozenset)):
-        return SMALL_OBJECT_BYTES + sum(size_of(item) for item in value)
-    if isinstance(value, (str, bytes)):
-        return sys.getsizeof(value)       # a str at 1, 2 or 4 bytes a character, by its widest one
-    if hasattr(value, "__dict__"):
-        return SMALL_OBJECT_BYTES + size_of(vars(value))
-    return SMALL_OBJECT_BYTES
+        return sys.getsizeof(value) + sum(_size(item, seen) for item in value)
+    arguments = getattr(value, "constructor_args", None)          # a component: gr.Dropdown(choices=...)
+    if isinstance(arguments, dict):
+        return OBJECT_BYTES + _size(arguments, seen)
+    if hasattr(value, "__dict__"):                                 # a figure's PlotData, a recorded pass's parts
+        return OBJECT_BYTES + _size(vars(value), seen)
+    return OBJECT_BYTES
