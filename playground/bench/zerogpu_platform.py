@@ -58,6 +58,12 @@ def set_answers(api_url: str, *answers: Answer) -> None:
     urllib.request.urlopen(urllib.request.Request(f"{api_url}/fake/answers", body, method="POST"), timeout=10).read()
 
 
+def fake_state(api_url: str) -> dict[str, int]:
+    """How many /schedule and /release a fake control API has received so far (from another process)."""
+    with urllib.request.urlopen(f"{api_url}/fake/state", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
 def _no_cuda():
     raise RuntimeError("this torch has no CUDA")
 
@@ -166,6 +172,14 @@ class ControlApi:
 
             def log_message(self, *args):         # quiet
                 pass
+
+            def do_GET(self):
+                if urlparse(self.path).path == "/fake/state":     # the fake's own: what it received so far
+                    with api._lock:
+                        state = {"schedules": len(api.schedules), "released": len(api.released)}
+                    self._reply(200, state)
+                else:
+                    self._reply(404)
 
             def do_POST(self):
                 url = urlparse(self.path)
