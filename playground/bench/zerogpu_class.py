@@ -14,10 +14,9 @@ class_30_starts_seconds_to_last_progress: 30 students (gradio_client sessions) p
 copy preset at random moments within START_WINDOW_S; seconds from the first press until the 30th
 student sees its first progress point. Each student presses Stop once it has seen that point (a
 class told "press Start and watch the first point"): the measure is of starting, not of a run's
-length, which on the platform's GPU differs from this CPU's. Stop is /train_stop alone, which ends the
-run and publishes its model while the run keeps its training slot (a browser's Stop also cancels the
-run's event, giving the slot to the next in line at once: a class of browsers starts sooner). Beside it: how many students waited for a
-training slot, and how many of those the queue told their place in line and an estimate of the wait;
+length, which on the platform's GPU differs from this CPU's. Stop is pressed as the page does it: the
+run's event is cancelled (/cancel, which frees its training slot) and /train_stop ends the run and
+shows its published model. Beside it: how many students waited for a training slot, and how many of those the queue told their place in line and an estimate of the wait;
 the median seconds a student waited for a slot, from the slot to its first point, and its Stop took;
 the GPU calls the class made, the seconds each asked for, and how long each held its GPU.
 
@@ -61,11 +60,10 @@ class Student(threading.Thread):
     a Space's proxy. While its run waits for a training slot, it notes whether the queue told it
     its place in line (`waited`, `told_place`) and an estimate of the wait (`told_eta`)."""
 
-    def __init__(self, url: str, index: int):
+    def __init__(self, client: Client):
         super().__init__(daemon=True)
         self.at = 0.0
-        self.client = Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False,
-                             headers={"X-Forwarded-For": student_address(index)})
+        self.client = client
         self.pressed: float | None = None
         self.slot_at: float | None = None      # when its run took a training slot (its event started)
         self.progress_at: float | None = None
@@ -76,6 +74,7 @@ class Student(threading.Thread):
 
     def run(self) -> None:
         client = self.client
+        job = None
         try:
             time.sleep(max(0.0, self.at - time.perf_counter()))
             self.pressed = time.perf_counter()
@@ -91,6 +90,8 @@ class Student(threading.Thread):
             self.error = f"{type(error).__name__}: {str(error)[:200]}"
         try:
             stopping = time.perf_counter()
+            if job is not None and not job.done():
+                job.cancel()                           # as the page's Stop: its run's event is cancelled, then Stop
             client.predict(*copy_form(), api_name="/train_stop")
             self.stop_s = time.perf_counter() - stopping
         except Exception as error:
@@ -107,11 +108,17 @@ class Student(threading.Thread):
             self.told_eta |= status.eta is not None
 
 
+def student_client(url: str, index: int) -> Client:
+    """A student's page: a session of its own, from an address of its own."""
+    return Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False,
+                  headers={"X-Forwarded-For": student_address(index)})
+
+
 def class_starts(url: str, quick: bool, api: ControlApi) -> list[dict]:
     view = page_view(local_client(url).config)
     rng = random.Random(0)
     presses = [rng.uniform(0, START_WINDOW_S) for _ in range(STUDENTS)]
-    students = [Student(url, index) for index in range(STUDENTS)]     # their pages open first
+    students = [Student(student_client(url, index)) for index in range(STUDENTS)]     # their pages open first
     first = time.perf_counter() + 1.0
     for student, press in zip(students, presses):
         student.at = first + press - min(presses)
