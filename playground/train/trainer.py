@@ -184,9 +184,10 @@ class Trainer:
                 loss = self.objective.loss(self.model, batch)
             self.optimizer.zero_grad(set_to_none=True)
             loss.backward()
-        self._layer_grad_norms = group_grad_norms(self._groups)
+        self._layer_grad_norms = group_grad_norms(self._groups)                     # [G]
+        grad_norm = torch.linalg.vector_norm(self._layer_grad_norms)        # the groups partition the parameters
         clip = self.config.grad_clip if self.config.grad_clip is not None else math.inf
-        grad_norm = torch.nn.utils.clip_grad_norm_(self._params, clip)
+        torch.nn.utils.clip_grads_with_norm_(self._params, clip, grad_norm)
         if self._reads_on_device:
             self._update_unread(loss.detach(), grad_norm, batch.n_tokens)
         else:

@@ -29,15 +29,16 @@ def recording_trainer(monkeypatch, **changes) -> tuple[Trainer, list[dict]]:
                           batch_size=4, **changes)
     trainer = Trainer(model_config("decoder_only", data.vocab_size, d_model=16, d_ff=32, bias=True), config, data)
     steps = []
-    clip = torch.nn.utils.clip_grad_norm_
+    clip = torch.nn.utils.clip_grads_with_norm_
 
-    def record_then_clip(parameters, max_norm, *args, **kwargs):
+    def record_then_clip(parameters, max_norm, total_norm, *args, **kwargs):
         parameters = list(parameters)
         steps.append({"grads": [p.grad.detach().double().cpu().clone() for p in parameters],
-                      "params": [p.detach().double().cpu().clone() for p in parameters]})
-        return clip(parameters, max_norm, *args, **kwargs)
+                      "params": [p.detach().double().cpu().clone() for p in parameters],
+                      "clipped_by": total_norm.item()})
+        return clip(parameters, max_norm, total_norm, *args, **kwargs)
 
-    monkeypatch.setattr(torch.nn.utils, "clip_grad_norm_", record_then_clip)
+    monkeypatch.setattr(torch.nn.utils, "clip_grads_with_norm_", record_then_clip)
     return trainer, steps
 
 
@@ -75,6 +76,15 @@ def test_three_steps_are_adamw_with_clipping_as_computed_by_hand(monkeypatch, gr
     for (name, parameter), wanted in zip(((n, p) for n, p in trainer.model.named_parameters() if p.requires_grad),
                                          expected):
         torch.testing.assert_close(parameter.detach().double().cpu(), wanted, rtol=1e-5, atol=1e-6, msg=name)
+
+
+def test_each_step_logs_the_gradient_norm_its_clipping_scaled_by(monkeypatch):
+    trainer, steps = recording_trainer(monkeypatch, grad_clip=0.05)
+    logged = [event.grad_norm for event in trainer.run(max_steps=3)]
+    assert len(steps) == len(logged) == 3
+    for step, norm in zip(steps, logged):
+        assert norm == step["clipped_by"]                                      # one norm, logged and used
+        assert norm == pytest.approx(math.sqrt(sum(float((g * g).sum()) for g in step["grads"])), rel=1e-5)
 
 
 def test_weight_decay_goes_to_matrices_and_embeddings_only(monkeypatch):
