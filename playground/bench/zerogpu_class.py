@@ -37,7 +37,7 @@ import numpy as np
 from gradio_client import Client
 from gradio_client.utils import Status
 
-from playground.bench.app import AppProcess, local_client
+from playground.bench.app import AppProcess
 from playground.bench.app_training import STEP, Viewer, copy_form, environment, page_view
 from playground.bench.common import result, run_alone
 from playground.bench.fairness import TRUST_FORWARDED, student_address
@@ -51,6 +51,7 @@ VIEWERS = {False: 10, True: 5}
 DEADLINE_S = 600.0             # the whole class, at most
 GOAL_S = 30.0
 VIEWER_GOAL_MS = 2000.0
+CLIENT_TIMEOUT_S = 120.0       # a student's page waits this long for an answer
 POLL_S = 0.1                   # how often a student looks at its run's status and outputs
 
 
@@ -108,14 +109,17 @@ class Student(threading.Thread):
             self.told_eta |= status.eta is not None
 
 
-def student_client(url: str, index: int) -> Client:
-    """A student's page: a session of its own, from an address of its own."""
+def student_client(url: str, index: int | None = None) -> Client:
+    """A student's page (the teacher's when `index` is None): a session of its own, from an address of
+    its own, waiting up to CLIENT_TIMEOUT_S for an answer (a freshly started app on a busy machine
+    takes longer than gradio_client's default to send its first page)."""
+    headers = {} if index is None else {"X-Forwarded-For": student_address(index)}
     return Client(url, verbose=False, download_files=False, analytics_enabled=False, ssl_verify=False,
-                  headers={"X-Forwarded-For": student_address(index)})
+                  headers=headers, httpx_kwargs={"timeout": CLIENT_TIMEOUT_S})
 
 
 def class_starts(url: str, quick: bool, api: ControlApi) -> list[dict]:
-    view = page_view(local_client(url).config)
+    view = page_view(student_client(url).config)
     rng = random.Random(0)
     presses = [rng.uniform(0, START_WINDOW_S) for _ in range(STUDENTS)]
     students = [Student(student_client(url, index)) for index in range(STUDENTS)]     # their pages open first
