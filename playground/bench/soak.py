@@ -114,15 +114,19 @@ class SideWork(threading.Thread):
                     self._quietly(training.stop)
                     running.remove((begun, training))
                 if now >= next_training and len(running) < 2:
-                    running.append((now, Training(self.url)))
-                    running[-1][1].start()
-                    self.trainings += 1
+                    self._quietly(lambda: running.append((now, self._started(Training(self.url)))))
                     next_training = now + TRAINING_EVERY_S
                 if now >= next_upload:
                     self._quietly(lambda: self._upload(upload))
                     next_upload = now + UPLOAD_EVERY_S
             for _, training in running:
                 self._quietly(training.stop)
+
+    def _started(self, training):
+        """`training` started and counted (a training whose start fails is an error, and the soak goes on)."""
+        training.start()
+        self.trainings += 1
+        return training
 
     def _upload(self, path: Path) -> None:
         client = local_client(self.url)

@@ -1,0 +1,28 @@
+"""The soak's side work (trainings and uploads beside the class) counts a failure and goes on."""
+import time
+
+from playground.bench import app_training, soak
+
+
+def test_a_training_that_fails_to_start_is_an_error_and_the_side_work_goes_on(monkeypatch):
+    """A loaded server may time out the new training's first request: that is one of the soak's
+    errors, and later trainings and uploads still run (the thread used to die, its errors unread)."""
+    class Refused:
+        def __init__(self, url):
+            raise TimeoutError("timed out")
+
+    monkeypatch.setattr(app_training, "Training", Refused)
+    monkeypatch.setattr(soak, "TRAINING_EVERY_S", 0.5)
+    monkeypatch.setattr(soak, "UPLOAD_EVERY_S", 3600.0)
+    side = soak.SideWork("http://127.0.0.1:9/")
+    side.start()
+    try:
+        deadline = time.monotonic() + 30
+        while len(side.errors) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert side.is_alive()
+    finally:
+        side.done.set()
+        side.join(timeout=10)
+    assert len(side.errors) >= 2 and side.errors[0] == "TimeoutError: timed out"
+    assert side.trainings == 0
