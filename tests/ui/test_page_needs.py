@@ -12,7 +12,7 @@ from playground.ui import app
 from playground.ui.page import hiding, present
 from playground.ui.page.links import parse_link
 from playground.ui.page.page_needs import PageNeeds
-from playground.ui.tabs import PAGE_NEEDS, TABS
+from playground.ui.tabs import PAGE_NEEDS, TABS, tab_row
 
 UI = Path(app.__file__).parent
 TOKEN = re.compile(r"[A-Za-z0-9_-]+")
@@ -88,7 +88,7 @@ def test_the_page_modules_that_read_declarations_import_no_tab():
 
 def test_a_new_tab_needs_only_its_declaration_for_hiding_presenting_and_scrolling(registry):
     """A tab the page has never heard of: its declaration alone gives its parts, presenter layout and scroll."""
-    quiz = PageNeeds(view="quiz", figure="quiz-plot", parts={**hiding.CONTROLS, "answers": ("#quiz-answers",)},
+    quiz = PageNeeds(view="quiz", place=100, figure="quiz-plot", parts={**hiding.CONTROLS, "answers": ("#quiz-answers",)},
                      scrolls_to_figure=True, presenter_hides=("#quiz-hints",),
                      presenter_css="body.present #tab-quiz #quiz-plot { width: 100%; }\n")
     tabs = (*PAGE_NEEDS.values(), quiz)
@@ -111,7 +111,7 @@ def test_a_tabs_shared_caches_count_in_the_servers_memory_budget(monkeypatch):
     from playground.ui.views.attention_passes import DEFAULT_MAX_BYTES
 
     assert budget.budget(30)["pass cache"] == DEFAULT_MAX_BYTES                  # the Attention tab's, from its declaration
-    quiz = PageNeeds(view="quiz", figure="quiz-plot", parts={}, caches={"quiz answers": 7 * 2**20})
+    quiz = PageNeeds(view="quiz", place=100, figure="quiz-plot", parts={}, caches={"quiz answers": 7 * 2**20})
     monkeypatch.setattr(budget, "PAGE_NEEDS", {**PAGE_NEEDS, "quiz": quiz})
     assert budget.budget(30)["quiz answers"] == 7 * 2**20
 
@@ -119,4 +119,46 @@ def test_a_tabs_shared_caches_count_in_the_servers_memory_budget(monkeypatch):
 @pytest.mark.parametrize("name", ["own_model", "Scores", "heads-off", ""])
 def test_a_part_name_a_link_cannot_carry_or_the_page_has_is_refused(name):
     with pytest.raises(ValueError, match="quiz"):
-        PageNeeds(view="quiz", figure="quiz-plot", parts={name: ("#quiz-answers",)})
+        PageNeeds(view="quiz", place=100, figure="quiz-plot", parts={name: ("#quiz-answers",)})
+
+
+def write_tab(folder: Path, view: str, place: int, declared_view: str | None = None) -> None:
+    """A tiny tab package: a build and a page_needs.py (what the tab row reads of it)."""
+    (folder / view).mkdir(parents=True)
+    (folder / view / "__init__.py").write_text("def build(ctx):\n    pass\n")
+    (folder / view / "page_needs.py").write_text(
+        "from playground.ui.page.page_needs import PageNeeds\n"
+        f"NEEDS = PageNeeds(view={declared_view or view!r}, place={place}, figure='{view}-plot', parts={{}})\n")
+
+
+def test_the_tab_row_is_every_package_that_declares_its_page_needs_in_its_place(tmp_path, monkeypatch):
+    # A tab added is its own folder: the row finds it and places it, and names no tab itself.
+    row = tmp_path / "tiny_tab_row"
+    row.mkdir()
+    (row / "__init__.py").write_text("")
+    write_tab(row, "second", 20)
+    write_tab(row, "first", 10)
+    (row / "helpers").mkdir()                                   # a package without page_needs.py: not a tab
+    (row / "helpers" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    tabs = tab_row("tiny_tab_row", [str(row)])
+    assert [view for view, _ in tabs] == ["first", "second"]
+    assert all(module.__name__ == f"tiny_tab_row.{view}" and callable(module.build) for view, module in tabs)
+    write_tab(row, "third", 10)
+    with pytest.raises(ValueError, match="same place"):
+        tab_row("tiny_tab_row", [str(row)])
+
+
+def test_a_tab_declares_its_own_package_as_its_view(tmp_path, monkeypatch):
+    row = tmp_path / "tiny_misnamed_row"
+    row.mkdir()
+    (row / "__init__.py").write_text("")
+    write_tab(row, "first", 10, declared_view="other")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match="its package's name"):
+        tab_row("tiny_misnamed_row", [str(row)])
+
+
+def test_the_apps_tabs_stand_in_their_declared_places():
+    places = [PAGE_NEEDS[view].place for view, _ in TABS]
+    assert places == sorted(places) and TABS[0][0] == "lessons"           # the page's default view comes first

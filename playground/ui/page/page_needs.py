@@ -1,5 +1,6 @@
 """What the page needs from a tab, declared by the tab in its own package (tabs/<tab>/page_needs.py)
-and collected, in tab order, by playground.ui.tabs.PAGE_NEEDS.
+and collected, in tab order, by playground.ui.tabs.PAGE_NEEDS (a tab's package is found by its
+page_needs.py: a new tab is written in its own folder and named nowhere else in the page).
 
 The page's features read it and know no tab by name: hiding.py and links.py (the parts a link's
 `hide=` names), present.py (presenter mode's hidden blocks and layout, the figure a link scrolls
@@ -18,7 +19,8 @@ from .hiding import NAME, PAGE_PARTS
 class PageNeeds:
     """One tab's declaration.
 
-    view: the tab's name in a link (`view=`); its panel is `#tab-VIEW`.
+    view: the tab's name in a link (`view=`): its package's name; its panel is `#tab-VIEW`.
+    place: where the tab stands in the tab row (lowest first; the first tab is the page's default view).
     figure: the elem_id of the figure a link to the tab names: presenter mode puts it on the first screen.
     parts: what `hide=NAME` hides in the tab: NAME -> the CSS selectors of its blocks, inside the tab.
     scrolls_to_figure: a link opened outside presenter mode scrolls to the figure once it is drawn.
@@ -29,6 +31,7 @@ class PageNeeds:
     """
 
     view: str
+    place: int
     figure: str
     parts: Mapping[str, tuple[str, ...]]
     scrolls_to_figure: bool = False

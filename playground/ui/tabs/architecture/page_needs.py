@@ -7,6 +7,7 @@ from ...page.page_needs import PageNeeds
 
 NEEDS = PageNeeds(
     view="architecture",
+    place=90,
     figure="arch-treemap",
     parts={
         **CONTROLS, **explanation(),

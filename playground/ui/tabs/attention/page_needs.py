@@ -30,6 +30,7 @@ body.present #tab-attention > .column:has(> .tab-note) .row:has(#attention-head-
 
 NEEDS = PageNeeds(
     view="attention",
+    place=20,
     figure="attention-head-plot",              # the enlarged head: a link names its layer and head
     parts={
         **CONTROLS, **explanation("#timeline-explanation"),

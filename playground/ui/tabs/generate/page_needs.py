@@ -20,6 +20,7 @@ body.present #tab-generate .row:has(#generate-candidates) > .column > :is(#gener
 
 NEEDS = PageNeeds(
     view="generate",
+    place=40,
     figure="generate-candidates",
     parts={
         **CONTROLS, **explanation("#generate-explanation-panel"),

@@ -7,6 +7,7 @@ from ...page.page_needs import PageNeeds
 
 NEEDS = PageNeeds(
     view="inside",
+    place=30,
     figure="inside-emb-neighbours",            # the first section's first figure
     parts={
         **explanation(),

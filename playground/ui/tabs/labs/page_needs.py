@@ -14,6 +14,7 @@ body.present #tab-labs #labs-card .md > :not(h3) { display: none; }
 
 NEEDS = PageNeeds(
     view="labs",
+    place=60,
     figure="labs-curves",
     parts={
         **CONTROLS, **explanation(),

@@ -6,6 +6,7 @@ from ...page.page_needs import PageNeeds
 
 NEEDS = PageNeeds(
     view="lessons",
+    place=10,
     figure="lesson-figure-0",                  # the lesson's first figure
     parts={
         "navigation": (".row:has(#lesson-picker)",),

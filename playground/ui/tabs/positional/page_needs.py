@@ -7,6 +7,7 @@ from ...page.page_needs import PageNeeds
 
 NEEDS = PageNeeds(
     view="positional",
+    place=70,
     figure="pos-heatmap",
     parts={
         **CONTROLS, **explanation(),

@@ -7,6 +7,7 @@ from ...page.page_needs import PageNeeds
 
 NEEDS = PageNeeds(
     view="tokenizer",
+    place=80,
     figure="tok-char-spans",
     parts={
         **CONTROLS, **explanation(),

@@ -7,6 +7,7 @@ from ...page.page_needs import PageNeeds
 
 NEEDS = PageNeeds(
     view="train",
+    place=50,
     figure="train-curves",
     parts={
         **CONTROLS, **explanation(),
