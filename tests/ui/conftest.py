@@ -1,9 +1,10 @@
-"""Tiny checkpoints for the app to load, and the registry over them; the shipped models' registry
-and the Lessons tab's views of it, each built once for the whole test run."""
+"""Tiny checkpoints for the app to load, and the registry over them; the app on them, and another served;
+the shipped models' registry and the Lessons tab's views of it, each built once for the whole test run."""
 import copy
 import dataclasses
 import functools
 
+import gradio as gr
 import plotly.graph_objects as go
 import pytest
 import torch
@@ -14,6 +15,8 @@ from playground.model import ModelConfig, build_model
 from playground.ui import create_app
 from playground.ui.tabs.lessons.views import VIEWS
 from playground.zoo import ModelRegistry
+
+from .serving import serve
 
 LETTERS = CharTokenizer("abcdefghij ")
 
@@ -46,10 +49,26 @@ def registry(pretrained_dir):
     return ModelRegistry(pretrained_dir)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def demo(pretrained_dir):
-    """The whole app on the test checkpoints."""
+    """The whole app on the test checkpoints, built once for the run (a build costs about 2 s CPU): for
+    tests that read its page or call its events, not ones that change how it is built."""
     return create_app(pretrained_dir)
+
+
+@dataclasses.dataclass(frozen=True)
+class Served:
+    app: gr.Blocks
+    url: str
+
+
+@pytest.fixture(scope="session")
+def served(pretrained_dir):
+    """Another app on the test checkpoints, served on localhost once for the run (`demo` stays unserved,
+    so a test may serve it by itself); tests reach it as independent sessions."""
+    app = create_app(pretrained_dir)
+    for url in serve(app):
+        yield Served(app, url)
 
 
 @pytest.fixture(scope="session")

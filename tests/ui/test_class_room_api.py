@@ -10,14 +10,19 @@ from gradio_client import Client
 from playground.ui.header import room_rules
 from playground.ui.header.room_rounds import round_spec
 
-from .serving import serve
 
 PASSAGE = "abcab"            # tiny-gpt reads "abca"; the true next token is "b"
 
 
 @pytest.fixture(scope="module")
-def url(demo):
-    yield from serve(demo)
+def demo(served):
+    """The served app: its rooms are those the clients' calls open."""
+    return served.app
+
+
+@pytest.fixture(scope="module")
+def url(served):
+    return served.url
 
 
 @pytest.fixture(scope="module")

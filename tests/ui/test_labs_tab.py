@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from playground.labs import LABS, get_lab
-from playground.ui import create_app
 from playground.ui.page.forms import decode_query, encode_query
 from playground.ui.page.links import note_text, parse_link
 from playground.ui.session.workspace import Workspace
@@ -64,8 +63,7 @@ def test_the_lab_picker_lists_every_lab_of_the_registry_in_both_languages():
     assert lab_choices("zh-CN")[0][0].startswith("错误")
 
 
-def test_the_app_s_lab_picker_offers_exactly_the_registry(pretrained_dir):
-    demo = create_app(pretrained_dir)
+def test_the_app_s_lab_picker_offers_exactly_the_registry(demo):
     picker = next(block for block in demo.blocks.values() if getattr(block, "elem_id", None) == "labs-picker")
     assert [value for _, value in picker.choices] == list(LABS) and picker.value == next(iter(LABS))
 

@@ -10,7 +10,6 @@ import plotly.graph_objects as go
 import pytest
 
 from playground.labs import get_lab
-from playground.ui import create_app
 from playground.ui.course import LESSONS
 from playground.ui.page.context import training_slots
 from playground.ui.session import training
@@ -146,9 +145,8 @@ def test_a_lesson_without_a_live_run_refuses_one():
         handlers.check_live(Workspace("none"), LessonsForm(lesson="tokens"), "en")
 
 
-def test_the_app_queues_live_runs_for_its_training_slots(pretrained_dir):
-    app = create_app(pretrained_dir)
-    by_name = {fn.api_name: fn for fn in app.fns.values()}
+def test_the_app_queues_live_runs_for_its_training_slots(demo):
+    by_name = {fn.api_name: fn for fn in demo.fns.values()}
     running = by_name["lesson_run"]
     assert running.concurrency_id == "training" and running.concurrency_limit == training_slots()
     assert by_name["lesson_stop"].concurrency_limit is None          # Stop never waits behind the runs

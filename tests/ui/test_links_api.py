@@ -4,16 +4,12 @@ import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
 
-from playground.ui import create_app
-
-from .serving import serve
-
 ARGS = ("copy", "abc", "", "cross", 0, 1, False, "diagonal", "en")
 
 
 @pytest.fixture(scope="module")
-def server(pretrained_dir):
-    yield from serve(create_app(pretrained_dir))
+def server(served):
+    return served.url
 
 
 def test_integer_controls_take_integers_and_say_so(server):

@@ -58,16 +58,12 @@ def test_an_overlong_link_gets_the_apps_own_message_in_the_browsers_language(lan
     assert client.get("/?text=" + "a" * (MAX_LINK_BYTES - 10)).status_code == 200
 
 
-def test_the_served_app_answers_a_64_kib_link_with_its_message_not_a_server_error(pretrained_dir):
-    from playground.ui import create_app
-
-    from .serving import serve
-    for url in serve(create_app(pretrained_dir)):
-        host, port = url.split("//")[1].rstrip("/").split(":")
-        with socket.create_connection((host, int(port)), timeout=30) as connection:   # httpx cannot send it
-            connection.sendall(f"GET /?view=attention&text={'a' * 64 * 1024} HTTP/1.1\r\nHost: {host}\r\n"
-                               "Accept-Language: en\r\nConnection: close\r\n\r\n".encode())
-            reply = b""
-            while chunk := connection.recv(65536):
-                reply += chunk
-        assert reply.startswith(b"HTTP/1.1 414") and b"KB long" in reply and b"Traceback" not in reply
+def test_the_served_app_answers_a_64_kib_link_with_its_message_not_a_server_error(served):
+    host, port = served.url.split("//")[1].rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:   # httpx cannot send it
+        connection.sendall(f"GET /?view=attention&text={'a' * 64 * 1024} HTTP/1.1\r\nHost: {host}\r\n"
+                           "Accept-Language: en\r\nConnection: close\r\n\r\n".encode())
+        reply = b""
+        while chunk := connection.recv(65536):
+            reply += chunk
+    assert reply.startswith(b"HTTP/1.1 414") and b"KB long" in reply and b"Traceback" not in reply
