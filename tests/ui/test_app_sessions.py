@@ -12,24 +12,23 @@ from gradio_client.exceptions import AppError
 
 from playground import checkpoint
 from playground.generate import SamplingConfig, Stepper
-from playground.ui import create_app, launch_kwargs
+from playground.ui import launch_kwargs
 from playground.ui.inputs.validation import MAX_FILE_BYTES
 
 from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
-from .serving import serve
 
 REPO = Path(__file__).resolve().parents[2]
 GREEDY = ("greedy", 1.0, 0, 1.0, 0, 40, 3)          # strategy, temperature, top-k, top-p, seed, max new, beam width
 
 
 @pytest.fixture(scope="module")
-def app(pretrained_dir):
-    return create_app(pretrained_dir)
+def app(served):
+    return served.app
 
 
 @pytest.fixture(scope="module")
-def server(app):
-    yield from serve(app)
+def server(served):
+    return served.url
 
 
 def session(url: str) -> Client:
