@@ -102,3 +102,27 @@ def test_the_readme_gives_the_memory_budget_that_the_bounds_add_up_to():
         without, with_hub = (sum(budget(tabs, hub).values()) / 2**30 for hub in (False, True))
         assert f"| {tabs} | {without:.1f} GB | {with_hub:.1f} GB |" in readme
     assert sum(budget(100).values()) > sum(budget(30).values()) and all(v >= 0 for v in budget(30).values())
+
+
+def test_one_sessions_state_in_the_budget_holds_a_copy_of_every_component_events_update(demo):
+    """Gradio keeps, per session, its own copy of each component an event updated (its choices, label,
+    visibility), so a session that used the whole page holds a copy of every output: the budget's
+    state of one session covers that, measured by making those copies as Gradio makes them."""
+    import gc
+    import tracemalloc
+
+    from gradio.components import Component, State
+    from gradio.components.api_component import Api
+
+    from playground.ui import budget
+    outputs = {block._id: block for fn in demo.fns.values() for block in fn.outputs
+               if isinstance(block, Component) and not isinstance(block, (State, Api))}   # gr.api's answer no update
+    gc.collect()
+    tracemalloc.start()
+    try:
+        copies = [type(block)(**{**block.constructor_args, "render": False}) for block in outputs.values()]
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(copies) == len(outputs) > 100
+    assert held <= budget.SESSION_STATE_BYTES, f"{len(copies)} copies hold {held / 2**20:.2f} MiB"
