@@ -6,6 +6,7 @@ here. A missing /usr/bin/chromium skips the tests on a developer machine and fai
 (where $CI is set); tests/install_chromium.sh installs it and the CJK font.
 """
 import os
+import queue
 import signal
 import socket
 import subprocess
@@ -256,31 +257,71 @@ def zero_gpu_app(pretrained_dir, tmp_path_factory):
         server.stop()
 
 
-# Servers some tests use, booted one after another beside the tests once the shared app serves.
+# Servers some tests use: each boots beside the tests shortly before its first test and stops after its last.
 BOOTED_BESIDE = ("offline_app", "busy_space_app", "small_app", "zero_gpu_app")
+BOOT_AHEAD = 5                  # tests: a server starts booting when a test this near (or nearer) uses it
 
 
-def _boot_one_by_one(servers: list[AppServer]) -> None:
-    for server in servers:
-        try:
-            server.url
-        except BaseException:          # pytest.fail: the first test that asks for this url reports it
-            pass
+class ServersBeside:
+    """The servers of BOOTED_BESIDE that the run's tests use, each booted in one background thread (one
+    boot at a time) once a test that uses it is at most BOOT_AHEAD tests away, and stopped after the
+    last test that uses it: an idle Gradio server still takes ~2% of a core (its queue polls), which a
+    server kept for the run's last tests pays for twenty minutes."""
+
+    def __init__(self, servers: dict[str, AppServer], items: list):
+        self._servers = servers
+        self._items = items
+        self._users = {name: [i for i, item in enumerate(items) if name in item.fixturenames] for name in servers}
+        self._asked: set[str] = set()
+        self._queue: queue.Queue = queue.Queue()
+        self._booting = threading.Thread(target=self._boot_one_by_one, name="servers-booting", daemon=True)
+        self._booting.start()
+
+    def _boot_one_by_one(self) -> None:
+        while (server := self._queue.get()) is not None:
+            try:
+                server.url
+            except BaseException:      # pytest.fail: the first test that asks for this url reports it
+                pass
+
+    def before(self, item) -> None:
+        """Start booting the servers that `item` or one of the next BOOT_AHEAD tests uses."""
+        index = self._items.index(item)
+        for name, users in self._users.items():
+            if name not in self._asked and any(index <= i <= index + BOOT_AHEAD for i in users):
+                self._asked.add(name)
+                self._queue.put(self._servers[name])
+
+    def after(self, item) -> None:
+        """Stop the servers whose last test `item` was."""
+        index = self._items.index(item)
+        for name, users in self._users.items():
+            if users and users[-1] == index:
+                self._servers[name].stop()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._booting.join()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def servers_boot_beside_the_tests(request):
-    """Once the shared app serves, the other servers the run's tests use boot one after another in the
-    background: a boot keeps about one core busy for tens of seconds, beside tests that mostly wait for
-    a page to draw, so a server is ready, or nearly, when its first test asks for its `url`."""
+@pytest.fixture(scope="session")
+def servers_beside(request):
+    """The run's ServersBeside, created once the shared app serves (two boots at once would slow both)."""
     used = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     if "app" in used:
         request.getfixturevalue("app").url
-    servers = [request.getfixturevalue(name) for name in BOOTED_BESIDE if name in used]
-    booting = threading.Thread(target=_boot_one_by_one, args=(servers,), name="servers-booting", daemon=True)
-    booting.start()
+    servers = ServersBeside({name: request.getfixturevalue(name) for name in BOOTED_BESIDE if name in used},
+                            request.session.items)
+    yield servers
+    servers.close()
+
+
+@pytest.fixture(autouse=True)
+def servers_boot_beside_the_tests(request, servers_beside):
+    """Each test boots the servers that it or the next tests use, and stops those no later test uses."""
+    servers_beside.before(request.node)
     yield
-    booting.join()
+    servers_beside.after(request.node)
 
 
 def require_chromium() -> None:
