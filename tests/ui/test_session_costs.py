@@ -77,3 +77,19 @@ def test_a_missing_library_is_looked_for_once(library, monkeypatch):
     assert sys.modules[library] is None
     with pytest.raises(ImportError):
         importlib.import_module(library)
+
+
+def test_a_component_built_in_an_event_reads_its_argument_names_once(pretrained_dir, monkeypatch):
+    """Gradio rebuilds a component for every property update an event sends, and each __init__ of its
+    classes read its argument names anew (inspect.getfullargspec): about half of that rebuild."""
+    import gradio as gr
+    import gradio.component_meta
+
+    create_app(pretrained_dir)
+    assert isinstance(gradio.component_meta.inspect, session_costs._CachingInspect)   # installed by the app
+    init = gr.Slider.__init__.__wrapped__
+    first = session_costs.cached_getfullargspec(init)
+    assert first.args == tuple(inspect.getfullargspec(init).args) and session_costs.cached_getfullargspec(init) is first
+    cached = gr.Slider(0, 9, 3, step=1, label="layer", render=False).constructor_args
+    monkeypatch.setattr(gradio.component_meta, "inspect", inspect)
+    assert gr.Slider(0, 9, 3, step=1, label="layer", render=False).constructor_args == cached

@@ -7,13 +7,18 @@ that work repeat what cannot have changed, and one part repeats on every event:
 - each block reads its class's __init__ signature (inspect.signature) and its class's source file
   (inspect.getfile), rebuilt every time; gradio.blocks reads both through caches here, keyed
   weakly by the function or class (anything else is read as before);
+- every component an event builds (Gradio rebuilds one for each property update an event sends, and
+  a handler builds its updates as components) reads each of its classes' __init__ argument names
+  (inspect.getfullargspec) anew; gradio.component_meta reads them through the same cache;
 - each plot tries `import bokeh`, and each event `import matplotlib` (twice), and a failed import
   searches the whole path again every time; where a library is not installed, the process records
   that once, so its import fails at once.
 
 Why it is kept: measured when it was made (~500 blocks on one page), a new session cost Gradio
 50-90 ms of the event loop without it and 18 ms with it (not measured again since the page was split
-by tab); the caches hold only what cannot change while the app runs.
+by tab); the caches hold only what cannot change while the app runs. The argument names: an
+attention view or a generation step builds about 20 components (13 of them Gradio's rebuilds), and
+reading their argument names was ~60% of building them (cProfile, thread CPU time, 60 calls).
 
 (A session's own state is made lean by playground.ui.server.session_state.)
 """
@@ -27,6 +32,7 @@ import types
 import weakref
 
 import gradio.blocks
+import gradio.component_meta
 
 ABSENT_LIBRARIES_LOOKED_FOR = ("bokeh", "matplotlib")   # tried by Gradio's plots and by every event
 _known: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # (function or class) -> what was read
@@ -57,20 +63,34 @@ def cached_getfile(obj) -> str:
     return _remembered("file", obj, lambda: inspect.getfile(obj))
 
 
+def cached_getfullargspec(obj) -> inspect.FullArgSpec:
+    """inspect.getfullargspec(obj), remembered for a plain function (its argument names as a tuple)."""
+    if not isinstance(obj, types.FunctionType):
+        return inspect.getfullargspec(obj)
+
+    def read() -> inspect.FullArgSpec:
+        spec = inspect.getfullargspec(obj)
+        return spec._replace(args=tuple(spec.args))
+    return _remembered("argspec", obj, read)
+
+
 class _CachingInspect(types.ModuleType):
-    """The inspect module as gradio.blocks sees it: signature() and getfile() cached, the rest as is."""
+    """The inspect module as gradio.blocks and gradio.component_meta see it: signature(), getfile() and
+    getfullargspec() cached, the rest as is."""
 
     signature = staticmethod(cached_signature)
     getfile = staticmethod(cached_getfile)
+    getfullargspec = staticmethod(cached_getfullargspec)
 
     def __getattr__(self, name: str):
         return getattr(inspect, name)
 
 
 def install() -> None:
-    """Apply both, once per process."""
-    if not isinstance(gradio.blocks.inspect, _CachingInspect):
-        gradio.blocks.inspect = _CachingInspect("inspect")
+    """Apply them, once per process."""
+    for module in (gradio.blocks, gradio.component_meta):
+        if not isinstance(module.inspect, _CachingInspect):
+            module.inspect = _CachingInspect("inspect")
     for library in ABSENT_LIBRARIES_LOOKED_FOR:
         if library not in sys.modules and importlib.util.find_spec(library) is None:
             sys.modules[library] = None        # Python's own record of a module that cannot be imported
