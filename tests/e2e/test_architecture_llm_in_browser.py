@@ -3,14 +3,22 @@ config (RMSNorm, gated feed-forward, 2 key/value heads, rotary base) and draws i
 cache with grouped queries beside multi-head attention, in both languages (screenshots)."""
 import pytest
 
-from .pages import WAIT_SECONDS, drawn, page_at, screenshot
+from .pages import WAIT_SECONDS, OnePage, drawn, screenshot
 
 TOTAL = 7_014_656              # the llama-style-small preset's parameters (tests/ui/test_architecture_llm.py)
 
 
+@pytest.fixture(scope="module")
+def linked(browser):
+    """One page for both languages' links."""
+    pages = OnePage(browser)
+    yield pages
+    pages.close()
+
+
 @pytest.mark.parametrize("lang, cache_word", [("en", "4 times smaller"), ("zh-CN", "小了 4 倍")])
-def test_the_llama_style_preset_shows_its_pieces_and_its_smaller_kv_cache(app, browser, screenshots, lang, cache_word):
-    page = page_at(browser, f"{app.url}?view=architecture&preset=llama-style-small&lang={lang}")
+def test_the_llama_style_preset_shows_its_pieces_and_its_smaller_kv_cache(app, linked, screenshots, lang, cache_word):
+    page = linked.at(f"{app.url}?view=architecture&preset=llama-style-small&lang={lang}")
     page.wait_for_selector("#tab-architecture:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     treemap = drawn(page, "arch-treemap", lambda fig: fig["traces"][0]["values"][0] == TOTAL)
     labels = treemap["traces"][0]["labels"]
@@ -25,4 +33,3 @@ def test_the_llama_style_preset_shows_its_pieces_and_its_smaller_kv_cache(app, b
     page.locator("#arch-llm-pieces").scroll_into_view_if_needed()
     page.locator("#arch-llm-pieces").screenshot(path=str(screenshots / f"architecture-llm-pieces-{lang}.png"))
     screenshot(page, screenshots, f"architecture-llama-preset-{lang}")
-    page.context.close()
