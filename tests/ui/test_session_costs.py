@@ -5,6 +5,7 @@ import gc
 import importlib.util
 import inspect
 import json
+import os
 import sys
 import weakref
 
@@ -93,3 +94,13 @@ def test_a_component_built_in_an_event_reads_its_argument_names_once(pretrained_
     cached = gr.Slider(0, 9, 3, step=1, label="layer", render=False).constructor_args
     monkeypatch.setattr(gradio.component_meta, "inspect", inspect)
     assert gr.Slider(0, 9, 3, step=1, label="layer", render=False).constructor_args == cached
+
+
+def test_gradios_upload_folder_is_resolved_once_and_is_the_same_folder(monkeypatch):
+    """Every block built asks for the folder; without $GRADIO_TEMP_DIR Gradio resolves it on disk each time."""
+    import gradio.utils
+
+    monkeypatch.delenv(session_costs.UPLOAD_FOLDER_ENV, raising=False)
+    resolved_each_time = gradio.utils.get_upload_folder()
+    session_costs.install()
+    assert os.environ[session_costs.UPLOAD_FOLDER_ENV] == resolved_each_time == gradio.utils.get_upload_folder()

@@ -10,6 +10,9 @@ that work repeat what cannot have changed, and one part repeats on every event:
 - every component an event builds (Gradio rebuilds one for each property update an event sends, and
   a handler builds its updates as components) reads each of its classes' __init__ argument names
   (inspect.getfullargspec) anew; gradio.component_meta reads them through the same cache;
+- every block built (the rebuilds above too) asks for Gradio's upload folder, the system's temporary
+  folder resolved on disk each time (a realpath: system calls per path part) unless $GRADIO_TEMP_DIR
+  names it; the process sets $GRADIO_TEMP_DIR to that same folder, resolved once;
 - each plot tries `import bokeh`, and each event `import matplotlib` (twice), and a failed import
   searches the whole path again every time; where a library is not installed, the process records
   that once, so its import fails at once.
@@ -26,14 +29,18 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import sys
+import tempfile
 import threading
 import types
 import weakref
+from pathlib import Path
 
 import gradio.blocks
 import gradio.component_meta
 
+UPLOAD_FOLDER_ENV = "GRADIO_TEMP_DIR"                   # where Gradio keeps files; its own default as below
 ABSENT_LIBRARIES_LOOKED_FOR = ("bokeh", "matplotlib")   # tried by Gradio's plots and by every event
 _known: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # (function or class) -> what was read
 _lock = threading.Lock()
@@ -91,6 +98,7 @@ def install() -> None:
     for module in (gradio.blocks, gradio.component_meta):
         if not isinstance(module.inspect, _CachingInspect):
             module.inspect = _CachingInspect("inspect")
+    os.environ.setdefault(UPLOAD_FOLDER_ENV, str((Path(tempfile.gettempdir()) / "gradio").resolve()))
     for library in ABSENT_LIBRARIES_LOOKED_FOR:
         if library not in sys.modules and importlib.util.find_spec(library) is None:
             sys.modules[library] = None        # Python's own record of a module that cannot be imported
