@@ -3,20 +3,29 @@
 title, and the address carries the penalty."""
 import pytest
 
-from .pages import WAIT_SECONDS, address, drawn, open_page, screenshot, wait_until
+from .pages import WAIT_SECONDS, OnePage, address, drawn, screenshot, wait_until
 
 MODEL, PROMPT = "shakespeare-char", "the%20the%20the%20"      # greedy repeats "the state of the state"
 
 
-@pytest.mark.parametrize("locale, lang, stage, named", [
-    ("en-US", "en", "after the repetition penalty", "repetition penalty 1.5"),
-    ("zh-CN", "zh-CN", "重复惩罚之后", "重复惩罚 1.5"),
+@pytest.fixture(scope="module")
+def linked(browser):
+    """One page for both languages' links."""
+    pages = OnePage(browser)
+    yield pages
+    pages.close()
+
+
+@pytest.mark.parametrize("lang, stage, named", [
+    ("en", "after the repetition penalty", "repetition penalty 1.5"),
+    ("zh-CN", "重复惩罚之后", "重复惩罚 1.5"),
 ])
-def test_the_penalty_control_adds_its_stage_to_the_candidates(app, browser, screenshots, pretrained_dir, locale, lang,
+def test_the_penalty_control_adds_its_stage_to_the_candidates(app, linked, screenshots, pretrained_dir, lang,
                                                                stage, named):
     if not (pretrained_dir / MODEL).is_dir():
         pytest.skip("the shipped shakespeare-char model is not installed")
-    page = open_page(browser, f"{app.url}?view=generate&model={MODEL}&prompt={PROMPT}&lang={lang}", locale)
+    page = linked.at(f"{app.url}?view=generate&model={MODEL}&prompt={PROMPT}&lang={lang}")
+    page.wait_for_selector("#tab-generate:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     control = page.locator("#generate-repetition-penalty input[type=number]")
     control.fill("1.5")
     control.press("Enter")
@@ -26,4 +35,3 @@ def test_the_penalty_control_adds_its_stage_to_the_candidates(app, browser, scre
     wait_until(lambda: "repetition_penalty=1.5" in address(page), "the penalty in the address",
                seconds=2 * WAIT_SECONDS)
     screenshot(page, screenshots, f"generate-repetition-penalty-{lang}")
-    page.context.close()
