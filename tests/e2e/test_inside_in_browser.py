@@ -8,7 +8,7 @@ import pytest
 
 from playground.ui.page.forms import encode_query
 
-from .pages import CJK, VIEWPORT, WAIT_SECONDS, drawn, markdown, screenshot, wait_until
+from .pages import CJK, WAIT_SECONDS, OnePage, drawn, markdown, screenshot, wait_until
 
 LINK = {"view": "inside", "emb_model": "copy", "emb_token": "a", "worked_model": "copy", "worked_text": "abcd",
         "worked_site": "cross", "worked_layer": "1", "worked_head": "1", "mask_model": "copy",
@@ -19,28 +19,25 @@ FIGURES = ("inside-emb-neighbours", "inside-emb-map", "inside-worked-vectors", "
            "inside-norm-vector", "inside-norm-batch", "inside-norm-residual", "inside-fill-plot")
 
 
-def open_link(browser, url: str, lang: str):
-    context = browser.new_context(viewport=VIEWPORT, locale=lang)
-    context.set_default_timeout(WAIT_SECONDS * 1000)
-    page = context.new_page()
-    page.goto(url + "?" + encode_query({**LINK, "lang": lang}))
-    page.wait_for_selector("#tab-inside", state="visible")
-    return page
+@pytest.fixture(scope="module")
+def linked(browser):
+    """One page for both languages' links."""
+    pages = OnePage(browser)
+    yield pages
+    pages.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
-def test_a_link_opens_every_section_drawn(app, browser, screenshots, lang):
-    page = open_link(browser, app.url, lang)
-    try:
-        for elem_id in FIGURES:
-            page.locator(f"#{elem_id}").scroll_into_view_if_needed()
-            fig = drawn(page, elem_id)
-            assert bool(CJK.search(fig["title"])) == (lang == "zh-CN"), elem_id
-        assert page.input_value("#inside-worked-text textarea") == "abcd"
-        worked = markdown(page, "inside-worked-note")
-        assert ("Checked against the model" if lang == "en" else "与模型") in worked
-        filled = wait_until(lambda: markdown(page, "inside-fill-note"), "the filled text")
-        assert "<mask>" in filled and "To be, or not to b" in filled.split("<mask>")[1]   # the tag shown, not eaten
-        screenshot(page, screenshots, f"{lang}-inside")
-    finally:
-        page.context.close()
+def test_a_link_opens_every_section_drawn(app, linked, screenshots, lang):
+    page = linked.at(app.url + "?" + encode_query({**LINK, "lang": lang}))
+    page.wait_for_selector("#tab-inside", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    for elem_id in FIGURES:
+        page.locator(f"#{elem_id}").scroll_into_view_if_needed()
+        fig = drawn(page, elem_id)
+        assert bool(CJK.search(fig["title"])) == (lang == "zh-CN"), elem_id
+    assert page.input_value("#inside-worked-text textarea") == "abcd"
+    worked = markdown(page, "inside-worked-note")
+    assert ("Checked against the model" if lang == "en" else "与模型") in worked
+    filled = wait_until(lambda: markdown(page, "inside-fill-note"), "the filled text")
+    assert "<mask>" in filled and "To be, or not to b" in filled.split("<mask>")[1]   # the tag shown, not eaten
+    screenshot(page, screenshots, f"{lang}-inside")
