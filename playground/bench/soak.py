@@ -188,10 +188,10 @@ def run(quick: bool) -> list[dict]:
             bounds[phase] = (begun, time.perf_counter())
         end = time.perf_counter()
     finally:
-        side.done.set()
-        side.join(timeout=120)
-        memory.done.set()
-        memory.join(timeout=30)
+        for thread, limit_s in ((side, 120), (memory, 30)):
+            thread.done.set()
+            if thread.ident is not None:            # started: the teacher's page may have failed first
+                thread.join(timeout=limit_s)
         app.stop()
     samples, window_s = memory.samples, WINDOW_S[quick]
     growth = growth_over_window(samples, end, window_s, MEDIAN_OVER_S[quick])

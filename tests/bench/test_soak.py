@@ -26,3 +26,29 @@ def test_a_training_that_fails_to_start_is_an_error_and_the_side_work_goes_on(mo
         side.join(timeout=10)
     assert len(side.errors) >= 2 and side.errors[0] == "TimeoutError: timed out"
     assert side.trainings == 0
+
+
+def test_a_soak_whose_first_page_fails_reports_that_failure(monkeypatch):
+    """A server too loaded to give the teacher its page ends the soak with that error and a stopped
+    server, not with an error about threads that never started."""
+    stopped = []
+
+    class Server:
+        url = "http://127.0.0.1:9/"
+        process = type("Process", (), {"pid": 1})()
+
+        def stop(self):
+            stopped.append(True)
+
+    def page_times_out(url):
+        raise TimeoutError("the teacher's page timed out")
+
+    monkeypatch.setattr(soak, "AppProcess", Server)
+    monkeypatch.setattr(soak, "teacher_opens", page_times_out)
+    try:
+        soak.run(quick=True)
+    except TimeoutError as error:
+        assert "teacher's page" in str(error)
+    else:
+        raise AssertionError("the soak went on without the teacher's page")
+    assert stopped == [True]
