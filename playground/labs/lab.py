@@ -106,8 +106,8 @@ class Lab:
 
     Every variant starts from the same seed, so the data arrive in the same order and, where the
     architectures have the same parameters, the initial weights are identical. The preset (base
-    configs, ``rounds`` of interleaved training, ``budget_s``) is sized to finish every variant in
-    under a minute on a 2-vCPU machine.
+    configs, ``rounds`` of interleaved training, ``budget_s``) is sized to finish every variant within
+    ``budget_s`` on a 2-vCPU machine (55 s, unless a lab that needs longer sets its own).
 
     varies: what the variants change, by name: config fields ("positional", "warmup_steps") and
         swapped components ("mask_builder", "score_fn", "split/merge", "residual", "embed.scale").

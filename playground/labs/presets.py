@@ -1,5 +1,6 @@
-"""Shared data and model sizes of the labs, small enough for every lab to finish in under a minute
-on a 2-vCPU machine (one torch thread)."""
+"""Shared data and model sizes of the labs, small enough for a lab to finish in under a minute on a
+2-vCPU machine (one torch thread); the length lab, whose three models must each copy exactly before
+longer sources are compared, takes a few minutes (see ablation_labs.LENGTH_BUDGET_S)."""
 from __future__ import annotations
 
 from playground.model import ModelConfig
