@@ -6,40 +6,45 @@ import pytest
 from playground.labs import get_lab
 from playground.ui.course import LESSONS
 
-from .pages import (CJK, WAIT_SECONDS, drawn, markdown, no_error_toast, page_at, screenshot, title_overflow,
-                    wait_until)
+from .pages import (CJK, WAIT_SECONDS, OnePage, drawn, markdown, no_error_toast, page_at, screenshot,
+                    title_overflow, wait_until)
 
 LESSON = LESSONS[-1]
 LAB = get_lab("llm-block")
 LAB_SECONDS = 240                     # the lab's two models at its size, on a busy 2-core machine
 
 
+@pytest.fixture(scope="module")
+def linked(browser):
+    """One page for both languages' links to the lesson."""
+    pages = OnePage(browser)
+    yield pages
+    pages.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
-def test_the_llm_lesson_draws_its_figures_and_runs_its_experiment(app, browser, screenshots, lang):
-    page = page_at(browser, f"{app.url}?view=lessons&lesson={LESSON.id}&lang={lang}")
-    try:
-        wait_until(lambda: markdown(page, "lesson-title") == LESSON.title(lang), "the lesson's title",
-                   seconds=4 * WAIT_SECONDS)
-        for k in range(len(LESSON.views) + 1):                              # two treemaps, then one per view
-            elem_id = f"lesson-figure-{k}"
-            drawn(page, elem_id)
-            assert title_overflow(page, elem_id) <= 1, f"the title of figure {k} is clipped"
-            page.locator(f"#{elem_id}").screenshot(path=str(screenshots / f"{lang}-lesson-16-llms-figure-{k}.png"))
-        notes = markdown(page, "lesson-notes")
-        assert "494,032,768" in notes and ("7 times less" in notes if lang == "en" else "少 7 倍" in notes)
-        if lang == "zh-CN":
-            assert CJK.search(markdown(page, "lesson-explanation"))
-        page.locator("#lesson-prediction label").nth(LESSON.experiment.predict.answer).click()
-        wait_until(lambda: page.locator("#lesson-run").is_enabled(), "Run enabled by the prediction")
-        page.click("#lesson-run")
-        for k in range(3):                                                 # two tokenizations and the attention
-            drawn(page, f"lesson-outcome-{k}")
-        wait_until(lambda: markdown(page, "lesson-reveal"), "the reveal")
-        no_error_toast(page)
-        page.locator("#lesson-outcome-0").scroll_into_view_if_needed()
-        screenshot(page, screenshots, f"{lang}-lesson-16-llms")
-    finally:
-        page.context.close()
+def test_the_llm_lesson_draws_its_figures_and_runs_its_experiment(app, linked, screenshots, lang):
+    page = linked.at(f"{app.url}?view=lessons&lesson={LESSON.id}&lang={lang}")
+    wait_until(lambda: markdown(page, "lesson-title") == LESSON.title(lang), "the lesson's title",
+               seconds=4 * WAIT_SECONDS)
+    for k in range(len(LESSON.views) + 1):                              # two treemaps, then one per view
+        elem_id = f"lesson-figure-{k}"
+        drawn(page, elem_id)
+        assert title_overflow(page, elem_id) <= 1, f"the title of figure {k} is clipped"
+        page.locator(f"#{elem_id}").screenshot(path=str(screenshots / f"{lang}-lesson-16-llms-figure-{k}.png"))
+    notes = markdown(page, "lesson-notes")
+    assert "494,032,768" in notes and ("7 times less" in notes if lang == "en" else "少 7 倍" in notes)
+    if lang == "zh-CN":
+        assert CJK.search(markdown(page, "lesson-explanation"))
+    page.locator("#lesson-prediction label").nth(LESSON.experiment.predict.answer).click()
+    wait_until(lambda: page.locator("#lesson-run").is_enabled(), "Run enabled by the prediction")
+    page.click("#lesson-run")
+    for k in range(3):                                                 # two tokenizations and the attention
+        drawn(page, f"lesson-outcome-{k}")
+    wait_until(lambda: markdown(page, "lesson-reveal"), "the reveal")
+    no_error_toast(page)
+    page.locator("#lesson-outcome-0").scroll_into_view_if_needed()
+    screenshot(page, screenshots, f"{lang}-lesson-16-llms")
 
 
 def test_the_block_lab_runs_both_blocks_and_states_the_steps_to_its_target(app, browser, screenshots):
