@@ -114,7 +114,7 @@ class SideWork(threading.Thread):
                     self._quietly(training.stop)
                     running.remove((begun, training))
                 if now >= next_training and len(running) < 2:
-                    self._quietly(lambda: running.append((now, self._started(Training(self.url)))))
+                    self._quietly(lambda: running.append((now, self._begun(Training(self.url)))))
                     next_training = now + TRAINING_EVERY_S
                 if now >= next_upload:
                     self._quietly(lambda: self._upload(upload))
@@ -122,7 +122,7 @@ class SideWork(threading.Thread):
             for _, training in running:
                 self._quietly(training.stop)
 
-    def _started(self, training):
+    def _begun(self, training):
         """`training` started and counted (a training whose start fails is an error, and the soak goes on)."""
         training.start()
         self.trainings += 1

@@ -52,3 +52,27 @@ def test_a_soak_whose_first_page_fails_reports_that_failure(monkeypatch):
     else:
         raise AssertionError("the soak went on without the teacher's page")
     assert stopped == [True]
+
+
+def test_a_training_that_starts_is_counted(monkeypatch):
+    """(SideWork is a thread: its helpers must not shadow threading.Thread's own attributes.)"""
+    class Started:
+        def __init__(self, url):
+            pass
+
+        def start(self):
+            pass
+
+        def stop(self):
+            pass
+
+    monkeypatch.setattr(app_training, "Training", Started)
+    monkeypatch.setattr(soak, "UPLOAD_EVERY_S", 3600.0)
+    side = soak.SideWork("http://127.0.0.1:9/")
+    side.start()
+    deadline = time.monotonic() + 30
+    while side.trainings < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    side.done.set()
+    side.join(timeout=10)
+    assert side.trainings == 1 and side.errors == []
