@@ -10,7 +10,8 @@ import pytest
 
 from playground.ui.session.examples import CHINESE_MODEL
 
-from .pages import address, drawn, error_toast, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
+from .pages import (CJK, address, choose_model, drawn, error_toast, markdown, no_error_toast, open_page, open_tab, screenshot,
+                    wait_until)
 
 OFFLINE_START_SECONDS = 15      # a game starts within this on a machine without the corpus or a network
 STAND_IN_SAID = {"en": "Tiny Shakespeare is not on this machine", "zh-CN": "这台机器上没有 tiny Shakespeare"}
@@ -117,5 +118,26 @@ def test_a_hub_load_without_a_network_fails_at_once_and_says_why_in_its_status(a
         status = markdown(page, "hub-status")
         assert said in status and "openai-community/gpt2" in status, status
         page.locator("#own-model-panel").screenshot(path=str(screenshots / f"walk-{lang}-hub-offline.png"))
+    finally:
+        page.context.close()
+
+
+def test_a_panel_shown_after_a_language_switch_speaks_the_new_language(app, browser, screenshots):
+    """The training-timeline panel is hidden for a model without checkpoints: switched to Chinese
+    there, then shown for a pretrained model, its explanation and its picker's label are Chinese."""
+    page = open_page(browser, app.url + "?lang=en", "en-US")
+    try:
+        choose_model(page, "attention-model", "untrained-gpt")
+        wait_until(lambda: markdown(page, "attention-summary").startswith("untrained-gpt:"), "untrained-gpt drawn")
+        assert not page.is_visible("#timeline-explanation")
+        page.click("#language input[value='zh-CN']")
+        wait_until(lambda: CJK.search(markdown(page, "attention-summary")), "the summary in Chinese")
+        choose_model(page, "attention-model", "reverse")
+        wait_until(lambda: page.is_visible("#timeline-explanation"), "the timeline panel shown for reverse")
+        explanation = page.inner_text("#timeline-explanation")
+        picker = page.inner_text("#attention-timeline")
+        page.locator("#attention-timeline-panel").first.screenshot(path=str(screenshots / "timeline-after-switch-zh-CN.png"))
+        assert CJK.search(explanation) and "Training timeline" not in explanation, explanation
+        assert CJK.search(picker) and "Training timeline" not in picker, picker
     finally:
         page.context.close()

@@ -10,6 +10,13 @@ from ..text.i18n import label
 from ..text.math import with_mathml
 
 
+def shown_if(flag: bool) -> bool | str:
+    """`visible=` for a part holding static text (label()) that the page shows and hides. Gradio
+    translates only the parts it has rendered: a part first rendered after a language switch keeps
+    the language the page opened in. Hidden, such a part stays rendered ("hidden"), out of sight."""
+    return True if flag else "hidden"
+
+
 def integer_slider(*args, **kwargs) -> gr.Slider:
     """A slider of whole numbers (step 1). The API lists it as an integer; a fraction sent to it
     reaches the tab's form, which refuses it by name (precision=0 would round it silently).

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...page.refusals import refusal_figures, refusal_handler, refusal_reason
 from ...page.wiring import Derived
-from ...page.widgets import layer_head_updates
+from ...page.widgets import layer_head_updates, shown_if
 from ...session.examples import ATTENTION_EXAMPLES, CHINESE_MODEL, examples_for
 from playground.zoo import ModelEntry
 from ...session.kept_models import unknown_model
@@ -92,9 +92,9 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "kind": gr.Radio(choices=kind_choices(entry, lang), value=form.kind),
         "score": gr.Radio(choices=score_choices(form.kind, lang), value=form.score),
         **layer_head_updates(n_layers, n_heads, form.layer, form.head),
-        "target": gr.Textbox(visible=entry.model.has_encoder and entry.model.has_decoder),   # reads a target
+        "target": gr.Textbox(visible=shown_if(entry.model.has_encoder and entry.model.has_decoder)),   # reads a target
         "step_picker": timeline_update(workspace.registry, seen.final, form.step),
-        "timeline_panel": gr.Group(visible=bool(timeline_of(workspace.registry, seen.final))),
+        "timeline_panel": gr.Group(visible=shown_if(bool(timeline_of(workspace.registry, seen.final)))),
         "accepted": input_note(workspace.registry, seen.final, form.text, lang),
         "ho_heads": head_picker(entry, form.ho_heads, lang),
         **probe_controls(seen.final, form.pr_property, lang),
@@ -185,7 +185,7 @@ def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     form = replace(form, text=first, target="", step=None, pt_corrupted="")
     reads_a_target = entry.model.has_encoder and entry.model.has_decoder
     return {**draw(workspace, form, lang), "text": first, "step": None, "pt_corrupted": "",
-            "target": gr.Textbox(value="", visible=reads_a_target)}
+            "target": gr.Textbox(value="", visible=shown_if(reads_a_target))}
 
 
 def change_text(workspace: Workspace, form: AttentionForm, lang: str) -> dict:

@@ -5,7 +5,7 @@ import gradio as gr
 
 from ...page.context import AppContext
 from ...inputs.validation import MAX_INPUT_CHARS
-from ...page.widgets import FormRadio, MathMarkdown, examples_dataset, layer_head_sliders
+from ...page.widgets import FormRadio, MathMarkdown, examples_dataset, layer_head_sliders, shown_if
 from ...session.examples import attention_examples
 from ...text.i18n import label
 from ...views.explaining_panels import patching_panel, probes_panel
@@ -30,7 +30,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
                                            max_length=MAX_INPUT_CHARS, elem_id="attention-text", scale=2)
                     c["target"] = gr.Textbox("", label=label("lbl_attention_target"), max_lines=2,
                                              max_length=MAX_INPUT_CHARS, elem_id="attention-target", scale=2,
-                                             visible=start.model.has_encoder and start.model.has_decoder)
+                                             visible=shown_if(start.model.has_encoder and start.model.has_decoder))
                 c["accepted"] = gr.Markdown(elem_id="attention-accepted", elem_classes="accepted")
                 with gr.Row():
                     c["kind"] = FormRadio(kind_choices(start, "en"), value=kind, label=label("lbl_attention_kind"),
@@ -42,7 +42,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
             c["summary"] = gr.Markdown(elem_id="attention-summary")
             c["examples"] = examples_dataset(examples, [c["model"], c["text"]], [f"{m} · {v}" for m, v in examples],
                                              "attention-examples")
-            with gr.Group(visible=bool(steps), elem_id="attention-timeline-panel") as c["timeline_panel"]:
+            with gr.Group(visible=shown_if(bool(steps)), elem_id="attention-timeline-panel") as c["timeline_panel"]:
                 c["step_picker"] = gr.Radio([(str(s), s) for s in steps], value=steps[-1] if steps else None,
                                             label=label("lbl_timeline"), elem_id="attention-timeline")
                 gr.Markdown(label("timeline_explanation"), elem_id="timeline-explanation",

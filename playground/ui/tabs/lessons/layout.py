@@ -45,7 +45,7 @@ def layout() -> dict[str, gr.components.Component]:
         c[f"figure_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-figure-{k}")
     c["notes"] = markdown("lesson-notes")
     # Lessons 4 and 7: a box to work softmax or LayerNorm on typed numbers (see views.by_hand).
-    with gr.Group(visible=False, elem_id="lesson-by-hand") as c["bh_panel"]:
+    with gr.Group(visible="hidden", elem_id="lesson-by-hand") as c["bh_panel"]:
         c["bh_intro"] = markdown("lesson-by-hand-intro")
         with gr.Row():
             c["bh_numbers"] = gr.Textbox("", label=label("lbl_by_hand_numbers"), max_lines=1,
@@ -62,7 +62,7 @@ def layout() -> dict[str, gr.components.Component]:
         c["run"] = gr.Button(label("btn_lesson_run_wait"), variant="primary", interactive=False, elem_id="lesson-run")
         c["run_live"] = gr.Button(label("btn_lesson_run_wait"), variant="primary", interactive=False, visible=False,
                                   elem_id="lesson-run-live")
-        c["stop"] = gr.Button(label("btn_stop"), visible=False, elem_id="lesson-stop", scale=0)
+        c["stop"] = gr.Button(label("btn_stop"), visible="hidden", elem_id="lesson-stop", scale=0)
     c["live_status"] = markdown("lesson-live-status")
     for k in range(OUTCOME_SLOTS):
         c[f"outcome_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-outcome-{k}")
