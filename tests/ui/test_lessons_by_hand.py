@@ -82,6 +82,6 @@ def test_only_lessons_4_and_7_show_a_box_already_worked_on_the_tutorials_numbers
         assert visible == (True if lesson.id in ("attention", "block") else "hidden"), lesson.id
         if lesson.id == "block":
             assert "6.16" in screen["bh_result"] and "5.76" in screen["bh_intro"]
-            assert screen["bh_dk"].constructor_args["visible"] == "hidden"
+            assert screen["bh_dk"].constructor_args["visible"] is False
         if lesson.id == "attention":
             assert "268,337" in screen["bh_result"] and screen["bh_dk"].constructor_args["visible"] is True

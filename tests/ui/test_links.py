@@ -194,7 +194,7 @@ def test_drawing_fits_the_controls_to_the_model(registry):
     updates = handlers.draw(workspace, form, "en")
     assert updates["kind"].value == "decoder" and updates["score"].value == "previous_token"   # what the plot shows
     assert "decoder self-attention" in updates["grid"].layout.title.text
-    assert updates["layer"].maximum == 1 and updates["target"].visible == "hidden"
+    assert updates["layer"].maximum == 1 and updates["target"].visible is False
     assert grid_z(updates["grid"]).shape == (4, 5, 5)
 
 
@@ -202,7 +202,7 @@ def test_switching_model_loads_its_own_first_example(registry):
     workspace = Workspace("s", registry)
     updates = handlers.change_model(workspace, AttentionForm(model="tiny-gpt", text="abcdefghij", step=400), "en")
     assert updates["text"] == "abcabcabc" and updates["step"] is None
-    assert updates["target"].value == "" and updates["target"].visible == "hidden"
+    assert updates["target"].value == "" and updates["target"].visible is False
     assert grid_z(updates["grid"]).shape[1:] == (9, 9)
 
 

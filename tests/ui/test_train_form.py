@@ -108,7 +108,7 @@ def test_pasted_text_shows_its_box_and_a_rhyme_gets_a_block_size_it_can_hold():
     pasted = handlers.on_data(Workspace("s"), TrainForm(task="char-lm", data="pasted"), "en")
     assert pasted["pasted"].constructor_args["visible"] is True and "block_size" not in pasted
     rhyme = handlers.on_data(Workspace("s"), TrainForm(task="char-lm", data="rhyme"), "en")
-    assert rhyme["pasted"].constructor_args["visible"] == "hidden" and rhyme["block_size"] < TrainForm().block_size
+    assert rhyme["pasted"].constructor_args["visible"] is False and rhyme["block_size"] < TrainForm().block_size
 
 
 def test_an_uploaded_text_becomes_the_pasted_text(tmp_path):

@@ -11,9 +11,10 @@ from ..text.math import with_mathml
 
 
 def shown_if(flag: bool) -> bool | str:
-    """`visible=` for a part holding static text (label()) that the page shows and hides. Gradio
-    translates only the parts it has rendered: a part first rendered after a language switch keeps
-    the language the page opened in. Hidden, such a part stays rendered ("hidden"), out of sight."""
+    """`visible=` for a panel (gr.Group, gr.Accordion) holding static text (label()) that the page
+    shows and hides. Gradio translates only the parts it has rendered: a part first rendered after a
+    language switch keeps the language the page opened in. Hidden, such a panel stays rendered
+    ("hidden"), out of sight. (A component updated to "hidden" stays on screen in Gradio 6.31.)"""
     return True if flag else "hidden"
 
 

@@ -27,7 +27,6 @@ from playground.train.metrics import perplexity
 
 from ..inputs.validation import MAX_INPUT_CHARS, check_known_chars, check_number, check_text, fail
 from playground.zoo import ModelEntry, ModelRegistry
-from ..page.widgets import shown_if
 from ..text.i18n import text
 from ..text.markup import literal
 from .induction import induction_text
@@ -261,10 +260,10 @@ def entry_at_step(registry: ModelRegistry, entry: ModelEntry, step) -> ModelEntr
 
 
 def timeline_update(registry: ModelRegistry, entry: ModelEntry, step) -> gr.Radio:
-    """The step picker for `entry`: its timeline steps, shown only when it has some."""
+    """The step picker for `entry`: its timeline steps (its panel is shown only when it has some)."""
     steps = timeline_of(registry, entry)
     value = step if step in steps else (steps[-1] if steps else None)
-    return gr.Radio(choices=[(str(s), s) for s in steps], value=value, visible=shown_if(bool(steps)))
+    return gr.Radio(choices=[(str(s), s) for s in steps], value=value)
 
 
 def summary_text(attention: AttentionPass, lang: str, at_step: tuple[int, int] | None = None) -> str:

@@ -17,7 +17,7 @@ import gradio as gr
 from playground.zoo import ModelEntry
 
 from ..inputs.validation import MAX_INPUT_CHARS
-from ..page.widgets import MathMarkdown, shown_if
+from ..page.widgets import MathMarkdown
 from ..text.i18n import label, text
 from ..text.markup import literal
 from .patching import patching_views, suggested_corruption
@@ -97,8 +97,8 @@ def probe_controls(final: ModelEntry, chosen: str, lang: str) -> dict:
     choices = [(t(f"pr_property_{p}"), p) for p in (offered or (value,))]
     model = literal(final.name)
     line = t("pr_offered", model=model) if offered else t("pr_none_offered", model=model)
-    return {"pr_property": gr.Radio(choices=choices, value=value, visible=shown_if(bool(offered))), "pr_offered": line,
-            "pr_run": gr.Button(visible=shown_if(bool(offered)))}
+    return {"pr_property": gr.Radio(choices=choices, value=value, visible=bool(offered)), "pr_offered": line,
+            "pr_run": gr.Button(visible=bool(offered))}
 
 
 def probe_updates(final: ModelEntry, entry: ModelEntry, prop: str, lang: str) -> dict:

@@ -30,7 +30,6 @@ from playground.data.tokenizer import visible
 from playground.zoo import ModelEntry
 
 from ..page.refusals import KeptRefusals
-from ..page.widgets import shown_if
 from ..inputs.validation import fail
 from ..session.workspace import Workspace
 from ..text.i18n import label, text
@@ -263,7 +262,7 @@ def refused_result(workspace: Workspace, lang: str) -> dict:
 def step_picker(workspace: Workspace, entry: ModelEntry, step) -> gr.Radio:
     """The checkpoints of `entry`'s timeline to rematch against (all but the last), keeping `step` if it has it."""
     steps = _steps(workspace, entry)[:-1]
-    return gr.Radio(choices=[(str(s), s) for s in steps], value=step if step in steps else None, visible=shown_if(bool(steps)))
+    return gr.Radio(choices=[(str(s), s) for s in steps], value=step if step in steps else None, visible=bool(steps))
 
 
 def game_panel(view: str, open_: bool = False, visible: bool = True) -> dict[str, gr.components.Component]:

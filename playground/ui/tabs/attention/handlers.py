@@ -92,7 +92,7 @@ def controls(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
         "kind": gr.Radio(choices=kind_choices(entry, lang), value=form.kind),
         "score": gr.Radio(choices=score_choices(form.kind, lang), value=form.score),
         **layer_head_updates(n_layers, n_heads, form.layer, form.head),
-        "target": gr.Textbox(visible=shown_if(entry.model.has_encoder and entry.model.has_decoder)),   # reads a target
+        "target": gr.Textbox(visible=entry.model.has_encoder and entry.model.has_decoder),   # reads a target
         "step_picker": timeline_update(workspace.registry, seen.final, form.step),
         "timeline_panel": gr.Group(visible=shown_if(bool(timeline_of(workspace.registry, seen.final)))),
         "accepted": input_note(workspace.registry, seen.final, form.text, lang),
@@ -185,7 +185,7 @@ def change_model(workspace: Workspace, form: AttentionForm, lang: str) -> dict:
     form = replace(form, text=first, target="", step=None, pt_corrupted="")
     reads_a_target = entry.model.has_encoder and entry.model.has_decoder
     return {**draw(workspace, form, lang), "text": first, "step": None, "pt_corrupted": "",
-            "target": gr.Textbox(value="", visible=shown_if(reads_a_target))}
+            "target": gr.Textbox(value="", visible=reads_a_target)}
 
 
 def change_text(workspace: Workspace, form: AttentionForm, lang: str) -> dict:

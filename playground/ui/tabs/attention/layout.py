@@ -30,7 +30,7 @@ def layout(ctx: AppContext) -> tuple[dict[str, gr.components.Component], list[li
                                            max_length=MAX_INPUT_CHARS, elem_id="attention-text", scale=2)
                     c["target"] = gr.Textbox("", label=label("lbl_attention_target"), max_lines=2,
                                              max_length=MAX_INPUT_CHARS, elem_id="attention-target", scale=2,
-                                             visible=shown_if(start.model.has_encoder and start.model.has_decoder))
+                                             visible=start.model.has_encoder and start.model.has_decoder)
                 c["accepted"] = gr.Markdown(elem_id="attention-accepted", elem_classes="accepted")
                 with gr.Row():
                     c["kind"] = FormRadio(kind_choices(start, "en"), value=kind, label=label("lbl_attention_kind"),

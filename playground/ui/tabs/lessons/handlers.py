@@ -12,7 +12,6 @@ from ...course import LESSONS, Lesson, Question
 from ...page.forms import encode_query
 from ...inputs.validation import fail
 from ...page.view_cache import SHARED_VIEWS
-from ...page.widgets import shown_if
 from ...session.workspace import Workspace
 from ...text.i18n import text
 from ...views import by_hand, guessing
@@ -86,7 +85,7 @@ def lesson_screen(workspace: Workspace, form: LessonsForm, lang: str) -> dict:
         "experiment_heading": t("lesson_experiment") + "\n\n" + lesson.experiment.predict.prompt(lang),
         "prediction": gr.Radio(choices=choices(lesson.experiment.predict, lang), value=None),
         **run_buttons(lesson.id, None, lang),
-        "stop": gr.Button(visible=shown_if(bool(lesson.experiment.live))),
+        "stop": gr.Button(visible=bool(lesson.experiment.live)),
         **slots(OUTCOMES, []),
         "live_status": "",
         "verdict": "",
@@ -108,7 +107,7 @@ def by_hand_screen(lesson: Lesson, lang: str) -> dict:
         return {"bh_panel": gr.Group(visible="hidden")}
     typed = by_hand.SEED_LAYER_NORM if kind == "layernorm" else by_hand.SEED_SOFTMAX
     return {"bh_panel": gr.Group(visible=True), "bh_intro": by_hand.intro(lesson.id, lang),
-            "bh_numbers": gr.Textbox(value=typed), "bh_dk": gr.Number(value=by_hand.SEED_D_K, visible=shown_if(kind == "softmax")),
+            "bh_numbers": gr.Textbox(value=typed), "bh_dk": gr.Number(value=by_hand.SEED_D_K, visible=kind == "softmax"),
             "bh_result": by_hand.worked(lesson.id, typed, by_hand.SEED_D_K, lang)}
 
 
@@ -126,7 +125,7 @@ def game_screen(workspace: Workspace, lesson: Lesson, lang: str) -> dict:
         entry = guessing.game_entry(workspace, None, lang)
     except gr.Error as error:
         return {"gg_panel": gr.Accordion(visible=True), "gg_context": error.message, "gg_result": "",
-                "gg_step": gr.Radio(choices=[], value=None, visible="hidden")}
+                "gg_step": gr.Radio(choices=[], value=None, visible=False)}
     return {"gg_panel": gr.Accordion(visible=True), **guessing.game_updates(workspace, entry, lang),
             "gg_step": guessing.step_picker(workspace, entry, None)}
 

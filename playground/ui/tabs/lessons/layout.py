@@ -62,7 +62,7 @@ def layout() -> dict[str, gr.components.Component]:
         c["run"] = gr.Button(label("btn_lesson_run_wait"), variant="primary", interactive=False, elem_id="lesson-run")
         c["run_live"] = gr.Button(label("btn_lesson_run_wait"), variant="primary", interactive=False, visible=False,
                                   elem_id="lesson-run-live")
-        c["stop"] = gr.Button(label("btn_stop"), visible="hidden", elem_id="lesson-stop", scale=0)
+        c["stop"] = gr.Button(label("btn_stop"), visible=False, elem_id="lesson-stop", scale=0)
     c["live_status"] = markdown("lesson-live-status")
     for k in range(OUTCOME_SLOTS):
         c[f"outcome_{k}"] = gr.Plot(show_label=False, visible=False, elem_id=f"lesson-outcome-{k}")

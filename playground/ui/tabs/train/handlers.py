@@ -243,7 +243,7 @@ def shown_updates(views: dict) -> dict:
         elif name == "download":
             updates[name] = gr.DownloadButton(value=str(value) if value else None, interactive=value is not None)
         elif name == "download_best":
-            updates[name] = gr.DownloadButton(value=str(value) if value else None, visible=shown_if(value is not None))
+            updates[name] = gr.DownloadButton(value=str(value) if value else None, visible=value is not None)
         else:
             updates[name] = value
     return updates
@@ -253,8 +253,8 @@ def visibility(form: TrainForm) -> dict:
     """The text settings for a language model, the pasted text and its upload for pasted text."""
     language_model = takes_text(form.task)
     pasted = language_model and form.data == "pasted"
-    return {"data_group": gr.Group(visible=shown_if(language_model)), "pasted": gr.Textbox(visible=shown_if(pasted)),
-            "upload": gr.File(visible=shown_if(pasted))}
+    return {"data_group": gr.Group(visible=shown_if(language_model)), "pasted": gr.Textbox(visible=pasted),
+            "upload": gr.File(visible=pasted)}
 
 
 def on_estimate(workspace: Workspace, form: TrainForm, lang: str) -> dict:

@@ -36,9 +36,9 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
                     c["block_size"] = integer_number(first.block_size, minimum=TRAIN_LIMITS["block_size"][0],
                                                      maximum=TRAIN_LIMITS["block_size"][1],
                                                      label=label("lbl_train_block"), elem_id="train-block")
-                    c["pasted"] = gr.Textbox("", lines=4, max_lines=8, max_length=MAX_TRAIN_TEXT_CHARS, visible="hidden",
+                    c["pasted"] = gr.Textbox("", lines=4, max_lines=8, max_length=MAX_TRAIN_TEXT_CHARS, visible=False,
                                              label=label("lbl_train_text"), elem_id="train-text")
-                    c["upload"] = gr.File(file_types=[".txt"], file_count="single", type="filepath", visible="hidden",
+                    c["upload"] = gr.File(file_types=[".txt"], file_count="single", type="filepath", visible=False,
                                           label=label("lbl_train_file"), elem_id="train-file")
                 with gr.Accordion(label("lbl_train_architecture"), open=True, elem_id="train-architecture"):
                     with gr.Row():
@@ -91,7 +91,7 @@ def layout(ctx: AppContext) -> dict[str, gr.components.Component]:
             with gr.Row():
                 c["download"] = gr.DownloadButton(label("btn_train_download"), interactive=False,
                                                   elem_id="train-download")
-                c["download_best"] = gr.DownloadButton(label("btn_train_download_best"), visible="hidden",
+                c["download_best"] = gr.DownloadButton(label("btn_train_download_best"), visible=False,
                                                        elem_id="train-download-best")
     with gr.Row():
         with gr.Column(scale=3):
