@@ -57,7 +57,6 @@ SHAKESPEARE_RETRY_SECONDS = 600.0
 TRAINED_PREFIX = "trained-"
 LESSON_PREFIX = "lesson-"     # a lesson's live run: its model is kept beside the one trained in the Train tab
 BEGUN = "begun"               # a run's first item after `build` made a new Trainer
-TRAINED = "trained"           # a stopped run's training has ended: its page event ends here, the rest is CPU work
 CARD_COMMAND = "Trained live in the Transformer Playground's Train tab (settings above)."
 
 
@@ -224,24 +223,18 @@ class TrainingSession:
         BEGUN marker. The run trains at most `max_steps` steps and RUN_SECONDS, then publishes the
         model. Refused with a gr.Error while another run goes. Closing the returned generator asks
         the worker to stop between two steps; the Trainer keeps every state, so the next run
-        continues exactly. A stopped run's generator ends as soon as its training has, before the
-        model is published (stop_and_wait waits for that). An error in the worker is raised by the generator.
+        continues exactly. An error in the worker is raised by the generator.
         """
-        batches = self._worker.launch(lambda put: self._work(put, build, max_steps), fail(lang, "err_train_running"))
-        return _until_trained(batches)
+        return self._worker.launch(lambda put: self._work(put, build, max_steps), fail(lang, "err_train_running"))
 
     def _work(self, put: Put, build: Callable[[], None] | None, max_steps: int | None) -> None:
-        """The worker's job: build, train, publish. A stopped run's page event ends once its training
-        has (its GPU handed back), so its training slot goes to the next in line while the worker
-        takes the probe and publishes on the CPU; Stop waits for that (stop_and_wait) and shows it."""
+        """The worker's job: build, train, publish."""
         if build is not None:
             build()
             put(BEGUN)
         self._train(put, max_steps)
-        if self.state == "stopped":
-            put(TRAINED)
-            if not self._closed and self.trainer.step:
-                self._record(self.trainer.snapshot(), False)     # the probe of the model as it stopped
+        if self.state == "stopped" and not self._closed and self.trainer.step:
+            self._record(self.trainer.snapshot(), False)     # the probe of the model as it stopped
         self.publish()
 
     def _train(self, put: Put, max_steps: int | None) -> None:
@@ -351,17 +344,6 @@ class TrainingSession:
         if self._directory is not None:
             shutil.rmtree(self._directory, ignore_errors=True)
             self._directory = None
-
-
-def _until_trained(batches: Iterator[list]) -> Iterator[list]:
-    """The worker's batches, up to a stopped run's TRAINED marker (left out)."""
-    with closing(batches):
-        for batch in batches:
-            shown = [item for item in batch if item is not TRAINED]
-            if shown:
-                yield shown
-            if len(shown) < len(batch):
-                return
 
 
 def _data_of(trainer: Trainer):
