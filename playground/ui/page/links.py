@@ -146,9 +146,9 @@ def copy_message(link: str, address: str, lang: str) -> str:
 
 # The js of a tab's draw event (see Opening): for the draw the page's opening asked for (OPEN_JS), the
 # language a link names (switching Gradio's own locale to it) or else the page's (from the probe), the
-# address's query, what the browser keeps, and presenter mode as a class on <body>, and then the tab is
-# picked (drawing.pick_js notes the pick; the opening draws it); for a pick, nothing but the page's
-# language once the page has opened (none before: the opening draws the tab), and no query nor kept state.
+# address's query, what the browser keeps, and presenter mode as a class on <body>; for a pick, nothing
+# but the page's language once the page has opened (none before: the opening draws the tab), and no
+# query nor kept state.
 def read_page_js(view: str) -> str:
     """The opening's inputs as the draw of the tab `view` sends them (see above)."""
     return READ_PAGE_JS.replace("VIEW", json.dumps(view))
@@ -163,21 +163,14 @@ async (current, query, ...kept) => {{
   const params = new URLSearchParams(location.search);
   if (params.get('present') === '1') document.body.classList.add('present');
   const wanted = params.get('lang');
-  let lang;
   if ({list(LANGUAGES)!r}.includes(wanted)) {{
     const setLocale = {SET_LOCALE_JS};
     await setLocale(wanted);
-    lang = wanted;
-  }} else {{
-    const probe = document.querySelector('#{PROBE_ID}');
-    lang = (probe ? probe.innerText.trim() : '') || current || '';
+    return [wanted, location.search, ...kept];
   }}
-  // Once the request has left, the tab is picked (unless the learner picked another one first): Gradio
-  // lays it out while its draw is on its way, instead of after the answer.
-  if (!draws.picked || draws.picked === VIEW) {{
-    setTimeout(() => document.getElementById(`tab-${{VIEW}}-button`)?.click(), 0);
-  }}
-  return [lang, location.search, ...kept];
+  const probe = document.querySelector('#{PROBE_ID}');
+  const code = probe ? probe.innerText.trim() : '';
+  return [code || current || '', location.search, ...kept];
 }}
 """
 
@@ -185,9 +178,8 @@ async (current, query, ...kept) => {{
 def open_js(views: tuple[str, ...]) -> str:
     """Page js when it has loaded (or its reopen button is clicked): ask the tab the address names (the
     first tab when it names none it has) for the draw that opens the page (see Opening). Its redraw
-    button, not its tab: the request leaves at once, and the tab is picked once it has left (read_page_js),
-    so the browser lays the tab out while the server draws it (a tab picked first would be laid out before
-    the request left)."""
+    button, not its tab: the request leaves at once, and the answer picks the tab already drawn (a tab
+    picked first would be laid out empty before the request left)."""
     return OPEN_JS.replace("VIEWS", json.dumps(list(views)))
 
 
