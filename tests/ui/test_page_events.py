@@ -66,13 +66,13 @@ def drawing_events(demo) -> dict:
     """The events that draw a tab or ask the tab on screen to be drawn: a tab picked (or its redraw
     button clicked), the language chosen, the page opening."""
     ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
-    redraws = {ids[f"{key}-redraw"] for key, _ in TABS}
+    tabs = {ids[f"tab-{key}"] for key, _ in TABS}
     events = {}
     for event in demo.get_config_file()["dependencies"]:
         if not event["backend_fn"] or event["trigger_after"] is not None or demo.fns[event["id"]].page != "":
             continue
         for target, trigger in event["targets"]:
-            if (target in redraws and trigger == "click") or (target == ids["language"] and trigger == "input") \
+            if (target in tabs and trigger == "select") or (target == ids["language"] and trigger == "input") \
                     or trigger == "load":
                 events[event["id"]] = event
     return events
@@ -84,7 +84,7 @@ def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(dem
     # draw of the tab on screen it asks for (see drawing.py).
     events = {event["id"]: event for event in demo.get_config_file()["dependencies"]}
     drawing = drawing_events(demo)
-    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"input", "click"}
+    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"select", "input", "click"}
     for event_id, event in drawing.items():
         assert "draws.count += 1" in (event["js"] or ""), f"{event['targets']} does not mark the panels busy"
         chain, last = [], event_id
@@ -92,7 +92,7 @@ def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(dem
             assert len(after) == 1, f"{event['targets']} branches into {len(after)} steps"
             last = after[0]["id"]
             chain.append(after[0])
-        asks = any(trigger == "click" for _, trigger in event["targets"])
+        asks = any(trigger == "select" for _, trigger in event["targets"])
         ending = drawn_js(by_id(demo, event)) if asks else ask_redraw_js()
         assert chain and not chain[-1]["backend_fn"] and chain[-1]["js"] == ending, event["targets"]
         assert all(step["backend_fn"] for step in chain[:-1])

@@ -32,7 +32,7 @@ STUCK_CLASS = "page-stuck"    # on <body> once it has
 SET_JS = f"""
 const draws = window.playgroundDraws || (window.playgroundDraws = {{count: 0, handover: 0, timer: null,
                                                                    asked: {{}}, retries: {{}}, opened: false,
-                                                                   opening: null, openingDrawn: null, picked: null}});
+                                                                   opening: null, openingDrawn: null}});
 const show = () => {{
   for (const panel of document.querySelectorAll('{PANELS}')) {{
     if (draws.count > 0) panel.setAttribute('{BUSY}', 'true'); else panel.removeAttribute('{BUSY}');
@@ -43,42 +43,18 @@ const unmark = () => {{
   if (draws.count === 0) clearTimeout(draws.timer);
   show();
 }};
-const onScreen = () => {{
-  const selected = document.querySelector('#tabs [role=tab][aria-selected=true]');
-  return selected ? (selected.id || '').replace(/^tab-|-button$/g, '') : '';
-}};
 """
 
 def drawn_js(view: str) -> str:
-    """The browser step after the tab `view`'s draw: it has ended (unmark the panels). When it was the
-    page's opening, a tab the learner picked before it (see pick_js) and still on screen is drawn now
-    (an opening asked again does not select its tab over the learner's)."""
+    """The browser step after the tab `view`'s draw: it has ended (unmark the panels)."""
     return f"""
 () => {{
   {SET_JS}
   delete draws.asked['{view}'];
   draws.retries['{view}'] = 0;
-  const opens = draws.openingDrawn === '{view}' && !draws.opened;
   if (draws.openingDrawn === '{view}') draws.opened = true;     // the page's opening has been answered
   document.body.classList.remove('{STUCK_CLASS}');
   unmark();
-  const picked = opens ? draws.picked : null;
-  if (opens) draws.picked = null;
-  if (picked && picked !== '{view}' && onScreen() === picked) document.getElementById(`${{picked}}-redraw`)?.click();
-}}
-"""
-
-
-def pick_js() -> str:
-    """The browser step of a tab the learner picked: click its redraw button (its draw event); before the
-    page has opened, only note the pick (the opening draws the page, then drawn_js the tab picked)."""
-    return f"""
-() => {{
-  {SET_JS}
-  const view = onScreen();
-  if (!view) return;
-  if (!draws.opened) {{ draws.picked = view; return; }}
-  document.getElementById(`${{view}}-redraw`)?.click();
 }}
 """
 
@@ -122,7 +98,8 @@ async (view) => {{
   {SET_JS}
   draws.opened = true;
   document.body.classList.remove('{STUCK_CLASS}');
-  const shown = (typeof view === 'string' && view) || onScreen();
+  const selected = document.querySelector('#tabs [role=tab][aria-selected=true]');
+  const shown = (typeof view === 'string' && view) || (selected && (selected.id || '').replace(/^tab-|-button$/g, ''));
   const button = shown && document.getElementById(`${{shown}}-redraw`);
   if (button) {{
     {hand_over}

@@ -1,10 +1,9 @@
 """Each tab draws itself from the session when it is shown; the header's events only write the session.
 
-Every tab has one draw event, its hidden redraw button's click, whose outputs are that tab's own
-components and the header's. A tab the learner picks is drawn by a browser-only step that clicks
-its redraw button (wire_picks); a tab the server selects (the page's opening does) is not picked
-again. The page's opening is the draw of the tab its address names (links.Opening): it records the
-link and what the browser keeps, then draws, in one round trip, the only call a link makes. The header's other events (the
+Every tab has one draw event, `gr.on([tab.select, redraw.click], ...)`, whose outputs are that tab's
+own components and the header's: a tab picked draws it, and so does a click on its hidden redraw
+button. The page's opening is the draw of the tab its address names (links.Opening): it records the
+link and what the browser keeps, then draws, in one round trip. The header's other events (the
 language, a model uploaded or loaded from the Hub) change what several tabs show: they record it in
 the session (the Workspace, and next_draws for what one draw consumes) and write only the header's
 components; a browser step chained after them (ask_redraw) clicks the redraw button of the tab on
@@ -21,7 +20,7 @@ import gradio as gr
 
 from ..text.i18n import label
 from .context import FORM_INPUTS, LIGHT, PRIVATE, AppContext
-from .drawing import ask_redraw_js, drawn_js, marking, pick_js
+from .drawing import ask_redraw_js, drawn_js, marking
 from .language import SET_LOCALE_JS
 from .links import read_page_js
 from .next_draws import next_draws
@@ -68,9 +67,10 @@ def tab_drawer(ctx: AppContext, view: str, folds: bool):
     return draw
 
 
-def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, redraw: gr.Button, folds: bool, opening) -> None:
-    """The tab `view`'s draw: when its redraw button is clicked (the tab picked, or asked by the page),
-    draw it from the session. `folds`: presenter mode folds its controls at its first draw. `opening` (links.Opening): the draw the
+def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.Button, folds: bool,
+             opening) -> None:
+    """The tab `view`'s draw: when it is picked or its redraw button clicked, draw it from the session.
+    `folds`: presenter mode folds its controls at its first draw. `opening` (links.Opening): the draw the
     page's opening asks for records the opening first and answers the header's parts as well."""
     drawer = tab_drawer(ctx, view, folds)
 
@@ -85,16 +85,9 @@ def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, redraw: gr.Button, folds
         return header if drawn.get("__type__") == "update" else {**header, **drawn}    # gr.skip(): the header alone
 
     # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it).
-    redraw.click(draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
+    gr.on([tab.select, redraw.click], draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
           js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT, show_progress_on=[tabs],
           **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
-
-
-def wire_picks(tabs: gr.Tabs) -> None:
-    """A tab the learner picks is drawn: the Tabs' select, which Gradio fires for a learner's click only
-    (not for a tab the server selects, nor for the first tab when the page mounts), clicks the redraw
-    button of the tab picked, in the browser (drawing.pick_js)."""
-    tabs.select(None, None, None, js=pick_js(), trigger_mode="multiple", **PRIVATE)
 
 
 def then_redraw(event, view_box: gr.components.Component | None = None) -> None:
