@@ -1,8 +1,10 @@
 """The Attention tab's training timeline: a pretrained model redrawn with the weights of an earlier step."""
 import numpy as np
 
+from playground.ui.session.workspace import Workspace
+from playground.ui.tabs.attention import (AttentionForm, attention_views, entry_at_step, forward_pass, handlers, scores_of,
+                                          timeline_update)
 from playground.zoo import ModelRegistry
-from playground.ui.tabs.attention import attention_views, entry_at_step, forward_pass, scores_of, timeline_update
 
 
 def test_choosing_a_step_redraws_the_copy_model_as_it_was_then():
@@ -28,7 +30,10 @@ def test_choosing_a_step_redraws_the_copy_model_as_it_was_then():
 def test_the_step_picker_shows_only_for_models_with_a_timeline():
     registry = ModelRegistry()
     picker = timeline_update(registry, registry.get("copy"), None)
-    assert picker.visible and picker.value == registry.timeline_steps("copy")[-1]
+    assert picker.value == registry.timeline_steps("copy")[-1]
     assert [value for _, value in picker.choices] == registry.timeline_steps("copy")
-    assert not timeline_update(registry, registry.get("masked-char"), None).visible
-    assert not timeline_update(registry, registry.get("untrained-seq2seq"), None).visible
+    assert timeline_update(registry, registry.get("masked-char"), None).choices == []
+    workspace = Workspace("timeline", registry)
+    panel = {name: handlers.controls(workspace, AttentionForm(model=name), "en")["timeline_panel"].visible
+             for name in ("copy", "masked-char", "untrained-seq2seq")}
+    assert panel == {"copy": True, "masked-char": "hidden", "untrained-seq2seq": "hidden"}   # kept rendered, hidden
