@@ -40,4 +40,4 @@ def tab_row(package: str, paths: Iterable[str]) -> tuple[tuple[str, ModuleType],
 # (view, package): the view is the package's name, used in links (`view=`) and the tab's ids (`tab-VIEW`).
 TABS = tab_row(__name__, __path__)
 VIEWS = tuple(view for view, _ in TABS)
-PAGE_NEEDS = {view: import_module(f"{__name__}.{view}.page_needs").NEEDS for view, _ in TABS}
+PAGE_NEEDS = {view: package.page_needs.NEEDS for view, package in TABS}        # imported by tab_row
