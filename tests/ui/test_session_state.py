@@ -60,22 +60,63 @@ def test_a_new_session_and_its_events_build_no_component_config(demo, page, monk
     assert len(list(state.components)) > 400 and len(built) > 400         # built when asked for
 
 
+def copies_held(state, demo) -> dict:
+    """Page block id -> the session's own copy of it, for the blocks the session holds a copy of."""
+    return {key: block for key, block in state.blocks_config.blocks.items()
+            if key in demo.blocks and block is not demo.blocks[key]}
+
+
+# What Gradio's rebuilt copy of an untouched output loses: the value the page gave it (kept apart when an
+# event writes one) and whether an event listens to its selection.
+LOST_IN_A_REBUILT_COPY = ("value", "_selectable")
+
+
 def test_the_components_are_gradios_own_after_the_same_events(demo, page):
+    """The configs are Gradio's own, but for outputs the events left as they were: Gradio rebuilds
+    those as copies that lose what LOST_IN_A_REBUILT_COPY names; the lean state keeps the block it held."""
     lean, plain = LeanSessionState(demo), SessionState(demo)
     run_events(demo, page, lean, "lean")
     run_events(demo, page, plain, "plain")
+    untouched = copies_held(plain, demo).keys() - copies_held(lean, demo).keys()
+    assert untouched
 
-    def dumped(state):      # a component an event made has an id of its own in each run
-        keys = [c["id"] if c["id"] in demo.blocks else "made" for c in state.components]
-        return [(key, json.dumps({**c, "id": key}, sort_keys=True, default=repr))
-                for key, c in zip(keys, state.components)]
+    def dumped(state):          # a copy's config has the copy's id: named by its page block's, or "made"
+        page_key = {block._id: key for key, block in copies_held(state, demo).items()}
+        dumps = []
+        for config in state.components:
+            key = page_key.get(config["id"], config["id"])
+            key = key if key in demo.blocks else "made"       # a component an event made
+            props = {name: value for name, value in config.get("props", {}).items()
+                     if key not in untouched or name not in LOST_IN_A_REBUILT_COPY}
+            dumps.append((key, json.dumps({**config, "id": key, "props": props}, sort_keys=True, default=repr)))
+        return dumps
 
     lean_configs, plain_configs = dumped(lean), dumped(plain)
+    # Configs listed under a copy's own id: the lean state, building fewer copies, lists fewer of them.
+    assert 0 < sum(key == "made" for key, _ in lean_configs) < sum(key == "made" for key, _ in plain_configs)
+    lean_configs, plain_configs = ([(key, dump) for key, dump in configs if key != "made"]
+                                   for configs in (lean_configs, plain_configs))
     assert [key for key, _ in lean_configs] == [key for key, _ in plain_configs]
     differing = [key for (key, a), (_, b) in zip(lean_configs, plain_configs) if a != b]
     assert differing == []
     written = [key for key in lean.values if key in lean.page_blocks]
     assert written and any(c["props"].get("value") is not None for c in lean.components if c["id"] in written)
+
+
+def test_an_output_an_event_left_as_it_was_keeps_no_copy_in_the_session(demo, page):
+    """Gradio rebuilds every output an event skipped; a session keeps a copy only of a block whose
+    properties an event changed, so its memory grows with the controls it changed, not with every output."""
+    lean, plain = LeanSessionState(demo), SessionState(demo)
+    run_events(demo, page, lean, "lean")
+    run_events(demo, page, plain, "plain")
+    kept, rebuilt = copies_held(lean, demo), copies_held(plain, demo)
+    assert 0 < len(kept) < len(rebuilt) // 2
+    for key, block in kept.items():
+        page_args = {name: value for name, value in demo.blocks[key].constructor_args.items()
+                     if name not in ("render", "value")}
+        assert {name: value for name, value in block.constructor_args.items()
+                if name not in ("render", "value")} != page_args
+        assert len(block._constructor_args) == 1             # its parent classes' arguments are not kept
 
 
 def test_the_served_app_starts_its_sessions_lean(demo):

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from copy import copy
 from typing import Any, Iterator
 
+from gradio.blocks import Block
 from gradio.components import State
 from gradio.state_holder import SessionState, StateHolder
 
@@ -42,10 +43,18 @@ class LeanSessionState(SessionState):
             self._state_ttl[key] = (block.time_to_live, datetime.datetime.now())
             self.state_data[key] = value
         else:
-            self.blocks_config.blocks[key] = value
+            self.blocks_config.blocks[key] = self._kept(key, value, block)
             self.values.pop(key, None)          # Gradio rebuilds a replaced block's config without its value
         if block:
             self.added.add(key)
+
+    def _kept(self, key: int, value: Any, held: Any) -> Any:
+        """What the session keeps of `value`, Gradio's new copy of block `key` (`held`: the block it held)."""
+        if _same_arguments(value, held):
+            return held
+        if isinstance(value, Block) and value is not self.page_blocks.get(key):
+            del value._constructor_args[1:]     # its parent classes' arguments: Gradio reads only the first
+        return value
 
     def _update_config(self, key: int) -> None:
         """Nothing to rebuild: `components` reads each block as it is when asked."""
@@ -64,6 +73,26 @@ class LeanSessionState(SessionState):
                 config["props"]["value"] = self.values[key]
             if config:
                 yield config
+
+
+# Arguments a copy differs in from the block it was made of: Gradio builds every copy unrendered, and
+# without its value (a value an event writes is kept apart, `values`).
+UNCOMPARED = ("render", "value")
+
+
+def _same_arguments(copy_made, held) -> bool:
+    """Whether Gradio's new copy of a block was built from the arguments of the block the session
+    holds: an output the event left as it was (gr.skip(), or an output missing from the event's dict)
+    is rebuilt by Gradio all the same. The session then keeps the block it holds (the page's own,
+    unless an earlier event changed it) instead of a copy per skipped output per session."""
+    if held is None or not isinstance(copy_made, Block) or type(copy_made) is not type(held):
+        return False
+    made = {name: value for name, value in copy_made.constructor_args.items() if name not in UNCOMPARED}
+    kept = {name: value for name, value in held.constructor_args.items() if name not in UNCOMPARED}
+    try:
+        return bool(made == kept)
+    except (TypeError, ValueError):         # a value without a plain equality (an array): keep the copy
+        return False
 
 
 class LeanStateHolder(StateHolder):
