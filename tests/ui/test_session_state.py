@@ -66,14 +66,15 @@ def copies_held(state, demo) -> dict:
             if key in demo.blocks and block is not demo.blocks[key]}
 
 
-# What Gradio's rebuilt copy of an untouched output loses: the value the page gave it (kept apart when an
-# event writes one) and whether an event listens to its selection.
-LOST_IN_A_REBUILT_COPY = ("value", "_selectable")
+# What Gradio's rebuilt copy of an untouched output loses: whether an event listens to its selection.
+LOST_IN_A_REBUILT_COPY = ("_selectable",)
 
 
 def test_the_components_are_gradios_own_after_the_same_events(demo, page):
-    """The configs are Gradio's own, but for outputs the events left as they were: Gradio rebuilds
-    those as copies that lose what LOST_IN_A_REBUILT_COPY names; the lean state keeps the block it held."""
+    """The configs are Gradio's own but for their values (Gradio keeps what events wrote for its
+    deep-link button; the lean state keeps none) and for outputs the events left as they were: Gradio
+    rebuilds those as copies that lose what LOST_IN_A_REBUILT_COPY names; the lean state keeps the block
+    it held."""
     lean, plain = LeanSessionState(demo), SessionState(demo)
     run_events(demo, page, lean, "lean")
     run_events(demo, page, plain, "plain")
@@ -87,20 +88,31 @@ def test_the_components_are_gradios_own_after_the_same_events(demo, page):
             key = page_key.get(config["id"], config["id"])
             key = key if key in demo.blocks else "made"       # a component an event made
             props = {name: value for name, value in config.get("props", {}).items()
-                     if key not in untouched or name not in LOST_IN_A_REBUILT_COPY}
+                     if name != "value" and (key not in untouched or name not in LOST_IN_A_REBUILT_COPY)}
             dumps.append((key, json.dumps({**config, "id": key, "props": props}, sort_keys=True, default=repr)))
         return dumps
 
     lean_configs, plain_configs = dumped(lean), dumped(plain)
-    # Configs listed under a copy's own id: the lean state, building fewer copies, lists fewer of them.
-    assert 0 < sum(key == "made" for key, _ in lean_configs) < sum(key == "made" for key, _ in plain_configs)
+    # Configs Gradio lists under the ids of the copies it built: the lean state lists a block once.
+    assert sum(key == "made" for key, _ in lean_configs) < sum(key == "made" for key, _ in plain_configs)
     lean_configs, plain_configs = ([(key, dump) for key, dump in configs if key != "made"]
                                    for configs in (lean_configs, plain_configs))
     assert [key for key, _ in lean_configs] == [key for key, _ in plain_configs]
     differing = [key for (key, a), (_, b) in zip(lean_configs, plain_configs) if a != b]
     assert differing == []
-    written = [key for key in lean.values if key in lean.page_blocks]
-    assert written and any(c["props"].get("value") is not None for c in lean.components if c["id"] in written)
+
+
+def test_a_session_keeps_none_of_the_figures_its_events_drew(demo, page):
+    """Gradio keeps each output's last value (a figure's whole JSON) in the session for its deep-link
+    button, which the page has not: the lean state keeps none of them."""
+    lean, plain = LeanSessionState(demo), SessionState(demo)
+    run_events(demo, page, lean, "lean")
+    run_events(demo, page, plain, "plain")
+    plots = [key for key, block in demo.blocks.items() if isinstance(block, gr.Plot)]
+    drawn = [key for key in plots if (plain.config_values.get(key) or {}).get("props", {}).get("value")]
+    assert drawn                                                  # Gradio's state holds the figures drawn
+    lean_values = {c["id"]: c.get("props", {}).get("value") for c in lean.components}
+    assert [key for key in drawn if lean_values.get(key)] == []
 
 
 def test_an_output_an_event_left_as_it_was_keeps_no_copy_in_the_session(demo, page):

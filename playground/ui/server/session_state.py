@@ -5,8 +5,10 @@ it builds all of them when a session starts, and rebuilds a component's whenever
 updates it. This app has about 500 components and links of its own (playground.ui.page.links), so that
 work cost every new session about 20 ms of server CPU and 0.75 MB of memory (kept for an hour after
 the page closed), and every event a few milliseconds more: a class opening the page at once queued
-behind it. LeanSessionState records what changed (the blocks an event replaced, the values it
-wrote) and builds the configs only when all of them are asked for, with the same result.
+behind it. LeanSessionState records which blocks an event replaced and builds the configs only when
+all of them are asked for. It keeps no copy of a block an event left as it was, and none of the
+values events wrote (every figure's JSON, kept by Gradio only to put it in a deep link): a session
+holds only the controls its events changed.
 """
 from __future__ import annotations
 
@@ -31,7 +33,6 @@ class LeanSessionState(SessionState):
         self.blocks_config = copy(blocks.default_config)
         self.page_blocks = blocks.blocks                  # the page's own components (not ones rendered later)
         self.added: set[int] = set()                      # blocks the session set (SessionState built their configs)
-        self.values: dict[int, Any] = {}                  # component id -> the value an event last wrote
         self.state_data: dict[int, Any] = {}
         self._state_ttl: dict = {}
         self.is_closed = False
@@ -44,7 +45,6 @@ class LeanSessionState(SessionState):
             self.state_data[key] = value
         else:
             self.blocks_config.blocks[key] = self._kept(key, value, block)
-            self.values.pop(key, None)          # Gradio rebuilds a replaced block's config without its value
         if block:
             self.added.add(key)
 
@@ -60,23 +60,21 @@ class LeanSessionState(SessionState):
         """Nothing to rebuild: `components` reads each block as it is when asked."""
 
     def _update_value_in_config(self, key: int, value: Any) -> None:
-        self.values[key] = value
+        """Nothing kept: the page has no deep-link button of Gradio's (its links are the app's own)."""
 
     @property
     def components(self) -> Iterator[dict]:
-        """Every component's config with the values the session's events wrote, as SessionState gives it."""
+        """Every component's config as the session's events left its properties (not the values they wrote)."""
         for key, block in self.blocks_config.blocks.items():
-            if key not in self.page_blocks and key not in self.added and key not in self.values:
+            if key not in self.page_blocks and key not in self.added:
                 continue
             config = self.blocks_config.config_for_block(key, [], block)
-            if key in self.values and "props" in config:
-                config["props"]["value"] = self.values[key]
             if config:
                 yield config
 
 
 # Arguments a copy differs in from the block it was made of: Gradio builds every copy unrendered, and
-# without its value (a value an event writes is kept apart, `values`).
+# without its value.
 UNCOMPARED = ("render", "value")
 
 
