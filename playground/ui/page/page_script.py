@@ -6,7 +6,8 @@ the page draws usable by everyone: whenever the page changes (a figure drawn, a 
 language switched), at most once per SETTLE_MS, it adds the SVG button to new figure toolbars
 (export.py), names Gradio's controls in the page's language (accessibility.py), fits the figures'
 text to the screen (phone.py) and, when a link opens, scrolls to the figure it names (present.py).
-One observer of the whole page does all four.
+One observer of the whole page does all four; it also runs them when a panel stops being busy
+(drawing.BUSY), which may end a draw with no other change to the page (the link's scroll waits for it).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def page_js(tabs: Iterable[PageNeeds]) -> str:
   }};
   new MutationObserver(() => {{ if (pending === null) pending = setTimeout(run, {SETTLE_MS}); }})
     .observe(document.documentElement, {{subtree: true, childList: true, attributes: true,
-                                         attributeFilter: ['aria-label', 'data-lang']}});
+                                         attributeFilter: ['aria-label', 'data-lang', '{drawing.BUSY}']}});
   run();
 }}
 """
