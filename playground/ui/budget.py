@@ -20,8 +20,9 @@ MIB = 2**20
 STARTED_BYTES = 650 * MIB          # measured: python app.py after its first page (torch, Gradio, shipped models)
 # Gradio's state of one session: a copy of each component whose properties an event changed (at most
 # the 341 outputs of the page, 1.1 MiB for all of them, measured by tests/ui/test_memory.py). The
-# session keeps no copy of an output an event left as it was and none of the values events wrote
-# (server.session_state), so a class's clicks fill far less; the bound is a session that changed them all.
+# session keeps no copy of an output an event left as it was and none of the values events wrote, and
+# sessions whose events changed a control alike hold one copy of it (server.session_state), so a
+# class's clicks fill far less; the bound is sessions that each changed them all differently.
 SESSION_STATE_BYTES = 3 * MIB // 2
 GENERATION_BYTES = MIB // 2        # measured: a session's step-by-step generation and beam run on shipped models
                                    # (100 sessions of the soak's class held 51 MB)

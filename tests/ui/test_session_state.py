@@ -1,6 +1,7 @@
 """Sessions start lean: no component config is built until all of them are asked for, and then they
 are the ones Gradio's own SessionState would give."""
 import asyncio
+import gc
 import json
 
 import gradio as gr
@@ -9,7 +10,7 @@ from gradio.blocks import BlocksConfig
 from gradio.state_holder import SessionState
 from gradio_client import Client
 
-from playground.ui.server.session_state import UNCOMPARED, LeanSessionState, LeanStateHolder
+from playground.ui.server.session_state import UNCOMPARED, LeanSessionState, LeanStateHolder, SharedCopies
 
 from .serving import serve
 
@@ -129,6 +130,44 @@ def test_an_output_an_event_left_as_it_was_keeps_no_copy_in_the_session(demo, pa
     for key, block in kept.items():
         assert compared(block) != compared(demo.blocks[key])
         assert len(block._constructor_args) == 1             # its parent classes' arguments are not kept
+
+
+def test_sessions_whose_events_changed_a_control_alike_hold_one_copy_of_it(demo, page):
+    """A class makes the same changes (a language's labels, a model's choices): the server keeps one
+    copy per distinct change, not one per session, and the copy goes with the last session holding it."""
+    shared = SharedCopies()
+    first, second = LeanSessionState(demo, shared), LeanSessionState(demo, shared)
+    run_events(demo, page, first, "first")
+    gc.collect()                                       # copies the events replaced
+    copies_of_one_session = len(shared)
+    run_events(demo, page, second, "second")
+    first_copies, second_copies = copies_held(first, demo), copies_held(second, demo)
+    assert first_copies and first_copies.keys() == second_copies.keys()
+    assert [key for key in first_copies if second_copies[key] is not first_copies[key]] == []
+    gc.collect()
+    assert len(shared) == copies_of_one_session >= len(first_copies)
+
+    alone = LeanSessionState(demo)                     # a registry of its own: a copy of its own
+    run_events(demo, page, alone, "alone")
+    assert all(copies_held(alone, demo)[key] is not block for key, block in first_copies.items())
+
+    del first, second, first_copies, second_copies
+    gc.collect()
+    assert len(shared) == 0
+
+
+def test_a_copy_is_shared_only_with_the_same_arguments(demo):
+    shared = SharedCopies()
+    english = gr.Radio(choices=["a", "b"], label="Layer", render=False)
+    chinese = gr.Radio(choices=["a", "b"], label="层", render=False)
+    assert shared.copy_of(1, english) is english
+    assert shared.copy_of(1, gr.Radio(choices=["a", "b"], label="Layer", render=False)) is english
+    assert shared.copy_of(1, chinese) is chinese
+    assert shared.copy_of(2, gr.Radio(choices=["a", "b"], label="Layer", render=False)) is not english
+    assert shared.copy_of(1, gr.Dropdown(choices=["a", "b"], label="Layer", render=False)) is not english
+    download = gr.File(label="Layer", render=False)              # Gradio records its session's files in it
+    assert shared.copy_of(3, download) is download
+    assert shared.copy_of(3, gr.File(label="Layer", render=False)) is not download
 
 
 def test_the_served_app_starts_its_sessions_lean(demo):

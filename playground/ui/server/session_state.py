@@ -8,19 +8,22 @@ the page closed), and every event a few milliseconds more: a class opening the p
 behind it. LeanSessionState records which blocks an event replaced and builds the configs only when
 all of them are asked for. It keeps no copy of a block an event left as it was, and none of the
 values events wrote (every figure's JSON, kept by Gradio only to put it in a deep link): a session
-holds only the controls its events changed.
+holds only the controls its events changed, and sessions share one copy of a control their events
+changed alike (SharedCopies: a class switching language or model makes the same few dozen copies).
 """
 from __future__ import annotations
 
 import asyncio
 import datetime
 import os
+import threading
+import weakref
 from contextlib import asynccontextmanager
 from copy import copy
 from typing import Any, Iterator
 
 from gradio.blocks import Block
-from gradio.components import State
+from gradio.components import Audio, DownloadButton, File, Gallery, Image, State, UploadButton, Video
 from gradio.state_holder import SessionState, StateHolder
 
 from .housekeeping import keep_house
@@ -29,7 +32,8 @@ from .housekeeping import keep_house
 class LeanSessionState(SessionState):
     """SessionState whose component configs are built on demand (`components`)."""
 
-    def __init__(self, blocks):
+    def __init__(self, blocks, shared: SharedCopies | None = None):
+        self.shared = shared if shared is not None else SharedCopies()
         self.blocks_config = copy(blocks.default_config)
         self.page_blocks = blocks.blocks                  # the page's own components (not ones rendered later)
         self.added: set[int] = set()                      # blocks the session set (SessionState built their configs)
@@ -54,6 +58,7 @@ class LeanSessionState(SessionState):
             return held
         if isinstance(value, Block) and value is not self.page_blocks.get(key):
             del value._constructor_args[1:]     # its parent classes' arguments: Gradio reads only the first
+            return self.shared.copy_of(key, value)
         return value
 
     def _update_config(self, key: int) -> None:
@@ -78,6 +83,17 @@ class LeanSessionState(SessionState):
 UNCOMPARED = ("render", "value")
 
 
+def _compared(block: Block) -> dict:
+    return {name: value for name, value in block.constructor_args.items() if name not in UNCOMPARED}
+
+
+def _equal(made: dict, kept: dict) -> bool:
+    try:
+        return bool(made == kept)
+    except (TypeError, ValueError):         # a value without a plain equality (an array): not the same
+        return False
+
+
 def _same_arguments(copy_made, held) -> bool:
     """Whether Gradio's new copy of a block was built from the arguments of the block the session
     holds: an output the event left as it was (gr.skip(), or an output missing from the event's dict)
@@ -85,12 +101,53 @@ def _same_arguments(copy_made, held) -> bool:
     unless an earlier event changed it) instead of a copy per skipped output per session."""
     if held is None or not isinstance(copy_made, Block) or type(copy_made) is not type(held):
         return False
-    made = {name: value for name, value in copy_made.constructor_args.items() if name not in UNCOMPARED}
-    kept = {name: value for name, value in held.constructor_args.items() if name not in UNCOMPARED}
-    try:
-        return bool(made == kept)
-    except (TypeError, ValueError):         # a value without a plain equality (an array): keep the copy
-        return False
+    return _equal(_compared(copy_made), _compared(held))
+
+
+# Copies never shared: Gradio records in a copy the files it moved into its cache for its session
+# (a shared copy's record would grow with every session's files).
+UNSHARED_TYPES = (Audio, DownloadButton, File, Gallery, Image, UploadButton, Video)
+COPIES_PER_BLOCK = 64       # distinct copies of one block looked through for a match; more are kept unshared
+
+
+class SharedCopies:
+    """One copy per block and set of arguments, for every session of the server.
+
+    Gradio builds a new copy of a control for each session whose event changed its properties, and a
+    class makes the same changes (each language's labels, each model's choices and ranges): held
+    apart, the copies grew with every session up to its bound (1.1 MiB at most, 200 sessions). A copy
+    is only read after it is made (preprocessing an input, postprocessing an output), so sessions can
+    hold the same one; a copy goes when no session holds it (weak references).
+    """
+
+    def __init__(self, per_block: int = COPIES_PER_BLOCK):
+        self.per_block = per_block
+        self._copies: dict[int, list[weakref.ref]] = {}     # block id -> live copies, oldest first
+        self._lock = threading.Lock()
+
+    def copy_of(self, key: int, made: Block) -> Block:
+        """The copy already held with `made`'s type and arguments, else `made` (now shared)."""
+        if isinstance(made, UNSHARED_TYPES):
+            return made
+        arguments = _compared(made)
+        with self._lock:
+            alive = [ref for ref in self._copies.get(key, ()) if ref() is not None]
+            for ref in alive:
+                held = ref()
+                if held is not None and type(held) is type(made) and _equal(arguments, _compared(held)):
+                    return held
+            if len(alive) < self.per_block:
+                alive.append(weakref.ref(made))
+            if alive:
+                self._copies[key] = alive
+            else:
+                self._copies.pop(key, None)
+        return made
+
+    def __len__(self) -> int:
+        """Copies held by some session."""
+        with self._lock:
+            return sum(ref() is not None for refs in self._copies.values() for ref in refs)
 
 
 class LeanStateHolder(StateHolder):
@@ -100,9 +157,13 @@ class LeanStateHolder(StateHolder):
 
     store = None            # the app's WorkspaceStore, when there is one
 
+    def __init__(self):
+        super().__init__()
+        self.shared = SharedCopies()
+
     def __getitem__(self, session_id: str) -> SessionState:
         if session_id not in self.session_data:
-            self.session_data[session_id] = LeanSessionState(self.blocks)
+            self.session_data[session_id] = LeanSessionState(self.blocks, self.shared)
         return super().__getitem__(session_id)
 
     def update(self, session_id: str) -> None:
