@@ -1,4 +1,10 @@
-"""The byte-bounded map's size estimate counts text as Python holds it."""
+"""The byte-bounded map's size estimate counts text as Python holds it, and components as they are held."""
+import gc
+import tracemalloc
+
+import gradio as gr
+import pytest
+
 from playground.ui.server.bytes_lru import BytesLRU, size_of
 
 
@@ -26,3 +32,27 @@ def test_an_object_met_twice_counts_once_and_a_cycle_ends():
     node = Node()
     assert 10_000 <= size_of(node) < 11_000
     assert size_of([node, node]) < 11_000 + size_of([None, None])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gr.Radio(choices=["first", "second", "third"], value="first", label="Layer", render=False),
+    lambda: gr.Slider(minimum=0, maximum=5, step=1, label="Head", render=False),
+    lambda: gr.Dropdown(choices=[f"model-{i}" for i in range(20)], label="Model", render=False),
+], ids=["radio", "slider", "dropdown"])
+def test_a_component_counts_about_what_it_holds(make):
+    """The view cache keeps the controls a view updates beside its figures: counted by their
+    arguments alone (a fifth of a component's memory), a cache of them held several times its bound."""
+    for _ in range(50):
+        make()
+    copies = 300
+    gc.collect()
+    gc.disable()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        made = [make() for _ in range(copies)]
+        held = (tracemalloc.get_traced_memory()[0] - before) / copies
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+    assert 0.75 * held <= size_of(made[0]) <= 1.5 * held
