@@ -70,6 +70,10 @@ def title_overflow(page, elem_id: str) -> float:
     return page.evaluate(_TITLE_OVERFLOW_JS, elem_id)
 
 
+# The page's opening (the draw of the tab its address names, with the header's answer) has ended.
+OPENED_JS = "() => !!(window.playgroundDraws && window.playgroundDraws.opened)"
+
+
 def page_at(browser, url: str, locale: str = "en-US"):
     """A page in a fresh browser context with `locale`, at 1280x720, loading `url` (not waiting for a draw)."""
     context = browser.new_context(viewport=VIEWPORT, locale=locale)
@@ -107,6 +111,9 @@ def open_page(browser, url: str, locale: str, tab: str = "attention"):
     page = page_at(browser, url, locale)
     linked = dict(parse_qsl(urlsplit(url).query)).get("view")
     if linked is not None:                   # a link opens and draws its own tab
+        # The tab a link names may be on screen before the opening is answered (Lessons, the first tab):
+        # the answer selects the link's tab, so a tab picked before it would be left again.
+        page.wait_for_function(OPENED_JS, timeout=2 * WAIT_SECONDS * 1000)
         page.wait_for_selector(f"#tab-{linked}:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
         if linked == "attention":
             page.wait_for_selector("#attention-grid .js-plotly-plot")
