@@ -2,6 +2,7 @@
 
 - A click during a tab's first draw (the draw made slow on the server: `busy_space_app`) is not dropped, and the
   draw, ending after it, does not replace what it drew.
+- A tab picked while a link's opening is on its way stays on screen when the opening's answer comes.
 - A link whose opening never reaches the server (the browser loses the request) is asked for again
   and drawn.
 - Screenshots: a link in presenter mode, a language switch on Attention, a tab switch.
@@ -11,7 +12,8 @@ import urllib.request
 
 import pytest
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, open_page, open_tab, screenshot, wait_until
+from .pages import (OPENED_JS, VIEWPORT, WAIT_SECONDS, drawn, markdown, open_page, open_tab, page_at, screenshot,
+                    wait_until)
 
 # Before the page opens: the page's watch asks again after 3 s, and the first request of each event
 # id in window.lostEvents (an array of fn_index) never reaches the server, nor does any for the ids in
@@ -44,6 +46,25 @@ def event_ids(url: str) -> dict:
         if (ids["attention-redraw"], "click") in targets:
             found["attention"] = event["id"]
     return found
+
+
+def test_a_tab_picked_while_a_link_opens_stays_picked(busy_space_app, browser, screenshots):
+    """The answer to a link's opening selects the tab the link names (Attention, its draw made slow on
+    the server); the Train tab, picked while that answer was on its way, stays on screen and is drawn."""
+    page = page_at(browser, busy_space_app.url + "?view=attention&lang=en", "en-US")
+    try:
+        page.wait_for_function("() => { const d = window.playgroundDraws;"
+                               " return !!(d && d.openingDrawn === 'attention' && !d.opened); }",
+                               timeout=2 * WAIT_SECONDS * 1000)        # the opening asked for, not answered
+        page.click("#tab-train-button")
+        page.wait_for_function(OPENED_JS, timeout=4 * WAIT_SECONDS * 1000)
+        page.wait_for_selector("#tab-train:not([aria-busy])", state="visible")
+        wait_until(lambda: markdown(page, "train-estimate"), "the Train tab's estimate")
+        page.wait_for_timeout(1000)                                        # anything still on its way has landed
+        assert page.is_visible("#tab-train") and not page.is_visible("#tab-attention")
+        screenshot(page, screenshots, "tab-picked-while-link-opens")
+    finally:
+        page.context.close()
 
 
 def test_a_click_during_a_tabs_first_draw_is_kept(busy_space_app, browser, screenshots):

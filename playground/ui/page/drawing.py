@@ -32,7 +32,7 @@ STUCK_CLASS = "page-stuck"    # on <body> once it has
 SET_JS = f"""
 const draws = window.playgroundDraws || (window.playgroundDraws = {{count: 0, handover: 0, timer: null,
                                                                    asked: {{}}, retries: {{}}, opened: false,
-                                                                   opening: null, openingDrawn: null}});
+                                                                   opening: null, openingDrawn: null, picked: null}});
 const show = () => {{
   for (const panel of document.querySelectorAll('{PANELS}')) {{
     if (draws.count > 0) panel.setAttribute('{BUSY}', 'true'); else panel.removeAttribute('{BUSY}');
@@ -52,7 +52,12 @@ def drawn_js(view: str) -> str:
   {SET_JS}
   delete draws.asked['{view}'];
   draws.retries['{view}'] = 0;
-  if (draws.openingDrawn === '{view}') draws.opened = true;     // the page's opening has been answered
+  if (draws.openingDrawn === '{view}' && !draws.opened) {{      // the page's opening has been answered
+    draws.opened = true;
+    const picked = draws.picked && draws.picked !== '{view}' && document.getElementById(`tab-${{draws.picked}}-button`);
+    draws.picked = null;
+    if (picked) picked.click();     // a tab the learner picked meanwhile: the answer selected the link's tab
+  }}
   document.body.classList.remove('{STUCK_CLASS}');
   unmark();
 }}

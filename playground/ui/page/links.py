@@ -157,7 +157,10 @@ def read_page_js(view: str) -> str:
 READ_PAGE_JS = f"""
 async (current, query, ...kept) => {{
   const draws = window.playgroundDraws || {{}};
-  if (draws.opening !== VIEW) return [draws.opened ? current : null, null, ...kept.map(() => null)];
+  if (draws.opening !== VIEW) {{
+    if (!draws.opened && draws.openingDrawn) draws.picked = VIEW;      // picked while the opening is on its way
+    return [draws.opened ? current : null, null, ...kept.map(() => null)];
+  }}
   draws.opening = null;
   draws.openingDrawn = VIEW;
   const params = new URLSearchParams(location.search);
