@@ -157,12 +157,13 @@ def read_page_js(view: str) -> str:
 READ_PAGE_JS = f"""
 async (current, query, ...kept) => {{
   const draws = window.playgroundDraws || {{}};
-  if (draws.opening !== VIEW) {{
-    if (!draws.opened && draws.openingDrawn) draws.picked = VIEW;      // picked while the opening is on its way
-    return [draws.opened ? current : null, null, ...kept.map(() => null)];
-  }}
+  if (draws.opening !== VIEW) return [draws.opened ? current : null, null, ...kept.map(() => null)];
   draws.opening = null;
   draws.openingDrawn = VIEW;
+  document.addEventListener('click', (event) => {{      // a tab the learner picks while the opening is on its way
+    const tab = event.isTrusted && !draws.opened && event.target.closest && event.target.closest('#tabs [role=tab]');
+    if (tab && tab.id) draws.picked = tab.id.replace(/^tab-|-button$/g, '');
+  }}, true);
   const params = new URLSearchParams(location.search);
   if (params.get('present') === '1') document.body.classList.add('present');
   const wanted = params.get('lang');
