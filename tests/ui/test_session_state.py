@@ -10,7 +10,7 @@ from gradio.blocks import BlocksConfig
 from gradio.state_holder import SessionState
 from gradio_client import Client
 
-from playground.ui.server.session_state import UNCOMPARED, LeanSessionState, LeanStateHolder, SharedCopies
+from playground.ui.server.session_state import LeanSessionState, LeanStateHolder, SharedCopies, compared_arguments
 
 from .serving import serve
 
@@ -124,11 +124,8 @@ def test_an_output_an_event_left_as_it_was_keeps_no_copy_in_the_session(demo, pa
     run_events(demo, page, plain, "plain")
     kept, rebuilt = copies_held(lean, demo), copies_held(plain, demo)
     assert 0 < len(kept) < len(rebuilt) // 2
-    def compared(block):                 # the arguments a copy can share with the block it was made of
-        return {name: value for name, value in block.constructor_args.items() if name not in UNCOMPARED}
-
     for key, block in kept.items():
-        assert compared(block) != compared(demo.blocks[key])
+        assert compared_arguments(block) != compared_arguments(demo.blocks[key])
         assert len(block._constructor_args) == 1             # its parent classes' arguments are not kept
 
 

@@ -54,11 +54,14 @@ class LeanSessionState(SessionState):
 
     def _kept(self, key: int, value: Any, held: Any) -> Any:
         """What the session keeps of `value`, Gradio's new copy of block `key` (`held`: the block it held)."""
-        if _same_arguments(value, held):
+        if not isinstance(value, Block):
+            return value
+        arguments = compared_arguments(value)
+        if built_alike(held, value, arguments):
             return held
-        if isinstance(value, Block) and value is not self.page_blocks.get(key):
+        if value is not self.page_blocks.get(key):
             del value._constructor_args[1:]     # its parent classes' arguments: Gradio reads only the first
-            return self.shared.copy_of(key, value)
+            return self.shared.copy_of(key, value, arguments)
         return value
 
     def _update_config(self, key: int) -> None:
@@ -83,25 +86,22 @@ class LeanSessionState(SessionState):
 UNCOMPARED = ("render", "value")
 
 
-def _compared(block: Block) -> dict:
+def compared_arguments(block: Block) -> dict:
+    """The arguments `block` was built from, but those every copy differs in (UNCOMPARED)."""
     return {name: value for name, value in block.constructor_args.items() if name not in UNCOMPARED}
 
 
-def _equal(made: dict, kept: dict) -> bool:
+def built_alike(held: Any, made: Block, arguments: dict) -> bool:
+    """Whether `held` is a block of `made`'s type built from the same `arguments` (made's
+    compared_arguments). Gradio rebuilds an output an event left as it was (gr.skip(), or an output
+    missing from the event's dict) all the same: the session then keeps the block it holds (the page's
+    own, unless an earlier event changed it) instead of a copy per skipped output per session."""
+    if not isinstance(held, Block) or type(held) is not type(made):
+        return False
     try:
-        return bool(made == kept)
+        return bool(arguments == compared_arguments(held))
     except (TypeError, ValueError):         # a value without a plain equality (an array): not the same
         return False
-
-
-def _same_arguments(copy_made, held) -> bool:
-    """Whether Gradio's new copy of a block was built from the arguments of the block the session
-    holds: an output the event left as it was (gr.skip(), or an output missing from the event's dict)
-    is rebuilt by Gradio all the same. The session then keeps the block it holds (the page's own,
-    unless an earlier event changed it) instead of a copy per skipped output per session."""
-    if held is None or not isinstance(copy_made, Block) or type(copy_made) is not type(held):
-        return False
-    return _equal(_compared(copy_made), _compared(held))
 
 
 # Copies never shared: Gradio records in a copy the files it moved into its cache for its session
@@ -125,16 +125,17 @@ class SharedCopies:
         self._copies: dict[int, list[weakref.ref]] = {}     # block id -> live copies, oldest first
         self._lock = threading.Lock()
 
-    def copy_of(self, key: int, made: Block) -> Block:
-        """The copy already held with `made`'s type and arguments, else `made` (now shared)."""
+    def copy_of(self, key: int, made: Block, arguments: dict | None = None) -> Block:
+        """The copy already held with `made`'s type and arguments (its compared_arguments, when the
+        caller has them), else `made` (now shared)."""
         if isinstance(made, UNSHARED_TYPES):
             return made
-        arguments = _compared(made)
+        arguments = compared_arguments(made) if arguments is None else arguments
         with self._lock:
             alive = [ref for ref in self._copies.get(key, ()) if ref() is not None]
             for ref in alive:
                 held = ref()
-                if held is not None and type(held) is type(made) and _equal(arguments, _compared(held)):
+                if built_alike(held, made, arguments):
                     return held
             if len(alive) < self.per_block:
                 alive.append(weakref.ref(made))
