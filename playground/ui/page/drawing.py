@@ -54,9 +54,10 @@ def drawn_js(view: str) -> str:
   draws.retries['{view}'] = 0;
   if (draws.openingDrawn === '{view}' && !draws.opened) {{      // the page's opening has been answered
     draws.opened = true;
-    const picked = draws.picked && draws.picked !== '{view}' && document.getElementById(`tab-${{draws.picked}}-button`);
+    const picked = draws.picked;
     draws.picked = null;
-    if (picked) picked.click();     // a tab the learner picked meanwhile: the answer selected the link's tab
+    if (picked && picked.id !== 'tab-{view}-button') picked.click();     // a tab the learner picked meanwhile:
+                                                                           // the answer selected the link's tab
   }}
   document.body.classList.remove('{STUCK_CLASS}');
   unmark();

@@ -162,7 +162,7 @@ async (current, query, ...kept) => {{
   draws.openingDrawn = VIEW;
   document.addEventListener('click', (event) => {{      // a tab the learner picks while the opening is on its way
     const tab = event.isTrusted && !draws.opened && event.target.closest && event.target.closest('#tabs [role=tab]');
-    if (tab && tab.id) draws.picked = tab.id.replace(/^tab-|-button$/g, '');
+    if (tab) draws.picked = tab;
   }}, true);
   const params = new URLSearchParams(location.search);
   if (params.get('present') === '1') document.body.classList.add('present');
