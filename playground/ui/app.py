@@ -9,7 +9,7 @@ from starlette.middleware import Middleware
 
 from .header import room_button, room_page
 from .header.room_api import RoomActions
-from .page import accessibility, drawing, hiding, links, qr, showing
+from .page import accessibility, drawing, hiding, idle_frames, links, qr, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .server.fair_queue import FairQueue
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
@@ -17,6 +17,7 @@ from .page.page_script import page_js
 from .page.phone import phone_css
 from .page.present import present_css
 from .page.runtime import configure_torch
+from .server.first_script import FirstScript
 from .server.link_size import LinkSize
 from .server.security_headers import SecurityHeaders
 from .server.session_end import end_session
@@ -152,7 +153,8 @@ def launch_kwargs() -> dict:
     is rendered the same way everywhere, the way the browser tests see it. A file larger than any
     upload limit is refused by Gradio while it arrives, before it is written to disk. The page and
     Gradio's hashed scripts and styles are compressed once per process, the scripts and styles kept
-    by the browser (see static_cache), and sessions start without a copy of every component's
+    by the browser (see static_cache), the page asks for no frames while nothing on it moves
+    (idle_frames, first_script), and sessions start without a copy of every component's
     config (see session_state). A link longer than the app reads gets the app's own page (link_size).
     """
     return {
@@ -164,6 +166,7 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize), Middleware(KeptResponses)],
+        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize), Middleware(KeptResponses),
+                                      Middleware(FirstScript, script=idle_frames.FRAMES_SCRIPT)],
                        "lifespan": lean_sessions},
     }
