@@ -10,6 +10,9 @@ opened (page_open_server_cpu_s); see playground.bench.deep_link.
 
 tab_switch_ms_p95: a tab picked in a browser until its figure is drawn (see playground.bench.tab_switch).
 
+idle_page_browser_cores: the browser's CPU while an opened page of the app is left alone, next to
+Gradio's one-figure page (idle_page_ratio_to_floor); see playground.bench.idle_page.
+
 a11y_serious_violations and a11y_critical_violations: axe-core's audit of every tab in both
 languages at 1280x720 (goal 0 each; see playground.bench.accessibility).
 
@@ -80,7 +83,8 @@ from pathlib import Path
 import numpy as np
 from gradio_client import Client
 
-from playground.bench import accessibility, attention_view, deep_link, fairness, llm_views, load, tab_switch, uploads
+from playground.bench import (accessibility, attention_view, deep_link, fairness, idle_page, llm_views, load, tab_switch,
+                              uploads)
 from playground.bench.common import result
 from playground.bench.room import room_lines
 from playground.ui.text.i18n import text
@@ -499,6 +503,7 @@ def run(quick: bool) -> list[dict]:
         choices = teacher_opens(app.url)
         lines += deep_link.deep_link_lines(app.url, quick, app.cpu_seconds)
         lines += tab_switch.tab_switch_lines(app.url, quick)
+        lines += idle_page.idle_page_lines(app.url)
         lines += accessibility.accessibility_lines(app.url)
         lines += cpu_lines(app, choices, quick)
         for n_students in SESSION_COUNTS:

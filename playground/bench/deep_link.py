@@ -54,7 +54,7 @@ class PageSize:
     chained: int      # of which run after another event (then, success, failure)
 
 
-_HEAD_TITLE_JS = """
+HEAD_TITLE_JS = """
 () => {
   const g = document.querySelector('#%s .js-plotly-plot');
   return (g && g._fullLayout && g._fullLayout.title && g._fullLayout.title.text) || '';
@@ -121,7 +121,7 @@ def opened(browser, address: str, repeats: int,
         before = server_cpu() if server_cpu else None
         start = time.perf_counter()
         page.goto(address)
-        page.wait_for_function(f"() => ({_HEAD_TITLE_JS})().includes('{DRAWN_TITLE}')", timeout=LIMIT_MS)
+        page.wait_for_function(f"() => ({HEAD_TITLE_JS})().includes('{DRAWN_TITLE}')", timeout=LIMIT_MS)
         times.append(time.perf_counter() - start)
         after = server_cpu() if server_cpu else None
         if before is not None and after is not None:
