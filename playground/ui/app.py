@@ -167,6 +167,7 @@ def launch_kwargs() -> dict:
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
         "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize), Middleware(KeptResponses),
-                                      Middleware(FirstScript, script=idle_frames.FRAMES_SCRIPT)],
+                                      Middleware(FirstScript, script=idle_frames.FRAMES_SCRIPT,
+                                                 pages=("/", f"/{room_page.STUDENT_PATH}", f"/{room_page.BOARD_PATH}"))],
                        "lifespan": lean_sessions},
     }

@@ -1,10 +1,12 @@
-"""The page's first script (page/idle_frames.py) is written at the top of its <head>, before Gradio's
-own scripts, whether the page is sent plain or compressed and kept; nothing else is changed."""
+"""The pages' first script (page/idle_frames.py) is written at the top of their <head>, before Gradio's
+own scripts, in the app's page (sent plain or compressed and kept) and the class room's; nothing else
+is changed."""
 import anyio
 import httpx
 import pytest
 
 from playground.ui import create_app
+from playground.ui.header.room_page import BOARD_PATH, STUDENT_PATH
 from playground.ui.page.idle_frames import FRAMES_SCRIPT
 from playground.ui.server.first_script import FirstScript, with_first_script
 
@@ -24,15 +26,16 @@ def test_the_served_page_runs_the_frames_script_before_gradios_scripts(server):
     with httpx.Client(timeout=30, headers={"accept-encoding": "br"}) as client:
         kept = client.get(server)
     assert kept.headers["content-encoding"] == "br"
-    for page in (plain, kept.content):                        # httpx decompresses
+    rooms = [httpx.get(server + path, timeout=30).content for path in (STUDENT_PATH, BOARD_PATH)]
+    for page in (plain, kept.content, *rooms):                # httpx decompresses
         head = page.index(b"<head>") + len(b"<head>")
         assert page[head:].startswith(f"<script>{FRAMES_SCRIPT}</script>".encode())
         assert page.count(FRAMES_SCRIPT.encode()) == 1
         assert page.index(FRAMES_SCRIPT.encode()) < page.index(b'<script type="module"')
 
 
-def sent_by(inner, path: str = "/") -> list[dict]:
-    """The messages FirstScript(inner) sends for a GET of `path`."""
+def sent_by(inner, path: str = "/", pages: tuple[str, ...] = ("/",)) -> list[dict]:
+    """The messages FirstScript(inner, pages=pages) sends for a GET of `path`."""
     sent = []
 
     async def send(message):
@@ -41,7 +44,7 @@ def sent_by(inner, path: str = "/") -> list[dict]:
     async def receive():
         return {"type": "http.request"}
 
-    anyio.run(FirstScript(inner, script=SCRIPT), {"type": "http", "method": "GET", "path": path, "headers": []},
+    anyio.run(FirstScript(inner, script=SCRIPT, pages=pages), {"type": "http", "method": "GET", "path": path, "headers": []},
               receive, send)
     return sent
 
@@ -62,6 +65,12 @@ def test_a_page_sent_in_pieces_gets_the_script_once_and_its_length_follows():
     assert body == f"<html><head><script>{SCRIPT}</script><title>t</title></head></html>".encode()
     assert dict(sent[0]["headers"])[b"content-length"] == str(len(body)).encode()
     assert sent[0]["status"] == 200
+
+
+def test_each_page_named_gets_the_script_with_or_without_a_trailing_slash():
+    for path in ("/", "/room", "/room/"):
+        sent = sent_by(answering(200, b"text/html", b"<head></head>"), path, pages=("/", "/room"))
+        assert sent[1]["body"] == f"<head><script>{SCRIPT}</script></head>".encode(), path
 
 
 def test_anything_but_the_plain_page_passes_as_it_came():

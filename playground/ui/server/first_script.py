@@ -2,15 +2,15 @@
 
 Gradio adds launch's `head` to the page from its own script, after its modules have run, so a
 script there comes too late to change what those modules read when they load (the page's
-requestAnimationFrame, see page/idle_frames.py). FirstScript writes one script into the page's
-HTML at the top of its <head>, before Gradio's module scripts.
+requestAnimationFrame, see page/idle_frames.py). FirstScript writes one script into the HTML of
+the app's pages (the app's own and its routes', the class room's) at the top of their <head>, before
+Gradio's module scripts.
 """
 from __future__ import annotations
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-PAGE = "/"
 HEAD = b"<head>"
 
 
@@ -21,15 +21,17 @@ def with_first_script(page: bytes, script: bytes) -> bytes:
 
 
 class FirstScript:
-    """ASGI middleware: the page's uncompressed HTML (a 200 at PAGE) gets `script` (JavaScript) first
-    in its <head>. Placed inside static_cache.KeptResponses, which then keeps the page with it."""
+    """ASGI middleware: the uncompressed HTML of a page at one of `pages` (paths, a trailing slash
+    aside) gets `script` (JavaScript) first in its <head>. Placed inside static_cache.KeptResponses,
+    which then keeps the page with it."""
 
-    def __init__(self, app: ASGIApp, script: str):
+    def __init__(self, app: ASGIApp, script: str, pages: tuple[str, ...] = ("/",)):
         self.app = app
         self.script = f"<script>{script}</script>".encode("utf-8")
+        self.pages = {page.rstrip("/") for page in pages}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("path") != PAGE:
+        if scope["type"] != "http" or scope.get("path", "").rstrip("/") not in self.pages:
             await self.app(scope, receive, send)
             return
         start: Message | None = None
