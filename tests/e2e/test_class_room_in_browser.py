@@ -44,6 +44,11 @@ def guessed(page, value: str, pick: bool = False) -> None:
     page.click("#room-send")
 
 
+def field_labels(page) -> tuple[str, str]:
+    """The labels of a student's guess box and picker."""
+    return tuple(page.inner_text(f"#{elem_id} [data-testid=block-info]").strip() for elem_id in ("room-guess", "room-pick"))
+
+
 def test_a_class_guesses_with_the_model(browser, url, screenshots):
     teacher = open_page(browser, url, "en-US", tab="lessons")
     assert not teacher.evaluate(NAVBAR_SHOWN_JS)              # the room's pages add no bar of page links
@@ -74,6 +79,8 @@ def test_a_class_guesses_with_the_model(browser, url, screenshots):
     board.click("#room-start")
     for page in (laptop, chinese, phone):
         wait_until(lambda: "to be, that is the questio" in markdown(page, "room-round"), "the round on a student")
+    assert field_labels(phone) == ("Your guess for the next token", "Or pick from the model's vocabulary")
+    assert field_labels(chinese) == ("你对下一个词元的猜测", "或从模型的词表中选")
     guessed(laptop, "n")
     guessed(chinese, "e")
     guessed(phone, "n", pick=True)
@@ -106,6 +113,10 @@ def test_a_class_guesses_with_the_model(browser, url, screenshots):
     board.click("#room-run-poll")
     wait_until(lambda: "class poll" in markdown(board, "room-status"), "the poll on the board")
     wait_until(lambda: phone.is_visible("#room-guessing"), "the poll on the phone")
+    wait_until(lambda: field_labels(phone) == ("Your answer to the question", "Or pick one of the answers"),
+               "a poll's answer fields on the phone")
+    wait_until(lambda: field_labels(chinese) == ("你对这道题的答案", "或从答案中选一个"), "the poll's fields in Chinese")
+    phone.screenshot(path=str(screenshots / "room-phone-poll-answer-390x844.png"))
     phone.click("#room-pick input")
     phone.locator("[role=option]").first.click()
     phone.click("#room-send")

@@ -173,11 +173,12 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         mine = gr.Markdown(elem_id="room-mine")
         record = gr.Markdown(elem_id="room-record")
     timer = gr.Timer(STUDENT_POLL_SECONDS, active=False)
-    view = [message, join_box, play, guessing, round_text, mine, record, pick, seen, timer]
+    view = [message, join_box, play, guessing, round_text, mine, record, guess, pick, seen, timer]
 
-    def drawn(room_code: str, student, lang_: str, force: bool, last_seen) -> dict:
+    def drawn(room_code: str, student, lang_: str, force: bool, last_seen, clear_guess: bool = False) -> dict:
         """The student's view when the room changed since `last_seen` ([version, rounds]) or `force`; a
-        closed or expired room says so and shows the join box again."""
+        closed or expired room says so and shows the join box again. A new round labels the guess box
+        and the picker for a next-token guess or a poll's answer; `clear_guess` empties the box."""
         room = actions.rooms.peek(room_code)
         if room is None or student not in room.students:
             return {message: _gone(actions, room_code, lang_), join_box: gr.Group(visible=True),
@@ -193,7 +194,13 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         if room.current is not None and (force or len(room.rounds) != last[1]):
             spec = room.current.spec
             picks = poll_picks(room.current, lang_) if spec.poll else [(plain_token(t), t) for t in spec.picker]
-            out[pick] = gr.Dropdown(choices=picks, value=None)
+            out[pick] = gr.Dropdown(choices=picks, value=None,
+                                    label=label("lbl_room_pick_answer" if spec.poll else "lbl_room_pick"))
+            out[guess] = gr.Textbox(label=label("lbl_room_answer" if spec.poll else "lbl_room_guess"),
+                                    info=label("info_room_answer" if spec.poll else "info_room_guess"),
+                                    **({"value": ""} if clear_guess else {}))
+        elif clear_guess:
+            out[guess] = ""
         return out
 
     def opened(code_, lang_, kept, request: gr.Request):
@@ -220,7 +227,7 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
         if not value:
             raise fail(lang_, "room_bad_guess", limit=MAX_GUESS_CHARS)
         actions.guess(kept.get("code"), kept.get("student"), value, lang_)
-        return {guess: "", **drawn(kept.get("code", ""), kept.get("student"), lang_, False, None)}
+        return drawn(kept.get("code", ""), kept.get("student"), lang_, False, None, clear_guess=True)
 
     def polled(kept, lang_, last_seen):
         kept = kept if isinstance(kept, dict) else {}
@@ -228,14 +235,14 @@ def _student_page(demo: gr.Blocks, actions: RoomActions) -> None:
 
     def relabelled(kept, lang_, last_seen):
         kept = kept if isinstance(kept, dict) and kept.get("code") else None
-        return drawn(kept["code"], kept.get("student"), language(lang_), True, last_seen) if kept else {}
+        return drawn(kept["code"], kept.get("student"), language(lang_), True, last_seen) if kept else gr.skip()
 
     # each event shows its progress on the message line only: the page refreshes the loading state of
     # every component an event tracks, on each status change of any event
     shown_on = {"show_progress_on": [message]}
     demo.load(opened, [code, lang, me], [lang, code, *view], js=READ_STUDENT_JS, **shown_on, **ROOM)
     gr.on([join.click, code.submit], joined, [code, nickname, me, lang], [me, code, *view], **shown_on, **ROOM)
-    gr.on([send.click, guess.submit], sent, [guess, pick, me, lang], [guess, *view], **shown_on, **ROOM)
+    gr.on([send.click, guess.submit], sent, [guess, pick, me, lang], view, **shown_on, **ROOM)
     timer.tick(polled, [me, lang, seen], view, show_progress="hidden", **shown_on, **ROOM)
     lang.change(relabelled, [me, lang, seen], view, show_progress="hidden", **shown_on, **ROOM)
 
