@@ -22,40 +22,39 @@ from playground.bench.deep_link import CHROMIUM, CHROMIUM_ARGS, DRAWN_TITLE, LIN
 SUITE = "app"
 IDLE_S = 10.0
 SETTLE_MS = 1000
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _descendants_cpu_s(root: int) -> float:
-    """CPU seconds (user and system) of the live processes below `root` whose name says chromium."""
-    parents, stats = {}, {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    text = stat.read()
-            except OSError:
-                continue
-            name, fields = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
-            parents[int(entry)] = int(fields[1])
-            stats[int(entry)] = (name, (int(fields[11]) + int(fields[12])) / TICKS)
-    def below(pid: int) -> bool:
-        while pid in parents and pid != root:
-            pid = parents[pid]
-        return pid == root
-    return sum(cpu for pid, (name, cpu) in stats.items() if "chrom" in name and below(pid))
+def chromium_processes(root: int) -> list[int]:
+    """The chromium processes below `root` (its browser, renderers, GPU and utility processes)."""
+    from playground.bench.zerogpu_class import children
+
+    found, below = [], children(root)
+    while below:
+        pid = below.pop()
+        below += children(pid)
+        try:
+            with open(f"/proc/{pid}/comm") as name:
+                if "chrom" in name.read():
+                    found.append(pid)
+        except OSError:
+            continue                                  # ended while being read
+    return found
 
 
 def idle_cores(browser, address: str) -> float:
     """Cores of chromium spent over IDLE_S with the page at `address`, drawn, the only page open."""
+    from playground.bench.app import ProcessCPU                 # which builds on this module
+
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
         page.goto(address)
         page.wait_for_function(f"() => ({HEAD_TITLE_JS})().includes('{DRAWN_TITLE}')", timeout=LIMIT_MS)
         page.wait_for_timeout(SETTLE_MS)
-        before, start = _descendants_cpu_s(os.getpid()), time.perf_counter()
+        meters = [ProcessCPU(pid) for pid in chromium_processes(os.getpid())]
+        before, start = sum(meter.seconds() or 0.0 for meter in meters), time.perf_counter()
         page.wait_for_timeout(IDLE_S * 1000)
-        return (_descendants_cpu_s(os.getpid()) - before) / (time.perf_counter() - start)
+        return (sum(meter.seconds() or 0.0 for meter in meters) - before) / (time.perf_counter() - start)
     finally:
         context.close()
 
