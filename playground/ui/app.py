@@ -20,6 +20,7 @@ from .page.runtime import configure_torch
 from .server.first_script import FirstScript
 from .server.link_size import LinkSize
 from .server.security_headers import SecurityHeaders
+from .server.queue_streams import CountedQueueStreams, QueueStreams
 from .server.session_end import end_session
 from .server.session_state import lean_sessions
 from .server.static_cache import KeptResponses
@@ -124,6 +125,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         demo.unload(on_unload)
         gr.api(echo, api_name="echo", api_visibility="undocumented", **LIGHT)
     room_page.build(demo, rooms)             # the class room's own pages: room (students), room-board (teacher)
+    demo.queue_streams = QueueStreams()      # each session's open message streams (server.session_end)
     demo.workspaces = store                  # the sessions' workspaces (read by the benches and tests)
     demo.rooms = rooms.rooms                 # the class rooms (read by the benches and tests)
     for setting in ("GRADIO_ANALYTICS_CACHE_FREQUENCY", "GRADIO_ANALYTICS_MAX_EVENTS"):
@@ -166,7 +168,8 @@ def launch_kwargs() -> dict:
         "footer_links": ["api", "settings"],
         "ssr_mode": False,
         "max_file_size": MAX_FILE_BYTES,
-        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize), Middleware(KeptResponses),
+        "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize),
+                                      Middleware(CountedQueueStreams), Middleware(KeptResponses),
                                       Middleware(FirstScript, script=idle_frames.FRAMES_SCRIPT,
                                                  pages=("/", f"/{room_page.STUDENT_PATH}", f"/{room_page.BOARD_PATH}"))],
                        "lifespan": lean_sessions},

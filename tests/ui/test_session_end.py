@@ -2,6 +2,7 @@
 tab closed (Gradio's heartbeat ends, as when a browser tab closes) or it expired (a script's session,
 which never held a heartbeat)."""
 import datetime
+import logging
 import time
 
 import httpx
@@ -33,6 +34,17 @@ def stores(app) -> dict:
             "gradio states' last use": holder.time_last_used, "queue messages": queue.pending_messages_per_session,
             "queue event ids": queue.pending_event_ids_session, "media streams": app.pending_streams,
             "diff streams": app.pending_diff_streams}
+
+
+class ServerLog(logging.Handler):
+    """The errors the server logs (uvicorn's logger), with their exceptions."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.errors: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.errors.append(f"{record.getMessage()} {record.exc_info[1]!r}" if record.exc_info else record.getMessage())
 
 
 def holding(app, session: str) -> list[str]:
@@ -81,3 +93,35 @@ def test_a_script_session_without_a_heartbeat_is_forgotten_once_it_expires(app, 
         sweep(app, app.workspaces, now=later)               # event just after the reply; unused since
         time.sleep(0.1)
     assert holding(app, session) == []
+
+
+def test_a_tab_closed_with_its_message_stream_open_lets_go_of_it_after_the_stream_and_logs_no_error(
+        app, server):
+    """A closed tab ends its heartbeat and its `/queue/data` stream in either order: when the heartbeat
+    ends first, the session's message box stays until its stream has closed (Gradio's stream deletes it
+    itself then, and failed with KeyError when it was gone), and nothing of the session stays after."""
+    client = Client(server, verbose=False)
+    session = client.session_hash
+    client.predict("echo me", api_name="/echo")
+    api = f"{server}gradio_api/"
+    server_log = ServerLog()
+    logging.getLogger("uvicorn.error").addHandler(server_log)
+    with httpx.Client(timeout=30) as http:
+        with http.stream("GET", api + "queue/data", params={"session_hash": session}):
+            deadline = time.monotonic() + WAIT_S
+            while app.queue_streams.open_for(session) == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert app.queue_streams.open_for(session) == 1
+            client.close()                                  # the heartbeat ends first: the unload runs
+            deadline = time.monotonic() + WAIT_S
+            while "gradio states" in holding(app, session) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert "gradio states" not in holding(app, session)
+            assert "queue messages" in holding(app, session)        # its stream still reads it
+    deadline = time.monotonic() + WAIT_S                   # the connection closed: so does its stream
+    while app.queue_streams.open_for(session) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert wait_until_forgotten(app, session) == []                # and the rest is let go of
+    time.sleep(0.5)                                        # a failed stream's log follows its end
+    logging.getLogger("uvicorn.error").removeHandler(server_log)
+    assert server_log.errors == []

@@ -4,8 +4,9 @@ Per session hash, Gradio keeps: its state (app.state_holder: an hour after its t
 holder's capacity), the queue's message box and set of pending event ids (the set stays, empty, for
 every session ever seen) and its media streams; the app keeps its workspace (WorkspaceStore). A tab
 that closes ends Gradio's heartbeat, which runs the page's unload event: `end_session` then removes
-the session from all of them. A session that never held a heartbeat (a script) or whose tab vanished
-without one ends by expiry: `sweep` removes the entries of every session that the workspace store no
+the session from all of them, its queue entries once no stream of its messages is open (queue_streams:
+Gradio's stream removes them itself when its client is gone). A session that never held a heartbeat
+(a script) or whose tab vanished without one ends by expiry: `sweep` removes the entries of every session that the workspace store no
 longer holds and that has no event waiting or running, and states closed or unused for the store's idle lifetime.
 Both run on the server's event loop, where Gradio's queue changes these dictionaries.
 """
@@ -39,9 +40,17 @@ def _forget_in_gradio(blocks: gr.Blocks, session_hash: str) -> None:
         with holder.lock:
             holder.session_data.pop(session_hash, None)
             holder.time_last_used.pop(session_hash, None)
-    if _nothing_running(blocks, session_hash):      # else its events end first; a later sweep takes the rest
-        for store in _queue_stores(blocks):
-            store.pop(session_hash, None)
+
+    def forget_queue() -> None:
+        if _nothing_running(blocks, session_hash):  # else its events end first; a later sweep takes the rest
+            for store in _queue_stores(blocks):
+                store.pop(session_hash, None)
+
+    streams = getattr(blocks, "queue_streams", None)
+    if streams is None:
+        forget_queue()
+    else:
+        streams.after_last(session_hash, forget_queue)
 
 
 def end_session(blocks: gr.Blocks, store: WorkspaceStore, session_hash: str) -> None:
