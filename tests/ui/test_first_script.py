@@ -10,6 +10,7 @@ from playground.ui.header.room_page import BOARD_PATH, STUDENT_PATH
 from playground.ui.page.idle_frames import FRAMES_SCRIPT
 from playground.ui.server.first_script import FirstScript, with_first_script
 
+from .asgi_calls import sent_for
 from .serving import serve
 
 SCRIPT = "window.first = 1;"
@@ -36,17 +37,8 @@ def test_the_served_page_runs_the_frames_script_before_gradios_scripts(server):
 
 def sent_by(inner, path: str = "/", pages: tuple[str, ...] = ("/",)) -> list[dict]:
     """The messages FirstScript(inner, pages=pages) sends for a GET of `path`."""
-    sent = []
-
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request"}
-
-    anyio.run(FirstScript(inner, script=SCRIPT, pages=pages), {"type": "http", "method": "GET", "path": path, "headers": []},
-              receive, send)
-    return sent
+    scope = {"type": "http", "method": "GET", "path": path, "headers": []}
+    return anyio.run(sent_for, FirstScript(inner, script=SCRIPT, pages=pages), scope)
 
 
 def answering(status: int, content_type: bytes, *chunks: bytes, encoding: bytes | None = None):

@@ -12,6 +12,7 @@ import pytest
 from playground.ui import create_app
 from playground.ui.server.static_cache import HASHED_FILE, KeptResponses, accepted_encoding, kept_for
 
+from .asgi_calls import sent_for
 from .serving import serve
 
 
@@ -95,15 +96,7 @@ async def asked(middleware, path: str, query: bytes = b"", headers: tuple = ()) 
     """The body `middleware` sends for a GET of `path` that accepts brotli, decompressed."""
     scope = {"type": "http", "method": "GET", "path": path, "query_string": query,
              "headers": [(b"accept-encoding", b"br"), *headers]}
-    sent = []
-
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {"type": "http.request"}
-
-    await middleware(scope, receive, send)
+    sent = await sent_for(middleware, scope)
     compressed = (b"content-encoding", b"br") in sent[0]["headers"]
     return brotli.decompress(sent[1]["body"]) if compressed else sent[1]["body"]
 

@@ -8,7 +8,7 @@ Gradio's module scripts.
 """
 from __future__ import annotations
 
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 HEAD = b"<head>"
@@ -40,7 +40,7 @@ class FirstScript:
         async def insert(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(raw=list(message.get("headers", [])))
+                headers = Headers(raw=list(message.get("headers", [])))
                 html = headers.get("content-type", "").startswith("text/html")
                 if message.get("status") == 200 and html and "content-encoding" not in headers:
                     start = message                        # sent with the whole body
