@@ -167,6 +167,33 @@ def test_a_click_while_a_picked_tab_draws_meets_a_busy_pointer(app, browser):
     page.context.close()
 
 
+# Records every change of a panel's busy mark from before the page's own scripts run, and whether the
+# page's opening had been answered by then.
+RECORD_BUSY_MARKS = """(() => {
+  window.busyMarks = [];
+  new MutationObserver((changes) => {
+    const opened = Boolean(window.playgroundDraws && window.playgroundDraws.opened);
+    for (const change of changes) window.busyMarks.push([change.target.id, change.target.getAttribute('aria-busy'), opened]);
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['aria-busy']});
+})()"""
+
+
+def test_a_linked_tab_once_drawn_does_not_turn_busy_again(app, browser):
+    """The opening's answer selects the link's tab, and Gradio then sends that tab's select event, whose
+    draw has nothing to draw: the page stays as drawn, never marked busy (and faded) again."""
+    page = new_page(browser, VIEWPORT)
+    page.add_init_script(RECORD_BUSY_MARKS)
+    page.goto(f"{app.url}?view=architecture&lang=en")
+    page.wait_for_selector("#tab-architecture:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    wait_until(lambda: page.evaluate("(({opened, count, quiet}) => opened && count === 0 && !(quiet > 0))"
+                                     "(window.playgroundDraws)"), "every draw of the opening ended")
+    page.wait_for_timeout(1500)
+    marks = page.evaluate("window.busyMarks")
+    assert any(mark == "true" for _, mark, _ in marks), marks                 # the opening marked the panels
+    assert [(elem_id, mark) for elem_id, mark, opened in marks if opened and mark == "true"] == [], marks
+    page.context.close()
+
+
 def test_an_svg_draws_a_small_heatmaps_cells_as_vectors(app, browser, tmp_path):
     page = new_page(browser, VIEWPORT)
     page.goto(f"{app.url}?view=attention&model=induction&text=abcdefghij&layer=1&head=0&lang=en")

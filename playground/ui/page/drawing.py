@@ -14,6 +14,12 @@ A draw asked for and not ended after RETRY_MS (an event lost on the way, a page 
 asked for again, at most RETRIES times; after that the page says it could not be drawn and to
 reload it (watch_js, run by the page's script). The page's opening is watched the same way: its
 hidden reopen button runs the opening again.
+
+Gradio's tab sends its `select` event whenever it becomes the selected tab, also when an answer selects
+it: the opening's answer selects the link's tab, whose draw then runs once more with nothing to draw
+(the page shows it already). The opening records that echo (`draws.echo`); the echo's draw leaves the
+panels as they are (counted in `draws.quiet`, not as busy), so a page just drawn does not turn busy
+and fade again.
 """
 from __future__ import annotations
 
@@ -32,7 +38,8 @@ STUCK_CLASS = "page-stuck"    # on <body> once it has
 SET_JS = f"""
 const draws = window.playgroundDraws || (window.playgroundDraws = {{count: 0, handover: 0, timer: null,
                                                                    asked: {{}}, retries: {{}}, opened: false,
-                                                                   opening: null, openingDrawn: null, picked: null}});
+                                                                   opening: null, openingDrawn: null, picked: null,
+                                                                   echo: null, quiet: 0}});
 const show = () => {{
   for (const panel of document.querySelectorAll('{PANELS}')) {{
     if (draws.count > 0) panel.setAttribute('{BUSY}', 'true'); else panel.removeAttribute('{BUSY}');
@@ -60,7 +67,7 @@ def drawn_js(view: str) -> str:
                                                                            // the answer selected the link's tab
   }}
   document.body.classList.remove('{STUCK_CLASS}');
-  unmark();
+  if (draws.quiet > 0) draws.quiet -= 1; else unmark();
 }}
 """
 
@@ -80,13 +87,15 @@ def marking(js: str | None = None, view: str | None = None) -> str:
     are). `view`: the event draws that tab (the page watches that it ends)."""
     then = f"({js})(...inputs)" if js else "inputs.length === 1 ? inputs[0] : inputs"
     asked = f"draws.asked['{view}'] = performance.now();" if view else ""
+    echo = f"draws.echo === '{view}'" if view else "false"
     return f"""
 async (...inputs) => {{
   {SET_JS}
-  if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
+  if ({echo}) {{ draws.echo = null; draws.quiet += 1; }}      // the opening's answer selected the tab
+  else if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
   {asked}
   clearTimeout(draws.timer);
-  draws.timer = setTimeout(() => {{ draws.count = 0; draws.handover = 0; show(); }}, {LIMIT_MS});
+  draws.timer = setTimeout(() => {{ draws.count = 0; draws.handover = 0; draws.quiet = 0; show(); }}, {LIMIT_MS});
   show();
   return {then};
 }}
