@@ -87,12 +87,12 @@ def marking(js: str | None = None, view: str | None = None) -> str:
     are). `view`: the event draws that tab (the page watches that it ends)."""
     then = f"({js})(...inputs)" if js else "inputs.length === 1 ? inputs[0] : inputs"
     asked = f"draws.asked['{view}'] = performance.now();" if view else ""
-    echo = f"draws.echo === '{view}'" if view else "false"
+    # the select the opening's answer caused (see above) leaves the panels as they are
+    echo = f"if (draws.echo === '{view}') {{ draws.echo = null; draws.quiet += 1; }} else " if view else ""
     return f"""
 async (...inputs) => {{
   {SET_JS}
-  if ({echo}) {{ draws.echo = null; draws.quiet += 1; }}      // the opening's answer selected the tab
-  else if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
+  {echo}if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
   {asked}
   clearTimeout(draws.timer);
   draws.timer = setTimeout(() => {{ draws.count = 0; draws.handover = 0; draws.quiet = 0; show(); }}, {LIMIT_MS});

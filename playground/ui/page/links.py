@@ -160,8 +160,8 @@ async (current, query, ...kept) => {{
   if (draws.opening !== VIEW) return [draws.opened ? current : null, null, ...kept.map(() => null)];
   draws.opening = null;
   draws.openingDrawn = VIEW;
-  const tab = document.getElementById(`tab-${{VIEW}}-button`);
-  if (!tab || tab.getAttribute('aria-selected') !== 'true') draws.echo = VIEW;   // its answer selects the tab
+  const linkedTab = document.getElementById(`tab-${{VIEW}}-button`);
+  if (linkedTab?.getAttribute('aria-selected') !== 'true') draws.echo = VIEW;    // its answer selects the tab
   document.addEventListener('click', (event) => {{      // a tab the learner picks while the opening is on its way
     const tab = event.isTrusted && !draws.opened && event.target.closest && event.target.closest('#tabs [role=tab]');
     if (tab) draws.picked = tab;

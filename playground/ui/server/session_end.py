@@ -6,8 +6,9 @@ every session ever seen) and its media streams; the app keeps its workspace (Wor
 that closes ends Gradio's heartbeat, which runs the page's unload event: `end_session` then removes
 the session from all of them, its queue entries once no stream of its messages is open (queue_streams:
 Gradio's stream removes them itself when its client is gone). A session that never held a heartbeat
-(a script) or whose tab vanished without one ends by expiry: `sweep` removes the entries of every session that the workspace store no
-longer holds and that has no event waiting or running, and states closed or unused for the store's idle lifetime.
+(a script) or whose tab vanished without one ends by expiry: `sweep` removes the entries of every
+session that the workspace store no longer holds and that has no event waiting or running, and
+states closed or unused for the store's idle lifetime.
 Both run on the server's event loop, where Gradio's queue changes these dictionaries.
 """
 from __future__ import annotations
