@@ -164,16 +164,23 @@ def flood_lines(url: str, behaviour: load.Behaviour, quick: bool) -> list[dict]:
             result(SUITE, "student_refusals_during_queue_flood", len(errors), "calls", 0, "lower", **context)]
 
 
-def _open_page_index(url: str) -> int:
+def page_opening(url: str) -> tuple[int, list]:
+    """The event a fresh browser opening the app's address sends first, and its data: the draw of the
+    first tab (the page's script clicks its hidden redraw button) with the page's language, the
+    address's query (none) and nothing the browser keeps (an empty value for each kept state)."""
     config = json.loads(urllib.request.urlopen(url.rstrip("/") + "/config", timeout=30).read())
-    return next(d["id"] for d in config["dependencies"] if d.get("api_name") == "open_page")
+    first_tab = next(c["props"]["elem_id"] for c in config["components"] if c["type"] == "tabitem")
+    redraw = next(c["id"] for c in config["components"]
+                  if c["props"].get("elem_id") == first_tab.removeprefix("tab-") + "-redraw")
+    draw = next(d for d in config["dependencies"] if [redraw, "click"] in d["targets"])
+    return draw["id"], ["en", "", *({} for _ in draw["inputs"][2:])]
 
 
 async def _arrivals(url: str, prompts: list[tuple[str, str]], finished: tuple[bytes, ...], new_sessions: int,
                     window_s: float) -> dict:
     async with _http(STUDENTS + NEWCOMERS_AT_ONCE) as client:
         app = await load.connect(client, url)
-        opening = _open_page_index(url)
+        opening, opening_data = page_opening(url)
         end = time.perf_counter() + window_s
         lost: list[str] = []
         errors: list[str] = []
@@ -181,7 +188,7 @@ async def _arrivals(url: str, prompts: list[tuple[str, str]], finished: tuple[by
 
         async def student(index: int) -> None:
             session = load.Session(client, app, student_address(index))
-            opened = await session.call_index(opening, ["en", ""], "open_page")
+            opened = await session.call_index(opening, opening_data, "opening")
             if not opened.ok:
                 errors.append(f"open: {opened.error}")
                 return
@@ -209,7 +216,7 @@ async def _arrivals(url: str, prompts: list[tuple[str, str]], finished: tuple[by
             async with sem:
                 session = load.Session(client, app, f"192.0.2.{index % 250}")
                 if index % 2:
-                    outcome = await session.call_index(opening, ["en", ""], "open_page")
+                    outcome = await session.call_index(opening, opening_data, "opening")
                 else:
                     model, prompt = prompts[index % len(prompts)]
                     outcome = await session.call("attention", dict(model=model, text=prompt, lang="en"))
