@@ -3,25 +3,13 @@ with the page's language, no query and nothing kept; the app then holds their se
 import asyncio
 
 import httpx
-import pytest
 
 from playground.bench import load
 from playground.bench.fairness import page_opening
-from playground.ui import create_app
-from .serving import serve
 
 
-@pytest.fixture(scope="module")
-def app(pretrained_dir):
-    return create_app(pretrained_dir)
-
-
-@pytest.fixture(scope="module")
-def url(app):
-    yield from serve(app)
-
-
-def test_the_bench_opens_the_page_as_a_fresh_browser_does(app, url):
+def test_the_bench_opens_the_page_as_a_fresh_browser_does(served):
+    app, url = served.app, served.url
     fn_index, data = page_opening(url)
     redraw = next(block for block in app.blocks.values() if getattr(block, "elem_id", None) == "lessons-redraw")
     assert (redraw._id, "click") in app.fns[fn_index].targets
