@@ -9,7 +9,7 @@ from starlette.middleware import Middleware
 
 from .header import room_button, room_page
 from .header.room_api import RoomActions
-from .page import accessibility, drawing, hiding, idle_frames, links, qr, showing
+from .page import accessibility, drawing, early_plotly, hiding, idle_frames, links, qr, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .server.fair_queue import FairQueue
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
@@ -171,6 +171,8 @@ def launch_kwargs() -> dict:
         "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize),
                                       Middleware(CountedQueueStreams), Middleware(KeptResponses),
                                       Middleware(FirstScript, script=idle_frames.FRAMES_SCRIPT,
-                                                 pages=("/", f"/{room_page.STUDENT_PATH}", f"/{room_page.BOARD_PATH}"))],
+                                                 pages=("/", f"/{room_page.STUDENT_PATH}", f"/{room_page.BOARD_PATH}")),
+                                      *([Middleware(FirstScript, script=early_plotly.EARLY_PLOTLY_SCRIPT, pages=("/",))]
+                                        if early_plotly.EARLY_PLOTLY_SCRIPT else [])],
                        "lifespan": lean_sessions},
     }

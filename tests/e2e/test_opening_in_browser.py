@@ -6,7 +6,8 @@ replaces it; here the opening's event is held back by the browser, as a lost con
 A link is drawn in one round trip: the page's opening (its language, the link, what the browser keeps)
 travels with the draw of the tab the link names. Until that answer has come back, it is the one call to
 the server with anything in it: a tab pick the page makes itself meanwhile sends nothing and is left
-to the opening."""
+to the opening. Gradio's Plotly chunk is asked for before the opening leaves, and once (its code runs
+while the server draws; page/early_plotly.py)."""
 import json
 
 import pytest
@@ -36,7 +37,8 @@ def test_a_page_says_it_is_opening_until_its_opening_arrives(app, browser, scree
         context.close()
 
 
-# Records each call to the server's queue: its input values, and whether the page had opened when it left.
+# Records each call to the server's queue: its input values, whether the page had opened when it left,
+# and when it left (ms since the page's start, as performance's resource entries count).
 RECORD_CALLS = """(() => {
     window.queueCalls = [];
     const send = window.fetch;
@@ -44,11 +46,17 @@ RECORD_CALLS = """(() => {
         const url = typeof input === 'string' ? input : input.url;
         if (url.includes('/queue/join') && init && init.body) {
             const opened = !!(window.playgroundDraws && window.playgroundDraws.opened);
-            window.queueCalls.push({opened, data: JSON.parse(init.body).data});
+            window.queueCalls.push({opened, data: JSON.parse(init.body).data, at: performance.now()});
         }
         return send.apply(this, arguments);
     };
 })()"""
+
+
+# When the page asked for Gradio's Plotly chunk, per request (ms since the page's start).
+PLOTLY_REQUESTS = """() => performance.getEntriesByType('resource')
+    .filter((entry) => /\\/assets\\/PlotlyPlot-[^/]*\\.js$/.test(new URL(entry.name).pathname))
+    .map((entry) => entry.startTime)"""
 
 
 @pytest.mark.parametrize("locale, lang, title", [("en-US", "en", "layer 1, head 0"), ("zh-CN", "zh-CN", "第 1 层，第 0 个头")])
@@ -64,6 +72,11 @@ def test_a_link_is_drawn_in_one_round_trip(app, browser, screenshots, locale, la
         assert before, calls
         with_work = [data for data in before if data[:1] != [None]]
         assert len(with_work) == 1 and with_work[0][:2] == [lang, LINK.format(lang=lang)], before
+        # Plotly's code is asked for once, before the opening leaves (see page/early_plotly.py), not once
+        # the answer's first figure is mounted
+        plotly = page.evaluate(PLOTLY_REQUESTS)
+        opening_left = next(call["at"] for call in calls if call["data"][:1] != [None])
+        assert len(plotly) == 1 and plotly[0] < opening_left, (plotly, opening_left)
         screenshot(page, screenshots, f"opening-{lang}-one-round-trip")
     finally:
         page.context.close()

@@ -22,6 +22,7 @@ from ..session.workspace import SessionsFull
 from ..text.i18n import LANGUAGES, label, text
 from ..text.markup import literal
 from .context import PRIVATE
+from .early_plotly import LOAD_FUNCTION
 from . import drawing, hiding
 from .forms import Form, ModelName, Refused, decode_query, encode_query
 from .page_needs import PageNeeds
@@ -160,6 +161,7 @@ async (current, query, ...kept) => {{
   if (draws.opening !== VIEW) return [draws.opened ? current : null, null, ...kept.map(() => null)];
   draws.opening = null;
   draws.openingDrawn = VIEW;
+  window.{LOAD_FUNCTION}?.();       // Plotly's code runs while the server draws (see early_plotly)
   const linkedTab = document.getElementById(`tab-${{VIEW}}-button`);
   if (linkedTab?.getAttribute('aria-selected') !== 'true') draws.echo = VIEW;    // its answer selects the tab
   document.addEventListener('click', (event) => {{      // a tab the learner picks while the opening is on its way
