@@ -26,26 +26,22 @@ def accepted_text(entry: ModelEntry, lang: str) -> str:
     return text(lang, "accepted_chars", chars=literal(shown))
 
 
-@functools.lru_cache(maxsize=64)
-def _task_knobs(folder: str) -> tuple[str, tuple] | None:
+def trained_lengths(registry: ModelRegistry, entry: ModelEntry) -> tuple[int, int] | None:
+    """(shortest, longest) source a shipped task model was trained on, when its task has a length."""
+    if entry.source != "pretrained" or registry.get(entry.name) is None:
+        return None
+    return _task_lengths(str(registry.directory / entry.name))
+
+
+@functools.lru_cache(maxsize=64)          # a shipped model's task never changes; building one costs ms (dates)
+def _task_lengths(folder: str) -> tuple[int, int] | None:
     try:
         metadata = load_metadata(Path(folder))
     except (CheckpointError, OSError, ValueError):
         return None
     if not metadata.get("task"):
         return None
-    return metadata["task"], tuple(sorted((metadata.get("task_knobs") or {}).items()))
-
-
-def trained_lengths(registry: ModelRegistry, entry: ModelEntry) -> tuple[int, int] | None:
-    """(shortest, longest) source a shipped task model was trained on, when its task has a length."""
-    if entry.source != "pretrained" or registry.get(entry.name) is None:
-        return None
-    found = _task_knobs(str(registry.directory / entry.name))
-    if found is None:
-        return None
-    task = tasks.get(found[0], **dict(found[1]))
-    knobs = task.knobs
+    knobs = tasks.get(metadata["task"], **(metadata.get("task_knobs") or {})).knobs
     if "length" not in knobs:
         return None
     return knobs.get("min_length", knobs["length"]), knobs["length"]
