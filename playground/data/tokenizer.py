@@ -160,7 +160,15 @@ class Tokenizer(ABC):
         return type(other) is type(self) and other._state() == self._state()
 
     def __hash__(self) -> int:
-        return hash(self.to_json())
+        """The hash of the tokenizer's JSON, computed once: a tokenizer does not change once built, and
+        its JSON is large (a BPE's merges; views key their caches by the tokenizer)."""
+        if getattr(self, "_json_hash", None) is None:
+            self._json_hash = hash(self.to_json())
+        return self._json_hash
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the hash: another process hashes strings with its own seed."""
+        return {name: value for name, value in self.__dict__.items() if name != "_json_hash"}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(vocab_size={self.vocab_size})"

@@ -1,4 +1,5 @@
 import json
+import pickle
 
 import pytest
 import torch
@@ -167,6 +168,20 @@ def test_json_round_trip_is_exact(bpe):
         assert restored.vocab_size == tok.vocab_size
     assert tokenizer_from_json(bpe.to_json()).merges() == bpe.merges()
     assert json.loads(char.to_json())["type"] == "char"
+
+
+def test_equal_tokenizers_hash_alike_and_each_writes_its_json_once_for_it(bpe, monkeypatch):
+    for tok in (CharTokenizer.from_text("héllo"), bpe):
+        twin = tokenizer_from_json(tok.to_json())
+        written, to_json = [], type(tok).to_json
+        monkeypatch.setattr(type(tok), "to_json", lambda self: written.append(self) or to_json(self))
+        assert hash(tok) == hash(twin) and tok == twin
+        assert {tok: 1}[twin] == 1
+        hash(tok), hash(twin)
+        assert written == [tok, twin]                     # once each, however often it is hashed
+        copy = pickle.loads(pickle.dumps(tok))            # another process hashes with its own seed
+        assert "_json_hash" not in copy.__dict__ and copy == tok and hash(copy) == hash(tok)
+        monkeypatch.undo()
 
 
 @pytest.mark.parametrize(
