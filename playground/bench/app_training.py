@@ -190,6 +190,11 @@ class Training(threading.Thread):
         after = [step for at, step in self.steps if at >= start]
         return not self.job.done() and bool(after) and (not before or after[-1] > before[-1])
 
+    def reached_its_last_step(self) -> bool:
+        """Its run has ended at its last step (the Train form's steps): a run's own end, on a fast machine."""
+        last_step = copy_train_form().steps
+        return self.job.done() and bool(self.steps) and self.steps[-1][1] >= last_step
+
     def stop(self) -> None:
         self.client.predict(*copy_form(), api_name="/train_stop")
         self.join(timeout=60)

@@ -12,7 +12,8 @@ server's own time per student call are reported. Also runnable alone: python -m 
 active_sessions_evicted_by_new_sessions: 30 students open the page and keep working (29 step through
 a generation every 2 s, one trains), while NEW_SESSIONS new sessions arrive, half of them opening the
 page and half only calling the API. A student whose generation starts over at step 1, or whose
-training stops, lost its session (goal 0).
+training stops before its run's own end (its last step, or the time a run may take), lost its
+session (goal 0).
 
 Only localhost is contacted; every loop is bounded in count and time.
 """
@@ -247,7 +248,8 @@ def eviction_lines(url: str, prompts: list[tuple[str, str]], finished: tuple[byt
         outcome = _in_child(lambda: asyncio.run(_arrivals(url, prompts, finished, new_sessions, window_s)),
                             window_s + new_sessions + 2 * load.CALL_LIMIT_S + 60)
         ran_out = time.perf_counter() - started >= RUN_SECONDS - 5        # a run's own end, not a loss
-        training_kept = trainer.trained_throughout(window_start) or (trainer.job.done() and ran_out)
+        training_kept = (trainer.trained_throughout(window_start) or (trainer.job.done() and ran_out)
+                         or trainer.reached_its_last_step())
     finally:
         trainer.stop()
     evicted = len(outcome["lost"]) + (not training_kept)

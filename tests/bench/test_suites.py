@@ -213,6 +213,14 @@ def test_a_training_counts_as_running_only_if_it_advanced_until_the_end(steps, d
     assert _training(steps, done).trained_throughout(start=4.0) is running
 
 
+def test_a_training_ended_at_its_presets_last_step_ended_on_its_own():
+    last = app_training.copy_train_form().steps
+    assert _training([(1.0, last - 10), (5.0, last)], True).reached_its_last_step()
+    assert not _training([(1.0, last - 10), (5.0, last)], False).reached_its_last_step()     # still streaming
+    assert not _training([(1.0, 10), (5.0, 20)], True).reached_its_last_step()               # stopped short
+    assert not _training([], True).reached_its_last_step()
+
+
 def test_the_viewer_metric_is_null_unless_both_trainings_kept_running():
     times = [float(t) for t in range(1, 101)]
     assert app_training.viewer_line(times, [], [True, True])["value"] == pytest.approx(95.05)
