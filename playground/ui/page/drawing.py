@@ -140,7 +140,12 @@ def watch_js() -> str:
     const now = performance.now();
     if (!draws.opened && now - started > retryMs * (reopened + 1)) {{
       const reopen = document.getElementById('{REOPEN_ID}');
-      if (reopened < {RETRIES} && reopen) {{ reopened += 1; reopen.click(); }} else stuck();
+      if (reopened < {RETRIES} && reopen) {{
+        reopened += 1;
+        draws.echo = null;             // the lost opening's answer, and the select it was to cause, never came
+        unmark();                      // its mark: the opening asked for now marks the panels again
+        reopen.click();
+      }} else stuck();
     }}
     for (const [view, since] of Object.entries(draws.opened ? draws.asked : {{}})) {{   // before: the opening's watch
       if (now - since < retryMs) continue;
