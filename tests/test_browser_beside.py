@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from tests import browser_beside
-from tests.browser_beside import BROWSER_TESTS, FIRST_PART, HALF, ONE_PROCESS, PART
+from tests.browser_beside import BROWSER_TESTS, HALF, ONE_PROCESS
 
 TESTS = BROWSER_TESTS.parent
 REPO = TESTS.parent
@@ -22,7 +22,6 @@ def session(*args: str, ignore: tuple[str, ...] = (), collectonly: bool = False,
 @pytest.fixture(autouse=True)
 def a_first_process(monkeypatch):
     monkeypatch.delenv(HALF, raising=False)
-    monkeypatch.delenv(PART, raising=False)
     monkeypatch.delenv(ONE_PROCESS, raising=False)
 
 
@@ -52,12 +51,12 @@ def test_one_process_when_asked(monkeypatch):
 def test_each_process_collects_its_own_half(monkeypatch):
     config = session("tests").config
     ui, e2e_file = TESTS / "ui" / "test_links.py", BROWSER_TESTS / "test_links_in_browser.py"
-    monkeypatch.setattr(browser_beside, "_halves", [object(), object()])    # this process handed them on
+    monkeypatch.setattr(browser_beside, "_half", object())                  # this process handed them on
     assert browser_beside.pytest_ignore_collect(BROWSER_TESTS, config) is True
     assert browser_beside.pytest_ignore_collect(e2e_file, config) is True
     assert browser_beside.pytest_ignore_collect(ui, config) is None
-    monkeypatch.setattr(browser_beside, "_halves", [])
-    monkeypatch.setenv(HALF, "browser")                                     # a browser process
+    monkeypatch.setattr(browser_beside, "_half", None)
+    monkeypatch.setenv(HALF, "browser")                                     # the second process
     assert browser_beside.pytest_ignore_collect(ui, config) is True
     assert browser_beside.pytest_ignore_collect(TESTS / "test_checkpoint.py", config) is True
     for kept in (TESTS, BROWSER_TESTS, e2e_file):
@@ -65,23 +64,19 @@ def test_each_process_collects_its_own_half(monkeypatch):
     assert browser_beside.runs_browser_tests_alone(config)
 
 
-def test_the_run_fails_when_any_process_fails(monkeypatch):
-    def finished(own: int, *browser: int) -> int:
-        halves = [SimpleNamespace(wait=lambda code=code: code, stop=lambda code=code: code) for code in browser]
-        monkeypatch.setattr(browser_beside, "_halves", halves)
+def test_the_run_fails_when_either_half_fails(monkeypatch):
+    def finished(own: int, browser: int) -> int:
+        monkeypatch.setattr(browser_beside, "_half", SimpleNamespace(wait=lambda: browser, stop=lambda: browser))
         run = SimpleNamespace(exitstatus=own)
         browser_beside.pytest_sessionfinish(run)
         return run.exitstatus
 
-    assert finished(0, 0, 0) == 0
-    assert finished(0, 1, 0) == 1
-    assert finished(0, 0, 1) == 1
-    assert finished(1, 0, 0) == 1
-    assert finished(5, 0, 0) == 0                    # every test of this half deselected: the others ran
-    assert finished(5, 5, 0) == 0                    # a part with no test named on the command line
-    assert finished(0, 5, 5) == 0
-    assert finished(5, 5, 5) == 5                    # no test anywhere
-    assert finished(2, 1, 0) == 2                    # interrupted here: that is what the run says
+    assert finished(0, 0) == 0
+    assert finished(0, 1) == 1
+    assert finished(1, 0) == 1
+    assert finished(5, 0) == 0                       # every test of this half deselected: the other ran
+    assert finished(0, 5) == 0
+    assert finished(2, 1) == 2                       # interrupted here: that is what the run says
 
 
 def test_a_browser_run_alone_keeps_one_browser(monkeypatch):
@@ -99,12 +94,12 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
     deselected = []
     config = SimpleNamespace(hook=SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)))
 
-    monkeypatch.setattr(browser_beside, "_halves", [object(), object()])
+    monkeypatch.setattr(browser_beside, "_half", object())
     items = [ui, e2e]
     browser_beside.keep_own_half(config, items)
     assert items == [ui] and deselected == [e2e]
 
-    monkeypatch.setattr(browser_beside, "_halves", [])
+    monkeypatch.setattr(browser_beside, "_half", None)
     monkeypatch.setenv(HALF, "browser")
     items, deselected[:] = [ui, e2e], []
     browser_beside.keep_own_half(config, items)
@@ -119,24 +114,7 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
 def test_an_interrupted_run_stops_the_browser_half_instead_of_waiting_for_it(monkeypatch):
     calls = []
     half = SimpleNamespace(wait=lambda: calls.append("wait") or 0, stop=lambda: calls.append("stop") or 2)
-    monkeypatch.setattr(browser_beside, "_halves", [half, half])
+    monkeypatch.setattr(browser_beside, "_half", half)
     run = SimpleNamespace(exitstatus=2)
     browser_beside.pytest_sessionfinish(run)
-    assert calls == ["stop", "stop"] and run.exitstatus == 2
-
-
-def test_each_browser_process_keeps_its_part_and_every_module_has_one(monkeypatch):
-    modules = sorted(BROWSER_TESTS.glob("test_*.py"))
-    assert FIRST_PART <= {path.stem for path in modules}                  # no name left of a module gone
-    first = [path for path in modules if browser_beside.part_of(path) == 1]
-    assert first and len(first) < len(modules)
-    items = [SimpleNamespace(path=path) for path in modules]
-    config = SimpleNamespace(hook=SimpleNamespace(pytest_deselected=lambda items: None))
-    monkeypatch.setenv(HALF, "browser")
-    kept = {}
-    for part in (1, 2):
-        monkeypatch.setenv(PART, str(part))
-        kept[part] = list(items)
-        browser_beside.keep_own_half(config, kept[part])
-    assert [item.path for item in kept[1]] == first
-    assert sorted(item.path for item in kept[1] + kept[2]) == modules      # each module in one part, once
+    assert calls == ["stop"] and run.exitstatus == 2
