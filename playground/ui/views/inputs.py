@@ -2,12 +2,6 @@
 trained on (a task model trained on 10-letter sources writes 10 letters whatever it reads)."""
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
-from playground.checkpoint import CheckpointError, load_metadata
-from playground.data import tasks
-
 from playground.zoo import ModelEntry, ModelRegistry
 from ..text.i18n import text
 from ..text.markup import literal
@@ -27,21 +21,11 @@ def accepted_text(entry: ModelEntry, lang: str) -> str:
 
 
 def trained_lengths(registry: ModelRegistry, entry: ModelEntry) -> tuple[int, int] | None:
-    """(shortest, longest) source a shipped task model was trained on, when its task has a length."""
-    if entry.source != "pretrained" or registry.get(entry.name) is None:
+    """(shortest, longest) source a shipped task model was trained on, when its task has a length
+    (the task its registry entry was loaded with)."""
+    if entry.source != "pretrained" or registry.get(entry.name) is None or entry.task is None:
         return None
-    return _task_lengths(str(registry.directory / entry.name))
-
-
-@functools.lru_cache(maxsize=64)          # a shipped model's task never changes; building one costs ms (dates)
-def _task_lengths(folder: str) -> tuple[int, int] | None:
-    try:
-        metadata = load_metadata(Path(folder))
-    except (CheckpointError, OSError, ValueError):
-        return None
-    if not metadata.get("task"):
-        return None
-    knobs = tasks.get(metadata["task"], **(metadata.get("task_knobs") or {})).knobs
+    knobs = entry.task.knobs
     if "length" not in knobs:
         return None
     return knobs.get("min_length", knobs["length"]), knobs["length"]
