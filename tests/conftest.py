@@ -3,7 +3,7 @@
 The library's tests run on the process's device (playground.device): CUDA where there is a GPU,
 else the CPU; PLAYGROUND_DEVICE=cuda (or cpu, mps) picks it. When it names a device this machine
 lacks, every test is skipped, saying so. A run of browser tests and others runs the browser tests
-in a second process beside this one (tests/browser_beside.py).
+in two more processes beside this one (tests/browser_beside.py).
 """
 import pytest
 import torch
@@ -14,6 +14,7 @@ from .browser_beside import (  # noqa: F401  (hooks: the browser tests run besid
     keep_own_half,
     pytest_collection,
     pytest_ignore_collect,
+    pytest_runtestloop,
     pytest_sessionfinish,
     pytest_terminal_summary,
     pytest_unconfigure,

@@ -1,4 +1,5 @@
-"""Which runs hand the browser tests to a second process, and what each process then collects."""
+"""Which runs hand the browser tests to browser processes, what each process then collects, and how the
+browser processes share the modules between them."""
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -51,12 +52,12 @@ def test_one_process_when_asked(monkeypatch):
 def test_each_process_collects_its_own_half(monkeypatch):
     config = session("tests").config
     ui, e2e_file = TESTS / "ui" / "test_links.py", BROWSER_TESTS / "test_links_in_browser.py"
-    monkeypatch.setattr(browser_beside, "_half", object())                  # this process handed them on
+    monkeypatch.setattr(browser_beside, "_halves", [object()])              # this process handed them on
     assert browser_beside.pytest_ignore_collect(BROWSER_TESTS, config) is True
     assert browser_beside.pytest_ignore_collect(e2e_file, config) is True
     assert browser_beside.pytest_ignore_collect(ui, config) is None
-    monkeypatch.setattr(browser_beside, "_half", None)
-    monkeypatch.setenv(HALF, "browser")                                     # the second process
+    monkeypatch.setattr(browser_beside, "_halves", [])
+    monkeypatch.setenv(HALF, "browser")                                     # a browser process
     assert browser_beside.pytest_ignore_collect(ui, config) is True
     assert browser_beside.pytest_ignore_collect(TESTS / "test_checkpoint.py", config) is True
     for kept in (TESTS, BROWSER_TESTS, e2e_file):
@@ -64,19 +65,21 @@ def test_each_process_collects_its_own_half(monkeypatch):
     assert browser_beside.runs_browser_tests_alone(config)
 
 
-def test_the_run_fails_when_either_half_fails(monkeypatch):
-    def finished(own: int, browser: int) -> int:
-        monkeypatch.setattr(browser_beside, "_half", SimpleNamespace(wait=lambda: browser, stop=lambda: browser))
+def test_the_run_fails_when_any_process_fails(monkeypatch):
+    def finished(own: int, *browser: int) -> int:
+        halves = [SimpleNamespace(wait=lambda code=code: code, stop=lambda code=code: code) for code in browser]
+        monkeypatch.setattr(browser_beside, "_halves", halves)
         run = SimpleNamespace(exitstatus=own)
         browser_beside.pytest_sessionfinish(run)
         return run.exitstatus
 
-    assert finished(0, 0) == 0
-    assert finished(0, 1) == 1
-    assert finished(1, 0) == 1
-    assert finished(5, 0) == 0                       # every test of this half deselected: the other ran
-    assert finished(0, 5) == 0
-    assert finished(2, 1) == 2                       # interrupted here: that is what the run says
+    assert finished(0, 0, 0) == 0
+    assert finished(0, 1, 0) == 1
+    assert finished(0, 0, 1) == 1
+    assert finished(1, 0, 0) == 1
+    assert finished(5, 0, 0) == 0                    # every test of this process deselected: the others ran
+    assert finished(0, 5, 0) == 0
+    assert finished(2, 1, 0) == 2                    # interrupted here: that is what the run says
 
 
 def test_a_browser_run_alone_keeps_one_browser(monkeypatch):
@@ -94,12 +97,12 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
     deselected = []
     config = SimpleNamespace(hook=SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)))
 
-    monkeypatch.setattr(browser_beside, "_half", object())
+    monkeypatch.setattr(browser_beside, "_halves", [object()])
     items = [ui, e2e]
     browser_beside.keep_own_half(config, items)
     assert items == [ui] and deselected == [e2e]
 
-    monkeypatch.setattr(browser_beside, "_half", None)
+    monkeypatch.setattr(browser_beside, "_halves", [])
     monkeypatch.setenv(HALF, "browser")
     items, deselected[:] = [ui, e2e], []
     browser_beside.keep_own_half(config, items)
@@ -111,10 +114,48 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
     assert items == [ui, e2e] and deselected == []
 
 
-def test_an_interrupted_run_stops_the_browser_half_instead_of_waiting_for_it(monkeypatch):
+def test_an_interrupted_run_stops_the_browser_processes_instead_of_waiting_for_them(monkeypatch):
     calls = []
     half = SimpleNamespace(wait=lambda: calls.append("wait") or 0, stop=lambda: calls.append("stop") or 2)
-    monkeypatch.setattr(browser_beside, "_half", half)
+    monkeypatch.setattr(browser_beside, "_halves", [half, half])
     run = SimpleNamespace(exitstatus=2)
     browser_beside.pytest_sessionfinish(run)
-    assert calls == ["stop"] and run.exitstatus == 2
+    assert calls == ["stop", "stop"] and run.exitstatus == 2
+
+
+def items_of(*modules: tuple[str, int]) -> list:
+    """Stand-ins of collected items: `count` tests of each (module stem, count), in collection order."""
+    return [SimpleNamespace(path=BROWSER_TESTS / f"{stem}.py", name=f"{stem}::{n}")
+            for stem, count in modules for n in range(count)]
+
+
+def test_the_longest_modules_come_first_each_in_its_own_order():
+    longest, second = browser_beside.LONGEST_FIRST[:2]
+    items = items_of(("test_a_in_browser", 2), (second, 1), ("test_b_in_browser", 1), (longest, 3))
+    groups = browser_beside.by_module(items)
+    assert [[item.name for item in group] for group in groups] == [
+        [f"{longest}::0", f"{longest}::1", f"{longest}::2"], [f"{second}::0"],
+        ["test_a_in_browser::0", "test_a_in_browser::1"], ["test_b_in_browser::0"]]
+
+
+def test_two_processes_run_every_module_once_and_keep_fixtures_across_their_own(tmp_path):
+    items = items_of(("test_a_in_browser", 2), ("test_b_in_browser", 1), ("test_c_in_browser", 3),
+                     ("test_d_in_browser", 1))
+    claim = browser_beside.claim_in(str(tmp_path))
+    first, second = browser_beside.claimed_items(items, claim), browser_beside.claimed_items(items, claim)
+    ran = {"first": [], "second": []}
+    # The first process's first module is long: the second claims the others meanwhile, in turn.
+    ran["first"].append(next(first))
+    for pair in second:
+        ran["second"].append(pair)
+    ran["first"].extend(first)
+    names = {process: [(item.name, following and following.name) for item, following in pairs]
+             for process, pairs in ran.items()}
+    assert names["first"] == [("test_a_in_browser::0", "test_a_in_browser::1"), ("test_a_in_browser::1", None)]
+    assert names["second"] == [("test_b_in_browser::0", "test_c_in_browser::0"),
+                               ("test_c_in_browser::0", "test_c_in_browser::1"),
+                               ("test_c_in_browser::1", "test_c_in_browser::2"),
+                               ("test_c_in_browser::2", "test_d_in_browser::0"),
+                               ("test_d_in_browser::0", None)]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["test_a_in_browser", "test_b_in_browser",
+                                                                "test_c_in_browser", "test_d_in_browser"]
