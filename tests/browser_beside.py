@@ -5,8 +5,9 @@ The halves wait on different things: the library's tests keep one core busy with
 tests mostly wait for an app server and chromium to draw. Each browser process gets the same command
 line and the same options, collects the browser tests alone and runs the modules it claims: it takes
 the next module no process has taken yet (longest first, see LONGEST_FIRST), so the two end about
-together whatever the machine's speed. This process leaves the browser tests out, and at its end waits
-for both, prints their reports and fails when one failed.
+together whatever the machine's speed. This process leaves the browser tests out, runs the others at a
+lower priority (LIBRARY_NICENESS), and at its end waits for both, prints their reports and fails when
+one failed.
 PLAYGROUND_TESTS_IN_ONE_PROCESS=1 runs everything in one process, one test after another.
 """
 from __future__ import annotations
@@ -25,6 +26,9 @@ BROWSER_TESTS = Path(__file__).resolve().parent / "e2e"
 HALF = "PLAYGROUND_TESTS_HALF"                          # "browser" in a browser process
 CLAIMS = "PLAYGROUND_BROWSER_CLAIMS"                    # the folder where browser processes claim modules
 BROWSER_PROCESSES = 2
+# This process's niceness while browser processes run beside it: the browser tests wait on an app server
+# and chromium drawing in time, the library's tests on nothing but the CPU, so these yield it first.
+LIBRARY_NICENESS = 5
 # Modules that take longest (measured on a 2-core machine), claimed first so that no process starts a
 # long one while the other is about to end; every other module follows in collection order.
 LONGEST_FIRST = ("test_lessons_in_browser", "test_rooms_in_browser", "test_links_in_browser",
@@ -111,6 +115,7 @@ def pytest_collection(session) -> None:
     if _asks_for_both(session):
         _claims = tempfile.TemporaryDirectory(prefix="playground-browser-claims-")
         _halves[:] = [BrowserHalf(session.config, _claims.name) for _ in range(BROWSER_PROCESSES)]
+        os.nice(LIBRARY_NICENESS)
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
