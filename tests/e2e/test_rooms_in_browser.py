@@ -213,8 +213,8 @@ def walk(pages, screenshots) -> Walk:
         pick(phone, view, at_once=True)          # in reach of one tap: its button is on screen (`button`)
         if view != "attention":
             pick(presenter, view, at_once=True)
-        if view == "generate":              # its link names steps: one Step draws the candidates
-            presenter.wait_for_selector("#tab-generate", state="visible")
+        if view == "generate":              # one Step draws the candidates, pressed once the tab is drawn
+            drawn_tab(presenter, view, settled=False)     # (a click during a first draw: test_tab_order's)
             presenter.click("#generate-step")
         drawn_tab(desktop, view)
         audit_tab(desktop, walk, f"en {view}", view)
