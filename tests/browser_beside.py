@@ -73,7 +73,7 @@ def runs_browser_tests_alone(config) -> bool:
     return all(_inside(path, BROWSER_TESTS) for path in _run_paths(config))
 
 
-class BrowserHalf:
+class BrowserProcess:
     """A browser process, running the modules it claims of the browser tests of this run's command line."""
 
     def __init__(self, config, claims: str):
@@ -105,7 +105,7 @@ class BrowserHalf:
         self.output.close()
 
 
-_halves: list[BrowserHalf] = []
+_browser_processes: list[BrowserProcess] = []
 _claims: tempfile.TemporaryDirectory | None = None
 
 
@@ -114,14 +114,14 @@ def pytest_collection(session) -> None:
     global _claims
     if _asks_for_both(session):
         _claims = tempfile.TemporaryDirectory(prefix="playground-browser-claims-")
-        _halves[:] = [BrowserHalf(session.config, _claims.name) for _ in range(BROWSER_PROCESSES)]
+        _browser_processes[:] = [BrowserProcess(session.config, _claims.name) for _ in range(BROWSER_PROCESSES)]
         os.nice(LIBRARY_NICENESS)
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     """This process leaves the browser tests to the browser processes; they keep to them."""
     path = Path(collection_path).resolve()
-    if _halves and _inside(path, BROWSER_TESTS):
+    if _browser_processes and _inside(path, BROWSER_TESTS):
         return True
     if os.environ.get(HALF) == "browser" and not (_inside(path, BROWSER_TESTS) or _inside(BROWSER_TESTS, path)):
         return True
@@ -131,7 +131,7 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
 def keep_own_half(config, items: list) -> None:
     """Deselect the other processes' tests among those collected here: files named on the command line
     are collected whatever pytest_ignore_collect says."""
-    if not _halves and os.environ.get(HALF) != "browser":
+    if not _browser_processes and os.environ.get(HALF) != "browser":
         return
     browser_half = os.environ.get(HALF) == "browser"
     kept = [item for item in items if _inside(Path(item.path).resolve(), BROWSER_TESTS) == browser_half]
@@ -174,7 +174,8 @@ def claimed_items(items: list, claim: Callable[[list], bool]) -> Iterator[tuple]
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session) -> bool | None:
-    """A browser process started by this module runs the modules it claims; the rest are deselected."""
+    """A browser process started by this module runs the modules it claims, as pytest's own loop runs
+    every item (its collection errors, -x and stops alike); the rest are deselected."""
     folder = os.environ.get(CLAIMS)
     if not folder or os.environ.get(HALF) != "browser" or session.config.option.collectonly:
         return None
@@ -194,8 +195,8 @@ def pytest_runtestloop(session) -> bool | None:
 
 def pytest_sessionfinish(session) -> None:
     """Wait for the browser processes; the run fails when any failed."""
-    for half in _halves:
-        code = half.stop() if session.exitstatus == INTERRUPTED else half.wait()
+    for browser in _browser_processes:
+        code = browser.stop() if session.exitstatus == INTERRUPTED else browser.wait()
         if code not in (0, NO_TESTS_COLLECTED) and session.exitstatus in (0, NO_TESTS_COLLECTED):
             session.exitstatus = code
         elif code == 0 and session.exitstatus == NO_TESTS_COLLECTED:
@@ -204,19 +205,20 @@ def pytest_sessionfinish(session) -> None:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     """The browser processes' own reports, after this one's."""
-    for number, half in enumerate(_halves, 1):
-        if half.process.returncode is None:
+    for number, browser in enumerate(_browser_processes, 1):
+        if browser.process.returncode is None:
             continue
-        terminalreporter.write_sep("=", f"browser tests (tests/e2e), process {number} of {len(_halves)}, run beside: "
-                                        f"exit code {half.process.returncode}")
-        terminalreporter.write(half.report())
+        code, count = browser.process.returncode, len(_browser_processes)
+        terminalreporter.write_sep("=", f"browser tests (tests/e2e), process {number} of {count}, run beside: "
+                                        f"exit code {code}")
+        terminalreporter.write(browser.report())
 
 
 def pytest_unconfigure() -> None:
     global _claims
-    for half in _halves:
-        half.close()
-    _halves.clear()
+    for browser in _browser_processes:
+        browser.close()
+    _browser_processes.clear()
     if _claims is not None:
         _claims.cleanup()
         _claims = None

@@ -52,11 +52,11 @@ def test_one_process_when_asked(monkeypatch):
 def test_each_process_collects_its_own_half(monkeypatch):
     config = session("tests").config
     ui, e2e_file = TESTS / "ui" / "test_links.py", BROWSER_TESTS / "test_links_in_browser.py"
-    monkeypatch.setattr(browser_beside, "_halves", [object()])              # this process handed them on
+    monkeypatch.setattr(browser_beside, "_browser_processes", [object()])   # this process handed them on
     assert browser_beside.pytest_ignore_collect(BROWSER_TESTS, config) is True
     assert browser_beside.pytest_ignore_collect(e2e_file, config) is True
     assert browser_beside.pytest_ignore_collect(ui, config) is None
-    monkeypatch.setattr(browser_beside, "_halves", [])
+    monkeypatch.setattr(browser_beside, "_browser_processes", [])
     monkeypatch.setenv(HALF, "browser")                                     # a browser process
     assert browser_beside.pytest_ignore_collect(ui, config) is True
     assert browser_beside.pytest_ignore_collect(TESTS / "test_checkpoint.py", config) is True
@@ -67,8 +67,8 @@ def test_each_process_collects_its_own_half(monkeypatch):
 
 def test_the_run_fails_when_any_process_fails(monkeypatch):
     def finished(own: int, *browser: int) -> int:
-        halves = [SimpleNamespace(wait=lambda code=code: code, stop=lambda code=code: code) for code in browser]
-        monkeypatch.setattr(browser_beside, "_halves", halves)
+        processes = [SimpleNamespace(wait=lambda code=code: code, stop=lambda code=code: code) for code in browser]
+        monkeypatch.setattr(browser_beside, "_browser_processes", processes)
         run = SimpleNamespace(exitstatus=own)
         browser_beside.pytest_sessionfinish(run)
         return run.exitstatus
@@ -97,12 +97,12 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
     deselected = []
     config = SimpleNamespace(hook=SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)))
 
-    monkeypatch.setattr(browser_beside, "_halves", [object()])
+    monkeypatch.setattr(browser_beside, "_browser_processes", [object()])
     items = [ui, e2e]
     browser_beside.keep_own_half(config, items)
     assert items == [ui] and deselected == [e2e]
 
-    monkeypatch.setattr(browser_beside, "_halves", [])
+    monkeypatch.setattr(browser_beside, "_browser_processes", [])
     monkeypatch.setenv(HALF, "browser")
     items, deselected[:] = [ui, e2e], []
     browser_beside.keep_own_half(config, items)
@@ -116,8 +116,8 @@ def test_files_named_on_the_command_line_are_deselected_in_the_other_half(monkey
 
 def test_an_interrupted_run_stops_the_browser_processes_instead_of_waiting_for_them(monkeypatch):
     calls = []
-    half = SimpleNamespace(wait=lambda: calls.append("wait") or 0, stop=lambda: calls.append("stop") or 2)
-    monkeypatch.setattr(browser_beside, "_halves", [half, half])
+    browser = SimpleNamespace(wait=lambda: calls.append("wait") or 0, stop=lambda: calls.append("stop") or 2)
+    monkeypatch.setattr(browser_beside, "_browser_processes", [browser, browser])
     run = SimpleNamespace(exitstatus=2)
     browser_beside.pytest_sessionfinish(run)
     assert calls == ["stop", "stop"] and run.exitstatus == 2
