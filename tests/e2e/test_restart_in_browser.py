@@ -13,11 +13,12 @@ import pytest
 from playground.ui.session.kept_models import STORAGE_KEY as KEPT_MODEL_KEY
 from playground.ui.tabs.lessons.layout import STORAGE_KEY as LESSON_KEY
 
-from .pages import choose_model, drawn, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
+from .pages import address, choose_model, drawn, markdown, no_error_toast, open_page, open_tab, screenshot, wait_until
 from .test_examples_in_browser import click_example, example_labels
 
 LESSON = "?view=lessons&lesson=masks&lang=en"
 CLASS_LINK = "?view=attention&model=copy&text=abcdefghij&kind=cross&layer=0&head=0&lang=en"
+LINK_TO_ANOTHER_MODEL = "?view=attention&model=reverse&text=abcdefghij&kind=cross&layer=1&head=2&lang=en"
 MODEL_PAGES = [("en-US", "en", "Reload the page"), ("zh-CN", "zh-CN", "请刷新页面")]
 
 
@@ -124,6 +125,23 @@ def test_a_model_trained_before_a_restart_comes_back_from_the_browser(restarted,
     drawn(page, "attention-grid")
     no_error_toast(page)
     screenshot(page, screenshots, f"restart-{lang}-2-model-back")
+
+
+def test_a_link_opened_in_a_browser_that_keeps_a_trained_model_shows_what_it_names(restarted, screenshots):
+    """The kept model joins the link's session, and the link's model, text and head stay on show."""
+    page = restarted["en"]["page"].context.new_page()        # the same browser storage: the kept model
+    try:
+        page.goto(restarted["en"]["page"].url.split("?")[0] + LINK_TO_ANOTHER_MODEL)
+        page.wait_for_selector("#attention-grid .js-plotly-plot")
+        wait_until(lambda: markdown(page, "attention-summary").startswith("reverse"), "the linked model drawn")
+        assert page.input_value("#attention-text textarea") == "abcdefghij"
+        assert "model=reverse" in address(page) and "head=2" in address(page)
+        screenshot(page, screenshots, "restart-link-beside-kept-model")
+        choose_model(page, "attention-model", "trained-copy")      # and the kept model is the session's too
+        wait_until(lambda: markdown(page, "attention-summary").startswith("trained-copy"), "the kept model")
+        no_error_toast(page)
+    finally:
+        page.close()
 
 
 def test_a_class_session_on_a_machine_without_a_network_survives_a_restart(offline_app, restarted, screenshots):

@@ -338,18 +338,18 @@ class Opening:
             del header[self.tabs]        # and the learner, who may have picked another tab since, stays there
             return workspace, {ctx.language: workspace.language or lang, **header}
         requests.opened = True
+        self._keep(workspace, page, view, kept_values)
         with workspace.lock:
             workspace.language = lang
             named_models = [name for name, spec in (page.form.params().items() if page.form is not None else ())
                             if isinstance(spec, ModelName) and name in page.named]
-            if named_models:                       # the model the link shows first is the one to work with
-                workspace.choose_model(getattr(page.form, named_models[0]))
+            if named_models:                       # the model the link shows first is the one to work with,
+                workspace.choose_model(getattr(page.form, named_models[0]))    # a kept one just restored or not
             if page.form is not None and page.given:
                 requests.forms[page.view] = page.form
                 workspace.drawn.pop(page.view, None)
             if page.present:
                 requests.folds.update(ctx.views)   # each tab folds its controls at its first draw (showing.tab_drawer)
-        self._keep(workspace, page, view, kept_values)
         return workspace, {ctx.language: lang, **header}
 
     def _keep(self, workspace, page: LinkedPage, view: str, kept_values) -> None:
