@@ -364,3 +364,30 @@ def pages_closed_after_module(browser):
     for context in browser.contexts:
         if context not in before:
             context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves what its pages showed: each open page's address in the report
+    and its window as screenshots/failed-<test>-<n>.png, and the end of its servers' logs (a failure
+    seen once is then read, not guessed)."""
+    outcome = yield
+    report = outcome.get_result()
+    browser = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
+    if report.when != "call" or not report.failed or browser is None:
+        return
+    directory = Path(os.environ.get("PLAYGROUND_SCREENSHOTS") or Path(__file__).parent / "screenshots")
+    directory.mkdir(parents=True, exist_ok=True)
+    shown = []
+    pages = [page for context in browser.contexts for page in context.pages]
+    for number, page in enumerate(pages):
+        path = directory / f"failed-{item.name[:80]}-{number}.png".replace("/", "_")
+        try:
+            page.screenshot(path=str(path), timeout=10_000)
+            shown.append(f"{page.url} -> {path}")
+        except Exception as error:               # a page closing or crashed: say so, keep the others
+            shown.append(f"{page.url} (no screenshot: {type(error).__name__})")
+    report.sections.append(("pages at the failure", "\n".join(shown) or "no page open"))
+    for name, server in item.funcargs.items():
+        if isinstance(server, AppServer) and server.log_path.is_file():
+            report.sections.append((f"{name}'s log, its end", server.log_path.read_text(errors="replace")[-3000:]))
