@@ -225,6 +225,20 @@ def open_tab(page, key: str) -> None:
     page.wait_for_selector(f"#tab-{key}:not([aria-busy])", state="visible")
 
 
+# Resolves two frames from now: Gradio's page draws a closed accordion's contents when it opens, then a
+# frame later sets their first values again (render_previously_invisible_children in its core-*.js),
+# replacing what was typed in between.
+TWO_FRAMES_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))"
+
+
+def open_panel(page, elem_id: str) -> None:
+    """Open the accordion `elem_id` and wait until its contents have their first values, so what is
+    typed into them next stays (on a busy machine the Hub box went back to its default name after
+    the name was typed, and the load asked for the default)."""
+    page.click(f"#{elem_id} .label-wrap")
+    page.evaluate(TWO_FRAMES_JS)
+
+
 def tab_label(page, key: str) -> str:
     return page.inner_text(f"#tab-{key}-button").strip()
 

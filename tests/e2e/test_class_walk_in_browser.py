@@ -10,8 +10,8 @@ import pytest
 
 from playground.ui.session.examples import CHINESE_MODEL
 
-from .pages import (CJK, address, choose_model, drawn, error_toast, markdown, no_error_toast, open_page, open_tab, screenshot,
-                    wait_until)
+from .pages import (CJK, address, choose_model, drawn, error_toast, markdown, no_error_toast, open_page, open_panel,
+                    open_tab, screenshot, wait_until)
 
 OFFLINE_START_SECONDS = 15      # a game starts within this on a machine without the corpus or a network
 STAND_IN_SAID = {"en": "Tiny Shakespeare is not on this machine", "zh-CN": "这台机器上没有 tiny Shakespeare"}
@@ -104,7 +104,7 @@ def test_a_hub_load_without_a_network_fails_at_once_and_says_why_in_its_status(a
         pytest.skip("this machine reaches the Hub (the test is of a classroom without a network)")
     page = open_page(browser, app.url + f"?lang={lang}", locale, tab="lessons")
     try:
-        page.click("#own-model-panel .label-wrap")
+        open_panel(page, "own-model-panel")
         box = "#hub-repository textarea, #hub-repository input"
         wait_until(lambda: page.input_value(box) == "gpt2", "the opened panel's box to show its default name")
         page.fill(box, "openai-community/gpt2")

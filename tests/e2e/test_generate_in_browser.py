@@ -12,6 +12,7 @@ from .pages import (
     error_toast,
     markdown,
     open_page,
+    open_panel,
     page_at,
     screenshot,
     type_into,
@@ -118,7 +119,7 @@ def test_an_uploaded_model_is_picked_and_the_tab_redrawn_for_it(app, browser, pr
     page.click("#generate-step")
     wait_until(lambda: markdown(page, "generate-status").startswith("Step 1:"), "one step")
     copy_accepts = markdown(page, "generate-accepted")
-    page.click("#own-model-panel .label-wrap")
+    open_panel(page, "own-model-panel")
     page.set_input_files("#model-upload input[type=file]", str(upload))
     wait_until(lambda: "mine-upload" in markdown(page, "model-upload-status"), "the upload accepted")
     wait_until(lambda: "mine-upload" in markdown(page, "generate-status"), "the tab redrawn for the uploaded model")

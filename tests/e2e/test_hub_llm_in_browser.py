@@ -11,7 +11,7 @@ from playground.ui.header import hub_models
 from tests.hub.llama_helpers import save_random_llm
 from tests.ui.serving import serve
 
-from .pages import error_toast, markdown, open_page, screenshot, wait_until
+from .pages import error_toast, markdown, open_page, open_panel, screenshot, wait_until
 
 pytest.importorskip("transformers")
 
@@ -33,7 +33,7 @@ def hub_app(pretrained_dir, tmp_path_factory):
 
 def test_a_qwen2_model_loads_from_the_hub_panel_and_the_attention_tab_is_drawn_for_it(hub_app, browser, screenshots):
     page = open_page(browser, hub_app, "zh-CN", tab="attention")
-    page.click("#own-model-panel .label-wrap")
+    open_panel(page, "own-model-panel")
     page.fill("#hub-repository input", "Qwen/Qwen2.5-0.5B")              # one line: an input, not a textarea
     page.click("#hub-load")
     wait_until(lambda: "已载入" in markdown(page, "hub-status"), "the load's status", seconds=60)

@@ -13,7 +13,7 @@ import pytest
 from playground.ui.page.forms import encode_query
 
 from ..payloads import LONG_NAME, PAYLOADS, payload_bpe, payload_checkpoint
-from .pages import CJK, VIEWPORT, WAIT_SECONDS, drawn, markdown, open_tab, type_into, wait_until
+from .pages import CJK, VIEWPORT, WAIT_SECONDS, drawn, markdown, open_panel, open_tab, type_into, wait_until
 
 # Recorded from the first script the page runs: every policy violation the browser reports.
 VIOLATIONS_JS = """
@@ -102,7 +102,7 @@ def test_payloads_from_a_link_and_an_upload_stay_text(app, browser, tmp_path, lo
 
     tokenizer = payload_bpe()
     upload = payload_checkpoint(tmp_path, "decoder_only", tokenizer, "payload")
-    page.click("#own-model-panel .label-wrap")
+    open_panel(page, "own-model-panel")
     page.set_input_files("#model-upload input[type=file]", str(upload))
     wait_until(lambda: "mine-payload" in markdown(page, "model-upload-status"), "the upload accepted")
     wait_until(lambda: "mine-payload" in markdown(page, "attention-summary"), "the tab drawn for the upload",

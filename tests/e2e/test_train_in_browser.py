@@ -11,7 +11,7 @@ import time
 import pytest
 
 from .pages import (address, choose_model, drawn, error_toast, figure, has_data, markdown, no_error_toast, open_page,
-                    open_tab, screenshot, type_into, wait_until)
+                    open_panel, open_tab, screenshot, type_into, wait_until)
 
 SOURCE = "abcdefg"                    # letters the copy task knows
 CURVE_POINTS = 4                      # progress points seen before stopping
@@ -104,7 +104,7 @@ def test_train_the_copy_preset_stop_download_and_upload_it_back(page, screenshot
     download_info.value.save_as(saved)
     assert saved.name == "trained-copy.safetensors" and saved.stat().st_size > 0
 
-    page.click("#own-model-panel .label-wrap")
+    open_panel(page, "own-model-panel")
     damaged = tmp_path / "damaged.safetensors"
     damaged.write_bytes(saved.read_bytes()[:-16])
     page.set_input_files("#model-upload input[type=file]", str(damaged))       # refused, saying why
