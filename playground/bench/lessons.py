@@ -23,9 +23,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from playground.labs import get_lab
+from playground.train import recipes
 from playground.ui.course import LESSONS, Bilingual
 from playground.ui.page.runtime import configure_torch, warm_up
-from playground.ui.session import training
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.labs import session as lab_session
 from playground.ui.tabs.lessons import live
@@ -99,7 +99,7 @@ def run_claims(quick: bool) -> list:
                 for claim in list(live.run(Workspace(f"bench-{key}"), key, lang))[-1].claims]
     small = get_lab("float-mask").resized(
         model_changes=dict(d_model=32, d_ff=64), train_changes=dict(max_steps=30, warmup_steps=5), rounds=3)
-    with _set(training, EVENT_EVERY_S=0.0, EVAL_EVERY_S=0.5, SNAPSHOT_EVERY_S=0.5), \
+    with _set(recipes, EVENT_EVERY_S=0.0, EVAL_EVERY_S=0.5, SNAPSHOT_EVERY_S=0.5), \
             _set(live, UPDATE_EVERY_S=0.0, COPY_GOAL=0.0, RHYME_GOAL=3.0), \
             _set(lab_session, get_lab=lambda lab_id: small):
         return [claim for key in live.LIVE for lang in ("en", "zh-CN")

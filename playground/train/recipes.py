@@ -242,14 +242,18 @@ def check_consistent(recipe: Recipe) -> None:
         raise InputError(CONFLICT_MESSAGES[key].format(**values), key, name, **values)
 
 
-def check_spec(recipe: Recipe, event_every_s: float = EVENT_EVERY_S, eval_every_s: float = EVAL_EVERY_S,
-               snapshot_every_s: float = SNAPSHOT_EVERY_S) -> TrainSpec:
+def check_spec(recipe: Recipe, event_every_s: float | None = None, eval_every_s: float | None = None,
+               snapshot_every_s: float | None = None) -> TrainSpec:
     """The recipe checked, once: every field in range, the fields consistent, a config the model accepts;
     or an InputError saying what to change.
 
     The run reports progress every ``event_every_s``, evaluates every ``eval_every_s`` and takes a
-    snapshot every ``snapshot_every_s`` seconds (the Train tab's live cadence by default).
+    snapshot every ``snapshot_every_s`` seconds (None: the Train tab's live cadence, EVENT_EVERY_S,
+    EVAL_EVERY_S and SNAPSHOT_EVERY_S as they are at the call).
     """
+    event_every_s = EVENT_EVERY_S if event_every_s is None else event_every_s
+    eval_every_s = EVAL_EVERY_S if eval_every_s is None else eval_every_s
+    snapshot_every_s = SNAPSHOT_EVERY_S if snapshot_every_s is None else snapshot_every_s
     recipe = check_fields(recipe)
     check_consistent(recipe)
     if recipe.schedule == "inverse_sqrt" and recipe.warmup < 1:

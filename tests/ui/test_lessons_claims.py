@@ -6,8 +6,8 @@ own findings agree too). A claim that contradicts its figure fails."""
 import pytest
 
 from playground.labs import get_lab
+from playground.train import recipes
 from playground.ui.course import LESSONS
-from playground.ui.session import training
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.labs import session as ui_labs
 from playground.ui.tabs.lessons import live
@@ -50,14 +50,14 @@ def test_a_figure_drawn_at_another_temperature_than_the_text_says_is_caught(regi
 @pytest.fixture
 def frequent_snapshots(monkeypatch):
     """Held-out metrics every second and head scores twice a second: points enough on a short run's curves."""
-    monkeypatch.setattr(training, "EVAL_EVERY_S", 1.0)
-    monkeypatch.setattr(training, "SNAPSHOT_EVERY_S", 0.5)
+    monkeypatch.setattr(recipes, "EVAL_EVERY_S", 1.0)
+    monkeypatch.setattr(recipes, "SNAPSHOT_EVERY_S", 0.5)
 
 
 @pytest.fixture
 def quick(monkeypatch, frequent_snapshots):
     """And progress at every step, sent to the page as it comes."""
-    monkeypatch.setattr(training, "EVENT_EVERY_S", 0.0)
+    monkeypatch.setattr(recipes, "EVENT_EVERY_S", 0.0)
     monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)
 
 

@@ -10,9 +10,9 @@ import plotly.graph_objects as go
 import pytest
 
 from playground.labs import get_lab
+from playground.train import recipes
 from playground.ui.course import LESSONS
 from playground.ui.page.context import training_slots
-from playground.ui.session import training
 from playground.ui.session.workspace import Workspace
 from playground.ui.tabs.labs import session as ui_labs
 from playground.ui.tabs.lessons import LessonsForm, handlers, live
@@ -26,9 +26,9 @@ STEP = re.compile(r"Step \*\*(\d+)\*\*")
 @pytest.fixture(autouse=True)
 def quick(monkeypatch):
     """Progress at every step, sent as it comes; held-out metrics and snapshots every second; tiny labs."""
-    monkeypatch.setattr(training, "EVENT_EVERY_S", 0.0)
-    monkeypatch.setattr(training, "EVAL_EVERY_S", 1.0)
-    monkeypatch.setattr(training, "SNAPSHOT_EVERY_S", 1.0)
+    monkeypatch.setattr(recipes, "EVENT_EVERY_S", 0.0)
+    monkeypatch.setattr(recipes, "EVAL_EVERY_S", 1.0)
+    monkeypatch.setattr(recipes, "SNAPSHOT_EVERY_S", 1.0)
     monkeypatch.setattr(ui_labs, "get_lab", lambda lab_id: tiny(get_lab(lab_id)))
     monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)
 

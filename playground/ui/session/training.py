@@ -29,9 +29,6 @@ from playground.train.metrics import perplexity
 from playground.train.recipes import (  # noqa: F401  (the tab's names for the recipes)
     DATA_BLOCK_SIZES,
     DATA_SOURCES,
-    EVAL_EVERY_S,
-    EVENT_EVERY_S,
-    SNAPSHOT_EVERY_S,
     TASK_PRESETS,
     TrainSpec,
     base_preset,
