@@ -132,7 +132,8 @@ def test_stop_ends_the_run_after_its_round_and_keeps_the_partial_result(monkeypa
             break
     with pytest.raises(gr.Error, match="already running"):
         check_can_run(workspace, form(), "en")
-    assert stop(workspace, form(), "en")["status"].startswith("**Stopping**")
+    assert stop(workspace, form(), "en")["status"].startswith("**Stopped** at step")      # once it has stopped
+    assert not workspace.labs.running
     final = list(stream)[-1]
     result = workspace.labs.kept[1]
     assert result.steps_done < result.steps_planned

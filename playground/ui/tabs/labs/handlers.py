@@ -183,12 +183,14 @@ def run(workspace: Workspace, form: LabsForm, lang: str) -> Iterator[dict]:
 
 
 def stop(workspace: Workspace, form: LabsForm, lang: str) -> dict:
-    """Ask the session's lab to end after its current round (the running event then shows the result)."""
+    """End the session's lab after its current round, and say where it stopped once it has (the running
+    event shows "Stopping" meanwhile, then the result). Said only then: a "Stopping" sent at once could
+    reach the page after the run's last update on a busy server, and stay there for good."""
     lab = check_lab(form.lab, lang)
     session = workspace.labs
     if session is None or not session.running:
         return {}
-    session.stop()
+    session.stop_and_wait()
     return {"status": status_text(session, lab, lang)}
 
 

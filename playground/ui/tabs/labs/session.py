@@ -60,7 +60,7 @@ class LabSession:
         """Run ``lab`` in the worker; yields batches of LabProgress and, last, the LabResult.
 
         Refused with a gr.Error while another lab of this session runs. Closing the generator (or
-        stop()) ends the run once every variant has finished the round in progress; its result
+        stop_and_wait()) ends the run once every variant has finished the round in progress; its result
         then compares the variants at that step.
         """
         return self._worker.launch(lambda put: self._work(put, lab), fail(lang, "err_lab_running"))
@@ -81,10 +81,6 @@ class LabSession:
                 put(result)
         finally:
             self.run = None                      # the trainers are freed; the result keeps what they showed
-
-    def stop(self) -> None:
-        """Ask the running lab to end after its current round."""
-        self._worker.stop()
 
     def stop_and_wait(self, timeout: float = STOP_WAIT_SECONDS) -> bool:
         """Ask the lab to end after its round; True once none runs (False if one still runs after ``timeout`` s)."""
