@@ -22,6 +22,7 @@ from .pages import (
     hover_text,
     markdown,
     open_page,
+    open_panel,
     open_tab,
     screenshot,
     tab_label,
@@ -127,7 +128,7 @@ def test_attention_draws_every_head_with_token_labels(english, screenshots):
     }""")
     assert math == {"fractions": 1, "source": False, "blocks": 1, "typesetter": False}
 
-    page.click("#attention-shapes-panel .label-wrap")
+    open_panel(page, "attention-shapes-panel")
     shapes = drawn(page, "attention-shapes")
     cells = [cell for column in shapes["traces"][0]["cells"] for cell in column]
     assert f"[1, {len(TEXT)}, 64]" in cells                           # [B, T, d_model] of untrained-gpt

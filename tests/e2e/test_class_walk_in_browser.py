@@ -17,10 +17,6 @@ OFFLINE_START_SECONDS = 15      # a game starts within this on a machine without
 STAND_IN_SAID = {"en": "Tiny Shakespeare is not on this machine", "zh-CN": "这台机器上没有 tiny Shakespeare"}
 
 
-def open_panel(page, elem_id: str) -> None:
-    page.click(f"#{elem_id} .label-wrap")
-
-
 @pytest.mark.parametrize("view, lang, refusal", [("generate", "zh-CN", "恰好一个字符"),
                                                  ("lesson", "en", "exactly one character")])
 def test_the_game_plays_offline_and_a_refused_guess_stays_explained_in_its_panel(offline_app, browser, screenshots,

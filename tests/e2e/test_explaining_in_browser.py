@@ -16,6 +16,7 @@ from .pages import (
     drawn,
     hover_text,
     markdown,
+    open_panel,
     screenshot,
     title_overflow,
     wait_until,
@@ -51,10 +52,6 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
-
-
-def open_panel(page, elem_id: str) -> None:
-    page.click(f"#{elem_id} .label-wrap")
 
 
 def linked(page) -> dict:

@@ -80,7 +80,7 @@ def test_the_panels_draw_for_the_prompt_and_the_accepted_characters_follow_it(ap
         page.press("#generate-prompt textarea", "Enter")
         wait_until(lambda: "⚠" not in markdown(page, "generate-accepted"), "the warning gone for 10 characters")
 
-    page.click("#generate-heads-off-panel .label-wrap")
+    open_panel(page, "generate-heads-off-panel")
     assert page.locator("#generate-ho-heads").inner_text().count("cross-attention") == 4   # the link's heads
     page.click("#generate-ho-run")
     bars = drawn(page, "generate-ho-distribution", lambda fig: len(fig["traces"]) == 2)
@@ -90,12 +90,12 @@ def test_the_panels_draw_for_the_prompt_and_the_accepted_characters_follow_it(ap
     assert "KL(on ‖ off)" in summary and "Exact match" in summary
     assert "ho_heads=cross.0.1%2Ccross.0.2" in address(page) or "ho_heads=cross.0.1,cross.0.2" in address(page)
 
-    page.click("#generate-lens-panel .label-wrap")
+    open_panel(page, "generate-lens-panel")
     page.click("#generate-lens-run")
     lens = drawn(page, "generate-lens-plot", lambda fig: fig["traces"][0]["type"] == "heatmap")
     assert lens["title"].startswith("Logit lens")
 
-    page.click("#generate-exposure-panel .label-wrap")
+    open_panel(page, "generate-exposure-panel")
     assert page.input_value("#generate-xb-target textarea") == "abcdefghij"          # the model's own example
     page.click("#generate-xb-run")
     drawn(page, "generate-xb-plot", lambda fig: "Teacher forcing" in fig["title"])

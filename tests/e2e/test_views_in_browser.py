@@ -10,7 +10,7 @@ import pytest
 from playground.ui.page.phone import CROWDED_CLASS, MIN_CELL_FONT_PX
 from playground.ui.page.present import SCROLL_MARGIN_PX
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, screenshot, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, drawn, open_panel, screenshot, wait_until
 
 PHONE = {"width": 390, "height": 844}
 HEAD_LINK = "?view=attention&model=induction&layer=1&head=0"
@@ -98,7 +98,7 @@ def test_the_logit_lens_on_a_long_input_keeps_its_text_readable(app, browser, sc
     link = f"?view=attention&model=shakespeare-char&text={quote(LONG_TEXT)}&lang={lang}" + ("&present=1" * present)
     page.goto(f"{app.url}{link}")
     page.wait_for_selector("#attention-grid .js-plotly-plot", timeout=2 * WAIT_SECONDS * 1000)
-    page.click("#attention-lens-panel .label-wrap")
+    open_panel(page, "attention-lens-panel")
     page.click("#attention-lens-run")
     lens = drawn(page, "attention-lens-plot", lambda fig: fig["traces"][0]["type"] == "heatmap")
     assert len(lens["traces"][0]["x"]) == len(LONG_TEXT)
