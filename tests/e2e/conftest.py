@@ -72,12 +72,16 @@ def pretrained_dir(tmp_path_factory) -> Path:
     return _tiny_models(tmp_path_factory.mktemp("pretrained"))
 
 
-@pytest.fixture(scope="session")
-def screenshots() -> Path:
+def screenshot_directory() -> Path:
     """Where screenshots go: $PLAYGROUND_SCREENSHOTS, else tests/e2e/screenshots/ (ignored by git)."""
     directory = Path(os.environ.get("PLAYGROUND_SCREENSHOTS") or Path(__file__).parent / "screenshots")
     directory.mkdir(parents=True, exist_ok=True)
     return directory
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    return screenshot_directory()
 
 
 class AppServer:
@@ -376,8 +380,7 @@ def pytest_runtest_makereport(item, call):
     browser = item.funcargs.get("browser") if hasattr(item, "funcargs") else None
     if report.when != "call" or not report.failed or browser is None:
         return
-    directory = Path(os.environ.get("PLAYGROUND_SCREENSHOTS") or Path(__file__).parent / "screenshots")
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = screenshot_directory()
     shown = []
     pages = [page for context in browser.contexts for page in context.pages]
     for number, page in enumerate(pages):

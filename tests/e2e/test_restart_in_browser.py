@@ -127,11 +127,12 @@ def test_a_model_trained_before_a_restart_comes_back_from_the_browser(restarted,
     screenshot(page, screenshots, f"restart-{lang}-2-model-back")
 
 
-def test_a_link_opened_in_a_browser_that_keeps_a_trained_model_shows_what_it_names(restarted, screenshots):
+def test_a_link_opened_in_a_browser_that_keeps_a_trained_model_shows_what_it_names(offline_app, restarted,
+                                                                                  screenshots):
     """The kept model joins the link's session, and the link's model, text and head stay on show."""
     page = restarted["en"]["page"].context.new_page()        # the same browser storage: the kept model
     try:
-        page.goto(restarted["en"]["page"].url.split("?")[0] + LINK_TO_ANOTHER_MODEL)
+        page.goto(offline_app.url + LINK_TO_ANOTHER_MODEL)
         page.wait_for_selector("#attention-grid .js-plotly-plot")
         wait_until(lambda: markdown(page, "attention-summary").startswith("reverse"), "the linked model drawn")
         assert page.input_value("#attention-text textarea") == "abcdefghij"
