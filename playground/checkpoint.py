@@ -342,11 +342,23 @@ def load_metadata(path: str | Path) -> dict:
         head = handle.read(8)
         header_size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
         head += handle.read(min(header_size, MAX_HEADER_BYTES))
-    fields = _header_fields(_parse_header(head, file_size))
+    return _training_metadata(_header_fields(_parse_header(head, file_size)))
+
+
+def metadata_from_bytes(data: bytes) -> dict:
+    """The training metadata stored with a checkpoint, read from its bytes' header alone (a file
+    checked by from_bytes, such as the model a browser kept)."""
+    return _training_metadata(_header_fields(_parse_header(data, len(data))))
+
+
+def _training_metadata(fields: dict) -> dict:
     try:
-        return json.loads(fields.get("metadata") or "{}")
+        metadata = json.loads(fields.get("metadata") or "{}")
     except RecursionError:
         raise CheckpointError("the checkpoint's training metadata is nested more deeply than JSON can be read") from None
+    except ValueError:
+        raise CheckpointError("the checkpoint's training metadata is not valid JSON") from None
+    return metadata if isinstance(metadata, dict) else {}
 
 
 def timeline_files(directory: str | Path) -> dict[int, Path]:

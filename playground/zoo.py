@@ -40,6 +40,8 @@ from playground.model import ModelConfig, build_model
 PRETRAINED_ENV_VAR = "PLAYGROUND_PRETRAINED_DIR"
 DEFAULT_PRETRAINED_DIR = Path(__file__).resolve().parents[1] / "pretrained"
 UNTRAINED_SEED = 0
+MAX_RECORDED_EXAMPLES = 5            # examples read from a checkpoint's metadata (a training records 3)
+MAX_RECORDED_EXAMPLE_CHARS = 400
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +54,11 @@ class ModelEntry:
     task: the sequence-to-sequence task a shipped model was trained on (its held-out examples
     measure it), None for every other model.
     held_out_loss: mean cross-entropy per token (nats) on data its training held out: a shipped
-    model's as its training stored it, a model trained in the session its last validation loss;
-    None where none is known (uploaded, imported from the Hub, untrained).
+    model's as its training stored it, a model trained in the session its last validation loss (also
+    when the browser kept it: its file records it under the app's secret); None where none is known
+    (uploaded: a file may claim anything; imported from the Hub, untrained).
     examples: inputs like those it was trained on (a model trained in the session: pieces of its
-    own data), for the views to start from; () where none are known.
+    own data, which its checkpoint records too), for the views to start from; () where none are known.
     """
 
     name: str
@@ -152,6 +155,17 @@ def held_out_loss(metadata: dict) -> float | None:
     if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not math.isfinite(loss):
         return None
     return float(loss)
+
+
+def recorded_examples(metadata: dict) -> tuple[str, ...]:
+    """The inputs a checkpoint's metadata records as the model's examples (a model trained in the app:
+    pieces of its own data): those of its first MAX_RECORDED_EXAMPLES entries that are texts of at
+    most MAX_RECORDED_EXAMPLE_CHARS characters; () when it records none."""
+    examples = metadata.get("examples")
+    if not isinstance(examples, list):
+        return ()
+    return tuple(example for example in examples[:MAX_RECORDED_EXAMPLES]
+                 if isinstance(example, str) and 0 < len(example) <= MAX_RECORDED_EXAMPLE_CHARS)
 
 
 class ModelRegistry:

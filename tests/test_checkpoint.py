@@ -38,6 +38,26 @@ def test_save_then_load_gives_identical_logits(tmp_path, arch):
     assert json.loads((tmp_path / "m" / "tokenizer.json").read_text())
 
 
+def with_recorded_metadata(recorded: str) -> bytes:
+    """A tiny model's checkpoint bytes whose header records `recorded` as its training metadata."""
+    model = tiny_model("decoder_only")
+    header = {"format": checkpoint.FORMAT, "config": model.config.to_json(), "tokenizer": tokenizer().to_json(),
+              "card": "", "metadata": recorded}
+    return safetensors_save(safetensors_load(checkpoint.to_bytes(model, tokenizer())), metadata=header)
+
+
+@pytest.mark.parametrize("recorded, expected", [
+    ('{"steps": 7, "val_loss": 1.5}', {"steps": 7, "val_loss": 1.5}), ("", {}), ("[1, 2]", {}), ('"text"', {}),
+])
+def test_the_metadata_read_from_a_files_bytes_is_a_dict(recorded, expected):
+    assert checkpoint.metadata_from_bytes(with_recorded_metadata(recorded)) == expected
+
+
+def test_metadata_that_is_not_json_is_refused_with_a_message():
+    with pytest.raises(CheckpointError, match="not valid JSON"):
+        checkpoint.metadata_from_bytes(with_recorded_metadata("{not json"))
+
+
 def test_rewriting_the_card_keeps_every_tensor_byte_and_changes_only_card_and_metadata(tmp_path):
     model = tiny_model("encoder_decoder")
     checkpoint.save(tmp_path / "m", model, tokenizer(), card="# Tiny\n", metadata={"steps": 7}, dtype=torch.float16)

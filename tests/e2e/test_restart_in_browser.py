@@ -20,6 +20,7 @@ LESSON = "?view=lessons&lesson=masks&lang=en"
 CLASS_LINK = "?view=attention&model=copy&text=abcdefghij&kind=cross&layer=0&head=0&lang=en"
 LINK_TO_ANOTHER_MODEL = "?view=attention&model=reverse&text=abcdefghij&kind=cross&layer=1&head=2&lang=en"
 MODEL_PAGES = [("en-US", "en", "Reload the page"), ("zh-CN", "zh-CN", "请刷新页面")]
+HELD_OUT = {"en": "Held-out loss", "zh-CN": "留出集损失"}       # the summary of a model whose training was measured
 
 
 def stored(page, key: str) -> str | None:
@@ -122,6 +123,7 @@ def test_a_model_trained_before_a_restart_comes_back_from_the_browser(restarted,
     open_tab(page, "attention")
     choose_model(page, "attention-model", "trained-copy")
     wait_until(lambda: markdown(page, "attention-summary").startswith("trained-copy"), "the kept model back")
+    assert HELD_OUT[lang] in markdown(page, "attention-summary")     # what its training measured came back too
     drawn(page, "attention-grid")
     no_error_toast(page)
     screenshot(page, screenshots, f"restart-{lang}-2-model-back")

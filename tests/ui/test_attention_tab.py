@@ -12,7 +12,7 @@ import torch
 from playground.checkpoint import to_bytes
 from playground.generate import SamplingConfig, Stepper
 from playground.ui.header.own_models import load_own_model
-from playground.zoo import held_out_loss
+from playground.zoo import held_out_loss, recorded_examples
 from playground.ui.tabs.attention import (
     MAX_ATTENTION_TOKENS,
     attention_views,
@@ -143,6 +143,15 @@ def test_the_summary_shows_the_held_out_loss_and_its_perplexity_or_that_none_is_
 ])
 def test_only_a_finite_number_in_a_checkpoints_metadata_is_a_held_out_loss(metadata, expected):
     assert held_out_loss(metadata) == expected
+
+
+@pytest.mark.parametrize("metadata, expected", [
+    ({"examples": ["abc", "cab"]}, ("abc", "cab")), ({}, ()), ({"examples": "abc"}, ()),
+    ({"examples": ["abc", 7, "x" * 401, "x" * 400, ""]}, ("abc", "x" * 400)),
+    ({"examples": [str(n) for n in range(9)]}, ("0", "1", "2", "3", "4")),
+])
+def test_only_a_few_short_texts_in_a_checkpoints_metadata_are_its_examples(metadata, expected):
+    assert recorded_examples(metadata) == expected
 
 
 def test_an_uploaded_model_has_no_known_held_out_loss_whatever_its_file_claims(registry, tmp_path):

@@ -23,9 +23,13 @@ def test_the_trained_model_is_sent_once_and_comes_back_in_a_new_session(trained,
     assert kept_models.record(trained) == gr.skip()                       # the browser has it already
     restarted = Workspace("after-restart", registry)
     assert kept_models.restore(restarted, kept) == (False, True)
-    entry = restarted.model("trained-copy")
-    assert entry is not None and entry.n_parameters == trained.model("trained-copy").n_parameters
+    entry, original = restarted.model("trained-copy"), trained.model("trained-copy")
+    assert entry is not None and entry.n_parameters == original.n_parameters
     assert kept_models.restore(restarted, kept) == (False, False)        # it has it already
+    # what its training measured and drew from comes back with it: the summary's held-out loss and
+    # perplexity, and examples of its own task rather than generic ones
+    assert original.held_out_loss is not None and entry.held_out_loss == pytest.approx(original.held_out_loss)
+    assert len(original.examples) > 0 and entry.examples == original.examples
 
 
 @pytest.mark.parametrize("value", [None, {}, {"name": "copy"}, {"name": "trained-copy", "checkpoint": "not base64!"}])

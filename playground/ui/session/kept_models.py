@@ -5,7 +5,8 @@ After every training event the browser is sent the session's latest trained mode
 a lesson's run) as its .safetensors file, base64, under the app's fixed secret, when it is at most
 MAX_KEPT_BYTES (a small model; a browser keeps about 5 MB a site); a larger one is recorded by name and
 size only. When the page opens, a model the browser kept that the session lacks joins the session's
-models again; a refused or larger one is named, with why, when a tab asks for it (unknown_model).
+models again, with the held-out loss and examples its training recorded in the file (kept_entry); a
+refused or larger one is named, with why, when a tab asks for it (unknown_model).
 
     record(workspace)          -> what the browser is to keep now (gr.skip() when it has it already)
     restore(workspace, value)  -> (False, whether it added a model): a ctx.kept reader
@@ -20,8 +21,8 @@ import weakref
 
 import gradio as gr
 
-from playground.checkpoint import CheckpointError, from_bytes
-from playground.zoo import ModelEntry, freeze
+from playground.checkpoint import CheckpointError, from_bytes, metadata_from_bytes
+from playground.zoo import ModelEntry, freeze, held_out_loss, recorded_examples
 
 from ..inputs.validation import UPLOAD_LIMITS, fail
 from ..text.markup import literal
@@ -66,17 +67,27 @@ def restore(workspace: Workspace, value) -> tuple[bool, bool]:
         _lost[workspace] = {"name": name, "reason": "large", "bytes": int(kept.get("bytes") or 0)}
         return False, False
     try:
-        model, tokenizer, config, card = from_bytes(base64.b64decode(str(kept["checkpoint"]), validate=True),
-                                                    UPLOAD_LIMITS)
+        entry = kept_entry(name, base64.b64decode(str(kept["checkpoint"]), validate=True))
     except (binascii.Error, ValueError, CheckpointError):
         _lost[workspace] = {"name": name, "reason": "unreadable"}
         return False, False
     with workspace.lock:
         if workspace.model(name) is None:
-            workspace.add_model(ModelEntry(name, freeze(model), tokenizer, config, card, "session"))
+            workspace.add_model(entry)
     with _lock:
         _sent[workspace] = (name, id(workspace.model(name)))
     return False, True
+
+
+def kept_entry(name: str, checkpoint: bytes) -> ModelEntry:
+    """The kept model `name` from its checkpoint's bytes (checked within the upload limits), with the
+    held-out loss and the examples its training in this app recorded in them (unlike an upload's,
+    whose file may come from anywhere: the browser keeps this one encrypted under the app's state
+    secret, and what it holds is shown to that browser's session alone)."""
+    model, tokenizer, config, card = from_bytes(checkpoint, UPLOAD_LIMITS)
+    recorded = metadata_from_bytes(checkpoint)
+    return ModelEntry(name, freeze(model), tokenizer, config, card, "session",
+                      held_out_loss=held_out_loss(recorded), examples=recorded_examples(recorded))
 
 
 def unknown_model(workspace: Workspace, name: str, lang: str, generative_only: bool = False) -> gr.Error:

@@ -308,18 +308,24 @@ class TrainingSession:
         final = self.final_event()
         model = freeze(copy.deepcopy(trainer.model).cpu())         # views read models on the CPU
         model_card = card(self.spec.preset, trainer, final, CARD_COMMAND)
-        payload = to_bytes(model, trainer.tokenizer, model_card, metadata(self.spec.preset, trainer, final, CARD_COMMAND))
+        examples = own_examples(_data_of(trainer), trainer.tokenizer)
+        payload = to_bytes(model, trainer.tokenizer, model_card, self._metadata(trainer, final, examples))
         if self._directory is None:
             self._directory = Path(tempfile.mkdtemp(prefix="playground-train-"))
         self.download = self._directory / f"{self.model_name}.safetensors"
         self.download.write_bytes(payload)
-        self.download_best = self._best_file(trainer)
+        self.download_best = self._best_file(trainer, examples)
         self.entry = ModelEntry(self.model_name, model, trainer.tokenizer, trainer.model_config, model_card, "session",
-                                held_out_loss=final.val_loss, examples=own_examples(_data_of(trainer), trainer.tokenizer))
+                                held_out_loss=final.val_loss, examples=examples)
         self._published = (trainer, trainer.step)
         return self.entry
 
-    def _best_file(self, trainer: Trainer) -> Path | None:
+    def _metadata(self, trainer: Trainer, event: TrainEvent, examples: tuple[str, ...]) -> dict:
+        """The training metadata a file of the run records, with the model's examples: a model the
+        browser kept, or a file uploaded again, comes back with its held-out loss and its examples."""
+        return {**metadata(self.spec.preset, trainer, event, CARD_COMMAND), "examples": list(examples)}
+
+    def _best_file(self, trainer: Trainer, examples: tuple[str, ...]) -> Path | None:
         """The weights at the run's lowest validation loss as a .safetensors file beside the last ones,
         when they are other weights (an earlier step); None otherwise."""
         best = trainer.best
@@ -331,7 +337,7 @@ class TrainingSession:
         model_card = card(self.spec.preset, trainer, evaluated, CARD_COMMAND)
         path = self._directory / f"{self.model_name}-best-step{best.step}.safetensors"
         path.write_bytes(to_bytes(freeze(model), trainer.tokenizer, model_card,
-                                  metadata(self.spec.preset, trainer, evaluated, CARD_COMMAND)))
+                                  self._metadata(trainer, evaluated, examples)))
         return path
 
     def close(self) -> None:
