@@ -321,8 +321,8 @@ class TrainingSession:
         return self.entry
 
     def _metadata(self, trainer: Trainer, event: TrainEvent, examples: tuple[str, ...]) -> dict:
-        """The training metadata a file of the run records, with the model's examples: a model the
-        browser kept, or a file uploaded again, comes back with its held-out loss and its examples."""
+        """The training metadata a file of the run records, with the model's examples: the model the
+        browser keeps comes back with its held-out loss and its examples (kept_models.kept_entry)."""
         return {**metadata(self.spec.preset, trainer, event, CARD_COMMAND), "examples": list(examples)}
 
     def _best_file(self, trainer: Trainer, examples: tuple[str, ...]) -> Path | None:
