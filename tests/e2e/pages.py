@@ -219,6 +219,14 @@ def hover_text(page, elem_id: str, fx: float, fy: float, pattern: str) -> str:
     return wait_until(shown, f"a hover label matching {pattern!r} in #{elem_id}", seconds=5)
 
 
+def drawn_tab(page, view: str, settled: bool = True) -> None:
+    """Wait until tab `view` has drawn a figure and its draw has ended; `settled`: and until the page
+    script has named its controls and fitted its figures (150 ms after the page changed)."""
+    page.wait_for_selector(f"#tab-{view}:not([aria-busy]) .js-plotly-plot")
+    if settled:
+        page.wait_for_timeout(300)
+
+
 def open_tab(page, key: str) -> None:
     """Pick tab `key` and wait until it is drawn (its panel no longer busy)."""
     page.click(f"#tab-{key}-button")

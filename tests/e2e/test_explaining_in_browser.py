@@ -14,6 +14,7 @@ from .pages import (
     WAIT_SECONDS,
     address,
     drawn,
+    drawn_tab,
     hover_text,
     markdown,
     open_panel,
@@ -179,7 +180,7 @@ def test_lesson_1_has_the_game_and_lesson_14_patches_the_induction_head(app, pag
     page.goto(f"{app.url}?view=lessons&lesson=tokens&lang={lang}")
     page.wait_for_selector("#lesson-game-panel", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     if lang == "zh-CN":                        # the English model's corpus may have to be downloaded
-        page.wait_for_selector("#tab-lessons:not([aria-busy]) .js-plotly-plot")    # pressed once the lesson has drawn
+        drawn_tab(page, "lessons", settled=False)          # pressed once the lesson has drawn
         page.click("#lesson-gg-new")
     wait_until(lambda: said["lesson_game"] in markdown(page, "lesson-gg-context").replace("**", ""), "the game")
     screenshot(page, screenshots, f"explaining-lesson-1-{lang}")

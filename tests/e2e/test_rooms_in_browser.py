@@ -26,7 +26,7 @@ from playground.ui.page.present import PRESENT_FONT_PX
 from playground.ui.tabs import PAGE_NEEDS, VIEWS
 from playground.ui.text.i18n import STRINGS
 
-from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, figure, has_data, markdown, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, drawn_tab, figure, has_data, markdown, wait_until
 
 GPT = "untrained-gpt"                       # every installation has it: 2 layers x 4 heads
 ATTENTION_LINK = f"?view=attention&model={GPT}&text=abcabcab&kind=decoder&layer=1&head=2&lang=en"
@@ -120,14 +120,6 @@ def pick(page, view: str, tap: bool = False, at_once: bool = False) -> None:
         button.dispatch_event("click")
     else:
         button.tap() if tap else button.click()
-
-
-def drawn_tab(page, view: str, settled: bool = True) -> None:
-    """Wait until tab `view` has drawn a figure and its draw has ended; `settled`: and until the page
-    script has named its controls and fitted its figures (150 ms after the page changed)."""
-    page.wait_for_selector(f"#tab-{view}:not([aria-busy]) .js-plotly-plot")
-    if settled:
-        page.wait_for_timeout(300)
 
 
 @pytest.fixture(scope="module")
