@@ -1,7 +1,8 @@
 """The Generate tab in a real browser at 1280x720: a link with `steps=3` opens the generation after
 three Step presses, with the same tokens and figures as the presses, and the address follows the
 steps; the Switch heads off, Logit lens and Exposure bias panels draw for the prompt; the accepted
-characters are shown beside the prompt; an uploaded model is picked and drawn."""
+characters are shown beside the prompt; an uploaded model is picked and drawn, and its message follows the
+language."""
 import shutil
 
 from .pages import (
@@ -126,4 +127,7 @@ def test_an_uploaded_model_is_picked_and_the_tab_redrawn_for_it(app, browser, pr
     assert page.input_value("#generate-model input") == "mine-upload"
     assert markdown(page, "generate-accepted") != copy_accepts and markdown(page, "generate-status").startswith(
         "mine-upload has read the prompt")                                         # started again on the new model
+    page.click("#language label:has-text('简体中文')")               # the upload's message follows the language
+    wait_until(lambda: markdown(page, "model-upload-status").startswith("已载入 mine-upload"),
+               "the upload's message said again in Chinese")
     page.context.close()

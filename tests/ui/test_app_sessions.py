@@ -2,6 +2,7 @@
 import io
 import runpy
 import shutil
+from types import SimpleNamespace
 from pathlib import Path
 
 import gradio as gr
@@ -216,3 +217,19 @@ def test_the_generate_api_keeps_its_order_and_its_panels_are_called_by_name(serv
     assert "Teacher forcing" in explanation and "xb_target=defgh" in link
     with pytest.raises(AppError, match="at least one head"):
         client.predict("tiny-gpt", "abc", *GREEDY, 0, 0, "en", [], "zero", "", api_name="/generate_heads_off")
+
+
+def test_the_header_says_an_uploads_message_again_in_the_language_picked(app, pretrained_dir, tmp_path):
+    upload_file = tmp_path / "my model.safetensors"
+    shutil.copy(pretrained_dir / "tiny-gpt" / "model.safetensors", upload_file)
+    upload = next(fn for fn in app.fns.values() if fn.api_name == "upload_model")
+    language = next(fn for fn in app.fns.values() if getattr(fn.fn, "__name__", "") == "on_language")
+    status = upload.outputs[0]
+    assert status in language.outputs
+    request = SimpleNamespace(session_hash="header-says-again", headers={}, query_params={})
+    assert "Loaded **mine-my-model**" in upload.fn(str(upload_file), "en", request)[status]
+    said = language.fn("zh-CN", request)
+    assert said[status].startswith("已载入 **mine-my-model**") and "解码器" in said[status]
+    assert "Loaded **mine-my-model**" in language.fn("en", request)[status]
+    other = SimpleNamespace(session_hash="header-says-nothing", headers={}, query_params={})
+    assert status not in language.fn("zh-CN", other)          # a session that uploaded nothing: left as it is

@@ -1,5 +1,8 @@
 """"Load from the Hugging Face Hub" in the served app, driven through gradio_client as separate sessions.
 The Hub is replaced by a temporary folder: no network."""
+from types import SimpleNamespace
+
+import gradio as gr
 import pytest
 from gradio_client import Client
 from gradio_client.exceptions import AppError
@@ -29,11 +32,11 @@ def hub_server(pretrained_dir, tmp_path_factory):
     demo = create_app(pretrained_dir)
     patch.undo()
     for url in serve(demo):
-        yield url, loads
+        yield url, loads, demo
 
 
 def test_a_hub_model_is_loaded_once_selected_and_usable_in_every_session_that_loads_it(hub_server):
-    url, loads = hub_server
+    url, loads, _ = hub_server
     first, second = Client(url, verbose=False), Client(url, verbose=False)
     status = first.predict("gpt2", "en", api_name="/load_hub_model")
     assert "hub-gpt2" in status and "2 layers, 3 heads" in status
@@ -47,6 +50,20 @@ def test_a_hub_model_is_loaded_once_selected_and_usable_in_every_session_that_lo
 
 
 def test_a_bad_repository_name_is_refused_in_the_sessions_language(hub_server):
-    url, _ = hub_server
+    url, _, _ = hub_server
     with pytest.raises(AppError, match="不是 Hugging Face Hub 仓库名"):
         Client(url, verbose=False).predict("../secrets", "zh-CN", api_name="/load_hub_model")
+
+
+def test_why_a_load_failed_stays_in_the_status_and_follows_the_language(hub_server):
+    _, _, demo = hub_server
+    load = next(fn for fn in demo.fns.values() if fn.api_name == "load_hub_model")
+    failed = next(fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "on_refused")
+    language = next(fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "on_language")
+    status = load.outputs[0]
+    request = SimpleNamespace(session_hash="hub-failed-then-english", headers={}, query_params={})
+    with pytest.raises(gr.Error):
+        load.fn("../secrets", "zh-CN", request)
+    assert failed.fn("zh-CN", request)[status].startswith("**未载入**。「../secrets」不是 Hugging Face Hub 仓库名。")
+    assert language.fn("en", request)[status].startswith(
+        '**Not loaded.** "../secrets" is not a Hugging Face Hub repository name.')

@@ -113,6 +113,7 @@ def build(ctx: AppContext, hub: HubModels | None = None) -> tuple:
                                 elem_id="hub-repository")
         load = gr.Button(label("btn_hub_load"), scale=1, elem_id="hub-load")
     status = gr.Markdown(elem_id="hub-status", min_height=STATUS_HEIGHT)
+    ctx.header_notes[status.elem_id] = status
     return hub, repository, load, status
 
 
@@ -128,14 +129,16 @@ def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Butto
         with refusals.keeping(workspace):
             entry = hub.get(check_repository(value, lang), lang)
         workspace.add_model(entry)
-        message = text(lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
-                       heads=entry.config.n_heads, params=f"{entry.n_parameters:,}")
-        return {status: message}
+        return ctx.say_in_header(workspace, status, lambda lang: text(
+            lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
+            heads=entry.config.n_heads, params=f"{entry.n_parameters:,}"), lang)
 
     @guarded
     def on_refused(lang, request: gr.Request):
         """Why the load failed, in the status line, where it stays once the error's toast has gone."""
-        return {status: text(lang, "hub_failed", reason=refusals.pop(ctx.workspace(request), lang))}
+        workspace = ctx.workspace(request)
+        reason = refusals.taken(workspace)
+        return ctx.say_in_header(workspace, status, lambda lang: text(lang, "hub_failed", reason=reason(lang)), lang)
 
     loading = load.click(on_load, [repository, ctx.language], [status], api_name="load_hub_model",
                          **heavy(status))

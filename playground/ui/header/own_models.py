@@ -58,6 +58,7 @@ def build(ctx: AppContext) -> tuple[gr.File, gr.Markdown, tuple]:
         upload = gr.File(file_types=[".safetensors"], file_count="single", type="filepath",
                          label=label("lbl_upload"), elem_id="model-upload")
         status = gr.Markdown(elem_id="model-upload-status")
+        ctx.header_notes[status.elem_id] = status
         hub = hub_models.build(ctx)
     ctx.kept_model = gr.BrowserState({}, storage_key=kept_models.STORAGE_KEY, secret=state_secret())
     return upload, status, hub
@@ -74,9 +75,9 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple) -> N
         workspace = ctx.workspace(request)
         entry = load_own_model(path, lang)
         workspace.add_model(entry)
-        message = text(lang, "upload_done", name=literal(entry.name), arch=text(lang, f"arch_{entry.config.arch}"),
-                       params=f"{entry.n_parameters:,}")
-        return {status: message}
+        return ctx.say_in_header(workspace, status, lambda lang: text(
+            lang, "upload_done", name=literal(entry.name), arch=text(lang, f"arch_{entry.config.arch}"),
+            params=f"{entry.n_parameters:,}"), lang)
 
     loaded = upload.upload(on_upload, [upload, ctx.language], [status], api_name="upload_model",
                            **uploading(status))

@@ -81,7 +81,15 @@ def fail(lang: str, key: str, **values) -> gr.Error:
     """A gr.Error with the message `key` in `lang`, under a title in `lang` (Gradio's own says "Error").
     Every value but a number is written literally (the message may show as a toast, in Markdown or in
     a figure), so a name, a token or typed text in it cannot become markup."""
-    return gr.Error(text(lang, key, **literal_fields(values)), title=text(lang, "err_title"), print_exception=False)
+    error = gr.Error(text(lang, key, **literal_fields(values)), title=text(lang, "err_title"), print_exception=False)
+    error.keyed = (key, values)          # said_in writes it again in another language
+    return error
+
+
+def said_in(error: gr.Error, lang: str) -> str:
+    """`error`'s message in `lang`: written again from its key where `fail` made it, else as it was said."""
+    keyed = getattr(error, "keyed", None)
+    return text(lang, keyed[0], **literal_fields(keyed[1])) if keyed else str(error.message)
 
 
 def refused(error: InputError, lang: str) -> gr.Error:

@@ -85,7 +85,18 @@ class AppContext:
     kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str | None]] = field(
         default_factory=list)
     kept_model: gr.BrowserState | None = None     # the session's trained model, kept by the browser (kept_models)
+    # the header's message panels (an upload's, the Hub's) by elem_id, said with say_in_header: the language
+    # event writes each again
+    header_notes: dict[str, gr.Markdown] = field(default_factory=dict)
     page_needs: Mapping[str, PageNeeds] = field(default_factory=dict)   # what each tab declares, by view
+
+    def say_in_header(self, workspace: Workspace, panel: gr.Markdown, message: Callable[[str], str],
+                      lang: str) -> dict:
+        """{panel: the message in `lang`}; the session keeps the message, so that the page's next language
+        writes it again (a panel of header_notes)."""
+        with workspace.lock:
+            workspace.header_notes[panel.elem_id] = message
+        return {panel: message(lang)}
 
     def workspace(self, request: gr.Request | None, opens_page: bool = False) -> Workspace:
         """The calling session's workspace (one fixed workspace when called without a request);

@@ -98,19 +98,22 @@ def then_redraw(event, view_box: gr.components.Component | None = None) -> None:
 
 def wire_language(ctx: AppContext, tab_components: Mapping[str, gr.Tab]) -> None:
     """A new language becomes the session's, every tab's name is translated again (Gradio does so only
-    for a tab once it has been opened), and the tab on screen is drawn again in it; the others are
-    drawn in it when next picked."""
+    for a tab once it has been opened), the header's messages are written again in it (ctx.header_notes),
+    and the tab on screen is drawn again in it; the others are drawn in it when next picked."""
+    notes = dict(ctx.header_notes)
 
     @guarded
     def on_language(lang: str, request: gr.Request) -> dict:
         workspace = ctx.workspace(request)
         with workspace.lock:
             workspace.language = lang
-        return {tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()}
+            said = dict(workspace.header_notes)
+        return {**{tab: gr.Tab(label=label(f"tab_{view}")) for view, tab in tab_components.items()},
+                **{panel: said[elem_id](lang) for elem_id, panel in notes.items() if elem_id in said}}
 
     # A language chosen while the last one is recorded runs once it has ended, with the language then
     # chosen (Gradio's default drops it).
-    changed = ctx.language.input(on_language, [ctx.language], list(tab_components.values()),
+    changed = ctx.language.input(on_language, [ctx.language], [*tab_components.values(), *notes.values()],
                                  js=marking(SET_LOCALE_JS), trigger_mode="always_last", **LIGHT,
                                  show_progress="hidden", show_progress_on=[ctx.language], **PRIVATE)
     then_redraw(changed)

@@ -44,6 +44,8 @@ class Workspace:
         self.derived: dict[tuple[str, str], Hashable] = {}   # (view, panel) -> what the panel shows was computed for
         self.shown_view: str | None = None        # the tab on screen
         self.language: str | None = None          # the language the page was last drawn in
+        # the header panels' messages by elem_id, as functions of the language (written again when it changes)
+        self.header_notes: dict[str, Callable[[str], str]] = {}
         self.lessons: dict | None = None          # the learner's place and answers (the browser keeps a copy)
         self.generation: Any = None
         self.beam: Any = None                     # the last beam search run (views.generate.BeamRun)
