@@ -8,6 +8,8 @@ constants so the messages, the sliders and the tests share one number.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import gradio as gr
 
 from playground import checks
@@ -82,14 +84,18 @@ def fail(lang: str, key: str, **values) -> gr.Error:
     Every value but a number is written literally (the message may show as a toast, in Markdown or in
     a figure), so a name, a token or typed text in it cannot become markup."""
     error = gr.Error(text(lang, key, **literal_fields(values)), title=text(lang, "err_title"), print_exception=False)
-    error.keyed = (key, values)          # said_in writes it again in another language
+    error.keyed = (key, values)          # `said` writes it again in another language
     return error
 
 
-def said_in(error: gr.Error, lang: str) -> str:
-    """`error`'s message in `lang`: written again from its key where `fail` made it, else as it was said."""
-    keyed = getattr(error, "keyed", None)
-    return text(lang, keyed[0], **literal_fields(keyed[1])) if keyed else str(error.message)
+def said(error: gr.Error) -> Callable[[str], str]:
+    """`error`'s message as a function of the language: written again from its key where `fail` made it,
+    else as it was said. It holds neither the error nor its traceback (and the frames' objects)."""
+    keyed, message = getattr(error, "keyed", None), str(error.message)
+    if keyed is None:
+        return lambda lang: message
+    key, values = keyed
+    return lambda lang: text(lang, key, **literal_fields(values))
 
 
 def refused(error: InputError, lang: str) -> gr.Error:

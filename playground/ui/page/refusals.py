@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from playground.checks import InputError
 from playground.viz.notice import notice_figure
 
-from ..inputs.validation import refusal_text, said_in
+from ..inputs.validation import refusal_text, said
 from ..text.i18n import text
 
 
@@ -49,22 +49,21 @@ class KeptRefusals:
     (Gradio's toast goes after a few seconds; the panel keeps it). Sessions are held weakly."""
 
     def __init__(self):
-        self._errors: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._reasons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @contextmanager
     def keeping(self, session):
-        """Run the event's work; a gr.Error it raises is kept, then raised."""
+        """Run the event's work; a gr.Error it raises is kept (as a function of the language), then raised."""
         try:
             yield
         except gr.Error as error:
-            self._errors[session] = error
+            self._reasons[session] = said(error)
             raise
 
     def taken(self, session) -> Callable[[str], str]:
         """The session's kept reason as a function of the language (a general one when none was kept),
         forgotten now."""
-        error = self._errors.pop(session, None)
-        return lambda lang: said_in(error, lang) if error is not None else text(lang, "refused_other")
+        return self._reasons.pop(session, None) or (lambda lang: text(lang, "refused_other"))
 
     def pop(self, session, lang: str) -> str:
         """The session's kept reason in `lang`, forgotten now (a general one when none was kept)."""
