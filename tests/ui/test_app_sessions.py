@@ -1,7 +1,9 @@
 """The app served in this process and driven through gradio_client, as independent sessions."""
+import gc
 import io
 import runpy
 import shutil
+import weakref
 from types import SimpleNamespace
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from gradio_client.exceptions import AppError
 from playground import checkpoint
 from playground.generate import SamplingConfig, Stepper
 from playground.ui import launch_kwargs
+from playground.ui.header.own_models import load_own_model
 from playground.ui.inputs.validation import MAX_FILE_BYTES
 
 from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
@@ -233,3 +236,11 @@ def test_the_header_says_an_uploads_message_again_in_the_language_picked(app, pr
     assert "Loaded **mine-my-model**" in language.fn("en", request)[status]
     other = SimpleNamespace(session_hash="header-says-nothing", headers={}, query_params={})
     assert status not in language.fn("zh-CN", other)          # a session that uploaded nothing: left as it is
+    workspace = app.workspaces.get("header-says-again")
+    first = weakref.ref(workspace.models["mine-my-model"])
+    for name in ("second", "third"):        # two models from elsewhere (a training, the Hub): the upload goes
+        shutil.copy(upload_file, tmp_path / f"{name}.safetensors")
+        workspace.add_model(load_own_model(tmp_path / f"{name}.safetensors", "en"))
+    gc.collect()
+    assert "mine-my-model" not in workspace.models and first() is None     # its message holds no model
+    assert "Loaded **mine-my-model**" in language.fn("en", request)[status]

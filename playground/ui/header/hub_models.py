@@ -129,9 +129,9 @@ def wire(ctx: AppContext, hub: HubModels, repository: gr.Textbox, load: gr.Butto
         with refusals.keeping(workspace):
             entry = hub.get(check_repository(value, lang), lang)
         workspace.add_model(entry)
-        return ctx.say_in_header(workspace, status, lambda lang: text(
-            lang, "hub_done", name=literal(entry.name), layers=entry.config.n_decoder_layers,
-            heads=entry.config.n_heads, params=f"{entry.n_parameters:,}"), lang)
+        said = dict(name=literal(entry.name), layers=entry.config.n_decoder_layers, heads=entry.config.n_heads,
+                    params=f"{entry.n_parameters:,}")               # not the model: the session may let it go
+        return ctx.say_in_header(workspace, status, lambda lang: text(lang, "hub_done", **said), lang)
 
     @guarded
     def on_refused(lang, request: gr.Request):

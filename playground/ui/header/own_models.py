@@ -75,9 +75,9 @@ def wire(ctx: AppContext, upload: gr.File, status: gr.Markdown, hub: tuple) -> N
         workspace = ctx.workspace(request)
         entry = load_own_model(path, lang)
         workspace.add_model(entry)
+        name, arch, params = literal(entry.name), entry.config.arch, f"{entry.n_parameters:,}"   # not the model
         return ctx.say_in_header(workspace, status, lambda lang: text(
-            lang, "upload_done", name=literal(entry.name), arch=text(lang, f"arch_{entry.config.arch}"),
-            params=f"{entry.n_parameters:,}"), lang)
+            lang, "upload_done", name=name, arch=text(lang, f"arch_{arch}"), params=params), lang)
 
     loaded = upload.upload(on_upload, [upload, ctx.language], [status], api_name="upload_model",
                            **uploading(status))

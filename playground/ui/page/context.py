@@ -93,7 +93,7 @@ class AppContext:
     def say_in_header(self, workspace: Workspace, panel: gr.Markdown, message: Callable[[str], str],
                       lang: str) -> dict:
         """{panel: the message in `lang`}; the session keeps the message, so that the page's next language
-        writes it again (a panel of header_notes)."""
+        writes it again (a panel of header_notes). `message` holds only what it says, never a model."""
         with workspace.lock:
             workspace.header_notes[panel.elem_id] = message
         return {panel: message(lang)}
