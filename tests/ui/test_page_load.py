@@ -248,3 +248,13 @@ def test_the_opening_draws_the_lesson_once_with_what_the_browser_kept(shipped_de
     placed = open_page(demo, "?lang=en", "kept-place", kept={"lesson": "masks", "answers": {}})
     assert placed[blocks["lesson-picker"]].constructor_args["value"] == "masks"     # the place the browser was on
     assert pick(demo, "lessons", "kept-place") == gr.skip()
+
+
+def test_what_a_link_ignored_is_said_again_in_the_language_picked(demo):
+    out = open_page(demo, "?view=attention&model=copy&layer=99&lang=en", "link-note-language")
+    note = by_elem_id(demo)["link-note"]
+    assert out[note].constructor_args["value"].startswith("**Parts of this link were ignored**")
+    language = next(fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "on_language")
+    request = gr.Request(session_hash="link-note-language", headers={"accept-language": "en"})
+    said = language.fn("zh-CN", request)[note]
+    assert said.startswith("**此链接中的部分参数被忽略了**") and "99" in said

@@ -314,6 +314,7 @@ class Opening:
         self.ctx, self.tabs, self.keys, self.note, self.query = ctx, tabs, tab_keys, note, query
         self.inputs = [ctx.language, query, *(state for state, _, _ in ctx.kept)]
         self.outputs = [ctx.language, query, tabs, note]
+        ctx.header_notes[note.elem_id] = note          # what the link ignored follows the page's language
 
     def open(self, view: str, request: gr.Request, probe=None, address_query=None, *kept_values):
         """The session's workspace with the opening recorded (`view`: the tab drawn), and the header's
@@ -331,9 +332,10 @@ class Opening:
         except SessionsFull as full:                   # a newcomer on a full server, told in the page's language
             raise as_gradio_error(full, lang) from full
         requests = next_draws(workspace)
-        message = note_text(page.ignored, lang)
+        ignored = page.ignored
+        said = ctx.say_in_header(workspace, self.note, lambda lang: note_text(ignored, lang), lang)[self.note]
         header = {self.query: address_query, self.tabs: gr.Tabs(selected=view),
-                  self.note: gr.Markdown(message, visible=bool(message))}
+                  self.note: gr.Markdown(said, visible=bool(said))}
         if requests.opened:              # asked again (its answer was slow or lost): the link is applied once,
             del header[self.tabs]        # and the learner, who may have picked another tab since, stays there
             return workspace, {ctx.language: workspace.language or lang, **header}
