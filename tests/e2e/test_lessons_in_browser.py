@@ -88,9 +88,9 @@ def test_walk_every_lesson_in_chinese(page, screenshots):
         wait_until(lambda: markdown(page, "lesson-reveal"), "the reveal")
         right = lesson.check.answer
         pick(page, "lesson-answer", (right + 1) % len(lesson.check.choices))
-        wait_until(lambda: markdown(page, "lesson-feedback").startswith("❌"), "the wrong answer's feedback")
+        wait_until(lambda: markdown(page, "lesson-feedback").startswith("✗"), "the wrong answer's feedback")
         pick(page, "lesson-answer", right)
-        wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the right answer's feedback")
+        wait_until(lambda: markdown(page, "lesson-feedback").startswith("✓"), "the right answer's feedback")
         words = lesson.check.choices[right].feedback.zh.split("$")[0][:8]      # the text before any math
         assert words in markdown(page, "lesson-feedback").replace("\n", "")
         explore = page.locator("#lesson-explore a").get_attribute("href")
@@ -104,7 +104,7 @@ def test_a_reload_resumes_the_last_lesson_with_its_answer(page):
     page.reload()
     last = LESSONS[-1]
     wait_until(lambda: markdown(page, "lesson-title") == last.title.zh, "the last lesson after the reload")
-    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the kept answer's feedback")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✓"), "the kept answer's feedback")
     page.click("#lesson-previous")
     wait_until(lambda: markdown(page, "lesson-title") == LESSONS[-2].title.zh, "the lesson before it")
 
@@ -138,7 +138,7 @@ def answer_and_keep(page, lesson) -> None:
     """Answer `lesson`'s check question rightly, and wait until the browser has written its record of the
     learner's place with that lesson and answer in it."""
     pick(page, "lesson-answer", lesson.check.answer)
-    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "the right answer's feedback")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✓"), "the right answer's feedback")
     wait_until(lambda: page.evaluate(KEEPS_ANSWER, [STORAGE_KEY, lesson.id, lesson.check.answer]),
                f"the browser keeping lesson {lesson.id} and its answer")
 
@@ -154,7 +154,7 @@ def test_a_page_opened_on_another_tab_resumes_the_lesson_when_its_tab_opens(page
     open_tab(page, "lessons")
     wait_until(lambda: markdown(page, "lesson-title") == masks.title.zh, "the lesson the browser was on")
     drawn_somehow(page, "lesson-figure-0")
-    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "its kept answer")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✓"), "its kept answer")
 
 
 def test_the_plain_address_resumes_the_lesson_the_browser_was_on_with_its_answer(page, app):
@@ -167,7 +167,7 @@ def test_the_plain_address_resumes_the_lesson_the_browser_was_on_with_its_answer
     answer_and_keep(page, positions)
     page.goto(app.url + "?lang=zh-CN")
     wait_until(lambda: markdown(page, "lesson-title") == positions.title.zh, "the lesson the browser was on")
-    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✅"), "its kept answer")
+    wait_until(lambda: markdown(page, "lesson-feedback").startswith("✓"), "its kept answer")
     assert "lesson=positions" in address(page)                                   # the address describes it
 
 

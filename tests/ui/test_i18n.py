@@ -1,4 +1,6 @@
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,27 @@ def test_every_text_is_used():
                 "schedule_")     # keys built with f-strings
     unused = [key for key in STRINGS["en"] if f'"{key}"' not in source and not key.startswith(families)]
     assert unused == []
+
+
+FONT_LIST = shutil.which("fc-list")
+CHROMIUM = Path("/usr/bin/chromium")
+WRITTEN_BY_THE_INTERFACE = [UI_SOURCE / "text", UI_SOURCE / "course"]     # its texts and its lessons
+
+
+def chinese(char: str) -> bool:
+    """A CJK ideograph or punctuation, or a full-width form: the CJK font's (its own browser tests look at it)."""
+    code = ord(char)
+    return 0x4E00 <= code <= 0x9FFF or 0x3000 <= code <= 0x303F or 0xFF00 <= code <= 0xFFEF
+
+
+@pytest.mark.skipif(FONT_LIST is None or not CHROMIUM.exists(), reason="needs fontconfig and Debian's chromium "
+                                                                       "with the fonts tests/install_chromium.sh adds")
+def test_every_symbol_the_interface_writes_has_a_glyph_in_the_fonts_of_a_bare_linux_browser():
+    """A character no installed font draws shows as an empty box: a colour emoji (a check mark for a right
+    answer) where there is no emoji font, as in Debian's chromium with its own fonts and the CJK one."""
+    symbols = {char for folder in WRITTEN_BY_THE_INTERFACE for path in folder.rglob("*.py")
+               for char in path.read_text(encoding="utf-8") if ord(char) > 127 and not chinese(char)}
+    undrawn = [f"{char} U+{ord(char):04X}" for char in sorted(symbols)
+               if not subprocess.run([FONT_LIST, f":charset={ord(char):x}", "family"], capture_output=True,
+                                     text=True, check=True).stdout.strip()]
+    assert undrawn == []

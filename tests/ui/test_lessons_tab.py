@@ -75,8 +75,8 @@ def test_each_answer_gets_its_own_feedback(lesson):
     wrong = next(k for k in range(len(lesson.check.choices)) if k != right)
     right_text = handlers.check_feedback(lesson.id, right, "en")
     wrong_text = handlers.check_feedback(lesson.id, wrong, "zh-CN")
-    assert right_text.startswith("✅") and lesson.check.choices[right].feedback.en in right_text
-    assert wrong_text.startswith("❌") and lesson.check.choices[wrong].feedback.zh in wrong_text
+    assert right_text.startswith("✓") and lesson.check.choices[right].feedback.en in right_text
+    assert wrong_text.startswith("✗") and lesson.check.choices[wrong].feedback.zh in wrong_text
     assert handlers.check_feedback(lesson.id, None, "en") == ""
     assert handlers.check_feedback(lesson.id, 99, "en") == ""
 
