@@ -93,6 +93,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, page_needs=PAGE_NEEDS)
+        ctx.header_notes[copied.elem_id] = copied        # what Copy link or the QR code said
         upload, upload_status, hub = own_models.build(ctx)
         # One page, not one page per tab (Gradio's demo.route): a routed page holding the Attention tab
         # alone took 4.1 s to open and draw (median of 5, shared 2-core machine at load ~6) where picking
@@ -113,7 +114,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
                              opening=opening)
         showing.wire_language(ctx, tab_components)
         links.wire_page(demo, ctx, tab_components, query, copy, copied, reopen)
-        qr.wire(show_qr, qr_panel, copied, ctx.language)
+        qr.wire(ctx, show_qr, qr_panel, copied)
         room_button.wire(class_room, room_token, ctx, rooms)
 
         async def on_unload(request: gr.Request) -> None:

@@ -1,7 +1,7 @@
 """On a Hugging Face Space (SPACE_ID set, as the platform does) a view is shared by its
 huggingface.co page: Copy link puts https://huggingface.co/spaces/OWNER/NAME?<the view's query> on
-the clipboard, and the QR code encodes the same address (the Space: `busy_space_app`). Screenshot:
-tests/e2e/screenshots/."""
+the clipboard (and says so in the page's language, another one picked after it too), and the QR code
+encodes the same address (the Space: `busy_space_app`). Screenshot: tests/e2e/screenshots/."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -24,6 +24,8 @@ def test_copy_link_and_the_qr_code_give_the_spaces_huggingface_co_page(busy_spac
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == f"{PAGE}?{query}" and copied.startswith(f"{PAGE}?view=attention")
     assert "__theme" not in copied and parse_qs(urlsplit(copied).query)["layer"] == ["1"]
+    page.click("#language label:has-text('简体中文')")               # what Copy link said follows the language
+    wait_until(lambda: markdown(page, "copy-link-status").startswith("已复制链接"), "Copy link's message in Chinese")
 
     page.click("#show-qr")
     page.wait_for_selector("#qr-code svg")

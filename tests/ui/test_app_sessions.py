@@ -17,6 +17,8 @@ from playground import checkpoint
 from playground.generate import SamplingConfig, Stepper
 from playground.ui import launch_kwargs
 from playground.ui.header.own_models import load_own_model
+from playground.ui.page.links import PRIVATE_LINK, copy_message
+from playground.ui.text.i18n import STRINGS
 from playground.ui.inputs.validation import MAX_FILE_BYTES
 
 from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
@@ -244,3 +246,17 @@ def test_the_header_says_an_uploads_message_again_in_the_language_picked(app, pr
     gc.collect()
     assert "mine-my-model" not in workspace.models and first() is None     # its message holds no model
     assert "Loaded **mine-my-model**" in language.fn("en", request)[status]
+
+
+def test_what_copy_link_or_the_qr_code_said_is_said_again_in_the_language_picked(app):
+    copy, show, language = (next(fn for fn in app.fns.values() if getattr(fn.fn, "__name__", "") == name)
+                            for name in ("on_copy", "on_show", "on_language"))
+    panel, status = show.outputs
+    assert copy.outputs == [status] and status in language.outputs and panel not in language.outputs
+    request = SimpleNamespace(session_hash="copy-and-qr", headers={}, query_params={})
+    payload = "view=attention\nhttps://example.org/?view=attention&lang=en"
+    assert copy.fn(payload, "en", request)[status] == copy_message(*payload.split("\n"), "en")
+    assert language.fn("zh-CN", request)[status] == copy_message(*payload.split("\n"), "zh-CN")
+    private = f"{PRIVATE_LINK}\nhttps://example.org/?view=attention&lang=zh-CN"    # a view of one's own model
+    assert show.fn(private, "zh-CN", request)[status] == STRINGS["zh-CN"]["link_private"]
+    assert language.fn("en", request)[status] == STRINGS["en"]["link_private"]

@@ -85,8 +85,8 @@ class AppContext:
     kept: list[tuple[gr.BrowserState, Callable[[Workspace, object], tuple[bool, bool]], str | None]] = field(
         default_factory=list)
     kept_model: gr.BrowserState | None = None     # the session's trained model, kept by the browser (kept_models)
-    # the header's message panels (an upload's, the Hub's) by elem_id, said with say_in_header: the language
-    # event writes each again
+    # the header's message panels (an upload's, the Hub's, what a link ignored, what Copy link said) by elem_id,
+    # said with say_in_header: the language event writes each again
     header_notes: dict[str, gr.Markdown] = field(default_factory=dict)
     page_needs: Mapping[str, PageNeeds] = field(default_factory=dict)   # what each tab declares, by view
 

@@ -382,8 +382,8 @@ def wire_page(demo: gr.Blocks, ctx, tab_components: Mapping[str, gr.Tab], query:
     gr.on([*(link.change for link in links), *(tab.select for tab in tab_components.values()), ctx.language.change],
           None, links, None, js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)
 
-    def on_copy(payload: str, lang: str) -> str:
+    def on_copy(payload: str, lang: str, request: gr.Request) -> dict:
         link, _, address = (payload or "").partition("\n")
-        return copy_message(link, address, lang)
+        return ctx.say_in_header(ctx.workspace(request), copied, lambda lang: copy_message(link, address, lang), lang)
 
     copy.click(on_copy, [query, ctx.language], [copied], js=share_js(COPY_JS), show_progress="hidden", **PRIVATE)

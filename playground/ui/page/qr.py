@@ -16,7 +16,7 @@ import gradio as gr
 import segno
 
 from ..text.i18n import label, text
-from .context import PRIVATE
+from .context import PRIVATE, AppContext
 from .links import PRIVATE_LINK, copy_message
 from .sharing import is_loopback, network_address, share_js
 
@@ -106,6 +106,15 @@ def build_panel() -> gr.HTML:
     return gr.HTML(visible=False, elem_id=PANEL_ID, js_on_load=CLOSE_JS)
 
 
-def wire(button: gr.Button, panel: gr.HTML, status: gr.Markdown, language) -> None:
-    """`button` draws the code of the address on screen into `panel`; `status` says why when it cannot."""
-    button.click(show, [status, language], [panel, status], js=share_js(SHOW_JS), show_progress="hidden", **PRIVATE)
+def wire(ctx: AppContext, button: gr.Button, panel: gr.HTML, status: gr.Markdown) -> None:
+    """`button` draws the code of the address on screen into `panel`; `status` says why when it cannot, and
+    the session keeps that as a function of the language (ctx.say_in_header): a new language writes it again.
+    (The open panel covers the page, the language control too, until it is closed.)"""
+
+    def on_show(payload: str, lang: str, request: gr.Request) -> dict:
+        drawn, _ = show(payload, lang)
+        return {panel: drawn, **ctx.say_in_header(ctx.workspace(request), status,
+                                                  lambda lang: show(payload, lang)[1], lang)}
+
+    button.click(on_show, [status, ctx.language], [panel, status], js=share_js(SHOW_JS), show_progress="hidden",
+                 **PRIVATE)
