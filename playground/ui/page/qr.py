@@ -83,17 +83,29 @@ def panel_html(address: str, lang: str, note: str = "") -> str:
             f'<button type="button" class="qr-close">{html.escape(text(lang, "qr_close"))}</button></figure>')
 
 
+def aimed_at(payload: str) -> tuple[str, str, str | None]:
+    """(the view's link, the address its code holds, the text key of the note under the code) for
+    "<link>\\n<address>": this computer's own address, which no phone opens, becomes the machine's
+    network address where the server listens on it."""
+    link, _, address = (payload or "").partition("\n")
+    if not is_loopback(address):
+        return link, address, None
+    reachable = network_address(address)
+    return (link, reachable, "qr_network_address") if reachable else (link, address, "qr_loopback")
+
+
 def show(payload: str, lang: str) -> tuple:
     """The panel for "<link>\\n<address>" (hidden, and the status saying why, when there is no code)."""
-    link, _, address = (payload or "").partition("\n")
-    note = ""
-    if is_loopback(address):                     # this computer's own address: no phone opens it
-        reachable = network_address(address)
-        address, note = (reachable, text(lang, "qr_network_address")) if reachable else (address, text(lang, "qr_loopback"))
+    return drawn(aimed_at(payload), lang)
+
+
+def drawn(aim: tuple[str, str, str | None], lang: str) -> tuple:
+    """The panel for an aimed_at target (hidden, and the status saying why, when there is no code)."""
+    link, address, note = aim
     why = refusal(link, address, lang)
     if why:
         return gr.HTML(visible=False), why
-    return gr.HTML(panel_html(address, lang, note), visible=True), ""
+    return gr.HTML(panel_html(address, lang, text(lang, note) if note else ""), visible=True), ""
 
 
 def build_button() -> gr.Button:
@@ -112,9 +124,10 @@ def wire(ctx: AppContext, button: gr.Button, panel: gr.HTML, status: gr.Markdown
     (The open panel covers the page, the language control too, until it is closed.)"""
 
     def on_show(payload: str, lang: str, request: gr.Request) -> dict:
-        drawn, _ = show(payload, lang)
-        return {panel: drawn, **ctx.say_in_header(ctx.workspace(request), status,
-                                                  lambda lang: show(payload, lang)[1], lang)}
+        aim = aimed_at(payload)               # once: the code is drawn once and the status said again later
+        link, address, _ = aim
+        return {panel: drawn(aim, lang)[0], **ctx.say_in_header(ctx.workspace(request), status,
+                                                                lambda lang: refusal(link, address, lang), lang)}
 
     button.click(on_show, [status, ctx.language], [panel, status], js=share_js(SHOW_JS), show_progress="hidden",
                  **PRIVATE)
