@@ -22,6 +22,7 @@ from playground.ui.text.i18n import STRINGS
 from playground.ui.inputs.validation import MAX_FILE_BYTES
 
 from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
+from .test_page_load import page_event
 
 REPO = Path(__file__).resolve().parents[2]
 GREEDY = ("greedy", 1.0, 0, 1.0, 0, 40, 3)          # strategy, temperature, top-k, top-p, seed, max new, beam width
@@ -228,7 +229,7 @@ def test_the_header_says_an_uploads_message_again_in_the_language_picked(app, pr
     upload_file = tmp_path / "my model.safetensors"
     shutil.copy(pretrained_dir / "tiny-gpt" / "model.safetensors", upload_file)
     upload = next(fn for fn in app.fns.values() if fn.api_name == "upload_model")
-    language = next(fn for fn in app.fns.values() if getattr(fn.fn, "__name__", "") == "on_language")
+    language = page_event(app, "on_language")
     status = upload.outputs[0]
     assert status in language.outputs
     request = SimpleNamespace(session_hash="header-says-again", headers={}, query_params={})
@@ -249,8 +250,7 @@ def test_the_header_says_an_uploads_message_again_in_the_language_picked(app, pr
 
 
 def test_what_copy_link_or_the_qr_code_said_is_said_again_in_the_language_picked(app):
-    copy, show, language = (next(fn for fn in app.fns.values() if getattr(fn.fn, "__name__", "") == name)
-                            for name in ("on_copy", "on_show", "on_language"))
+    copy, show, language = (page_event(app, name) for name in ("on_copy", "on_show", "on_language"))
     panel, status = show.outputs
     assert copy.outputs == [status] and status in language.outputs and panel not in language.outputs
     request = SimpleNamespace(session_hash="copy-and-qr", headers={}, query_params={})

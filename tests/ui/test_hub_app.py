@@ -13,6 +13,7 @@ from playground.ui.header import hub_models
 from tests.hub.helpers import save_random_gpt2
 
 from .serving import serve
+from .test_page_load import page_event
 
 pytest.importorskip("transformers")
 
@@ -58,8 +59,7 @@ def test_a_bad_repository_name_is_refused_in_the_sessions_language(hub_server):
 def test_why_a_load_failed_stays_in_the_status_and_follows_the_language(hub_server):
     _, _, demo = hub_server
     load = next(fn for fn in demo.fns.values() if fn.api_name == "load_hub_model")
-    failed = next(fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "on_refused")
-    language = next(fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "on_language")
+    failed, language = page_event(demo, "on_refused"), page_event(demo, "on_language")
     status = load.outputs[0]
     request = SimpleNamespace(session_hash="hub-failed-then-english", headers={}, query_params={})
     with pytest.raises(gr.Error):

@@ -254,7 +254,7 @@ def test_what_a_link_ignored_is_said_again_in_the_language_picked(demo):
     out = open_page(demo, "?view=attention&model=copy&layer=99&lang=en", "link-note-language")
     note = by_elem_id(demo)["link-note"]
     assert out[note].constructor_args["value"].startswith("**Parts of this link were ignored**")
-    language = next(fn for fn in demo.fns.values() if getattr(fn.fn, "__name__", "") == "on_language")
+    language = page_event(demo, "on_language")
     request = gr.Request(session_hash="link-note-language", headers={"accept-language": "en"})
     said = language.fn("zh-CN", request)[note]
     assert said.startswith("**此链接中的部分参数被忽略了**") and "99" in said
