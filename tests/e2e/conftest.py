@@ -25,6 +25,8 @@ from playground.checkpoint import MODEL_FILE, save
 from playground.data import CharTokenizer, tasks
 from playground.model import ModelConfig, build_model
 
+from .pages import POOL
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER_SITE = Path(__file__).resolve().parent / "server_site"     # its sitecustomize: a patient self-check
 CHROMIUM = Path("/usr/bin/chromium")
@@ -361,13 +363,36 @@ def browser():
 
 @pytest.fixture(scope="module", autouse=True)
 def pages_closed_after_module(browser):
-    """The browser contexts a module leaves open are closed at its end: an open page keeps talking
-    to its server, and a browser kept for the run would keep every module's."""
+    """The browser contexts a module leaves open are closed at its end, or their page given back to
+    the pool (`page_pool`, on about:blank): an open page keeps talking to its server, and a browser
+    kept for the run would keep every module's."""
     before = set(browser.contexts)
     yield
     for context in browser.contexts:
-        if context not in before:
+        if context in before:
+            continue
+        kept = [page for page in context.pages if POOL.made(page)]
+        if kept and not POOL.is_idle(kept[0]):
+            POOL.give_back(kept[0])
+        elif not kept:
             context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """The pages a test's body takes from the pool are the test's (a fixture's are its module's)."""
+    POOL.lend_to_test(True)
+    try:
+        yield
+    finally:
+        POOL.lend_to_test(False)
+
+
+@pytest.fixture(autouse=True)
+def pages_given_back():
+    """A test's pages go back to the pool as it ends (after a failure's screenshots)."""
+    yield
+    POOL.give_back_lent()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -382,7 +407,7 @@ def pytest_runtest_makereport(item, call):
         return
     directory = screenshot_directory()
     shown = []
-    pages = [page for context in browser.contexts for page in context.pages]
+    pages = [page for context in browser.contexts for page in context.pages if not POOL.is_idle(page)]
     for number, page in enumerate(pages):
         path = directory / f"failed-{item.name[:80]}-{number}.png".replace("/", "_")
         try:
@@ -394,3 +419,9 @@ def pytest_runtest_makereport(item, call):
     for name, server in item.funcargs.items():
         if isinstance(server, AppServer) and server.log_path.is_file():
             report.sections.append((f"{name}'s log, its end", server.log_path.read_text(errors="replace")[-3000:]))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How many pages the browser tests opened, and how many times one was lent again."""
+    if POOL.opened:
+        terminalreporter.write_line(f"browser pages: {POOL.opened} opened, lent again {POOL.reused} times")

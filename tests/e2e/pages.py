@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import parse_qsl, urlsplit
 
+from .page_pool import PagePool
+
 VIEWPORT = {"width": 1280, "height": 720}
 WAIT_SECONDS = 30
 POLL_SECONDS = 0.1              # a check is one evaluate in the page, which it keeps from its own work meanwhile
 FIGURES_REDRAW_MS = 600        # Plotly redraws the figures after the window is resized
 QUIET_MS = 300                 # no event under way this long: the page's events have ended
 CJK = re.compile(r"[\u4e00-\u9fff]")
+POOL = PagePool(VIEWPORT, WAIT_SECONDS * 1000)     # the pages of `page_at`, kept between tests
 
 # The figure as Plotly drew it (_fullData / _fullLayout): visible traces with their arrays and
 # colour range, the title, the tick labels and annotations on screen, and the number of shapes.
@@ -75,19 +78,20 @@ OPENED_JS = "() => !!(window.playgroundDraws && window.playgroundDraws.opened)"
 
 
 def page_at(browser, url: str, locale: str = "en-US"):
-    """A page in a fresh browser context with `locale`, at 1280x720, loading `url` (not waiting for a draw)."""
-    context = browser.new_context(viewport=VIEWPORT, locale=locale)
-    context.set_default_timeout(WAIT_SECONDS * 1000)
-    page = context.new_page()
-    page.gradio_events = EventsUnderWay(page)
+    """A page of a fresh session with `locale`, at 1280x720, loading `url` (not waiting for a draw): a
+    page of its own browser context, kept from an earlier test when there is one (`POOL`)."""
+    page = POOL.take(browser, locale)
+    if hasattr(page, "gradio_events"):
+        page.gradio_events.reset()
+    else:
+        page.gradio_events = EventsUnderWay(page)
     page.goto(url)
     return page
 
 
 class OnePage:
-    """One page for a module's links, each a new session of the server: the first link loads in a fresh
-    page (`page_at` with `locale`), each later one in the same page, whose browser storage stays. A
-    page's later loads cost the browser about half its first (3.2 against 5.8 s of CPU, measured)."""
+    """One page for a module's links, each a new session of the server: the first link loads in a
+    page of `page_at` with `locale`, each later one in the same page, whose browser storage stays."""
 
     def __init__(self, browser, locale: str = "en-US"):
         self._browser, self._locale, self._page = browser, locale, None
@@ -102,7 +106,7 @@ class OnePage:
 
     def close(self) -> None:
         if self._page is not None:
-            self._page.context.close()
+            POOL.give_back(self._page)
 
 
 def open_page(browser, url: str, locale: str, tab: str = "attention"):
@@ -136,11 +140,16 @@ class EventsUnderWay:
 
     def __init__(self, page):
         self._page = page
+        self.reset()
+        on = type(page).on                       # the page's own method: a test's `page.on` marks it altered
+        on(page, "request", self._started)
+        on(page, "requestfinished", self._ended)
+        on(page, "requestfailed", self._ended)
+
+    def reset(self) -> None:
+        """Forget the requests seen (the page is lent to another test)."""
         self._open: set = set()
         self._changed = time.monotonic()
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
 
     def _started(self, request) -> None:
         if any(path in request.url for path in self.PATHS):
