@@ -73,6 +73,7 @@ class PagePool:
     def give_back(self, page) -> None:
         """Keep `page` for a later test when it is as lent, else close its context."""
         if page.is_closed():
+            page.pool_close()                     # the context of a page the test closed
             return
         context = page.context
         idle = self._idle.setdefault(page.pool_key, [])
