@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 import pytest
 
 from .pages import (
-    VIEWPORT,
+    POOL,
     WAIT_SECONDS,
     address,
     drawn,
@@ -48,11 +48,9 @@ def shipped_models(pretrained_dir):
 @pytest.fixture(scope="module")
 def page(browser):
     """One page for every link (each link loads the app afresh in it)."""
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    context.set_default_timeout(WAIT_SECONDS * 1000)
-    page = context.new_page()
+    page = POOL.take(browser, "en-US")
     yield page
-    context.close()
+    POOL.give_back(page)
 
 
 def linked(page) -> dict:

@@ -1,15 +1,13 @@
 """What a student sees when the server must refuse: a full server tells the newcomer (the students
 already there keep working), an overlong link gets the app's own page, and a right-to-left override
 in a link shows as its code point in the note instead of reversing the sentence."""
-from .pages import (VIEWPORT, WAIT_SECONDS, address, error_toast, markdown, no_error_toast, open_page, screenshot,
-                    wait_until)
+from .pages import (POOL, WAIT_SECONDS, address, error_toast, markdown, no_error_toast, open_page, page_at,
+                    screenshot, wait_until)
 
 
 def test_a_newcomer_to_a_full_server_is_told_and_the_student_keeps_working(small_app, browser, screenshots):
     student = open_page(browser, small_app.url + "?view=attention", "en-US")
-    newcomer = browser.new_context(viewport=VIEWPORT, locale="zh-CN").new_page()
-    newcomer.set_default_timeout(WAIT_SECONDS * 1000)
-    newcomer.goto(small_app.url + "?view=attention")
+    newcomer = page_at(browser, small_app.url + "?view=attention", "zh-CN")
     newcomer.wait_for_selector(".toast-body.error", state="visible")
     newcomer.wait_for_timeout(600)                         # the toast slides in
     newcomer.screenshot(path=str(screenshots / "server_full_newcomer_zh.png"))
@@ -30,7 +28,7 @@ def test_an_override_in_a_link_shows_as_its_code_point(app, browser, screenshots
 
 
 def test_an_overlong_link_gets_the_apps_own_page(app, browser, screenshots):
-    page = browser.new_context(viewport=VIEWPORT, locale="en-US").new_page()
+    page = POOL.take(browser, "en-US")
     response = page.goto(app.url + "?view=attention&text=" + "a" * 40_000)
     path = screenshots / "link_too_long.png"
     page.screenshot(path=str(path))

@@ -10,7 +10,6 @@ from playground.labs import LABS, get_lab
 
 from .pages import (
     CJK,
-    VIEWPORT,
     address,
     drawn,
     figure,
@@ -18,6 +17,7 @@ from .pages import (
     no_error_toast,
     open_page,
     open_tab,
+    page_at,
     screenshot,
     wait_until,
 )
@@ -90,10 +90,8 @@ def test_run_a_lab_stop_it_and_compare_its_variants(page, screenshots):
 
 def test_a_link_opens_its_lab_and_names_the_pick_it_lacks(app, browser, screenshots):
     lab = get_lab("positional-encodings")
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    page = context.new_page()
+    page = page_at(browser, app.url + "?view=labs&lab=positional-encodings&variant=tied&stage=start&lang=zh-CN")
     try:
-        page.goto(app.url + "?view=labs&lab=positional-encodings&variant=tied&stage=start&lang=zh-CN")
         wait_until(lambda: lab.question.get("zh-CN")[:20] in markdown(page, "labs-card"), "the linked lab's card",
                    seconds=FIRST_DRAW_SECONDS)
         wait_until(lambda: "variant" in markdown(page, "link-note") and "tied" in markdown(page, "link-note"),
@@ -107,4 +105,4 @@ def test_a_link_opens_its_lab_and_names_the_pick_it_lacks(app, browser, screensh
         no_error_toast(page)
         screenshot(page, screenshots, "zh-labs-link")
     finally:
-        context.close()
+        page.context.close()
