@@ -31,10 +31,13 @@ BROWSER_PROCESSES = 2
 LIBRARY_NICENESS = 5
 # Modules that take longest (measured on a 2-core machine), claimed first so that no process starts a
 # long one while the other is about to end; every other module follows in collection order.
-LONGEST_FIRST = ("test_lessons_in_browser", "test_rooms_in_browser", "test_links_in_browser",
-                 "test_class_walk_in_browser", "test_examples_in_browser", "test_class_session_in_browser",
-                 "test_lesson_beside_train_in_browser", "test_llms_in_browser", "test_restart_in_browser",
-                 "test_train_in_browser", "test_generate_in_browser", "test_class_room_in_browser")
+LONGEST_FIRST = ("test_lessons_in_browser", "test_class_walk_in_browser", "test_rooms_in_browser",
+                 "test_restart_in_browser", "test_app_in_browser", "test_train_in_browser",
+                 "test_examples_in_browser", "test_llms_in_browser", "test_links_in_browser",
+                 "test_explaining_in_browser", "test_views_in_browser", "test_tab_order_in_browser",
+                 "test_training_line_in_browser", "test_class_room_in_browser", "test_class_session_in_browser",
+                 "test_lesson_beside_train_in_browser", "test_generate_in_browser", "test_opening_in_browser",
+                 "test_security_in_browser", "test_labs_in_browser")
 ONE_PROCESS = "PLAYGROUND_TESTS_IN_ONE_PROCESS"
 INTERRUPTED, NO_TESTS_COLLECTED = 2, 5                   # pytest.ExitCode's
 STOP_SECONDS = 60
