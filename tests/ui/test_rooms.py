@@ -62,16 +62,16 @@ def drawn_modules(svg: str) -> set[tuple[int, int]]:
 
 
 def test_the_panel_shows_the_address_as_text_and_refuses_what_it_cannot_draw():
-    panel, status = qr.show(f"view=attention\n{ADDRESS}&text=<b>", "en")
+    panel, status = qr.drawn(qr.aimed_at(f"view=attention\n{ADDRESS}&text=<b>"), "en")
     assert panel.visible is True and status == ""
     shown = panel.constructor_args["value"]
     assert "&lt;b&gt;" in shown and "<b>" not in shown and "role=\"dialog\"" in shown
-    panel, status = qr.show(f"{PRIVATE_LINK}\n{ADDRESS}", "zh-CN")
+    panel, status = qr.drawn(qr.aimed_at(f"{PRIVATE_LINK}\n{ADDRESS}"), "zh-CN")
     assert panel.visible is False and status == STRINGS["zh-CN"]["link_private"]
     long_address = ADDRESS + "&text=" + "x" * qr.MAX_QR_CHARS
-    panel, status = qr.show(f"view=attention\n{long_address}", "en")
+    panel, status = qr.drawn(qr.aimed_at(f"view=attention\n{long_address}"), "en")
     assert panel.visible is False and str(len(long_address)) in status
-    panel, status = qr.show("view=attention\njavascript:alert(1)", "en")
+    panel, status = qr.drawn(qr.aimed_at("view=attention\njavascript:alert(1)"), "en")
     assert panel.visible is False and status == STRINGS["en"]["qr_bad_address"]
 
 

@@ -30,9 +30,9 @@ def test_loopback_addresses_are_this_computers_only(address, loopback):
 
 def test_a_local_qr_code_says_no_phone_opens_it(monkeypatch):
     monkeypatch.delenv("GRADIO_SERVER_NAME", raising=False)
-    panel, status = qr.show(f"view=attention\n{LOCAL}", "en")
+    panel, status = qr.drawn(qr.aimed_at(f"view=attention\n{LOCAL}"), "en")
     assert status == "" and panel.visible and "no phone" in panel.value and LOCAL.replace("&", "&amp;") in panel.value
-    panel, _ = qr.show(f"view=attention\n{LOCAL}", "zh-CN")
+    panel, _ = qr.drawn(qr.aimed_at(f"view=attention\n{LOCAL}"), "zh-CN")
     assert "手机" in panel.value and "GRADIO_SERVER_NAME=0.0.0.0" in panel.value
 
 
@@ -41,7 +41,7 @@ def test_a_server_on_the_network_gets_the_code_of_the_machines_network_address(m
     monkeypatch.setattr(sharing, "machine_ip", lambda: "192.168.1.20")
     shared = "http://192.168.1.20:7860/?view=attention&lang=en"
     assert sharing.network_address(LOCAL) == shared
-    panel, status = qr.show(f"view=attention\n{LOCAL}", "en")
+    panel, status = qr.drawn(qr.aimed_at(f"view=attention\n{LOCAL}"), "en")
     assert status == "" and panel.value == qr.panel_html(shared, "en", qr.text("en", "qr_network_address"))
     assert "phones on the same network" in panel.value
     monkeypatch.setenv("GRADIO_SERVER_NAME", "127.0.0.1")
@@ -50,5 +50,5 @@ def test_a_server_on_the_network_gets_the_code_of_the_machines_network_address(m
 
 def test_an_address_that_is_not_local_is_drawn_as_it_is(monkeypatch):
     address = "https://huggingface.co/spaces/teacher/playground-demo?view=attention"
-    panel, status = qr.show(f"view=attention\n{address}", "en")
+    panel, status = qr.drawn(qr.aimed_at(f"view=attention\n{address}"), "en")
     assert status == "" and panel.value == qr.panel_html(address, "en")

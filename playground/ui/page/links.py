@@ -29,7 +29,7 @@ from .page_needs import PageNeeds
 from .language import LANGUAGE_ID, PROBE_ID, SET_LOCALE_JS, detect_language
 from .runtime import as_gradio_error, start_warm_up
 from .next_draws import next_draws
-from .sharing import share_js
+from .sharing import share_js, shared
 
 PRIVATE_LINK = "#private"          # the link of a view that shows a session's own model
 PAGE_PARAMS = ("view", "lang", "present", hiding.PARAM, "room")   # room=CODE: the class room's student page
@@ -383,7 +383,7 @@ def wire_page(demo: gr.Blocks, ctx, tab_components: Mapping[str, gr.Tab], query:
           None, links, None, js=write_address_js(tuple(views)), trigger_mode="always_last", **PRIVATE)
 
     def on_copy(payload: str, lang: str, request: gr.Request) -> dict:
-        link, _, address = (payload or "").partition("\n")
+        link, address = shared(payload)
         return ctx.say_in_header(ctx.workspace(request), copied, lambda lang: copy_message(link, address, lang), lang)
 
     copy.click(on_copy, [query, ctx.language], [copied], js=share_js(COPY_JS), show_progress="hidden", **PRIVATE)

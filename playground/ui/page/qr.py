@@ -18,7 +18,7 @@ import segno
 from ..text.i18n import label, text
 from .context import PRIVATE, AppContext
 from .links import PRIVATE_LINK, copy_message
-from .sharing import is_loopback, network_address, share_js
+from .sharing import is_loopback, network_address, share_js, shared
 
 ERROR_CORRECTION = "m"            # 15% of the code may be lost (a glare on the screen) and it still reads
 MAX_QR_CHARS = 600                # a longer address makes modules too small to scan across a room
@@ -87,16 +87,11 @@ def aimed_at(payload: str) -> tuple[str, str, str | None]:
     """(the view's link, the address its code holds, the text key of the note under the code) for
     "<link>\\n<address>": this computer's own address, which no phone opens, becomes the machine's
     network address where the server listens on it."""
-    link, _, address = (payload or "").partition("\n")
+    link, address = shared(payload)
     if not is_loopback(address):
         return link, address, None
     reachable = network_address(address)
     return (link, reachable, "qr_network_address") if reachable else (link, address, "qr_loopback")
-
-
-def show(payload: str, lang: str) -> tuple:
-    """The panel for "<link>\\n<address>" (hidden, and the status saying why, when there is no code)."""
-    return drawn(aimed_at(payload), lang)
 
 
 def drawn(aim: tuple[str, str, str | None], lang: str) -> tuple:

@@ -36,6 +36,13 @@ def share_js(js: str) -> str:
     return js.replace("SHARED_ADDRESS()", f"({SHARED_ADDRESS_JS})({json.dumps(space_page() or '')})")
 
 
+def shared(payload: str | None) -> tuple[str, str]:
+    """(the view's link, the address it is shared by) from "<link>\\n<address>", what the share buttons' js
+    sends (COPY_JS, qr.SHOW_JS)."""
+    link, _, address = (payload or "").partition("\n")
+    return link, address
+
+
 SHARED_ADDRESS_JS = f"""(page) => {{
   if (!page) return location.href;
   const query = new URLSearchParams(location.search);
