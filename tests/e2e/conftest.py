@@ -372,9 +372,9 @@ def pages_closed_after_module(browser):
         if context in before:
             continue
         kept = [page for page in context.pages if POOL.made(page)]
-        if kept and not POOL.is_idle(kept[0]):
-            POOL.give_back(kept[0])
-        elif not kept:
+        if kept:
+            POOL.give_back(kept[0])               # kept idle, or its context closed
+        else:
             context.close()
 
 

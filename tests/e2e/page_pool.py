@@ -43,8 +43,7 @@ class PagePool:
         context = browser.new_context(viewport=self._viewport, locale=locale)
         page = context.new_page()
         page.pool_key, page.pool_origins, page.pool_altered = (id(browser), locale), set(), False
-        page.on("framenavigated", lambda frame: frame == page.main_frame and _origin(frame.url)
-                and page.pool_origins.add(_origin(frame.url)))
+        page.on("framenavigated", lambda frame: _visited(page, frame))
         for obj, names in ((page, _PAGE_ADDITIONS), (context, _CONTEXT_ADDITIONS)):
             for name in names:
                 setattr(obj, name, _marking(page, getattr(obj, name)))
@@ -75,10 +74,12 @@ class PagePool:
         if page.is_closed():
             page.pool_close()                     # the context of a page the test closed
             return
+        if self.is_idle(page):                    # given back already
+            return
         context = page.context
         idle = self._idle.setdefault(page.pool_key, [])
         reusable = (not page.pool_altered and context.pages == [page] and page.viewport_size == self._viewport
-                    and len(idle) < IDLE_PER_LOCALE and page not in idle)
+                    and len(idle) < IDLE_PER_LOCALE)
         if reusable:
             try:
                 page.goto("about:blank", timeout=self._timeout_ms)
@@ -92,7 +93,7 @@ class PagePool:
                 reusable = False
         if reusable:
             idle.append(page)
-        elif page not in idle:
+        else:
             page.pool_close()
 
     def is_idle(self, page) -> bool:
@@ -102,9 +103,11 @@ class PagePool:
         return hasattr(page, "pool_key")
 
 
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
+def _visited(page, frame) -> None:
+    """Note the origin `page` went to (its storage there is wiped when it is given back)."""
+    parts = urlsplit(frame.url)
+    if frame == page.main_frame and parts.scheme in ("http", "https"):
+        page.pool_origins.add(f"{parts.scheme}://{parts.netloc}")
 
 
 def _marking(page, method):
