@@ -9,7 +9,7 @@ from starlette.middleware import Middleware
 
 from .header import room_button, room_page
 from .header.room_api import RoomActions
-from .page import accessibility, drawing, early_plotly, hiding, idle_frames, links, qr, showing
+from .page import accessibility, discarded_draws, drawing, early_plotly, hiding, idle_frames, links, qr, showing
 from .page.context import LIGHT, LIGHT_CONCURRENCY, PRIVATE, AppContext
 from .server.fair_queue import FairQueue
 from .page.language import LANGUAGE_ID, MARK_PAGE_LANGUAGE_JS, PROBE_ID, toast_title_css
@@ -146,6 +146,10 @@ def echo(value: str) -> str:
     return value
 
 
+# Run before Gradio's scripts in every page of the app: see idle_frames and discarded_draws.
+FIRST_SCRIPT = idle_frames.FRAMES_SCRIPT + discarded_draws.SKIP_DISCARDED_DRAWS_SCRIPT
+
+
 def launch_kwargs() -> dict:
     """Arguments for demo.launch(): the theme, the css (presenter mode, the QR code, a link's hidden
     parts), the translations, the page's script (page_script) and the <head>'s own styles (a phone's
@@ -157,8 +161,9 @@ def launch_kwargs() -> dict:
     upload limit is refused by Gradio while it arrives, before it is written to disk. The page and
     Gradio's hashed scripts and styles are compressed once per process, the scripts and styles kept
     by the browser (see static_cache), the page asks for no frames while nothing on it moves
-    (idle_frames, first_script), and sessions start without a copy of every component's
-    config (see session_state). A link longer than the app reads gets the app's own page (link_size).
+    (idle_frames, first_script) nor draws a figure Gradio is replacing (discarded_draws), and
+    sessions start without a copy of every component's config (see session_state). A link longer
+    than the app reads gets the app's own page (link_size).
     """
     return {
         "theme": accessibility.theme(),
@@ -171,7 +176,7 @@ def launch_kwargs() -> dict:
         "max_file_size": MAX_FILE_BYTES,
         "app_kwargs": {"middleware": [Middleware(SecurityHeaders), Middleware(LinkSize),
                                       Middleware(CountedQueueStreams), Middleware(KeptResponses),
-                                      Middleware(FirstScript, script=idle_frames.FRAMES_SCRIPT,
+                                      Middleware(FirstScript, script=FIRST_SCRIPT,
                                                  pages=("/", f"/{room_page.STUDENT_PATH}", f"/{room_page.BOARD_PATH}")),
                                       *([Middleware(FirstScript, script=early_plotly.EARLY_PLOTLY_SCRIPT, pages=("/",))]
                                         if early_plotly.EARLY_PLOTLY_SCRIPT else [])],

@@ -1,12 +1,13 @@
-"""The pages' first script (page/idle_frames.py) is written at the top of their <head>, before Gradio's
-own scripts, in the app's page (sent plain or compressed and kept) and the class room's; nothing else
-is changed."""
+"""The pages' first script (page/idle_frames.py, then page/discarded_draws.py) is written at the top of
+their <head>, before Gradio's own scripts, in the app's page (sent plain or compressed and kept) and
+the class room's; nothing else is changed."""
 import anyio
 import httpx
 import pytest
 
 from playground.ui import create_app
 from playground.ui.header.room_page import BOARD_PATH, STUDENT_PATH
+from playground.ui.page.discarded_draws import SKIP_DISCARDED_DRAWS_SCRIPT
 from playground.ui.page.idle_frames import FRAMES_SCRIPT
 from playground.ui.server.first_script import FirstScript, with_first_script
 
@@ -21,7 +22,7 @@ def server(pretrained_dir):
     yield from serve(create_app(pretrained_dir))
 
 
-def test_the_served_page_runs_the_frames_script_before_gradios_scripts(server):
+def test_the_served_page_runs_its_first_scripts_before_gradios_scripts(server):
     with httpx.Client(timeout=30, headers={"accept-encoding": "identity"}) as plain_client:
         plain = plain_client.get(server).content
     with httpx.Client(timeout=30, headers={"accept-encoding": "br"}) as client:
@@ -30,9 +31,10 @@ def test_the_served_page_runs_the_frames_script_before_gradios_scripts(server):
     rooms = [httpx.get(server + path, timeout=30).content for path in (STUDENT_PATH, BOARD_PATH)]
     for page in (plain, kept.content, *rooms):                # httpx decompresses
         head = page.index(b"<head>") + len(b"<head>")
-        assert page[head:].startswith(f"<script>{FRAMES_SCRIPT}</script>".encode())
-        assert page.count(FRAMES_SCRIPT.encode()) == 1
-        assert page.index(FRAMES_SCRIPT.encode()) < page.index(b'<script type="module"')
+        assert page[head:].startswith(f"<script>{FRAMES_SCRIPT}{SKIP_DISCARDED_DRAWS_SCRIPT}</script>".encode())
+        for script in (FRAMES_SCRIPT, SKIP_DISCARDED_DRAWS_SCRIPT):
+            assert page.count(script.encode()) == 1
+            assert page.index(script.encode()) < page.index(b'<script type="module"')
 
 
 def sent_by(inner, path: str = "/", pages: tuple[str, ...] = ("/",)) -> list[dict]:
