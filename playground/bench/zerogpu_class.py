@@ -190,13 +190,9 @@ def run(quick: bool) -> list[dict]:
         try:
             return class_starts(app.url, quick, api)
         finally:
-            workers = children(app.process.pid)       # the GPU workers `spaces` forked: gone with the app
+            workers = workers_of(app.process.pid)     # the GPU workers `spaces` forked: gone with the app
             app.stop()
-            for pid in workers:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            end(workers)
 
 
 def children(pid: int) -> list[int]:
@@ -213,6 +209,31 @@ def children(pid: int) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def started_at(pid: int) -> str | None:
+    """When process `pid` started (in clock ticks since boot: /proc's stat), None once it has ended."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def workers_of(pid: int) -> dict[int, str]:
+    """The processes `pid` started, each with when it started (for `end`)."""
+    return {child: started for child in children(pid) if (started := started_at(child)) is not None}
+
+
+def end(workers: dict[int, str]) -> None:
+    """Kill each of `workers` (workers_of) still running. A process number the system has given to a new
+    process since (numbers are reused once they wrap around) is left alone: its start time differs."""
+    for pid, started in workers.items():
+        if started_at(pid) == started:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,6 @@ here. A missing /usr/bin/chromium skips the tests on a developer machine and fai
 """
 import os
 import queue
-import signal
 import socket
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from playground.bench.zerogpu_class import children
+from playground.bench.zerogpu_class import end, workers_of
 from playground.bench.zerogpu_platform import Answer, ControlApi, platform_environment
 from playground.checkpoint import MODEL_FILE, save
 from playground.data import CharTokenizer, tasks
@@ -244,13 +243,9 @@ class ZeroGpuServer(AppServer):
     def stop(self) -> None:
         if self.process is None:
             return
-        workers = children(self.process.pid)
+        workers = workers_of(self.process.pid)
         super().stop()
-        for pid in workers:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        end(workers)
 
 
 @pytest.fixture(scope="session")
