@@ -7,6 +7,7 @@ here. A missing /usr/bin/chromium skips the tests on a developer machine and fai
 """
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -41,6 +42,9 @@ SELF_CHECK_PASSED = "To create a public link"
 SELF_CHECK_SECONDS = 20
 READY_REQUEST_SECONDS = 60
 START_TRIES = 3
+# A server ended by a signal before it served its page (not by an error of its own, which its log would
+# show) is started again too: once in a suite run one ended so, its log clean.
+KILLED = (-signal.SIGKILL, -signal.SIGTERM)
 
 
 def free_port() -> int:
@@ -141,12 +145,12 @@ class AppServer:
             log = self.log_path.read_text()
             self._ready = answered is not None and self.process.poll() is None and (
                 SELF_CHECK_PASSED in log or time.monotonic() - answered > SELF_CHECK_SECONDS)
-            if not self._ready and self.process.poll() is not None and self._tries < START_TRIES \
-                    and SLOW_SELF_CHECK in log:
-                self._start()                              # the machine was too busy for Gradio's self-check
+            ended = None if self._ready else self.process.poll()
+            if ended is not None and self._tries < START_TRIES and (SLOW_SELF_CHECK in log or ended in KILLED):
+                self._start()           # the machine was too busy for Gradio's self-check, or a signal ended it
                 answered = None
-            elif not self._ready and (self.process.poll() is not None or time.monotonic() > deadline):
-                pytest.fail(f"app.py did not serve {self._url}:\n{log[-3000:]}")
+            elif not self._ready and (ended is not None or time.monotonic() > deadline):
+                pytest.fail(f"app.py did not serve {self._url} (exit code {ended}):\n{log[-3000:]}")
             time.sleep(0 if self._ready else 0.25)
         return self._url
 
