@@ -42,8 +42,8 @@ SELF_CHECK_PASSED = "To create a public link"
 SELF_CHECK_SECONDS = 20
 READY_REQUEST_SECONDS = 60
 START_TRIES = 3
-# A server ended by a signal before it served its page (not by an error of its own, which its log would
-# show) is started again too: once in a suite run one ended so, its log clean.
+# A server that a signal ends before it has served its page (no error of its own: its log would show one)
+# is started again too; once in a suite run a server ended before serving with nothing in its log.
 KILLED = (-signal.SIGKILL, -signal.SIGTERM)
 
 
