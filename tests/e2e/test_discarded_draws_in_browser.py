@@ -21,7 +21,8 @@ def test_a_live_training_skips_the_draws_of_replaced_figures_and_its_curves_foll
     first = points(drawn(page, "train-curves", lambda fig: points(fig) >= 2))
     drawn(page, "train-curves", lambda fig: points(fig) >= first + 3)            # three more updates drawn
     page.click("#train-stop")
-    wait_until(lambda: markdown(page, "train-status").startswith("Stopped"), "the stop and the run's last views")
+    wait_until(lambda: (s := markdown(page, "train-status")).startswith("Stopped") and "trained-copy" in s,
+               "the stop, then the model it published")          # the run's last views come before the model
     assert (page.evaluate(SKIPPED_JS) or 0) >= 3
     last = points(figure(page, "train-curves"))
 
