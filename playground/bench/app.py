@@ -85,7 +85,7 @@ from gradio_client import Client
 
 from playground.bench import (accessibility, attention_view, deep_link, fairness, idle_page, llm_views, load, tab_switch,
                               uploads)
-from playground.bench.common import result
+from playground.bench.common import proc_stat, result
 from playground.bench.room import room_lines
 from playground.ui.text.i18n import text
 
@@ -203,11 +203,8 @@ class ProcessCPU:
 
     def _ticked_seconds(self) -> float | None:
         """User + system CPU seconds from /proc/PID/stat (10 ms ticks)."""
-        try:
-            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        fields = proc_stat(self.pid)
+        return None if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,16 @@ def result(suite: str, name: str, value: float | None, unit: str, goal: float | 
     return line
 
 
+def proc_stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the process's name (its state first: the name, in
+    parentheses, may hold spaces), None once the process has ended (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def seconds(fn: Callable[[], object]) -> float:
     """Wall seconds one call of `fn` takes."""
     start = time.perf_counter()

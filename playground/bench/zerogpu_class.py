@@ -39,7 +39,7 @@ from gradio_client.utils import Status
 
 from playground.bench.app import AppProcess
 from playground.bench.app_training import STEP, Viewer, copy_form, environment, page_view
-from playground.bench.common import result, run_alone
+from playground.bench.common import proc_stat, result, run_alone
 from playground.bench.fairness import TRUST_FORWARDED, student_address
 from playground.bench.zerogpu_app import GPU_MODEL, QUEUE_S, WORKER_START_S
 from playground.bench.zerogpu_platform import Answer, ControlApi, platform_environment
@@ -213,11 +213,8 @@ def children(pid: int) -> list[int]:
 
 def started_at(pid: int) -> str | None:
     """When process `pid` started (in clock ticks since boot: /proc's stat), None once it has ended."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
+    fields = proc_stat(pid)
+    return None if fields is None else fields[19]
 
 
 def workers_of(pid: int) -> dict[int, str]:
