@@ -1,9 +1,11 @@
 """A figure Gradio is replacing is not drawn (playground/ui/page/discarded_draws.py): while a training
 streams its curves, the draws Gradio's Plot would make of the elements it throws away are skipped and
 the figures on show follow the run; a redraw of a figure that stays in the page is drawn."""
+from playground.ui.page.discarded_draws import COUNTER
+
 from .pages import drawn, figure, markdown, page_at, wait_until
 
-SKIPPED_JS = "() => window.playgroundDiscardedDraws"
+SKIPPED_JS = f"() => window.{COUNTER}"
 REDRAW_IN_PLACE_JS = """async () => {
   const gd = document.querySelector('#train-curves .js-plotly-plot');
   await Plotly.react(gd, [{type: 'scatter', y: [3, 1, 2]}], {title: {text: 'redrawn in place'}});
