@@ -75,3 +75,23 @@ def test_an_idle_queue_does_not_poll(server):
     before = wakeup.waits
     time.sleep(IDLE_SECONDS)
     assert wakeup.waits - before <= 2                # Gradio's own loop looks 1,000 times a second
+
+
+def test_a_page_launched_again_still_starts_its_events(monkeypatch):
+    """A relaunch serves from another event loop: the loops' signals are made again in it."""
+    monkeypatch.setattr(queue_wakeup, "FALLBACK_SECONDS", RELEASE_SECONDS)
+
+    def echo(value: str) -> str:
+        return value
+
+    with gr.Blocks() as demo:
+        gr.api(echo, api_name="echo")
+    demo.queue()
+    QueueWakeup(demo._queue)
+    for launch in ("first", "second"):
+        demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", quiet=True, ssr_mode=False)
+        try:
+            client = Client(demo.local_url, verbose=False, download_files=False, analytics_enabled=False)
+            assert client.submit(launch, api_name="/echo").result(timeout=RELEASE_SECONDS - 5) == launch
+        finally:
+            demo.close()

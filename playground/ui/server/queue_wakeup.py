@@ -3,7 +3,7 @@
 Gradio's queue loop looks for an event to start every `sleep_when_free` seconds while it has none it
 can start, and its progress loop looks for progress to send every `progress_update_sleep_when_free`
 seconds while no event runs. At the 5 ms and 50 ms the app used, an idle `python app.py` woke 220
-times a second: 2.1 % of a core doing nothing (0.62 CPU-s of its event loop's thread over 30 s idle),
+times a second: 2.4 % of a core doing nothing (its event loop's thread 0.62 CPU-s over 30 s idle),
 paid by a Space between classes and by each app server of the test suite for its whole life.
 
 Here both loops wait on a signal: an event that joins the queue, or one that ends (freeing a worker
@@ -28,10 +28,11 @@ FALLBACK_SECONDS = 0.5          # a loop looks this often without a signal
 
 
 class QueueWakeup:
-    """Installed over a Blocks' queue before it starts: its loops wait for `wake` rather than poll."""
+    """Installed over a Blocks' queue before it starts: its loops wait for a signal rather than poll."""
 
     def __init__(self, queue):
         self.queue = queue
+        # Made again as each loop starts, in the event loop that serves (a relaunch has another).
         self._work = asyncio.Event()             # an event joined or ended: the queue loop looks
         self._running = asyncio.Event()          # an event started: the progress loop looks
         self._push, self._process_events = queue.push, queue.process_events
@@ -56,7 +57,7 @@ class QueueWakeup:
 
     async def start_processing(self) -> None:
         """Gradio's loop: start the next batch of events while there is one a worker can take, else wait."""
-        queue = self.queue
+        queue, self._work = self.queue, asyncio.Event()
         try:
             while not queue.stopped:
                 self._work.clear()                 # before looking: a signal from now on is not lost
@@ -91,7 +92,7 @@ class QueueWakeup:
 
     async def start_progress_updates(self) -> None:
         """Gradio's progress loop, waiting while no event runs."""
-        queue = self.queue
+        queue, self._running = self.queue, asyncio.Event()
         while not queue.stopped:
             events = [event for job in queue.active_jobs if job is not None for event in job]
             if not events:
