@@ -7,8 +7,9 @@ Each event of a tab takes a ticket when it starts (`TabOrder.event` / `TabOrder.
 - a draw (the tab drawn from the session: picked, or asked by a header event) first waits until the
   tab's earlier events have ended, and if an event of the tab started while it drew (a click on the
   tab while its draw was on its way), its result is not sent: it waits for that event to end and
-  draws again from the session, which then holds the click's form. A draw that a later draw
-  overtakes sends nothing (the later one draws from the same session).
+  draws again from the session, which then holds the click's form, and sends what the click did not
+  write (the click's result shows the same, and text typed since it came stays). A draw that a
+  later draw overtakes sends nothing (the later one draws from the same session).
 Waits are bounded (WAIT_S); events never wait for later ones, so nothing waits for ever. Runs that
 stream (a training, a generation run) take no ticket: a draw neither waits for them nor drops them.
 """
@@ -54,10 +55,7 @@ class TabOrder:
         """The updates (keyed by component) no later-started event has written, recorded as written by
         `ticket`; and whether all of them were kept."""
         with self._changed:
-            kept = {component: update for component, update in updates.items()
-                    if self._written.get(component._id, 0) <= ticket}
-            for component in kept:
-                self._written[component._id] = ticket
+            kept = self._unwritten_since(ticket, updates)
             return kept, len(kept) == len(updates)
 
     @contextmanager
@@ -85,14 +83,22 @@ class TabOrder:
                         return {}                         # a later draw draws from the same session
                     if not later or attempt == REDRAWS:
                         commit()
-                        for component in updates:
-                            self._written[component._id] = max(self._written.get(component._id, 0), ticket)
-                        return updates
+                        return self._unwritten_since(ticket, updates)
                 self._wait_for_earlier(self._last_ticket() + 1)
                 again = True
             return {}
         finally:
             self._end(ticket)
+
+    def _unwritten_since(self, ticket: int, updates: Mapping[Any, Any]) -> dict:
+        """`updates` but for components a later-started event wrote, recorded as written by `ticket`
+        (for a draw: that event's result, sent already, shows the same session, and the learner may
+        have edited the page since). Called holding the lock."""
+        kept = {component: update for component, update in updates.items()
+                if self._written.get(component._id, 0) <= ticket}
+        for component in kept:
+            self._written[component._id] = ticket
+        return kept
 
     def _last_ticket(self) -> int:
         with self._changed:
