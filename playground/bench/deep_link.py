@@ -137,20 +137,19 @@ def page_size(url: str) -> PageSize:
 
 
 def floor_app(size: PageSize | None = None):
-    """floor_blocks(size), launched on a free localhost port. Its queue waits for work as the app's does
-    (server.queue_wakeup): Gradio's own polls every millisecond, a tenth of a core taken from the page
-    being measured beside it."""
-    from playground.ui.app import PROGRESS_POLL_SECONDS
-    from playground.ui.server.queue_wakeup import QueueWakeup
+    """floor_blocks(size), launched on a free localhost port. Its queue looks for work as often as the
+    app's does: an idle Gradio server polls its queue every millisecond, a tenth of a core taken from
+    the page being measured beside it."""
+    from playground.ui.app import PROGRESS_POLL_SECONDS, QUEUE_POLL_SECONDS
 
     demo = floor_blocks(size)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    demo.queue()
-    QueueWakeup(demo._queue)
+    demo.queue().launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True,
+                        ssr_mode=False)
+    demo._queue.sleep_when_free = QUEUE_POLL_SECONDS
     demo._queue.progress_update_sleep_when_free = PROGRESS_POLL_SECONDS
-    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, ssr_mode=False)
     return demo
 
 

@@ -21,7 +21,6 @@ from .server.first_script import FirstScript
 from .server.link_size import LinkSize
 from .server.security_headers import SecurityHeaders
 from .server.queue_streams import CountedQueueStreams, QueueStreams
-from .server.queue_wakeup import QueueWakeup
 from .server.session_end import end_session
 from .server.session_state import lean_sessions
 from .server.static_cache import KeptResponses
@@ -38,8 +37,10 @@ from .text.i18n import DEFAULT_LANGUAGE, I18N, LANGUAGES, label
 # event unless told otherwise: a cost per event that grows with the events served, ~10 ms per event
 # after a few hundred. The app rebuilds it once per ANALYTICS_EVENTS events, over as many.
 ANALYTICS_EVENTS = 1000
-# While events run, Gradio's progress loop sends their progress this often (10 ms by default: a grab of
-# the GIL each time under load). While none runs, the queue waits for one (server.queue_wakeup).
+# Gradio's queue looks for new events every 1 ms while it has none to start (and its progress loop
+# every 10 ms): ~10% of a core on an idle server, and a grab of the GIL each time under load. A
+# few milliseconds more before an event starts is not felt.
+QUEUE_POLL_SECONDS = 0.005
 PROGRESS_POLL_SECONDS = 0.05
 # By default Gradio sends every waiting event its place in the queue each time an event starts: with
 # a class's events waiting, that is a message per waiting event per event started, more work the
@@ -134,7 +135,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
     # Gradio's one max_size over all groups (which one client could fill for everyone).
     demo.queue(default_concurrency_limit=LIGHT_CONCURRENCY, max_size=None, status_update_rate=QUEUE_STATUS_SECONDS)
     demo.fair_queue = FairQueue(demo, store)
-    QueueWakeup(demo._queue)
+    demo._queue.sleep_when_free = QUEUE_POLL_SECONDS
     demo._queue.progress_update_sleep_when_free = PROGRESS_POLL_SECONDS
     return demo
 

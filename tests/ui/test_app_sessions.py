@@ -20,7 +20,6 @@ from playground.ui.header.own_models import load_own_model
 from playground.ui.page.links import PRIVATE_LINK, copy_message
 from playground.ui.text.i18n import STRINGS
 from playground.ui.inputs.validation import MAX_FILE_BYTES
-from playground.ui.server.queue_wakeup import QueueWakeup
 
 from ..test_checkpoint import HOSTILE, PRETRAINED_COPY, forbidden, resident_bytes, with_config
 from .test_page_load import page_event
@@ -195,12 +194,9 @@ def test_gradio_rebuilds_its_monitoring_summary_rarely_not_after_every_event(app
     assert queue.event_count_at_last_cache == rebuilt_at
 
 
-def test_the_queue_waits_for_events_rather_than_polling(app):
-    """Gradio's default polls every 1 ms while idle (~10% of a core on a server doing nothing) and sends
-    progress every 10 ms while events run."""
-    loops = (app._queue.start_processing, app._queue.start_progress_updates)
-    assert all(isinstance(loop.__self__, QueueWakeup) and loop.__self__.queue is app._queue for loop in loops)
-    assert app._queue.progress_update_sleep_when_free >= 0.05
+def test_gradio_queue_looks_for_new_events_every_few_milliseconds_not_every_one(app):
+    """Gradio's default polls every 1 ms while idle: ~10% of a core on a server doing nothing."""
+    assert app._queue.sleep_when_free >= 0.005 and app._queue.progress_update_sleep_when_free >= 0.05
 
 
 def test_waiting_events_get_their_place_on_a_timer_not_each_time_an_event_starts(app):
