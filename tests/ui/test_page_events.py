@@ -62,6 +62,24 @@ def test_every_event_tracks_its_progress_on_a_few_components(demo):
     assert not wide, f"events tracking their progress on many components: {wide}"
 
 
+def holders(layout: dict) -> set[int]:
+    """The ids of the page's blocks that hold others (rows, tabs, groups...)."""
+    children = layout.get("children") or []
+    return ({layout["id"]} if children else set()).union(*(holders(child) for child in children))
+
+
+def test_no_event_tracks_its_progress_on_a_block_that_holds_others(demo):
+    # On each status change of any event, Gradio's page refreshes the loading state of every component
+    # some event has tracked and, for one that holds others, copies the state of each block inside it:
+    # a tab's draw tracked on the tabs copied every figure of the page several times per event.
+    config = demo.get_config_file()
+    holding = holders(config["layout"])
+    on_holders = {event.get("api_name") or event["id"]: sorted(set(progress_targets(event)) & holding)
+                  for event in config["dependencies"]
+                  if event["backend_fn"] and set(progress_targets(event)) & holding}
+    assert not on_holders, f"events tracking their progress on blocks that hold others: {on_holders}"
+
+
 def drawing_events(demo) -> dict:
     """The events that draw a tab or ask the tab on screen to be drawn: a tab picked (or its redraw
     button clicked), the language chosen, the page opening."""

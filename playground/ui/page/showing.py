@@ -84,9 +84,12 @@ def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.
             return drawn
         return header if drawn.get("__type__") == "update" else {**header, **drawn}    # gr.skip(): the header alone
 
-    # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it).
+    # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it). Its
+    # progress is tracked on the hidden redraw button: Gradio's page refreshes a tracked component's
+    # loading state on every status message of every later event, copying the state of each component
+    # inside it (tracked on the tabs, that was every figure of the page, several times per event).
     gr.on([tab.select, redraw.click], draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
-          js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT, show_progress_on=[tabs],
+          js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT, show_progress_on=[redraw],
           **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
 
 
