@@ -108,6 +108,7 @@ def test_a_lessons_run_keeps_the_model_trained_in_the_train_tab_beside_its_own(m
 def test_lesson_10_memorises_the_rhyme_until_its_training_loss_goal(monkeypatch):
     monkeypatch.setattr(live, "RHYME_GOAL", 1.0)             # ln 37 = 3.6 at random weights; reached after several progress reports
     monkeypatch.setattr(live, "UPDATE_EVERY_S", 0.0)         # every step streams, however fast the machine
+    goal_after_three_steps(monkeypatch, "rhyme")
     workspace = Workspace("rhyme")
     updates = run(workspace, "char-lm", "en")
     ends_at_its_goal(updates, "char-lm", 1)
