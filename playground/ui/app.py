@@ -112,6 +112,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         for key, tab in tab_components.items():
             showing.wire_tab(ctx, tab_set, key, tab, redraws[key], folds=not PAGE_NEEDS[key].open_controls,
                              opening=opening)
+        showing.wire_picks(tab_components)
         showing.wire_language(ctx, tab_components)
         links.wire_page(demo, ctx, tab_components, query, copy, copied, reopen)
         qr.wire(ctx, show_qr, qr_panel, copied)

@@ -2,7 +2,7 @@
 from functools import partial
 
 from playground.ui.app import TABS
-from playground.ui.page.drawing import ask_redraw_js, drawn_js
+from playground.ui.page.drawing import ask_redraw_js, drawn_js, pick_js
 
 from .test_page_load import by_elem_id
 
@@ -81,16 +81,16 @@ def test_no_event_tracks_its_progress_on_a_block_that_holds_others(demo):
 
 
 def drawing_events(demo) -> dict:
-    """The events that draw a tab or ask the tab on screen to be drawn: a tab picked (or its redraw
-    button clicked), the language chosen, the page opening."""
+    """The events that draw a tab or ask the tab on screen to be drawn: a tab's redraw button clicked
+    (by a pick, the page opening or a header event), the language chosen."""
     ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
-    tabs = {ids[f"tab-{key}"] for key, _ in TABS}
+    redraws = {ids[f"{key}-redraw"] for key, _ in TABS}
     events = {}
     for event in demo.get_config_file()["dependencies"]:
         if not event["backend_fn"] or event["trigger_after"] is not None or demo.fns[event["id"]].page != "":
             continue
         for target, trigger in event["targets"]:
-            if (target in tabs and trigger == "select") or (target == ids["language"] and trigger == "input") \
+            if (target in redraws and trigger == "click") or (target == ids["language"] and trigger == "input") \
                     or trigger == "load":
                 events[event["id"]] = event
     return events
@@ -102,7 +102,7 @@ def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(dem
     # draw of the tab on screen it asks for (see drawing.py).
     events = {event["id"]: event for event in demo.get_config_file()["dependencies"]}
     drawing = drawing_events(demo)
-    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"select", "input", "click"}
+    assert {trigger for event in drawing.values() for _, trigger in event["targets"]} >= {"input", "click"}
     for event_id, event in drawing.items():
         assert "draws.count += 1" in (event["js"] or ""), f"{event['targets']} does not mark the panels busy"
         chain, last = [], event_id
@@ -110,10 +110,22 @@ def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(dem
             assert len(after) == 1, f"{event['targets']} branches into {len(after)} steps"
             last = after[0]["id"]
             chain.append(after[0])
-        asks = any(trigger == "select" for _, trigger in event["targets"])
-        ending = drawn_js(by_id(demo, event)) if asks else ask_redraw_js()
+        draws = any(trigger == "click" for _, trigger in event["targets"])
+        ending = drawn_js(by_id(demo, event)) if draws else ask_redraw_js()
         assert chain and not chain[-1]["backend_fn"] and chain[-1]["js"] == ending, event["targets"]
         assert all(step["backend_fn"] for step in chain[:-1])
+
+
+def test_a_picked_tab_asks_for_its_draw_in_the_browser(demo):
+    # Gradio sends a tab's select also as the page mounts its first tab and as an answer selects a tab:
+    # the selects run in the browser alone, which clicks the picked tab's redraw button.
+    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    selects = {(ids[f"tab-{key}"], "select") for key, _ in TABS}
+    picks = [event for event in demo.get_config_file()["dependencies"] if event["js"] == pick_js()]
+    assert len(picks) == 1 and not picks[0]["backend_fn"]
+    assert set(map(tuple, picks[0]["targets"])) == selects
+    assert not [event["id"] for event in demo.get_config_file()["dependencies"]
+                if event["backend_fn"] and selects & set(map(tuple, event["targets"]))]
 
 
 def by_id(demo, event: dict) -> str:

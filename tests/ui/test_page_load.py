@@ -37,10 +37,10 @@ def open_page(demo, query: str, session: str, accept_language: str = "en", kept=
 
 
 def draw_event(demo, view: str):
-    """The draw event of the tab `view` (picked, or its redraw button clicked)."""
-    tab = by_elem_id(demo)[f"tab-{view}"]._id
+    """The draw event of the tab `view` (its redraw button clicked: by a pick, the opening or a header event)."""
+    redraw = by_elem_id(demo)[f"{view}-redraw"]._id
     found = [fn for fn in demo.fns.values()
-             if fn.fn is not None and (tab, "select") in [tuple(target) for target in fn.targets]]
+             if fn.fn is not None and (redraw, "click") in [tuple(target) for target in fn.targets]]
     assert len(found) == 1, view
     return found[0]
 

@@ -15,11 +15,10 @@ asked for again, at most RETRIES times; after that the page says it could not be
 reload it (watch_js, run by the page's script). The page's opening is watched the same way: its
 hidden reopen button runs the opening again.
 
-Gradio's tab sends its `select` event whenever it becomes the selected tab, also when an answer selects
-it: the opening's answer selects the link's tab, whose draw then runs once more with nothing to draw
-(the page shows it already). The opening records that echo (`draws.echo`); the echo's draw leaves the
-panels as they are (counted in `draws.quiet`, not as busy), so a page just drawn does not turn busy
-and fade again.
+Gradio's tab sends its `select` event whenever it becomes the selected tab: a learner's pick, but also
+the first tab as the page mounts and the link's tab as the opening's answer selects it, drawn already.
+A pick asks for the tab's draw in the browser (pick_js) once the page has opened; the opening records
+the select its answer causes (`draws.echo`), which asks for nothing.
 """
 from __future__ import annotations
 
@@ -39,7 +38,7 @@ SET_JS = f"""
 const draws = window.playgroundDraws || (window.playgroundDraws = {{count: 0, handover: 0, timer: null,
                                                                    asked: {{}}, retries: {{}}, opened: false,
                                                                    opening: null, openingDrawn: null, picked: null,
-                                                                   echo: null, quiet: 0}});
+                                                                   echo: null}});
 const show = () => {{
   for (const panel of document.querySelectorAll('{PANELS}')) {{
     if (draws.count > 0) panel.setAttribute('{BUSY}', 'true'); else panel.removeAttribute('{BUSY}');
@@ -67,7 +66,24 @@ def drawn_js(view: str) -> str:
                                                                            // the answer selected the link's tab
   }}
   document.body.classList.remove('{STUCK_CLASS}');
-  if (draws.quiet > 0) draws.quiet -= 1; else unmark();
+  unmark();
+}}
+"""
+
+
+def pick_js() -> str:
+    """A tab's `select`, in the browser: the tab now selected, once the page has opened, asks for its
+    draw (a click of its redraw button); before it (the page mounting its first tab, a pick while the
+    opening is on its way: the opening draws, then picks it again) and at the select the opening's
+    answer causes, nothing."""
+    return f"""
+() => {{
+  {SET_JS}
+  const selected = document.querySelector('#tabs [role=tab][aria-selected=true]');
+  const view = selected && (selected.id || '').replace(/^tab-|-button$/g, '');
+  if (!view) return;
+  if (draws.echo === view) {{ draws.echo = null; return; }}
+  if (draws.opened) document.getElementById(`${{view}}-redraw`)?.click();
 }}
 """
 
@@ -87,15 +103,13 @@ def marking(js: str | None = None, view: str | None = None) -> str:
     are). `view`: the event draws that tab (the page watches that it ends)."""
     then = f"({js})(...inputs)" if js else "inputs.length === 1 ? inputs[0] : inputs"
     asked = f"draws.asked['{view}'] = performance.now();" if view else ""
-    # the select the opening's answer caused (see above) leaves the panels as they are
-    echo = f"if (draws.echo === '{view}') {{ draws.echo = null; draws.quiet += 1; }} else " if view else ""
     return f"""
 async (...inputs) => {{
   {SET_JS}
-  {echo}if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
+  if (draws.handover > 0) draws.handover -= 1; else draws.count += 1;
   {asked}
   clearTimeout(draws.timer);
-  draws.timer = setTimeout(() => {{ draws.count = 0; draws.handover = 0; draws.quiet = 0; show(); }}, {LIMIT_MS});
+  draws.timer = setTimeout(() => {{ draws.count = 0; draws.handover = 0; show(); }}, {LIMIT_MS});
   show();
   return {then};
 }}

@@ -1,8 +1,9 @@
 """Each tab draws itself from the session when it is shown; the header's events only write the session.
 
-Every tab has one draw event, `gr.on([tab.select, redraw.click], ...)`, whose outputs are that tab's
-own components and the header's: a tab picked draws it, and so does a click on its hidden redraw
-button. The page's opening is the draw of the tab its address names (links.Opening): it records the
+Every tab has one draw event, on a click of its hidden redraw button, whose outputs are that tab's
+own components and the header's. A tab picked clicks that button in the browser (pick_js): Gradio
+also sends a tab's `select` when the page mounts its first tab and when an answer selects a tab, and
+those ask the server for nothing. The page's opening is the draw of the tab its address names (links.Opening): it records the
 link and what the browser keeps, then draws, in one round trip. The header's other events (the
 language, a model uploaded or loaded from the Hub) change what several tabs show: they record it in
 the session (the Workspace, and next_draws for what one draw consumes) and write only the header's
@@ -20,7 +21,7 @@ import gradio as gr
 
 from ..text.i18n import label
 from .context import FORM_INPUTS, LIGHT, PRIVATE, AppContext
-from .drawing import ask_redraw_js, drawn_js, marking
+from .drawing import ask_redraw_js, drawn_js, marking, pick_js
 from .language import SET_LOCALE_JS
 from .links import read_page_js
 from .next_draws import next_draws
@@ -84,13 +85,18 @@ def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.
             return drawn
         return header if drawn.get("__type__") == "update" else {**header, **drawn}    # gr.skip(): the header alone
 
-    # Every pick is drawn, one made while another tab is drawn too (Gradio's default drops it). Its
+    # Every draw asked for runs, one asked while another is under way too (Gradio's default drops it). Its
     # progress is tracked on the hidden redraw button: Gradio's page refreshes a tracked component's
     # loading state on every status message of every later event, copying the state of each component
     # inside it (tracked on the tabs, that was every figure of the page, several times per event).
-    gr.on([tab.select, redraw.click], draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
-          js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT, show_progress_on=[redraw],
-          **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
+    redraw.click(draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
+                 js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT,
+                 show_progress_on=[redraw], **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
+
+
+def wire_picks(tab_components: Mapping[str, gr.Tab]) -> None:
+    """A tab picked asks for its draw, in the browser (one event for every tab's select)."""
+    gr.on([tab.select for tab in tab_components.values()], None, js=pick_js(), **PRIVATE)
 
 
 def then_redraw(event, view_box: gr.components.Component | None = None) -> None:
