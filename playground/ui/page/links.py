@@ -147,9 +147,9 @@ def copy_message(link: str, address: str, lang: str) -> str:
 
 # The js of a tab's draw event (see Opening): for the draw the page's opening asked for (OPEN_JS), the
 # language a link names (switching Gradio's own locale to it) or else the page's (from the probe), the
-# address's query, what the browser keeps, and presenter mode as a class on <body>; for a pick, nothing
-# but the page's language once the page has opened (none before: the opening draws the tab), and no
-# query nor kept state.
+# address's query, what the browser keeps, and presenter mode as a class on <body>; for any other draw (a
+# pick, a header event's), nothing but the page's language once the page has opened (none before: the
+# opening draws the tab), and no query nor kept state.
 def read_page_js(view: str) -> str:
     """The opening's inputs as the draw of the tab `view` sends them (see above)."""
     return READ_PAGE_JS.replace("VIEW", json.dumps(view))
@@ -305,7 +305,7 @@ class Opening:
     """The page's opening, in one round trip: once the page has loaded, its script asks the tab the
     address names for a draw (open_js), and that draw's event (showing.wire_tab) sends, besides, the
     page's language, the address's query and what the browser keeps for the session (`inputs`, read
-    by read_page_js; a plain pick of a tab sends nulls). `open` records them in the session (the
+    by read_page_js; any other draw of a tab sends nulls). `open` records them in the session (the
     language, the link: the form of the tab it names, presenter mode's folded controls; what the
     browser kept), and the same event then draws the tab and answers `outputs`, the header's: the
     language, the query, the tab selected and the note about what the link ignored."""
@@ -318,7 +318,7 @@ class Opening:
 
     def open(self, view: str, request: gr.Request, probe=None, address_query=None, *kept_values):
         """The session's workspace with the opening recorded (`view`: the tab drawn), and the header's
-        updates; (None, {}) when the draw was a pick (its js sent no query), (None, None) for a pick made
+        updates; (None, {}) when the draw was another (its js sent no query), (None, None) for one asked
         before the page has opened (its js sent no language either: the opening draws the tab)."""
         if address_query is None:
             return None, ({} if probe is not None else None)
