@@ -109,9 +109,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         # The page opens in one round trip: the draw of the tab a link names records the link and what the
         # browser keeps, then draws (page.links.Opening); every tab draws itself from the session (page.showing).
         opening = links.Opening(ctx, tab_set, tuple(tab_components), note, query)
-        for key, tab in tab_components.items():
-            showing.wire_tab(ctx, tab_set, key, tab, redraws[key], folds=not PAGE_NEEDS[key].open_controls,
-                             opening=opening)
+        for key in tab_components:
+            showing.wire_tab(ctx, key, redraws[key], folds=not PAGE_NEEDS[key].open_controls, opening=opening)
         showing.wire_picks(tab_components)
         showing.wire_language(ctx, tab_components)
         links.wire_page(demo, ctx, tab_components, query, copy, copied, reopen)

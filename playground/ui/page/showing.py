@@ -3,12 +3,13 @@
 Every tab has one draw event, on a click of its hidden redraw button, whose outputs are that tab's
 own components and the header's. A tab picked clicks that button in the browser (pick_js): Gradio
 also sends a tab's `select` when the page mounts its first tab and when an answer selects a tab, and
-those ask the server for nothing. The page's opening is the draw of the tab its address names (links.Opening): it records the
-link and what the browser keeps, then draws, in one round trip. The header's other events (the
-language, a model uploaded or loaded from the Hub) change what several tabs show: they record it in
-the session (the Workspace, and next_draws for what one draw consumes) and write only the header's
-components; a browser step chained after them (ask_redraw) clicks the redraw button of the tab on
-screen. Every other tab is drawn from the session when it is next picked. No event's outputs span tabs.
+those ask the server for nothing. The page's opening is the draw of the tab its address names
+(links.Opening): it records the link and what the browser keeps, then draws, in one round trip. The
+header's other events (the language, a model uploaded or loaded from the Hub) change what several tabs
+show: they record it in the session (the Workspace, and next_draws for what one draw consumes) and
+write only the header's components; a browser step chained after them (ask_redraw) clicks the redraw
+button of the tab on screen. Every other tab is drawn from the session when it is next picked. No
+event's outputs span tabs.
 
 A session's draws and its clicks on the same tab keep the learner's order (tab_order). The panels
 show that a draw is under way (drawing.py) and stay usable meanwhile.
@@ -68,9 +69,9 @@ def tab_drawer(ctx: AppContext, view: str, folds: bool):
     return draw
 
 
-def wire_tab(ctx: AppContext, tabs: gr.Tabs, view: str, tab: gr.Tab, redraw: gr.Button, folds: bool,
-             opening) -> None:
-    """The tab `view`'s draw: when it is picked or its redraw button clicked, draw it from the session.
+def wire_tab(ctx: AppContext, view: str, redraw: gr.Button, folds: bool, opening) -> None:
+    """The tab `view`'s draw: when its redraw button is clicked (by a pick, the page's opening or a header
+    event), draw it from the session.
     `folds`: presenter mode folds its controls at its first draw. `opening` (links.Opening): the draw the
     page's opening asks for records the opening first and answers the header's parts as well."""
     drawer = tab_drawer(ctx, view, folds)
