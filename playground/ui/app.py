@@ -90,6 +90,7 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         note, query = links.build_link_note()
         reopen = links.build_opening()
         redraws = {key: showing.redraw_button(key) for key, _ in TABS}     # in the header: on the page before its tab
+        draws_progress = showing.draws_progress()
         qr_panel = qr.build_panel()
         language.change(None, [language], None, js=MARK_PAGE_LANGUAGE_JS, **PRIVATE)
         ctx = AppContext(registry, store, language, page_needs=PAGE_NEEDS)
@@ -110,7 +111,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
         # browser keeps, then draws (page.links.Opening); every tab draws itself from the session (page.showing).
         opening = links.Opening(ctx, tab_set, tuple(tab_components), note, query)
         for key in tab_components:
-            showing.wire_tab(ctx, key, redraws[key], folds=not PAGE_NEEDS[key].open_controls, opening=opening)
+            showing.wire_tab(ctx, key, redraws[key], draws_progress, folds=not PAGE_NEEDS[key].open_controls,
+                             opening=opening)
         showing.wire_picks(tab_components)
         showing.wire_language(ctx, tab_components)
         links.wire_page(demo, ctx, tab_components, query, copy, copied, reopen)

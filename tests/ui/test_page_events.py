@@ -80,6 +80,19 @@ def test_no_event_tracks_its_progress_on_a_block_that_holds_others(demo):
     assert not on_holders, f"events tracking their progress on blocks that hold others: {on_holders}"
 
 
+def test_every_tabs_draw_tracks_its_progress_on_one_hidden_leaf(demo):
+    # Gradio's page refreshes every component some event has tracked on each status message of every
+    # later event: the nine draws share one, so a tour of the tabs adds one refresh to each later click.
+    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    redraws = {ids[f"{key}-redraw"] for key, _ in TABS}
+    draws = [event for event in demo.get_config_file()["dependencies"]
+             if event["backend_fn"] and redraws & {target for target, _ in event["targets"]}]
+    assert len(draws) == len(TABS)
+    tracked = {tuple(progress_targets(event)) for event in draws}
+    assert tracked == {(ids["draws-progress"],)}
+    assert by_elem_id(demo)["draws-progress"].visible == "hidden"
+
+
 def drawing_events(demo) -> dict:
     """The events that draw a tab or ask the tab on screen to be drawn: a tab's redraw button clicked
     (by a pick, the page opening or a header event), the language chosen."""

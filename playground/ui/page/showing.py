@@ -32,6 +32,14 @@ from .tab_order import order_of
 REDRAW_CLASS = "tab-redraw"
 
 
+def draws_progress() -> gr.HTML:
+    """Where every tab's draw tracks its progress (in the page, not on screen). Gradio's page refreshes the
+    loading state of every component an event has tracked on each status message of every later event,
+    so the draws share one: a redraw button each, a learner's tour of the tabs made each later click
+    refresh nine more."""
+    return gr.HTML(visible="hidden", elem_id="draws-progress")
+
+
 def redraw_button(view: str) -> gr.Button:
     """The tab's hidden redraw button (in the page, not on screen: a header event's browser step clicks it)."""
     return gr.Button(visible="hidden", elem_id=f"{view}-redraw", elem_classes=REDRAW_CLASS)
@@ -69,9 +77,9 @@ def tab_drawer(ctx: AppContext, view: str, folds: bool):
     return draw
 
 
-def wire_tab(ctx: AppContext, view: str, redraw: gr.Button, folds: bool, opening) -> None:
+def wire_tab(ctx: AppContext, view: str, redraw: gr.Button, progress: gr.HTML, folds: bool, opening) -> None:
     """The tab `view`'s draw: when its redraw button is clicked (by a pick, the page's opening or a header
-    event), draw it from the session.
+    event), draw it from the session; its progress tracked on `progress` (draws_progress).
     `folds`: presenter mode folds its controls at its first draw. `opening` (links.Opening): the draw the
     page's opening asks for records the opening first and answers the header's parts as well."""
     drawer = tab_drawer(ctx, view, folds)
@@ -87,12 +95,12 @@ def wire_tab(ctx: AppContext, view: str, redraw: gr.Button, folds: bool, opening
         return header if drawn.get("__type__") == "update" else {**header, **drawn}    # gr.skip(): the header alone
 
     # Every draw asked for runs, one asked while another is under way too (Gradio's default drops it). Its
-    # progress is tracked on the hidden redraw button: Gradio's page refreshes a tracked component's
-    # loading state on every status message of every later event, copying the state of each component
-    # inside it (tracked on the tabs, that was every figure of the page, several times per event).
+    # progress is tracked on a hidden leaf: Gradio's page copies the state of each component inside a
+    # tracked one at each refresh (tracked on the tabs, that was every figure of the page, several
+    # times per event).
     redraw.click(draw, opening.inputs, [*opening.outputs, *ctx.views[view].targets],
                  js=marking(read_page_js(view), view=view), trigger_mode="multiple", **LIGHT,
-                 show_progress_on=[redraw], **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
+                 show_progress_on=[progress], **FORM_INPUTS, **PRIVATE).then(None, js=drawn_js(view), **PRIVATE)
 
 
 def wire_picks(tab_components: Mapping[str, gr.Tab]) -> None:
