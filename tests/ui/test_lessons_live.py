@@ -52,7 +52,8 @@ def steps_streamed(updates: list[dict]) -> list[int]:
 
 def goal_after_three_steps(monkeypatch, key: str, goal=None) -> None:
     """LIVE[key]'s goal (or `goal`) read only once the run has been seen at three different steps: the
-    progress sent before it then shows at least two, however the worker's items were batched."""
+    progress sent before it then shows at least two, however the worker's items were batched (each look
+    is followed by an update whose step lies between that look's and the next one's)."""
     goal = goal or live.LIVE[key].goal
     seen = set()
 
