@@ -44,6 +44,10 @@ const show = () => {{
     if (draws.count > 0) panel.setAttribute('{BUSY}', 'true'); else panel.removeAttribute('{BUSY}');
   }}
 }};
+const selectedView = () => {{          // the view of the tab selected now ('' when none is)
+  const tab = document.querySelector('#tabs [role=tab][aria-selected=true]');
+  return tab ? (tab.id || '').replace(/^tab-|-button$/g, '') : '';
+}};
 const unmark = () => {{
   draws.count = Math.max(0, draws.count - 1);
   if (draws.count === 0) clearTimeout(draws.timer);
@@ -79,8 +83,7 @@ def pick_js() -> str:
     return f"""
 () => {{
   {SET_JS}
-  const selected = document.querySelector('#tabs [role=tab][aria-selected=true]');
-  const view = selected && (selected.id || '').replace(/^tab-|-button$/g, '');
+  const view = selectedView();
   if (!view) return;
   if (draws.echo === view) {{ draws.echo = null; return; }}
   if (draws.opened) document.getElementById(`${{view}}-redraw`)?.click();
@@ -127,8 +130,7 @@ async (view) => {{
   {SET_JS}
   draws.opened = true;
   document.body.classList.remove('{STUCK_CLASS}');
-  const selected = document.querySelector('#tabs [role=tab][aria-selected=true]');
-  const shown = (typeof view === 'string' && view) || (selected && (selected.id || '').replace(/^tab-|-button$/g, ''));
+  const shown = (typeof view === 'string' && view) || selectedView();
   const button = shown && document.getElementById(`${{shown}}-redraw`);
   if (button) {{
     {hand_over}

@@ -54,7 +54,7 @@ def tab_drawer(ctx: AppContext, view: str, folds: bool):
 
     def draw(workspace) -> dict:
         if workspace.language is None:
-            return gr.skip()           # picked before the page has opened: its opening draws the tab
+            return gr.skip()           # asked before the page has opened: its opening draws the tab
         with workspace.lock:
             workspace.shown_view = view
         requests = next_draws(workspace)
@@ -88,7 +88,7 @@ def wire_tab(ctx: AppContext, view: str, redraw: gr.Button, progress: gr.HTML, f
     def draw(request: gr.Request, *opening_values) -> dict:
         workspace, header = opening.open(view, request, *opening_values)
         if header is None:
-            return gr.skip()           # picked before the page has opened: its opening draws the tab
+            return gr.skip()           # asked before the page has opened: its opening draws the tab
         drawn = drawer(workspace or ctx.workspace(request))
         if not header:
             return drawn
