@@ -196,22 +196,26 @@ def head_scores_over_steps(
     height: int | None = None,
 ) -> go.Figure:
     """scores: [S, L, H] one score per head at each of the S steps -> heatmap, rows = heads
-    ("L{layer} H{head}"), columns = steps, so a head that specialises shows as a brightening row."""
+    ("L{layer} H{head}"), columns = steps, so a head that specialises shows as a brightening row.
+    Each column is centred on its step; the axis spans the first to the last step (Plotly would widen
+    it by half a column at each end, to steps before the run began and after it ended)."""
     s = as_float32(scores, "scores", 3)  # [S, L, H]
     if len(steps) != s.shape[0]:
         raise ValueError(f"steps has {len(steps)} entries but scores has {s.shape[0]} rows of scores")
     n_steps, n_layers, n_heads = s.shape
     z = s.reshape(n_steps, n_layers * n_heads).T  # [L*H, S]
+    x = np.asarray(steps, dtype=np.int64)  # [S]
+    span = dict(range=[int(x.min()), int(x.max())]) if n_steps > 1 and x.max() > x.min() else {}
     trace = dict(
         type="heatmap",
-        z=np.ascontiguousarray(z), x=np.asarray(steps, dtype=np.int64), y=_head_rows(n_layers, n_heads),
+        z=np.ascontiguousarray(z), x=x, y=_head_rows(n_layers, n_heads),
         colorscale=theme.ATTENTION_COLORSCALE,
         hovertemplate=f"{head_label}: %{{y}}<br>{step_label}: %{{x}}<br>{score_name}: %{{z:.4f}}<extra></extra>",
     )
     layout = theme.base_layout(
         title if title is not None else f"{score_name} over training",
         height=height if height is not None else int(min(720, 180 + 22 * n_layers * n_heads)),
-        xaxis=dict(title=dict(text=step_label), showgrid=False),
+        xaxis=dict(title=dict(text=step_label), showgrid=False, **span),
         yaxis=dict(title=dict(text=head_label), autorange="reversed", type="category", showgrid=False),
     )
     return theme.figure([trace], layout)

@@ -52,6 +52,14 @@ def test_head_scores_over_steps_rows_are_heads_columns_are_steps():
     assert fig.layout.title.text == "induction over training"
 
 
+def test_head_scores_over_steps_spans_the_run_and_no_step_outside_it():
+    scores = np.full((4, 1, 2), 0.5, dtype=np.float32)
+    fig = head_scores_over_steps([0, 121, 243, 356], scores)
+    assert list(fig.layout.xaxis.range) == [0, 356]             # not -60 .. 412: half a column past each end
+    one = head_scores_over_steps([40], scores[:1])
+    assert one.layout.xaxis.range is None                       # one snapshot: Plotly's own width for its column
+
+
 def test_head_scores_heatmap_is_layers_by_heads():
     scores = np.array([[0.1, 0.9], [0.4, 0.2]], dtype=np.float32)
     fig = head_scores_heatmap(scores)
