@@ -278,7 +278,9 @@ def induction_formation(
     reached = np.nonzero(series[1][1] >= threshold)[0]
     shapes = [dict(type="line", xref="paper", x0=0, x1=1, y0=threshold, y1=threshold,
                    line=dict(dash="dash", width=2, color=theme.SERIES_COLORS[2]))]
-    annotations = [dict(xref="paper", x=1, y=threshold, xanchor="right", yanchor="bottom", showarrow=False,
+    # the threshold's name at the left, where every run's scores start low: the induction score ends above
+    # the line, and at the right it ran through the name
+    annotations = [dict(xref="paper", x=0, y=threshold, xanchor="left", yanchor="bottom", showarrow=False,
                         text=f"{threshold_name} {threshold:g}")]
     if len(reached):
         crossed = int(x[reached[0]])

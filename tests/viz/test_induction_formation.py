@@ -16,6 +16,8 @@ def test_both_scores_are_drawn_over_steps_with_the_threshold_and_the_first_cross
     assert threshold.y0 == threshold.y1 == 0.3
     assert crossing.x0 == crossing.x1 == 300                                 # the first step at or above 0.3
     assert any("crossed at: step 300" in a.text for a in fig.layout.annotations)
+    named = next(a for a in fig.layout.annotations if a.text == "threshold 0.3")
+    assert (named.x, named.xanchor, named.yanchor) == (0, "left", "bottom")     # above the line, where scores start low
     assert tuple(fig.layout.yaxis.range) == (0, 1.05)
 
 
