@@ -32,6 +32,7 @@ TITLE_LINE_PX = 26
 TITLE_Y = 0.985             # the top of a title, as a share of the figure's height from its bottom
 TABLE_HEADER_PX = 32
 TABLE_ROW_PX = 28           # a table row per line of cell text
+TABLE_CELLS = 138           # characters of cell text across a full-width table at 1280 px
 TABLE_BORDER_PX = 1         # each row's border adds to its height
 TABLE_MARGIN = dict(l=10, r=10, t=70, b=10)
 
@@ -127,14 +128,15 @@ def table(columns: list[list[str]], headers, columnwidth: list[int], title: str,
           max_height: int | None = None, height: int | None = None) -> dict:
     """A Plotly table (striped rows, bold headers) and its layout as {"traces": [...], "layout": {...}}.
 
-    The title wraps at TITLE_CELLS characters. row_lines: lines of text in each row (default 1).
+    The title wraps at TITLE_CELLS characters. row_lines: lines of text in each row (default: its
+    cells wrapped at their column's share of TABLE_CELLS, as Plotly wraps them on a full-width figure).
     Unless `height` is given, the figure is as tall as its rows; with max_height it shows as many
     whole rows as fit and scrolls for the rest, so no row is cut in half.
     """
     lines = wrap(title, TITLE_CELLS)
     margin = dict(TABLE_MARGIN, t=TABLE_MARGIN["t"] + TITLE_LINE_PX * (len(lines) - 1))
     n_rows = len(columns[0]) if columns else 0
-    row_px = [TABLE_ROW_PX * n + TABLE_BORDER_PX for n in (row_lines or [1] * n_rows)]
+    row_px = [TABLE_ROW_PX * n + TABLE_BORDER_PX for n in (row_lines or cell_lines(columns, columnwidth))]
     if height is None:
         room = None if max_height is None else max_height - margin["t"] - margin["b"] - TABLE_HEADER_PX - 4
         shown, used = 0, 0
@@ -150,6 +152,17 @@ def table(columns: list[list[str]], headers, columnwidth: list[int], title: str,
         cells=dict(values=columns, align="left", height=TABLE_ROW_PX, fill=dict(color=[stripes] * len(columns))),
     )
     return dict(traces=[trace], layout=base_layout("<br>".join(lines), height=height, margin=margin))
+
+
+def cell_lines(columns: list[list[str]], columnwidth: list[int]) -> list[int]:
+    """The lines of text of each row of a full-width table: its tallest cell, wrapped at its column's
+    share of TABLE_CELLS (a "<br>" in a cell starts a line)."""
+    total = sum(columnwidth)
+    cells = [max(1, TABLE_CELLS * width // total) for width in columnwidth]
+    n_rows = len(columns[0]) if columns else 0
+    return [max(sum(len(wrap(part, width)) for part in str(column[i]).split("<br>"))
+                for column, width in zip(columns, cells))
+            for i in range(n_rows)]
 
 
 def placeholder(message: str, height: int = 300) -> go.Figure:

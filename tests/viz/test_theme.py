@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 
 from playground import viz
-from playground.viz.theme import SpecFigure, display_width, placeholder, wrap
+from playground.viz.theme import TABLE_ROW_PX, SpecFigure, display_width, placeholder, table, wrap
 from tests.viz.sample_data import sinusoidal, softmax_weights
 
 T = list("a cat")
@@ -150,3 +150,16 @@ def test_a_placeholder_is_an_empty_figure_that_says_what_will_appear():
     long = placeholder("word " * 60)
     assert long.layout.annotations[0].text.count("<br>") >= 2                         # wrapped, not cut off
     go.Figure(fig.to_dict())                                                           # valid property names
+
+
+def test_a_table_is_as_tall_as_its_wrapped_cells():
+    # Plotly wraps a long cell and makes its row taller: a table sized for one line a row would hide its
+    # last rows behind a scroll bar (the shipped models' table of lesson 12 hid two)
+    widths = [3, 2, 2, 2, 2, 2, 2, 2]
+    short = table([["copy", "dates"], *[["1", "2"]] * 7], ["model"] * 8, widths, "t")
+    wrapped = table([["copy", "dates, formats never seen in training"], *[["1", "2"]] * 7], ["model"] * 8, widths, "t")
+    broken = table([["copy", "dates<br>unseen"], *[["1", "2"]] * 7], ["model"] * 8, widths, "t")
+    assert wrapped["layout"]["height"] == short["layout"]["height"] + TABLE_ROW_PX
+    assert broken["layout"]["height"] == short["layout"]["height"] + TABLE_ROW_PX
+    given = table([["copy", "dates, formats never seen in training"]], ["model"], [1], "t", row_lines=[1, 1])
+    assert given["layout"]["height"] == table([["a", "b"]], ["model"], [1], "t")["layout"]["height"]
