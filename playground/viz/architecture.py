@@ -17,10 +17,6 @@ DIAGRAM_WORDS = {
 }
 TREEMAP_MIN_FONT_SIZE = 13   # px: readable from the back of a classroom
 _ARCHS = ("encoder_decoder", "decoder_only", "encoder_only")
-# Characters per line of each shape-table column (widths 2:3:2:4) in a full-width figure at 1280 px,
-# a little under what fits, so the rows' estimated heights err on the tall side.
-_SHAPE_COLUMN_CELLS = (24, 38, 24, 52)
-_SHAPE_COLUMN_CELLS_WITH_VALUES = (20, 32, 20, 44, 20)       # widths 2:3:2:4:2
 
 
 def _tree_rows(counts: Mapping, path: str, rows: list[tuple[str, str, str, int]]) -> int:
@@ -212,9 +208,6 @@ def shape_table(
         [str(r[3]) for r in rows],
         *([[str(r[4]) for r in rows]] if len(headers) == 5 else []),
     ]
-    cells = _SHAPE_COLUMN_CELLS if len(headers) == 4 else _SHAPE_COLUMN_CELLS_WITH_VALUES
-    row_lines = [max(len(theme.wrap(column[i], width)) for column, width in zip(columns, cells))
-                 for i in range(len(rows))]
     widths = [2, 3, 2, 4] if len(headers) == 4 else [2, 3, 2, 4, 2]
-    table = theme.table(columns, headers, widths, title, row_lines=row_lines, height=height)
+    table = theme.table(columns, headers, widths, title, height=height)         # as tall as its wrapped cells
     return theme.figure(table["traces"], table["layout"])

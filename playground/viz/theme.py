@@ -32,7 +32,8 @@ TITLE_LINE_PX = 26
 TITLE_Y = 0.985             # the top of a title, as a share of the figure's height from its bottom
 TABLE_HEADER_PX = 32
 TABLE_ROW_PX = 28           # a table row per line of cell text
-TABLE_CELLS = 138           # characters of cell text across a full-width table at 1280 px
+TABLE_CELLS = 138           # characters of cell text across a full-width table at 1280 px, a little
+                            # under what fits, so a row's estimated height errs on the tall side
 TABLE_BORDER_PX = 1         # each row's border adds to its height
 TABLE_MARGIN = dict(l=10, r=10, t=70, b=10)
 
