@@ -47,9 +47,11 @@ def line_chart(
         ys = _finite(values, f"series[{name!r}]")
         if ys.size != xs.size:
             raise ValueError(f"series[{name!r}] has {ys.size} values for {xs.size} x values")
-        traces.append(dict(type="scatter", x=xs, y=ys, name=name, mode="lines+markers",
-                           line=dict(width=3, color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)]),
-                           marker=dict(size=7),
+        drawn = theme.nested_line(k, len(series))              # a series on top of another leaves it visible
+        traces.append(dict(type="scatter", x=xs, y=ys, name=name,
+                           mode="lines+markers" if xs.size <= theme.MARKER_LIMIT else "lines",
+                           line=dict(width=drawn["width"], color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)]),
+                           marker=dict(size=drawn["marker"]),
                            hovertemplate=f"{name}<br>{x_label}: %{{x}}<br>{y_label}: %{{y:{value_format}}}<extra></extra>"))
     lines = "<br>".join(theme.wrap(title, theme.TITLE_CELLS))
     extra = {}

@@ -92,11 +92,12 @@ def two_decodings(
                 showscale=False, xgap=2, ygap=2, text=shown, texttemplate="%{text}",
                 textfont=dict(size=theme.FONT_SIZE + 1, color=theme.TEXT_COLOR),
                 hovertemplate=f"%{{y}} · {position_label} %{{x}}: %{{text}}<extra></extra>")
+    # until the decodings part, free-running lies on teacher forcing: it is drawn thinner, on top
     lines = [dict(type="scatter", x=positions[:len(p)], y=p, name=name, mode="lines+markers", xaxis="x2", yaxis="y2",
-                  line=dict(width=3, color=color), marker=dict(size=8),
+                  line=dict(width=drawn["width"], color=color), marker=dict(size=drawn["marker"]),
                   hovertemplate=f"{name} · {position_label} %{{x}}<br>{probability_label}: %{{y:.3f}}<extra></extra>")
-             for p, name, color in ((p_t, row_labels[1], theme.SERIES_COLORS[0]),
-                                    (p_f, row_labels[2], theme.SERIES_COLORS[1]))]
+             for p, name, color, drawn in ((p_t, row_labels[1], theme.SERIES_COLORS[0], theme.UNDER_LINE),
+                                           (p_f, row_labels[2], theme.SERIES_COLORS[1], theme.TOP_LINE))]
     shapes, annotations = [], []
     if parted_at is not None:
         for xref, yref in (("x", "y domain"), ("x2", "y2 domain")):

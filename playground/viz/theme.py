@@ -22,6 +22,11 @@ ATTENTION_COLORSCALE = [[i / (len(sequential.Viridis) - 1), c] for i, c in enume
 DIVERGING_COLORSCALE = [[0.0, "#08306b"], [0.25, "#4a90c9"], [0.5, "#f7f7f7"], [0.75, "#e0603a"], [1.0, "#67000d"]]
 # Saturated series colours that stay distinct when the projector drops contrast.
 SERIES_COLORS = ["#1f4e9c", "#d1291f", "#2a8a2a", "#e07b00", "#6a3d9a", "#8c564b", "#c2378f", "#0f8fa0"]
+# Lines of a chart whose series may coincide: the last drawn (on top) thinner than the others, so a series
+# lying under it still shows as a border around it and as rings around its markers.
+UNDER_LINE = dict(width=5, marker=10)
+TOP_LINE = dict(width=3, marker=7)
+MARKER_LIMIT = 60           # points of a series above which it is drawn as a plain line
 # Medium-saturation fills for token spans; dark text stays readable on all of them.
 SPAN_COLORS = ["#8ec5ff", "#ffb870", "#9be39b", "#ff9e9e", "#c9a7ff", "#ffe066", "#7fdcd2", "#f5a8dc"]
 HIGHLIGHT_COLOR = "#d1291f"
@@ -51,6 +56,11 @@ TEMPLATE = go.layout.Template(
         margin=dict(l=70, r=30, t=70, b=60),
     )
 )
+
+
+def nested_line(k: int, n: int) -> dict:
+    """The line width and marker size of series k of n drawn in order (UNDER_LINE, TOP_LINE for the last)."""
+    return TOP_LINE if k == n - 1 else UNDER_LINE
 
 
 def base_layout(title: str, height: int | None = None, **extra) -> dict:

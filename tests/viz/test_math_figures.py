@@ -54,6 +54,15 @@ def test_two_decodings_marks_matches_misses_and_where_they_part():
         viz.two_decodings(list("ab"), list("a"), [], [0.5, 0.5], [], None)
 
 
+def test_a_series_drawn_on_another_is_thinner_so_both_show_where_they_coincide():
+    # lesson 16's LayerNorm and RMSNorm of a vector with mean near 0, Generate's two decodings until they part
+    same = [0.5, 0.9, 0.7]
+    lines = viz.line_chart([0, 1, 2], {"LayerNorm": same, "RMSNorm": same}, "t", "x", "y").data
+    decodings = viz.two_decodings(list("abc"), list("abc"), list("abc"), same, same, None).data[1:]
+    for under, top in (lines, decodings):
+        assert top.line.width < under.line.width and top.marker.size < under.marker.size
+
+
 def test_residual_norms_breaks_the_mean_line_between_stacks_and_embedding_map_labels_tokens():
     fig = viz.residual_norms(["e0", "e1", "d0"], [[1.0], [2.0], [3.0, 5.0]], [["a"], ["a"], ["b", "c"]],
                              groups=["enc", "enc", "dec"])

@@ -20,7 +20,7 @@ from playground.train import Snapshot, TrainEvent
 from playground.train.events import GpuRefusal
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.train.schedule import schedule_curve
-from playground.viz.training import MARKER_LIMIT
+from playground.viz.theme import MARKER_LIMIT
 
 from ..page.sharing import space_page
 from ..inputs.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
