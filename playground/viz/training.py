@@ -145,7 +145,8 @@ def compare_runs(
 ) -> go.Figure:
     """Several runs overlaid: runs maps a run name (e.g. "correct", "missing 1/sqrt(d_k)") to its history.
 
-    Each run keeps one colour; each metric keeps one line style (solid, dash, dot, ...).
+    Each run keeps one colour; each metric keeps one line style (solid, dash, dot, ...); the last run,
+    drawn on top, is thinner, so a run it matches (a bug the loss does not show) still shows under it.
     A metric missing from a run is skipped for that run.
     """
     if len(runs) == 0:
@@ -165,7 +166,8 @@ def compare_runs(
                 type="scatter",
                 x=steps, y=history_column(history, metric), mode="lines", name=label, connectgaps=True,
                 line=dict(
-                    width=3, color=theme.SERIES_COLORS[run_index % len(theme.SERIES_COLORS)],
+                    width=theme.nested_line(run_index, len(runs))["width"],
+                    color=theme.SERIES_COLORS[run_index % len(theme.SERIES_COLORS)],
                     dash=dashes[metric_index % len(dashes)],
                 ),
                 hovertemplate=f"{label}<br>{step_label}: %{{x}}<br>%{{y:.4g}}<extra></extra>",

@@ -40,6 +40,7 @@ def test_compare_runs_overlays_each_run_in_its_own_colour():
     assert [t.name for t in fig.data] == ["correct · loss", "no 1/sqrt(d_k) · loss"]
     np.testing.assert_array_equal(fig.data[1].y, np.float32(other["loss"]))
     assert fig.data[0].line.color != fig.data[1].line.color
+    assert fig.data[1].line.width < fig.data[0].line.width       # on top and thinner: a run it matches shows under it
 
 
 def test_head_scores_over_steps_rows_are_heads_columns_are_steps():
