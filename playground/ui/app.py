@@ -57,7 +57,7 @@ UNDRAWN_FIGURE_CSS = """
 .block:has(> .empty.unpadded_box):has(> [data-testid='status-tracker'] span.error) { display: none !important; }
 """
 CSS = """
-#header { align-items: center; }
+#page-header { align-items: center; }
 #app-title { min-width: min(440px, 100%) !important; }
 .block.explanation { overflow: visible; }
 .explanation { font-size: 1.02rem; }
@@ -80,7 +80,8 @@ def create_app(pretrained_dir: str | Path | None = None, max_sessions: int | Non
     rooms = RoomActions(registry)
     with gr.Blocks(title=TITLE, delete_cache=CACHE_CLEANUP) as demo:
         gr.Markdown(label("locale_code"), elem_id=PROBE_ID, visible="hidden")
-        with gr.Row(elem_id="header"):
+        # "page-header", not "header": Plotly gives each of a table's header blocks that id
+        with gr.Row(elem_id="page-header"):
             gr.Markdown(label("app_title"), elem_id="app-title", scale=4)
             show_qr = qr.build_button()                 # beside Copy link, before what Copy link says
             class_room, room_token = room_button.build_button()

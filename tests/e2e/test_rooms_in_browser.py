@@ -160,7 +160,7 @@ def presenter_screen(page, view: str, screenshots) -> dict:
     shown(page, named)
     page.mouse.move(0, 0)
     seen = {"top": page.locator(f"#{named}").bounding_box()["y"],
-            "header": page.locator("div#header").bounding_box()["height"],
+            "header": page.locator("#page-header").bounding_box()["height"],
             "own_model": page.is_visible("#own-model-panel"),
             # a lab's card shows its title, which the controls' lab picker names
             "explanation": page.is_visible(f"#tab-{view} .explanation:not(#labs-card, #labs-card *)"),

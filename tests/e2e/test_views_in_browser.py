@@ -130,7 +130,7 @@ _LANGUAGE_BACKGROUNDS_JS = """
 () => {
   const control = document.getElementById('language');
   const chain = [];
-  for (let e = control; e && e.id !== 'header'; e = e.parentElement) chain.push(getComputedStyle(e).backgroundColor);
+  for (let e = control; e && e.id !== 'page-header'; e = e.parentElement) chain.push(getComputedStyle(e).backgroundColor);
   return chain;
 }
 """
@@ -143,7 +143,7 @@ def test_presenter_modes_language_switch_sits_on_the_header_without_a_grey_box(a
     page.wait_for_selector("#tab-architecture:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     backgrounds = page.evaluate(_LANGUAGE_BACKGROUNDS_JS)
     assert all(colour in ("rgba(0, 0, 0, 0)", "transparent") for colour in backgrounds), backgrounds
-    page.locator("#header").screenshot(path=str(screenshots / f"views-present-header-{lang}.png"))
+    page.locator("#page-header").screenshot(path=str(screenshots / f"views-present-header-{lang}.png"))
     page.context.close()
 
 

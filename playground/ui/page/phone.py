@@ -32,12 +32,12 @@ CROWDED_CLASS = "crowded-numbers"
 
 _RULES = """
 .gradio-container .main.app { padding-left: var(--size-2) !important; padding-right: var(--size-2) !important; }
-#header { flex-wrap: wrap; gap: var(--spacing-md); }
-#header > #app-title { flex: 1 1 100% !important; min-width: 100% !important; }
+#page-header { flex-wrap: wrap; gap: var(--spacing-md); }
+#page-header > #app-title { flex: 1 1 100% !important; min-width: 100% !important; }
 #app-title h1 { font-size: 1.75rem; line-height: 1.2; overflow-wrap: normal; word-break: keep-all; hyphens: none; }
 #app-title p { font-size: 0.95rem; }
-#header > button { flex: 0 0 auto !important; min-width: 0 !important; white-space: nowrap; }
-#header > #language { flex: 1 1 100% !important; }
+#page-header > button { flex: 0 0 auto !important; min-width: 0 !important; white-space: nowrap; }
+#page-header > #language { flex: 1 1 100% !important; }
 #tabs .tab-container button { padding: var(--size-1) var(--size-2); }
 .row { flex-wrap: wrap !important; }
 .row > .column, .row > .block:not(button), .row > .form { flex: 1 1 100% !important; min-width: 0 !important; }

@@ -31,12 +31,12 @@ HIDDEN = (
 
 # The header in one line: the title without its subtitle, the buttons, the language choices.
 _HEADER = """
-body.present #header { flex-wrap: nowrap; align-items: center; gap: var(--spacing-lg); }
-body.present #header > * { min-width: 0 !important; }
-body.present #header > button, body.present #header > #language { flex: none !important; white-space: nowrap; }
+body.present #page-header { flex-wrap: nowrap; align-items: center; gap: var(--spacing-lg); }
+body.present #page-header > * { min-width: 0 !important; }
+body.present #page-header > button, body.present #page-header > #language { flex: none !important; white-space: nowrap; }
 body.present #app-title h1 { font-size: 1.6rem; margin: 0; white-space: nowrap; }
 body.present #language { padding: 0; background: none; border: none; box-shadow: none; }
-body.present #header .form:has(> #language) { background: none; border: none; box-shadow: none; }
+body.present #page-header .form:has(> #language) { background: none; border: none; box-shadow: none; }
 body.present #tabs .tab-container button { font-size: 1.05rem; }
 """
 
