@@ -7,6 +7,11 @@ from playground.ui.page.drawing import ask_redraw_js, drawn_js, pick_js
 from .test_page_load import by_elem_id
 
 
+def block_ids(demo) -> dict:
+    """The id of the page's block with each element id, by element id."""
+    return {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+
+
 def name(function) -> str:
     """A handler's name ("js" for an event without one); a partial's with the arguments it fixes."""
     if isinstance(function, partial):
@@ -40,7 +45,7 @@ def test_no_two_events_do_the_same_thing(demo):
 
 
 def test_enter_in_either_text_box_and_a_new_kind_are_one_attention_event(demo):
-    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    ids = block_ids(demo)
     answering = [triggers for triggers in alike(demo).values() if (ids["attention-text"], "submit") in triggers[0]]
     assert len(answering) == 1
     assert {(ids["attention-target"], "submit"), (ids["attention-kind"], "input")} <= set(answering[0][0])
@@ -83,7 +88,7 @@ def test_no_event_tracks_its_progress_on_a_block_that_holds_others(demo):
 def test_every_tabs_draw_tracks_its_progress_on_one_hidden_leaf(demo):
     # Gradio's page refreshes every component some event has tracked on each status message of every
     # later event: the nine draws share one, so a tour of the tabs adds one refresh to each later click.
-    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    ids = block_ids(demo)
     redraws = {ids[f"{key}-redraw"] for key, _ in TABS}
     draws = [event for event in demo.get_config_file()["dependencies"]
              if event["backend_fn"] and redraws & {target for target, _ in event["targets"]}]
@@ -96,7 +101,7 @@ def test_every_tabs_draw_tracks_its_progress_on_one_hidden_leaf(demo):
 def drawing_events(demo) -> dict:
     """The events that draw a tab or ask the tab on screen to be drawn: a tab's redraw button clicked
     (by a pick, the page opening or a header event), the language chosen."""
-    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    ids = block_ids(demo)
     redraws = {ids[f"{key}-redraw"] for key, _ in TABS}
     events = {}
     for event in demo.get_config_file()["dependencies"]:
@@ -132,7 +137,7 @@ def test_the_panels_are_busy_from_each_draw_until_the_tab_on_screen_is_drawn(dem
 def test_a_picked_tab_asks_for_its_draw_in_the_browser(demo):
     # Gradio sends a tab's select also as the page mounts its first tab and as an answer selects a tab:
     # the selects run in the browser alone, which clicks the picked tab's redraw button.
-    ids = {elem_id: block._id for elem_id, block in by_elem_id(demo).items()}
+    ids = block_ids(demo)
     selects = {(ids[f"tab-{key}"], "select") for key, _ in TABS}
     picks = [event for event in demo.get_config_file()["dependencies"] if event["js"] == pick_js()]
     assert len(picks) == 1 and not picks[0]["backend_fn"]
