@@ -12,6 +12,7 @@ LEGEND_ABOVE = dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="lef
 TOP_WITH_LEGEND = 120        # px above the plot for a title line and a legend line under it
 LOG_AXIS = dict(type="log", dtick=1, exponentformat="power")   # ticks at powers of ten only
 MAX_LABELLED_BARS = 16       # more bars than this and their values show on hover only (labels would collide)
+COUNT_LINE_PX = 22           # px per line of text written above a plot (as a legend spaces its rows)
 
 
 def _finite(values, name: str) -> np.ndarray:
@@ -155,8 +156,11 @@ def activation_comparison(
     low = min(min(float(v.min()) for v in largest.values()), 0.0)
     shapes = [dict(type="rect", xref="x2", yref="y2 domain", x0=low, x1=0, y0=0, y1=1, layer="below",
                    fillcolor="rgba(120,120,120,0.15)", line=dict(width=0))]
-    annotations = [dict(x=0, y=1 - 0.08 * k, xref="x2", yref="y2 domain", text=f"{name}: {dead[name]} {dead_label}",
-                        showarrow=False, xanchor="right", yanchor="top", xshift=-4,
+    # The counts stand above the histogram, one line per model, first on top: inside it they covered the
+    # tallest bars, and text placed on the data axis widened that axis to fit it.
+    annotations = [dict(x=0, y=1, xref="x2 domain", yref="y2 domain", text=f"{name}: {dead[name]} {dead_label}",
+                        showarrow=False, xanchor="left", yanchor="bottom",
+                        yshift=4 + COUNT_LINE_PX * (len(largest) - 1 - k),
                         font=dict(color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)]))
                    for k, name in enumerate(largest)]
     lines = "<br>".join(theme.wrap(title, theme.TITLE_CELLS))

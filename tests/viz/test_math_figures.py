@@ -85,3 +85,17 @@ def test_a_long_map_title_wraps_to_fit_beside_the_neighbours():
     lines = fig.layout.title.text.split("<br>")
     assert len(lines) == 2 and all(len(line) <= 48 for line in lines) and " ".join(lines) == title
     assert fig.layout.margin.t > viz.embedding_map(np.zeros((3, 2)), ["a", "b", "c"], [1], title="PCA").layout.margin.t
+
+
+def test_the_dead_unit_counts_stand_above_the_histogram_first_model_on_top_clear_of_its_bars():
+    # lesson 7: written inside the histogram, the counts covered its tallest bars, and text placed on the
+    # data axis made Plotly widen that axis to fit it (-12 .. 11 for inputs from -5 to 11)
+    z = [-1.0, 0.0, 1.0]
+    fig = viz.activation_comparison(z, {"ReLU": z, "GELU": z}, {"ReLU": z, "GELU": z},
+                                    {"ReLU": [-5.0, 2.0, 11.0], "GELU": [-3.0, 4.0, 9.0]}, {"ReLU": 123, "GELU": 71},
+                                    "t", dead_label="units with no positive input")
+    relu, gelu = fig.layout.annotations
+    assert relu.text == "ReLU: 123 units with no positive input" and gelu.text == "GELU: 71 units with no positive input"
+    for count in (relu, gelu):
+        assert (count.xref, count.yref, count.y, count.yanchor) == ("x2 domain", "y2 domain", 1, "bottom")
+    assert relu.yshift > gelu.yshift > 0
