@@ -1,12 +1,17 @@
 """Presenter mode at 1280x720 with a 27-token input, in a real browser: the enlarged head's key labels stand
 upright, and every tick label and the key axis's title are drawn inside the figure, the title above the
-fold, in English and in Chinese. Screenshots go to tests/e2e/screenshots/."""
+fold, in English and in Chinese; lesson 7's legends, laid out at presenter mode's text size, keep their
+entries apart (and keep the figures' own size outside presenter mode). Screenshots go to
+tests/e2e/screenshots/."""
 import time
 from urllib.parse import quote
 
 import pytest
 
-from .pages import VIEWPORT, WAIT_SECONDS, OnePage, drawn
+from playground.ui.page.present import PRESENT_FONT_PX
+from playground.viz.theme import FONT_SIZE
+
+from .pages import VIEWPORT, WAIT_SECONDS, OnePage, drawn, wait_until
 
 FIT_SECONDS = 5                 # the page fits the figures' text within this of the draw
 
@@ -68,3 +73,34 @@ def test_presenter_keeps_a_long_inputs_key_labels_upright_and_the_axis_title_who
     assert labels["title"] and all(inside(box, labels["svg"]) for box in labels["title"]), labels
     assert all(box[3] <= VIEWPORT["height"] for box in labels["title"]), "the axis title below the fold"
     assert all(inside(box, labels["svg"]) for box in labels["ticks"])
+
+
+# Each drawn legend: the size Plotly laid it out at, and its entries' boxes (their text and symbol) on screen.
+_LEGENDS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .filter((g) => g.offsetParent !== null && g._fullLayout && g._fullLayout.showlegend)
+  .map((g) => ({
+    size: g._fullLayout.legend.font.size,
+    entries: Array.from(g.querySelectorAll('.legend .traces'), (e) => {
+      const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];
+    }),
+  }))"""
+
+
+def overlapping(entries: list) -> list:
+    """Pairs of legend entries whose boxes overlap by more than a pixel."""
+    return [(a, b) for i, a in enumerate(entries) for b in entries[i + 1:]
+            if min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1]
+
+
+@pytest.mark.parametrize("present", [True, False])
+def test_presenter_lays_legends_out_at_its_text_size_so_their_entries_stay_apart(app, linked, screenshots, present):
+    # lesson 7: the CSS enlarged the legend's text to 18 px where Plotly had spaced it for 15 ("GELU · slop")
+    page = linked.at(app.url + f"?view=lessons&lesson=block&lang=en&present={int(present)}")
+    page.wait_for_selector("#tab-lessons:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    size = PRESENT_FONT_PX if present else FONT_SIZE
+    legends = wait_until(lambda: (shown := page.evaluate(_LEGENDS_JS)) and len(shown) >= 4
+                         and all(legend["size"] == size for legend in shown) and shown,
+                         f"the lesson's legends laid out at {size} px")
+    page.screenshot(path=str(screenshots / f"presenter-legends-{int(present)}.png"), full_page=True)
+    for legend in legends:
+        assert legend["entries"] and not overlapping(legend["entries"]), legend

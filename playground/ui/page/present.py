@@ -5,8 +5,10 @@ line (the title, Copy link, the QR code, the language), every tab's controls are
 links.open_page) unless the tab's text asks for a button in them (PageNeeds.open_controls), and
 what competes with the figure (explanations, the own-model panel, the title's subtitle, notes about
 accepted inputs, and what each tab adds: examples, notes) is hidden. A tab may lay out its first
-screen (PageNeeds.presenter_css). Figure text is at least PRESENT_FONT_PX. Only CSS: nothing moves on
-the server, and a tab looks the same in every session that is not presenting.
+screen (PageNeeds.presenter_css). Figure text is at least PRESENT_FONT_PX: by CSS, and for legends,
+whose entries Plotly spaces for the size it lays them out at, by laying each legend out again at that
+size (LEGENDS_AT_PRESENT_SIZE_JS). Nothing moves on the server, and a tab looks the same in every
+session that is not presenting.
 """
 from __future__ import annotations
 
@@ -50,6 +52,21 @@ def present_css(tabs: Iterable[PageNeeds]) -> str:
             f"{{ font-size: {PRESENT_FONT_PX}px !important; }}\n"
             f"body.present .js-plotly-plot .gtitle {{ font-size: {PRESENT_FONT_PX + 4}px !important; }}\n"
             f"{hidden} {{ display: none !important; }}\n" + _HEADER + "".join(tab.presenter_css for tab in tabs))
+
+
+# Page js pass `(lang) => ...` (see page_script.py): in presenter mode, a figure whose legend Plotly laid
+# out at less than PRESENT_FONT_PX is laid out again at that size (only its legend and margins are
+# redrawn); the CSS above enlarged its text without moving its entries, which then ran into each other.
+LEGENDS_AT_PRESENT_SIZE_JS = f"""
+(lang) => {{
+  if (!document.body.classList.contains('present') || !window.Plotly) return;
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
+    const legend = gd._fullLayout && gd._fullLayout.showlegend && gd._fullLayout.legend;
+    if (!legend || !gd.isConnected || legend.font.size >= {PRESENT_FONT_PX}) continue;
+    window.Plotly.relayout(gd, {{'legend.font.size': {PRESENT_FONT_PX}}});
+  }}
+}}
+"""
 
 
 def scroll_to_named_js(tabs: Iterable[PageNeeds]) -> str:
