@@ -50,7 +50,7 @@ def line_chart(
             raise ValueError(f"series[{name!r}] has {ys.size} values for {xs.size} x values")
         drawn = theme.nested_line(k, len(series))              # a series on top of another leaves it visible
         traces.append(dict(type="scatter", x=xs, y=ys, name=name,
-                           mode="lines+markers" if xs.size <= theme.MARKER_LIMIT else "lines",
+                           mode=theme.line_mode(xs.size),
                            line=dict(width=drawn["width"], color=theme.SERIES_COLORS[k % len(theme.SERIES_COLORS)]),
                            marker=dict(size=drawn["marker"]),
                            hovertemplate=f"{name}<br>{x_label}: %{{x}}<br>{y_label}: %{{y:{value_format}}}<extra></extra>"))

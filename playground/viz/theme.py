@@ -58,6 +58,11 @@ TEMPLATE = go.layout.Template(
 )
 
 
+def line_mode(points: int) -> str:
+    """Plotly's scatter mode for a series of `points` points: markers on the line up to MARKER_LIMIT."""
+    return "lines+markers" if points <= MARKER_LIMIT else "lines"
+
+
 def nested_line(k: int, n: int) -> dict:
     """The line width and marker size of series k of n drawn in order (UNDER_LINE, TOP_LINE for the last)."""
     return TOP_LINE if k == n - 1 else UNDER_LINE

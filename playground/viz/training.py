@@ -64,7 +64,7 @@ def training_curves(
     names = dict(series_names or {})
     rows = -(-len(TRAINING_PANELS) // 2)
     fig = make_subplots(rows=rows, cols=2, subplot_titles=panel_titles, vertical_spacing=0.12, horizontal_spacing=0.1)
-    mode = "lines+markers" if len(steps) <= theme.MARKER_LIMIT else "lines"
+    mode = theme.line_mode(len(steps))
     color_index = 0
     for index, (_, columns) in enumerate(TRAINING_PANELS):
         row, col = divmod(index, 2)
@@ -271,7 +271,7 @@ def induction_formation(
     for name, values in series:
         if len(values) != len(x):
             raise ValueError(f"{name} has {len(values)} values but steps has {len(x)}")
-    mode = "lines+markers" if len(x) <= theme.MARKER_LIMIT else "lines"
+    mode = theme.line_mode(len(x))
     traces = [dict(type="scatter", x=x, y=values, mode=mode, name=name,
                    line=dict(width=3, color=theme.SERIES_COLORS[i % len(theme.SERIES_COLORS)]), marker=dict(size=6),
                    hovertemplate=f"{name}<br>{step_label}: %{{x}}<br>%{{y:.3f}}<extra></extra>")
@@ -314,7 +314,7 @@ def layer_gradient_norms(
     x = np.asarray(steps, dtype=np.int64)                                   # [S]
     if len(norms) == 0:
         raise ValueError("norms is empty; pass at least one layer's gradient norms")
-    mode = "lines+markers" if len(x) <= theme.MARKER_LIMIT else "lines"
+    mode = theme.line_mode(len(x))
     colors = sample_colorscale(theme.ATTENTION_COLORSCALE, list(np.linspace(0.0, 0.9, len(norms))))
     traces = []
     for color, (label, values) in zip(colors, norms.items()):

@@ -20,7 +20,7 @@ from playground.train import Snapshot, TrainEvent
 from playground.train.events import GpuRefusal
 from playground.train.objectives import LM_SAMPLE_TEMPERATURE
 from playground.train.schedule import schedule_curve
-from playground.viz.theme import MARKER_LIMIT
+from playground.viz.theme import line_mode
 
 from ..page.sharing import space_page
 from ..inputs.validation import MAX_TRAIN_PARAMETERS, MAX_TRAIN_STEP_GFLOPS
@@ -185,7 +185,7 @@ class LiveCurves:
                 self._lang, self._columns = lang, {name: column for column, name in names.items()}
                 return self._figure
             steps = np.asarray(history["step"], dtype=np.float32)
-            mode = "lines+markers" if len(steps) <= MARKER_LIMIT else "lines"
+            mode = line_mode(len(steps))
             with self._figure.batch_update():
                 for trace in self._figure.data:
                     if trace.name not in self._columns:        # the clipping threshold: a fixed line
