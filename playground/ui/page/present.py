@@ -62,7 +62,7 @@ LEGENDS_AT_PRESENT_SIZE_JS = f"""
   if (!document.body.classList.contains('present') || !window.Plotly) return;
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
     const legend = gd._fullLayout && gd._fullLayout.showlegend && gd._fullLayout.legend;
-    if (!legend || !gd.isConnected || legend.font.size >= {PRESENT_FONT_PX}) continue;
+    if (!legend || legend.font.size >= {PRESENT_FONT_PX}) continue;
     window.Plotly.relayout(gd, {{'legend.font.size': {PRESENT_FONT_PX}}});
   }}
 }}
