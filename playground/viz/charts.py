@@ -10,7 +10,7 @@ from playground.viz.matrices import column_domains
 
 LEGEND_ABOVE = dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left")
 TOP_WITH_LEGEND = 120        # px above the plot for a title line and a legend line under it
-LOG_AXIS = dict(type="log", dtick=1, exponentformat="power")   # ticks at powers of ten only
+MAX_DECADE_TICKS = 6         # a log axis labels at most about this many powers of ten (more would crowd at 18 px)
 MAX_LABELLED_BARS = 16       # more bars than this and their values show on hover only (labels would collide)
 COUNT_LINE_PX = 22           # px per line of text written above a plot (as a legend spaces its rows)
 
@@ -20,6 +20,14 @@ def _finite(values, name: str) -> np.ndarray:
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty list of numbers")
     return array
+
+
+def log_axis(values: np.ndarray) -> dict:
+    """A log axis labelled at powers of ten only: every one where the positive `values` span at most
+    MAX_DECADE_TICKS decades, else every second (third, ...) one, so that the labels never crowd."""
+    positive = values[np.isfinite(values) & (values > 0)]
+    decades = float(np.ceil(np.log10(positive.max())) - np.floor(np.log10(positive.min()))) if positive.size else 1.0
+    return dict(type="log", dtick=max(1, int(np.ceil(decades / MAX_DECADE_TICKS))), exponentformat="power")
 
 
 def _title_margin(title: str) -> int:
@@ -43,9 +51,10 @@ def line_chart(
     xs = _finite(x, "x")
     if not series:
         raise ValueError("series is empty; pass at least one named line")
-    traces = []
+    traces, all_ys = [], []
     for k, (name, values) in enumerate(series.items()):
         ys = _finite(values, f"series[{name!r}]")
+        all_ys.append(ys)
         if ys.size != xs.size:
             raise ValueError(f"series[{name!r}] has {ys.size} values for {xs.size} x values")
         drawn = theme.nested_line(k, len(series))              # a series on top of another leaves it visible
@@ -65,8 +74,8 @@ def line_chart(
                                        xshift=6, bgcolor="rgba(255,255,255,0.85)")])
     layout = theme.base_layout(
         lines, height=height or 460, legend=LEGEND_ABOVE, margin=dict(l=80, r=30, t=_title_margin(title), b=60),
-        xaxis=dict(title=dict(text=x_label), **(LOG_AXIS if log_x else {})),
-        yaxis=dict(title=dict(text=y_label), **(LOG_AXIS if log_y else dict(rangemode="tozero"))),
+        xaxis=dict(title=dict(text=x_label), **(log_axis(xs) if log_x else {})),
+        yaxis=dict(title=dict(text=y_label), **(log_axis(np.concatenate(all_ys)) if log_y else dict(rangemode="tozero"))),
         **extra)
     return theme.figure(traces, layout)
 
@@ -89,13 +98,14 @@ def grouped_bars(
     shown = [str(c) for c in categories]
     if len(set(shown)) != len(shown):
         raise ValueError(f"categories must be distinct, got {shown}")
-    traces = []
+    traces, all_ys = [], []
     top = 0.0
     labelled = len(categories) * len(series) <= MAX_LABELLED_BARS
     for k, (name, values) in enumerate(series.items()):
         ys = _finite(values, f"series[{name!r}]")
         if ys.size != len(categories):
             raise ValueError(f"series[{name!r}] has {ys.size} values for {len(categories)} categories")
+        all_ys.append(ys)
         top = max(top, float(ys.max()))
         fmt = ".0%" if percent else value_format
         labels = dict(text=[format(v, fmt) for v in ys], textposition="outside", cliponaxis=False) if labelled else {}
@@ -106,7 +116,7 @@ def grouped_bars(
     if percent:
         yaxis = dict(title=dict(text=value_label), range=[0, 1.12], tickformat=".0%")
     elif log_y:
-        yaxis = dict(title=dict(text=value_label), **LOG_AXIS)
+        yaxis = dict(title=dict(text=value_label), **log_axis(np.concatenate(all_ys)))
     else:
         yaxis = dict(title=dict(text=value_label), range=[0, top * 1.15 if top > 0 else 1])
     layout = theme.base_layout(

@@ -99,3 +99,15 @@ def test_the_dead_unit_counts_stand_above_the_histogram_first_model_on_top_clear
     for count in (relu, gelu):
         assert (count.xref, count.yref, count.y, count.yanchor) == ("x2 domain", "y2 domain", 1, "bottom")
     assert relu.yshift > gelu.yshift > 0
+
+
+def test_a_log_axis_labels_powers_of_ten_every_decade_or_every_few_when_the_values_span_many():
+    # lesson 7's signal: 1 down to 3e-11 spans 12 decades; labelled at each, they crowd at presenter size
+    few = viz.line_chart([0, 1, 2], {"a": [1.0, 0.1, 0.01]}, "t", "x", "y", log_y=True)
+    many = viz.line_chart([0, 1, 2], {"a": [1.02, 1.0, 1.0], "b": [1.0, 1e-5, 3e-11]}, "t", "x", "y", log_y=True)
+    bars = viz.grouped_bars(["p", "q"], {"a": [0.0, 5.0], "b": [2e-20, float("inf")]}, "t", "c", "v", log_y=True)
+    assert (few.layout.yaxis.type, few.layout.yaxis.dtick, few.layout.yaxis.exponentformat) == ("log", 1, "power")
+    assert many.layout.yaxis.dtick == 2                              # 12 decades: 7 labels, 1, 10^-2 .. 10^-12
+    assert bars.layout.yaxis.dtick == 4                              # zero and infinity left out: 21 decades
+    x_log = viz.line_chart([1, 10, 1e9], {"a": [1, 2, 3]}, "t", "x", "y", log_x=True)
+    assert (x_log.layout.xaxis.dtick, x_log.layout.yaxis.type) == (2, None)
