@@ -1,8 +1,9 @@
 """Presenter mode at 1280x720 with a 27-token input, in a real browser: the enlarged head's key labels stand
 upright, and every tick label and the key axis's title are drawn inside the figure, the title above the
 fold, in English and in Chinese; lesson 7's legends, laid out at presenter mode's text size, keep their
-entries apart (and keep the figures' own size outside presenter mode). Screenshots go to
-tests/e2e/screenshots/."""
+entries apart (and keep the figures' own size outside presenter mode); axes laid out at that size keep
+their tick labels apart, clear of their title and inside the figure (long category names, a log axis
+of many decades). Screenshots go to tests/e2e/screenshots/."""
 import time
 from urllib.parse import quote
 
@@ -104,3 +105,60 @@ def test_presenter_lays_legends_out_at_its_text_size_so_their_entries_stay_apart
     page.screenshot(path=str(screenshots / f"presenter-legends-{int(present)}.png"), full_page=True)
     for legend in legends:
         assert legend["entries"] and not overlapping(legend["entries"]), legend
+
+
+# The main axes of the figure in `id`: the size Plotly laid each out at, its tick labels' boxes on screen and
+# whether they are turned, its title's box; and the figure's box.
+_AXES_JS = """(id) => {
+  const g = document.querySelector(`#${id} .js-plotly-plot`);
+  const svg = g && g.querySelector('.main-svg');
+  if (!svg || !g._fullLayout) return null;
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const axis = (letter) => ({
+    size: g._fullLayout[`${letter}axis`].tickfont.size,
+    titleSize: g._fullLayout[`${letter}axis`].title.font.size,
+    ticks: Array.from(g.querySelectorAll(`.${letter}axislayer-above .${letter}tick text`), box).filter((b) => b[2] > b[0]),
+    turned: Array.from(g.querySelectorAll(`.${letter}axislayer-above .${letter}tick text`),
+                       (t) => (t.getAttribute('transform') || '').includes('rotate')).some(Boolean),
+    title: Array.from(g.querySelectorAll(`.g-${letter}title text`), box),
+  });
+  return {svg: box(svg), x: axis('x'), y: axis('y')};
+}"""
+
+# Figures whose axes presenter mode's text crowded: Inside's residual stream (long stage names, turned),
+# lesson 7's signal through 12 layers (a log axis over 12 decades), lesson 14's parts of a logit (turned).
+CROWDED = {"residual": ("?view=inside&lang={lang}&present={present}", "inside", "inside-norm-residual"),
+           "decades": ("?view=lessons&lesson=block&lang={lang}&present={present}", "lessons", "lesson-figure-4"),
+           "logit-parts": ("?view=lessons&lesson=heads-form&lang={lang}&present={present}", "lessons", "lesson-figure-5")}
+
+
+def apart(a, b) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) <= 1 or min(a[3], b[3]) - max(a[1], b[1]) <= 1
+
+
+@pytest.mark.parametrize("figure, lang, present", [("residual", "en", True), ("decades", "en", True),
+                                                   ("logit-parts", "en", True), ("residual", "zh-CN", True),
+                                                   ("residual", "en", False)])
+def test_presenter_lays_axes_out_at_its_text_size_so_their_labels_stay_apart_and_inside(app, linked, screenshots,
+                                                                                        figure, lang, present):
+    link, view, elem_id = CROWDED[figure]
+    page = linked.at(app.url + link.format(lang=lang, present=int(present)))
+    page.wait_for_selector(f"#tab-{view}:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    size = PRESENT_FONT_PX if present else FONT_SIZE
+    axes = wait_until(lambda: (shown := page.evaluate(_AXES_JS, elem_id)) and shown["x"]["ticks"]
+                      and all(shown[a]["size"] == size for a in "xy") and shown,
+                      f"the tick labels of {elem_id} laid out at {size} px")
+    page.wait_for_timeout(500)                        # the relayout's margins settled
+    axes = page.evaluate(_AXES_JS, elem_id)
+    page.locator(f"#{elem_id}").screenshot(path=str(screenshots / f"presenter-axes-{figure}-{lang}-{int(present)}.png"))
+    for letter in "xy":
+        axis = axes[letter]
+        assert axis["ticks"] and axis["title"], (letter, axis)
+        assert axis["titleSize"] >= PRESENT_FONT_PX or not present, (letter, axis["titleSize"])
+        for box in axis["ticks"] + axis["title"]:
+            assert inside(box, axes["svg"]), (letter, box, axes["svg"])          # nothing cut at the figure's edge
+        for title in axis["title"]:
+            assert all(apart(title, tick) for tick in axis["ticks"]), (letter, "a tick label on the axis title")
+        if not axis["turned"]:                        # upright labels side by side (turned ones' boxes are not theirs)
+            ticks = axis["ticks"]
+            assert all(apart(a, b) for i, a in enumerate(ticks) for b in ticks[i + 1:]), (letter, ticks)

@@ -5,10 +5,10 @@ line (the title, Copy link, the QR code, the language), every tab's controls are
 links.open_page) unless the tab's text asks for a button in them (PageNeeds.open_controls), and
 what competes with the figure (explanations, the own-model panel, the title's subtitle, notes about
 accepted inputs, and what each tab adds: examples, notes) is hidden. A tab may lay out its first
-screen (PageNeeds.presenter_css). Figure text is at least PRESENT_FONT_PX: by CSS, and for legends,
-whose entries Plotly spaces for the size it lays them out at, by laying each legend out again at that
-size (LEGENDS_AT_PRESENT_SIZE_JS). Nothing moves on the server, and a tab looks the same in every
-session that is not presenting.
+screen (PageNeeds.presenter_css). Figure text is at least PRESENT_FONT_PX: by CSS, and for what Plotly
+spaces for the size it lays text out at (a legend's entries, an axis's tick labels and title), by laying
+each figure's legend and axes out again at that size (FIGURES_AT_PRESENT_SIZE_JS). Nothing moves on the
+server, and a tab looks the same in every session that is not presenting.
 """
 from __future__ import annotations
 
@@ -54,16 +54,30 @@ def present_css(tabs: Iterable[PageNeeds]) -> str:
             f"{hidden} {{ display: none !important; }}\n" + _HEADER + "".join(tab.presenter_css for tab in tabs))
 
 
-# Page js pass `(lang) => ...` (see page_script.py): in presenter mode, a figure whose legend Plotly laid
-# out at less than PRESENT_FONT_PX is laid out again at that size (only its legend and margins are
-# redrawn); the CSS above enlarged its text without moving its entries, which then ran into each other.
-LEGENDS_AT_PRESENT_SIZE_JS = f"""
+# Page js pass `(lang) => ...` (see page_script.py): in presenter mode, each figure's legend, tick labels
+# and axis titles that Plotly laid out at less than PRESENT_FONT_PX are laid out again at that size, in one
+# relayout per figure. The CSS above enlarges the text without moving it: legend entries ran into each
+# other, and tick labels into their neighbours, their axis's title and the figure's edge; laid out at the
+# size they are drawn, Plotly turns crowded labels and widens the margins (automargin) to hold them.
+FIGURES_AT_PRESENT_SIZE_JS = f"""
 (lang) => {{
   if (!document.body.classList.contains('present') || !window.Plotly) return;
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
-    const legend = gd._fullLayout && gd._fullLayout.showlegend && gd._fullLayout.legend;
-    if (!legend || legend.font.size >= {PRESENT_FONT_PX}) continue;
-    window.Plotly.relayout(gd, {{'legend.font.size': {PRESENT_FONT_PX}}});
+    const full = gd._fullLayout;
+    if (!full) continue;
+    const update = {{}};
+    if (full.showlegend && full.legend && full.legend.font.size < {PRESENT_FONT_PX}) {{
+      update['legend.font.size'] = {PRESENT_FONT_PX};
+    }}
+    for (const name of Object.keys(full).filter((key) => /^[xy]axis\\d*$/.test(key))) {{
+      const axis = full[name];
+      if (axis.visible === false) continue;
+      if (axis.showticklabels && axis.tickfont.size < {PRESENT_FONT_PX}) update[`${{name}}.tickfont.size`] = {PRESENT_FONT_PX};
+      if (axis.title && axis.title.text && axis.title.font.size < {PRESENT_FONT_PX}) {{
+        update[`${{name}}.title.font.size`] = {PRESENT_FONT_PX};
+      }}
+    }}
+    if (Object.keys(update).length) window.Plotly.relayout(gd, update);
   }}
 }}
 """
