@@ -3,7 +3,8 @@ upright, and every tick label and the key axis's title are drawn inside the figu
 fold, in English and in Chinese; lesson 7's legends, laid out at presenter mode's text size, keep their
 entries apart (and keep the figures' own size outside presenter mode); axes laid out at that size keep
 their tick labels apart, clear of their title and inside the figure (long category names, a log axis
-of many decades). Screenshots go to tests/e2e/screenshots/."""
+of many decades), while a grid of panels keeps its labels off its panels' titles. Screenshots go to
+tests/e2e/screenshots/."""
 import time
 from urllib.parse import quote
 
@@ -162,3 +163,28 @@ def test_presenter_lays_axes_out_at_its_text_size_so_their_labels_stay_apart_and
         if not axis["turned"]:                        # upright labels side by side (turned ones' boxes are not theirs)
             ticks = axis["ticks"]
             assert all(apart(a, b) for i, a in enumerate(ticks) for b in ticks[i + 1:]), (letter, ticks)
+
+
+# The figure in `id`: the size its first axis's tick labels were laid out at, and the boxes of its tick labels
+# and of its notes (a grid's panel titles) on screen.
+_PANELS_JS = """(id) => {
+  const g = document.querySelector(`#${id} .js-plotly-plot`);
+  if (!g || !g._fullLayout) return null;
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return {size: g._fullLayout.xaxis.tickfont.size,
+          ticks: Array.from(g.querySelectorAll('.xtick text, .ytick text'), box).filter((b) => b[2] > b[0]),
+          notes: Array.from(g.querySelectorAll('.annotation-text'), box).filter((b) => b[2] > b[0])};
+}"""
+
+
+def test_presenter_leaves_a_grid_of_panels_in_place_with_no_label_on_a_panels_title(app, linked, screenshots):
+    # Inside's masks: six heatmaps at fixed shares of the figure, titled above; turned to fit 18 px, their top
+    # labels would run into those titles
+    page = linked.at(app.url + CROWDED["residual"][0].format(lang="en", present=1))
+    page.wait_for_selector("#tab-inside:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
+    wait_until(lambda: (shown := page.evaluate(_AXES_JS, "inside-norm-residual")) and shown["x"]["size"] == PRESENT_FONT_PX,
+               "the one-plot figures laid out at presenter mode's size")
+    panels = wait_until(lambda: page.evaluate(_PANELS_JS, "inside-mask-site-1"), "the masks drawn")
+    page.locator("#inside-mask-site-1").screenshot(path=str(screenshots / "presenter-panels-masks-en.png"))
+    assert panels["notes"] and panels["ticks"] and panels["size"] < PRESENT_FONT_PX
+    assert all(apart(note, tick) for note in panels["notes"] for tick in panels["ticks"])

@@ -7,8 +7,8 @@ what competes with the figure (explanations, the own-model panel, the title's su
 accepted inputs, and what each tab adds: examples, notes) is hidden. A tab may lay out its first
 screen (PageNeeds.presenter_css). Figure text is at least PRESENT_FONT_PX: by CSS, and for what Plotly
 spaces for the size it lays text out at (a legend's entries, an axis's tick labels and title), by laying
-each figure's legend and axes out again at that size (FIGURES_AT_PRESENT_SIZE_JS). Nothing moves on the
-server, and a tab looks the same in every session that is not presenting.
+each figure's legend, and a one-plot figure's axes, out again at that size (FIGURES_AT_PRESENT_SIZE_JS).
+Nothing moves on the server, and a tab looks the same in every session that is not presenting.
 """
 from __future__ import annotations
 
@@ -54,11 +54,13 @@ def present_css(tabs: Iterable[PageNeeds]) -> str:
             f"{hidden} {{ display: none !important; }}\n" + _HEADER + "".join(tab.presenter_css for tab in tabs))
 
 
-# Page js pass `(lang) => ...` (see page_script.py): in presenter mode, each figure's legend, tick labels
-# and axis titles that Plotly laid out at less than PRESENT_FONT_PX are laid out again at that size, in one
-# relayout per figure. The CSS above enlarges the text without moving it: legend entries ran into each
-# other, and tick labels into their neighbours, their axis's title and the figure's edge; laid out at the
-# size they are drawn, Plotly turns crowded labels and widens the margins (automargin) to hold them.
+# Page js pass `(lang) => ...` (see page_script.py): in presenter mode, each figure's legend, and the tick
+# labels and axis titles of a figure of one plot, that Plotly laid out at less than PRESENT_FONT_PX are laid
+# out again at that size, in one relayout per figure. The CSS above enlarges the text without moving it:
+# legend entries ran into each other, and tick labels into their neighbours, their axis's title and the
+# figure's edge; laid out at the size they are drawn, Plotly turns crowded labels and widens the margins
+# (automargin) to hold them. A figure of several panels (a grid of heatmaps) places them at fixed shares
+# of the figure, with their titles above them, so turned labels would run into those: its axes are left.
 FIGURES_AT_PRESENT_SIZE_JS = f"""
 (lang) => {{
   if (!document.body.classList.contains('present') || !window.Plotly) return;
@@ -69,7 +71,8 @@ FIGURES_AT_PRESENT_SIZE_JS = f"""
     if (full.showlegend && full.legend && full.legend.font.size < {PRESENT_FONT_PX}) {{
       update['legend.font.size'] = {PRESENT_FONT_PX};
     }}
-    for (const name of Object.keys(full).filter((key) => /^[xy]axis\\d*$/.test(key))) {{
+    const axes = Object.keys(full).filter((key) => /^[xy]axis\\d*$/.test(key));
+    for (const name of axes.length === 2 ? axes : []) {{        // panels side by side keep their own places
       const axis = full[name];
       if (axis.visible === false) continue;
       if (axis.showticklabels && axis.tickfont.size < {PRESENT_FONT_PX}) update[`${{name}}.tickfont.size`] = {PRESENT_FONT_PX};
