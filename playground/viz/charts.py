@@ -75,7 +75,8 @@ def line_chart(
     layout = theme.base_layout(
         lines, height=height or 460, legend=LEGEND_ABOVE, margin=dict(l=80, r=30, t=_title_margin(title), b=60),
         xaxis=dict(title=dict(text=x_label), **(log_axis(xs) if log_x else {})),
-        yaxis=dict(title=dict(text=y_label), **(log_axis(np.concatenate(all_ys)) if log_y else dict(rangemode="tozero"))),
+        yaxis=dict(title=dict(text=y_label),
+                   **(log_axis(np.concatenate(all_ys)) if log_y else dict(rangemode="tozero"))),
         **extra)
     return theme.figure(traces, layout)
 

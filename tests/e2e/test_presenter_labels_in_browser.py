@@ -118,7 +118,8 @@ _AXES_JS = """(id) => {
   const axis = (letter) => ({
     size: g._fullLayout[`${letter}axis`].tickfont.size,
     titleSize: g._fullLayout[`${letter}axis`].title.font.size,
-    ticks: Array.from(g.querySelectorAll(`.${letter}axislayer-above .${letter}tick text`), box).filter((b) => b[2] > b[0]),
+    ticks: Array.from(g.querySelectorAll(`.${letter}axislayer-above .${letter}tick text`), box)
+      .filter((b) => b[2] > b[0]),
     turned: Array.from(g.querySelectorAll(`.${letter}axislayer-above .${letter}tick text`),
                        (t) => (t.getAttribute('transform') || '').includes('rotate')).some(Boolean),
     title: Array.from(g.querySelectorAll(`.g-${letter}title text`), box),
@@ -182,8 +183,8 @@ def test_presenter_leaves_a_grid_of_panels_in_place_with_no_label_on_a_panels_ti
     # labels would run into those titles
     page = linked.at(app.url + CROWDED["residual"][0].format(lang="en", present=1))
     page.wait_for_selector("#tab-inside:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
-    wait_until(lambda: (shown := page.evaluate(_AXES_JS, "inside-norm-residual")) and shown["x"]["size"] == PRESENT_FONT_PX,
-               "the one-plot figures laid out at presenter mode's size")
+    wait_until(lambda: (shown := page.evaluate(_AXES_JS, "inside-norm-residual"))
+               and shown["x"]["size"] == PRESENT_FONT_PX, "the one-plot figures laid out at presenter mode's size")
     panels = wait_until(lambda: page.evaluate(_PANELS_JS, "inside-mask-site-1"), "the masks drawn")
     page.locator("#inside-mask-site-1").screenshot(path=str(screenshots / "presenter-panels-masks-en.png"))
     assert panels["notes"] and panels["ticks"] and panels["size"] < PRESENT_FONT_PX

@@ -75,7 +75,9 @@ FIGURES_AT_PRESENT_SIZE_JS = f"""
     for (const name of axes.length === 2 ? axes : []) {{        // panels side by side keep their own places
       const axis = full[name];
       if (axis.visible === false) continue;
-      if (axis.showticklabels && axis.tickfont.size < {PRESENT_FONT_PX}) update[`${{name}}.tickfont.size`] = {PRESENT_FONT_PX};
+      if (axis.showticklabels && axis.tickfont.size < {PRESENT_FONT_PX}) {{
+        update[`${{name}}.tickfont.size`] = {PRESENT_FONT_PX};
+      }}
       if (axis.title && axis.title.text && axis.title.font.size < {PRESENT_FONT_PX}) {{
         update[`${{name}}.title.font.size`] = {PRESENT_FONT_PX};
       }}
