@@ -172,6 +172,16 @@ class EventsUnderWay:
         return False
 
 
+def apart(a, b) -> bool:
+    """Whether two boxes on screen, (left, top, right, bottom), overlap by at most a pixel one way or the other."""
+    return min(a[2], b[2]) - max(a[0], b[0]) <= 1 or min(a[3], b[3]) - max(a[1], b[1]) <= 1
+
+
+def overlapping(boxes: list) -> list:
+    """Pairs of boxes on screen, (left, top, right, bottom), that overlap by more than a pixel each way."""
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if not apart(a, b)]
+
+
 def wait_until(condition: Callable[[], object], what: str, seconds: float = WAIT_SECONDS):
     """Poll `condition` until it returns something truthy; fail with `what` after `seconds`."""
     deadline = time.monotonic() + seconds

@@ -13,7 +13,7 @@ import pytest
 from playground.ui.page.present import PRESENT_FONT_PX
 from playground.viz.theme import FONT_SIZE
 
-from .pages import VIEWPORT, WAIT_SECONDS, OnePage, drawn, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, OnePage, apart, drawn, overlapping, wait_until
 
 FIT_SECONDS = 5                 # the page fits the figures' text within this of the draw
 
@@ -88,12 +88,6 @@ _LEGENDS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
   }))"""
 
 
-def overlapping(entries: list) -> list:
-    """Pairs of legend entries whose boxes overlap by more than a pixel."""
-    return [(a, b) for i, a in enumerate(entries) for b in entries[i + 1:]
-            if min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1]
-
-
 @pytest.mark.parametrize("present", [True, False])
 def test_presenter_lays_legends_out_at_its_text_size_so_their_entries_stay_apart(app, linked, screenshots, present):
     # lesson 7: the CSS enlarged the legend's text to 18 px where Plotly had spaced it for 15 ("GELU · slop")
@@ -134,10 +128,6 @@ CROWDED = {"residual": ("?view=inside&lang={lang}&present={present}", "inside", 
            "logit-parts": ("?view=lessons&lesson=heads-form&lang={lang}&present={present}", "lessons", "lesson-figure-5")}
 
 
-def apart(a, b) -> bool:
-    return min(a[2], b[2]) - max(a[0], b[0]) <= 1 or min(a[3], b[3]) - max(a[1], b[1]) <= 1
-
-
 @pytest.mark.parametrize("figure, lang, present", [("residual", "en", True), ("decades", "en", True),
                                                    ("logit-parts", "en", True), ("residual", "zh-CN", True),
                                                    ("residual", "en", False)])
@@ -147,9 +137,8 @@ def test_presenter_lays_axes_out_at_its_text_size_so_their_labels_stay_apart_and
     page = linked.at(app.url + link.format(lang=lang, present=int(present)))
     page.wait_for_selector(f"#tab-{view}:not([aria-busy])", state="visible", timeout=2 * WAIT_SECONDS * 1000)
     size = PRESENT_FONT_PX if present else FONT_SIZE
-    axes = wait_until(lambda: (shown := page.evaluate(_AXES_JS, elem_id)) and shown["x"]["ticks"]
-                      and all(shown[a]["size"] == size for a in "xy") and shown,
-                      f"the tick labels of {elem_id} laid out at {size} px")
+    wait_until(lambda: (shown := page.evaluate(_AXES_JS, elem_id)) and shown["x"]["ticks"]
+               and all(shown[a]["size"] == size for a in "xy"), f"the tick labels of {elem_id} laid out at {size} px")
     page.wait_for_timeout(500)                        # the relayout's margins settled
     axes = page.evaluate(_AXES_JS, elem_id)
     page.locator(f"#{elem_id}").screenshot(path=str(screenshots / f"presenter-axes-{figure}-{lang}-{int(present)}.png"))

@@ -10,7 +10,7 @@ import pytest
 from playground.ui.page.phone import CROWDED_CLASS, MIN_CELL_FONT_PX
 from playground.ui.page.present import SCROLL_MARGIN_PX
 
-from .pages import VIEWPORT, WAIT_SECONDS, drawn, open_panel, screenshot, wait_until
+from .pages import VIEWPORT, WAIT_SECONDS, drawn, open_panel, overlapping, screenshot, wait_until
 
 PHONE = {"width": 390, "height": 844}
 HEAD_LINK = "?view=attention&model=induction&layer=1&head=0"
@@ -24,8 +24,7 @@ _TEXT_BOXES_JS = """
   const boxes = (selector) => Array.from(g.querySelectorAll(selector))
     .filter((e) => e.getBoundingClientRect().width > 0 && e.textContent.trim())
     .map((e) => { const r = e.getBoundingClientRect();
-                  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
-                          size: parseFloat(getComputedStyle(e).fontSize)}; });
+                  return {edges: [r.left, r.top, r.right, r.bottom], size: parseFloat(getComputedStyle(e).fontSize)}; });
   return {ticks: boxes(`.${axis}tick text`), cells: boxes('.heatmap-label text'),
           crowded: g.querySelectorAll('.heatmaplayer.CROWDED').length};
 }
@@ -42,13 +41,6 @@ def new_page(browser, viewport: dict):
     context = browser.new_context(viewport=viewport, locale="en-US")
     context.set_default_timeout(WAIT_SECONDS * 1000)
     return context.new_page()
-
-
-def overlapping(boxes: list[dict]) -> list[tuple[dict, dict]]:
-    """Pairs of boxes that overlap by more than a pixel each way."""
-    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
-            if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
-            and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1]
 
 
 @pytest.mark.parametrize("viewport, lang", [(VIEWPORT, "en"), (PHONE, "zh-CN")])
@@ -105,11 +97,12 @@ def test_the_logit_lens_on_a_long_input_keeps_its_text_readable(app, browser, sc
     page.locator("#attention-lens-plot").scroll_into_view_if_needed()
     page.wait_for_timeout(1000)                              # the page script has checked the cell text
     boxes = page.evaluate(_TEXT_BOXES_JS, ["attention-lens-plot", "x"])
-    assert boxes["ticks"] and not overlapping(boxes["ticks"]), "the input tokens on the axis run together"
+    assert boxes["ticks"] and not overlapping([box["edges"] for box in boxes["ticks"]]), \
+        "the input tokens on the axis run together"
     if boxes["crowded"] == 0:                                # written in the cells: readable and apart
         assert len(boxes["cells"]) >= len(LONG_TEXT)
         assert min(box["size"] for box in boxes["cells"]) >= MIN_CELL_FONT_PX
-        assert not overlapping(boxes["cells"])
+        assert not overlapping([box["edges"] for box in boxes["cells"]])
     else:
         assert boxes["cells"] == []
     if not present:                                          # a desktop window has room for one character a cell
