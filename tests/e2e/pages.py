@@ -252,17 +252,19 @@ def open_tab(page, key: str) -> None:
     page.wait_for_selector(f"#tab-{key}:not([aria-busy])", state="visible")
 
 
-# Resolves two frames from now: Gradio's page draws a closed accordion's contents when it opens, then a
-# frame later sets their first values again (render_previously_invisible_children in its core-*.js),
-# replacing what was typed in between.
+# Resolves two frames from now: Gradio's page draws a closed accordion's contents when it opens (once
+# their components' code has loaded), then a frame later sets their first values again
+# (render_previously_invisible_children in its core-*.js), replacing what was typed in between.
 TWO_FRAMES_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))"
 
 
 def open_panel(page, elem_id: str) -> None:
-    """Open the accordion `elem_id` and wait until its contents have their first values, so what is
-    typed into them next stays (on a busy machine the Hub box went back to its default name after
-    the name was typed, and the load asked for the default)."""
+    """Open the accordion `elem_id` and wait until its contents are drawn and have their first values,
+    so what is typed into them next stays (on a busy machine the Hub box was drawn 150 ms after the
+    click, went back to its default name a frame after the name was typed, and the load asked for the
+    default)."""
     page.click(f"#{elem_id} .label-wrap")
+    page.wait_for_selector(f"#{elem_id} .block", state="attached")
     page.evaluate(TWO_FRAMES_JS)
 
 
