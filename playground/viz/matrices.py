@@ -2,7 +2,9 @@
 attention masks drawn as grids of allowed / hidden (query, key) pairs.
 
 Panels sit side by side, each as wide as its number of columns, so a 4 x 16 Q and a 4 x 4
-score matrix keep cells of one size.
+score matrix keep cells of one size. A panel whose rows are its left neighbour's (the same queries)
+leaves their labels to it: repeated, they ran into the neighbour's last column once figure text was
+enlarged for a projector.
 """
 from collections.abc import Sequence
 
@@ -21,6 +23,7 @@ MAX_NUMBER_COLUMNS = 40     # cells wider than this at 1280 px cannot hold a num
 CROWDED_COLUMNS = 9         # more columns across the figure: numbers in the small font
 SHORT_NUMBER_COLUMNS = 16   # more: one digit fewer in the cells
 ROW_PX = 30                 # a stacked panel's row: one line of numbers
+ROW_TITLE_STANDOFF = 24     # px between a mask row's token labels and its title: room for the labels at 18 px
 
 
 def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0,
@@ -80,6 +83,7 @@ def matrix_panels(
         bound = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
         row_cats, row_text = axis_categories(rows)
         col_cats, col_text = axis_categories(cols)
+        rows_as_left = not stacked and k > 0 and list(rows) == list(panels[k - 1][2])
         shown = np.where(np.isfinite(m), m, np.nan)
         text = [[number_text(v, digits) for v in row] for row in m]
         cells = text if cell_digits == digits else [[number_text(v, cell_digits) for v in row] for row in m]
@@ -98,7 +102,8 @@ def matrix_panels(
                                       side="top", tickfont=dict(size=theme.SMALL_FONT_SIZE))
         axes[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", type="category", autorange="reversed", showgrid=False,
                                       tickmode="array", tickvals=row_cats, ticktext=row_text,
-                                      showticklabels=True, domain=y_domain)
+                                      showticklabels=not rows_as_left, domain=y_domain,
+                                      **({"ticks": ""} if rows_as_left else {}))
         annotations.append(dict(text=f"<b>{name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y, xref="paper",
                                 yref="paper", xanchor="left" if stacked else "center",
                                 yanchor="top" if stacked else "bottom", showarrow=False))
@@ -167,8 +172,10 @@ def mask_grid(
             axes[f"yaxis{suffix}"] = dict(domain=[round(max(0.0, top - cell), 6), round(top, 6)], anchor=f"x{suffix}",
                                           type="category", autorange="reversed", showgrid=False, tickmode="array",
                                           tickvals=q_cats, ticktext=q_text, tickfont=dict(size=theme.SMALL_FONT_SIZE),
+                                          showticklabels=c == 0,          # a row's panels share its queries
                                           title=dict(text=row_titles[r] if c == 0 else "",
-                                                     font=dict(size=theme.SMALL_FONT_SIZE)))
+                                                     font=dict(size=theme.SMALL_FONT_SIZE), standoff=ROW_TITLE_STANDOFF),
+                                          **({} if c == 0 else {"ticks": ""}))
             if r == 0:
                 annotations.append(dict(text=f"<b>{column_titles[c]}</b>", x=sum(x_domains[c]) / 2, y=1.0, xref="paper",
                                         yref="paper", xanchor="center", yanchor="bottom", showarrow=False))

@@ -45,6 +45,27 @@ def test_matrix_panels_write_every_number_and_infinity():
         viz.matrix_panels([("m", np.eye(2), ["a"], ["0", "1"])])
 
 
+def row_labels_shown(fig) -> list[bool]:
+    """Per panel, left to right and top to bottom: whether its row (y) labels are drawn."""
+    axes = sorted((name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")),
+                  key=lambda name: int(name[5:] or 1))
+    return [fig.layout[name].showticklabels for name in axes]
+
+
+def test_side_by_side_panels_label_rows_they_share_once_at_the_left():
+    # attention by hand: Q K^T, its scaling, the mask and the softmax share their rows (the queries); K's rows differ
+    queries, keys = ["<bos>", "a"], ["a", "b"]
+    fig = viz.matrix_panels([("Q", np.eye(2), queries, ["0", "1"]), ("K", np.eye(2), keys, ["0", "1"]),
+                             ("QK", np.eye(2), queries, keys), ("softmax", np.eye(2), queries, keys)])
+    assert row_labels_shown(fig) == [True, True, True, False]
+    stacked = viz.matrix_panels([("Q", np.eye(2), queries, ["0", "1"]), ("O", np.eye(2), queries, ["0", "1"])],
+                                stacked=True)
+    assert row_labels_shown(stacked) == [True, True]
+    masks = np.ones((2, 3, 2, 2), dtype=bool)
+    grid = viz.mask_grid(masks, ["r1", "r2"], list("abc"), [queries, ["c", "d"]], [keys, keys])
+    assert row_labels_shown(grid) == [True, False, False, True, False, False]
+
+
 def test_two_decodings_marks_matches_misses_and_where_they_part():
     fig = viz.two_decodings(list("abc"), list("abd"), list("ax"), [0.9, 0.8, 0.1], [0.9, 0.2], 1)
     state = np.asarray(fig.data[0].z)
