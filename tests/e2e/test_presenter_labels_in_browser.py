@@ -155,15 +155,20 @@ def test_presenter_lays_axes_out_at_its_text_size_so_their_labels_stay_apart_and
             assert all(apart(a, b) for i, a in enumerate(ticks) for b in ticks[i + 1:]), (letter, ticks)
 
 
-# The figure in `id`: the size its first axis's tick labels were laid out at, and the boxes of its tick labels
-# and of its notes (a grid's panel titles) on screen.
+# The figure in `id`: the size its first axis's tick labels were laid out at, and the boxes of its tick labels,
+# of its notes (a grid's panel titles), of its row labels, of its row titles and of its panels on screen.
 _PANELS_JS = """(id) => {
   const g = document.querySelector(`#${id} .js-plotly-plot`);
   if (!g || !g._fullLayout) return null;
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   return {size: g._fullLayout.xaxis.tickfont.size,
-          ticks: Array.from(g.querySelectorAll('.xtick text, .ytick text'), box).filter((b) => b[2] > b[0]),
-          notes: Array.from(g.querySelectorAll('.annotation-text'), box).filter((b) => b[2] > b[0])};
+          ticks: Array.from(g.querySelectorAll('[class^="x"][class$="tick"] text, [class^="y"][class$="tick"] text'), box)
+            .filter((b) => b[2] > b[0]),
+          notes: Array.from(g.querySelectorAll('.annotation-text'), box).filter((b) => b[2] > b[0]),
+          rows: Array.from(g.querySelectorAll('[class^="y"][class$="tick"] text'), box).filter((b) => b[2] > b[0]),
+          row_titles: Array.from(g.querySelectorAll('[class^="g-y"][class$="title"] text'), box)
+            .filter((b) => b[2] > b[0]),
+          panels: Array.from(g.querySelectorAll('.nsewdrag'), box)};
 }"""
 
 
@@ -178,3 +183,7 @@ def test_presenter_leaves_a_grid_of_panels_in_place_with_no_label_on_a_panels_ti
     page.locator("#inside-mask-site-1").screenshot(path=str(screenshots / "presenter-panels-masks-en.png"))
     assert panels["notes"] and panels["ticks"] and panels["size"] < PRESENT_FONT_PX
     assert all(apart(note, tick) for note in panels["notes"] for tick in panels["ticks"])
+    # a row's queries are labelled once, at its left, clear of every panel and of the row's title
+    assert len(panels["rows"]) == 22 and len(panels["row_titles"]) == 2 and len(panels["panels"]) == 6
+    assert all(apart(label, panel) for label in panels["rows"] for panel in panels["panels"])
+    assert all(apart(label, title) for label in panels["rows"] for title in panels["row_titles"])
