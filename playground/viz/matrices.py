@@ -39,6 +39,16 @@ def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0
     return domains
 
 
+def panel_title_lines(name: str) -> str:
+    """A side-by-side panel's title, broken after its colon ("LayerNorm: each row"): three such titles
+    on one line ran into each other over the panels of a half-width figure."""
+    for colon in (": ", "："):
+        head, found, rest = name.partition(colon)
+        if found and head and rest:
+            return f"{head}{colon.strip()}<br>{rest}"
+    return name
+
+
 def matrix_panels(
     panels: Sequence[tuple[str, object, Sequence[str], Sequence[str]]],
     title: str = "",
@@ -104,7 +114,8 @@ def matrix_panels(
                                       tickmode="array", tickvals=row_cats, ticktext=row_text,
                                       showticklabels=not rows_as_left, domain=y_domain,
                                       **({"ticks": ""} if rows_as_left else {}))
-        annotations.append(dict(text=f"<b>{name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y, xref="paper",
+        shown_name = name if stacked else panel_title_lines(name)
+        annotations.append(dict(text=f"<b>{shown_name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y, xref="paper",
                                 yref="paper", xanchor="left" if stacked else "center",
                                 yanchor="top" if stacked else "bottom", showarrow=False))
     if stacked:

@@ -66,6 +66,16 @@ def test_side_by_side_panels_label_rows_they_share_once_at_the_left():
     assert row_labels_shown(grid) == [True, False, False, True, False, False]
 
 
+def test_side_by_side_panel_titles_break_after_their_colon():
+    # Inside's LayerNorm against BatchNorm: three titles over the panels of a half-width figure
+    names = ["a small batch x", "LayerNorm: each row", "BatchNorm：按列"]
+    fig = viz.matrix_panels([(name, np.eye(2), ["a", "b"], ["0", "1"]) for name in names])
+    assert [note.text for note in fig.layout.annotations] == [
+        "<b>a small batch x</b>", "<b>LayerNorm:<br>each row</b>", "<b>BatchNorm：<br>按列</b>"]
+    stacked = viz.matrix_panels([(names[1], np.eye(2), ["a", "b"], ["0", "1"])], stacked=True)
+    assert stacked.layout.annotations[0].text == "<b>LayerNorm: each row</b>"       # a full-width line each
+
+
 def test_two_decodings_marks_matches_misses_and_where_they_part():
     fig = viz.two_decodings(list("abc"), list("abd"), list("ax"), [0.9, 0.8, 0.1], [0.9, 0.2], 1)
     state = np.asarray(fig.data[0].z)
