@@ -1,6 +1,7 @@
 """Links in a real browser at 1280x720: a link draws the same figures as the clicks it stands for
 (English and Chinese), the address follows the controls without a reload, a link with bad
-parameters opens with a note naming them, and presenter mode puts the main figure above the fold.
+parameters opens with a note naming them, presenter mode puts the main figure above the fold, and
+colour bars keep their gradients as the address changes.
 The presenter screenshot goes to $PLAYGROUND_SCREENSHOTS or tests/e2e/screenshots/."""
 import pytest
 
@@ -8,11 +9,13 @@ from .pages import (
     CJK,
     address,
     choose_model,
+    colour_bars,
     drawn,
     figure,
     markdown,
     no_error_toast,
     open_page,
+    open_tab,
     type_into,
     wait_until,
 )
@@ -97,3 +100,26 @@ def test_presenter_mode_puts_the_main_figure_above_the_fold(app, browser, screen
     page.mouse.move(0, 0)
     page.screenshot(path=str(screenshots / "present-attention.png"))     # the first screen only
     page.context.close()
+
+
+# Every figure drawn again by Plotly, as a resize or an update of its own does.
+REDRAW_ALL_JS = """() => Promise.all(Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .filter((plot) => plot._fullLayout).map((plot) => window.Plotly.react(plot, plot.data, plot.layout)))"""
+
+
+def test_figures_first_drawn_under_another_tabs_address_keep_their_colour_bars_when_drawn_again(app, browser):
+    """Each tab's figures are first drawn while the tab before's link is still in the address bar; the
+    address then changes to the tab's own, and every figure drawn again afterwards still finds its colour
+    bar's gradient."""
+    page = open_page(browser, app.url + "?lang=en", "en-US", tab="train")
+    try:
+        for view, figure_id in (("attention", "attention-head-plot"), ("positional", "pos-heatmap"),
+                                ("attention", "attention-grid")):
+            open_tab(page, view)
+            drawn(page, figure_id)
+            wait_until(lambda: f"view={view}" in address(page), f"{view}'s link in the address bar")
+            page.evaluate(REDRAW_ALL_JS)
+            bars = colour_bars(page)
+            assert bars and all(bar["resolved"] for bar in bars), (view, bars)
+    finally:
+        page.context.close()

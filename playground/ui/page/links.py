@@ -207,7 +207,10 @@ OPEN_JS = f"""
 # into the address bar (history.replaceState: no reload, no history entry). Plotly refers to a
 # figure's gradients and clip paths by url("<the address it was drawn at>#id") where the page has a
 # <base> element, and such a reference breaks once the address changes: every one is pointed at
-# the new address, so colour bars keep their gradient for the whole session.
+# the new address, so colour bars keep their gradient for the whole session. Plotly keeps the address
+# of a figure's first draw for all its later draws (its _context._baseUrl), so that is moved too: a
+# figure first drawn while another tab's link was in the address bar lost its colour bar whenever it
+# was drawn again.
 def write_address_js(views: tuple[str, ...]) -> str:
     """Event js with every tab's link (in `views` order) as its inputs: write the link of the tab on
     screen into the address bar."""
@@ -235,6 +238,9 @@ async (...links) => {
   const hide = (kept.get('hide') || '').replace(/[^a-z_,]/g, '');
   history.replaceState(history.state, '', '?' + query + present + (hide ? '&hide=' + hide : ''));
   const base = location.href.split('#')[0];
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    if (plot._context && plot._context._baseUrl) plot._context._baseUrl = base;
+  }
   for (const element of document.querySelectorAll('.js-plotly-plot [style*="url("], .js-plotly-plot [clip-path]')) {
     for (const name of ['style', 'clip-path']) {
       const value = element.getAttribute(name);
