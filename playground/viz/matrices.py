@@ -115,8 +115,8 @@ def matrix_panels(
                                       showticklabels=not rows_as_left, domain=y_domain,
                                       **({"ticks": ""} if rows_as_left else {}))
         shown_name = name if stacked else panel_title_lines(name)
-        annotations.append(dict(text=f"<b>{shown_name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y, xref="paper",
-                                yref="paper", xanchor="left" if stacked else "center",
+        annotations.append(dict(text=f"<b>{shown_name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y,
+                                xref="paper", yref="paper", xanchor="left" if stacked else "center",
                                 yanchor="top" if stacked else "bottom", showarrow=False))
     if stacked:
         default_height = 120 + ROW_PX * sum(m.shape[0] + 2 for m in matrices)
@@ -184,8 +184,8 @@ def mask_grid(
                                           type="category", autorange="reversed", showgrid=False, tickmode="array",
                                           tickvals=q_cats, ticktext=q_text, tickfont=dict(size=theme.SMALL_FONT_SIZE),
                                           showticklabels=c == 0,          # a row's panels share its queries
-                                          title=dict(text=row_titles[r] if c == 0 else "",
-                                                     font=dict(size=theme.SMALL_FONT_SIZE), standoff=ROW_TITLE_STANDOFF),
+                                          title=dict(text=row_titles[r] if c == 0 else "", standoff=ROW_TITLE_STANDOFF,
+                                                     font=dict(size=theme.SMALL_FONT_SIZE)),
                                           **({} if c == 0 else {"ticks": ""}))
             if r == 0:
                 annotations.append(dict(text=f"<b>{column_titles[c]}</b>", x=sum(x_domains[c]) / 2, y=1.0, xref="paper",

@@ -162,8 +162,8 @@ _PANELS_JS = """(id) => {
   if (!g || !g._fullLayout) return null;
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   return {size: g._fullLayout.xaxis.tickfont.size,
-          ticks: Array.from(g.querySelectorAll('[class^="x"][class$="tick"] text, [class^="y"][class$="tick"] text'), box)
-            .filter((b) => b[2] > b[0]),
+          ticks: Array.from(g.querySelectorAll('[class^="x"][class$="tick"] text, [class^="y"][class$="tick"] text'),
+                            box).filter((b) => b[2] > b[0]),
           notes: Array.from(g.querySelectorAll('.annotation-text'), box).filter((b) => b[2] > b[0]),
           rows: Array.from(g.querySelectorAll('[class^="y"][class$="tick"] text'), box).filter((b) => b[2] > b[0]),
           row_titles: Array.from(g.querySelectorAll('[class^="g-y"][class$="title"] text'), box)
