@@ -49,6 +49,12 @@ def panel_title_lines(name: str) -> str:
     return name
 
 
+def row_labels(shown: bool) -> dict:
+    """A panel's row-axis properties: its labels drawn, or neither labels nor tick marks (a panel whose
+    rows a neighbour labels)."""
+    return {"showticklabels": True} if shown else {"showticklabels": False, "ticks": ""}
+
+
 def matrix_panels(
     panels: Sequence[tuple[str, object, Sequence[str], Sequence[str]]],
     title: str = "",
@@ -112,8 +118,7 @@ def matrix_panels(
                                       side="top", tickfont=dict(size=theme.SMALL_FONT_SIZE))
         axes[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", type="category", autorange="reversed", showgrid=False,
                                       tickmode="array", tickvals=row_cats, ticktext=row_text,
-                                      showticklabels=not rows_as_left, domain=y_domain,
-                                      **({"ticks": ""} if rows_as_left else {}))
+                                      domain=y_domain, **row_labels(not rows_as_left))
         shown_name = name if stacked else panel_title_lines(name)
         annotations.append(dict(text=f"<b>{shown_name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y,
                                 xref="paper", yref="paper", xanchor="left" if stacked else "center",
@@ -183,10 +188,9 @@ def mask_grid(
             axes[f"yaxis{suffix}"] = dict(domain=[round(max(0.0, top - cell), 6), round(top, 6)], anchor=f"x{suffix}",
                                           type="category", autorange="reversed", showgrid=False, tickmode="array",
                                           tickvals=q_cats, ticktext=q_text, tickfont=dict(size=theme.SMALL_FONT_SIZE),
-                                          showticklabels=c == 0,          # a row's panels share its queries
                                           title=dict(text=row_titles[r] if c == 0 else "", standoff=ROW_TITLE_STANDOFF,
                                                      font=dict(size=theme.SMALL_FONT_SIZE)),
-                                          **({} if c == 0 else {"ticks": ""}))
+                                          **row_labels(c == 0))              # a row's panels share its queries
             if r == 0:
                 annotations.append(dict(text=f"<b>{column_titles[c]}</b>", x=sum(x_domains[c]) / 2, y=1.0, xref="paper",
                                         yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
