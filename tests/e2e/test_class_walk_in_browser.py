@@ -11,7 +11,7 @@ import pytest
 from playground.ui.session.examples import CHINESE_MODEL
 
 from .pages import (CJK, address, choose_model, drawn, error_toast, markdown, no_error_toast, open_page, open_panel,
-                    open_tab, screenshot, wait_until)
+                    open_tab, screenshot, tab_label, wait_until)
 
 OFFLINE_START_SECONDS = 15      # a game starts within this on a machine without the corpus or a network
 STAND_IN_SAID = {"en": "Tiny Shakespeare is not on this machine", "zh-CN": "这台机器上没有 tiny Shakespeare"}
@@ -87,6 +87,47 @@ def test_a_language_switch_on_the_sessions_own_model_rewrites_the_address(app, b
             wait_until(lambda: lang_in_address(page) == start, f"{tab}'s address to follow the language back")
         screenshot(page, screenshots, f"walk-{start}-own-model-language")
         no_error_toast(page)
+    finally:
+        page.context.close()
+
+
+def test_a_language_switched_there_and_back_at_once_stays_where_the_learner_left_it(app, browser, screenshots):
+    # Gradio loads the Chinese translations the first time they are asked for and takes Chinese as its
+    # locale only once they have come: switched back to English meanwhile, the page ended in Chinese
+    # (found in a class walk on a busy machine); here the translations are held until English is picked
+    page = open_page(browser, app.url + "?lang=en", "en-US", tab="attention")
+    try:
+        held = []
+        page.route("**/zh-CN-*.js", lambda route: held.append(route))
+        page.click("#language input[value='zh-CN']")
+        wait_until(lambda: page.evaluate("1") and held, "the Chinese translations asked for")
+        page.click("#language input[value='en']")
+        page.wait_for_timeout(500)
+        held[0].continue_()
+        assert page.gradio_events.wait_until_quiet(1500)
+        page.wait_for_timeout(500)                     # a late switch of the radio would have started by now
+        assert page.gradio_events.wait_until_quiet(1500)
+        assert page.evaluate("document.querySelector('#language input:checked').value") == "en"
+        assert lang_in_address(page) == "en" and page.evaluate("document.documentElement.dataset.lang") == "en"
+        assert page.inner_text("#language [data-testid=block-info]").strip() == "Language"    # Gradio's own text
+        assert tab_label(page, "attention") == "Attention"
+        screenshot(page, screenshots, "walk-en-language-there-and-back")
+    finally:
+        page.context.close()
+
+
+def test_a_language_picked_in_gradios_settings_menu_is_the_pages_and_the_sessions(app, browser):
+    page = open_page(browser, app.url + "?lang=en", "en-US", tab="attention")
+    try:
+        page.get_by_text("Settings").click()
+        page.get_by_role("combobox", name="Language").last.click()
+        page.get_by_role("option", name="简体中文").click()
+        wait_until(lambda: page.evaluate("document.querySelector('#language input:checked').value") == "zh-CN",
+                   "the page's language radio to follow the Settings menu")
+        wait_until(lambda: lang_in_address(page) == "zh-CN", "the address to follow it")
+        wait_until(lambda: tab_label(page, "attention") == "注意力", "the tabs' names in Chinese")
+        wait_until(lambda: CJK.search(markdown(page, "attention-summary")),
+                   "the server-made text in Chinese")
     finally:
         page.context.close()
 

@@ -133,3 +133,30 @@ def test_sessions_asking_at_once_get_one_value_each():
     for thread in threads:
         thread.join()
     assert len(made) == 1 and values.of(session, "attention") is made[0]
+
+
+def test_a_draw_made_while_the_language_switched_leaves_the_next_draw_to_draw_the_new_language():
+    # switched to Chinese and straight back: the draw after the first switch read Chinese, the second
+    # switch was recorded before it ended, and the draw after the second took the page as drawn in English
+    from types import SimpleNamespace
+
+    from playground.ui.page.showing import tab_drawer
+    from playground.ui.session.workspace import Workspace
+
+    workspace, drawn_in = Workspace("switching", None), []
+    workspace.language = "zh-CN"
+
+    class Wiring:
+        components: dict = {}
+
+        def drawing(self, workspace, lang, form=None, again=False):
+            shown = workspace.drawn.get("attention") == workspace.drawing_key("form", lang)
+            if not drawn_in:
+                workspace.language = "en"               # the switch back, recorded while this draw runs
+            drawn_in.append(lang)
+            return ({} if shown else {GRID: f"grid in {lang}"}), "form"
+
+    draw = tab_drawer(SimpleNamespace(views={"attention": Wiring()}), "attention", folds=False)
+    assert draw(workspace) == {GRID: "grid in zh-CN"}
+    assert draw(workspace) == {GRID: "grid in en"}
+    assert draw(workspace).get("__type__") == "update"          # drawn in English now: nothing to send

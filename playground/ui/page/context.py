@@ -23,6 +23,9 @@ ZERO_GPU_TRAINING_SLOTS = 8  # on ZeroGPU the chunks train on the platform's GPU
 LIGHT = {"concurrency_id": "light", "concurrency_limit": LIGHT_CONCURRENCY}
 HEAVY = {"concurrency_id": "heavy", "concurrency_limit": HEAVY_CONCURRENCY}
 UPLOAD = {"concurrency_id": "upload", "concurrency_limit": UPLOAD_CONCURRENCY}
+# A session's language switches, recorded one at a time in the order they were made (Gradio's queue keeps
+# a client's events in order; two workers could record a quick switch back before the switch before it).
+LANGUAGE = {"concurrency_id": "language", "concurrency_limit": 1}
 QUIET = {**LIGHT, "show_progress": "hidden"}           # small control updates: no spinner, no error badge
 MODEL_PICKER_WIDTH = 220   # px: the longest shipped name whole beside the arrow, in presenter mode's large text too
 # Checks that only decide whether a run follows (no model, no figure): never queued behind drawings.

@@ -18,21 +18,38 @@ from ..text.i18n import LANGUAGES, language_from_accept, normalise_language, tex
 PROBE_ID = "locale-probe"
 LANGUAGE_ID = "language"
 
-# Event js: switch Gradio's own locale to the radio's new value, then pass the value on.
-SET_LOCALE_JS = """
-async (lang) => {
-  try {
+LOCALE_WAIT_MS = 5000        # a switch not shown by the probe by then lets the next one go
+
+# Event js: switch Gradio's own locale to the radio's new value, then pass the value on, once the probe
+# shows it. Gradio loads a language's translations the first time it is asked for and only then takes
+# it as its locale; its changeLocale does not wait for that. So a switch waits for the one before it
+# and ends when the probe shows its language: switched to Chinese and back at once, the page took
+# Chinese after English once the Chinese translations had loaded, and the probe's observer then picked
+# Chinese in the radio. While a switch is under way (window.playgroundLocaleBusy) the observer leaves
+# the radio alone.
+SET_LOCALE_JS = f"""
+async (lang) => {{
+  window.playgroundLocaleAsked = lang;
+  window.playgroundLocaleBusy = (window.playgroundLocaleBusy || 0) + 1;
+  const switched = (window.playgroundLocaleSwitch || Promise.resolve()).then(async () => {{
     const url = performance.getEntriesByType('resource').map((entry) => entry.name)
       .find((name) => /\\/core-[^/]*\\.js$/.test(name));
-    if (url) {
-      const core = await import(url);
-      if (core.changeLocale) core.changeLocale(lang);
-    }
-  } catch (error) {
-    console.warn('could not switch the page language', error);
-  }
+    if (!url) return;
+    const core = await import(url);
+    if (!core.changeLocale) return;
+    core.changeLocale(lang);
+    const until = performance.now() + {LOCALE_WAIT_MS};
+    for (;;) {{
+      const probe = document.querySelector('#{PROBE_ID}');
+      if (!probe || probe.innerText.trim() === lang || performance.now() > until) return;
+      await new Promise((done) => setTimeout(done, 25));
+    }}
+  }}).catch((error) => console.warn('could not switch the page language', error));
+  window.playgroundLocaleSwitch = switched;
+  await switched;
+  window.playgroundLocaleBusy -= 1;
   return lang;
-}
+}}
 """
 
 # Event js: mark the page with its language (<html data-lang="...">) for what only CSS can translate.
@@ -55,7 +72,8 @@ def toast_title_css() -> str:
 
 
 # Page js (launch(js=...)): when the probe's translation changes (Settings menu), select the same
-# language in the radio so the server-made text follows.
+# language in the radio so the server-made text follows; a change the page's own switch made is not
+# followed (SET_LOCALE_JS).
 FOLLOW_SETTINGS_JS = f"""
 () => {{
   const follow = () => {{
@@ -63,6 +81,7 @@ FOLLOW_SETTINGS_JS = f"""
     if (!probe) {{ setTimeout(follow, 250); return; }}
     new MutationObserver(() => {{
       const code = probe.innerText.trim();
+      if (window.playgroundLocaleBusy || code === window.playgroundLocaleAsked) return;
       const input = document.querySelector(`#{LANGUAGE_ID} input[value="${{code}}"]`);
       if (input && !input.checked) input.click();
     }}).observe(probe, {{subtree: true, childList: true, characterData: true}});

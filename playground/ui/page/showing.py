@@ -21,7 +21,7 @@ from typing import Mapping
 import gradio as gr
 
 from ..text.i18n import label
-from .context import FORM_INPUTS, LIGHT, PRIVATE, AppContext
+from .context import FORM_INPUTS, LANGUAGE, LIGHT, PRIVATE, AppContext
 from .drawing import ask_redraw_js, drawn_js, marking, pick_js
 from .language import SET_LOCALE_JS
 from .links import read_page_js
@@ -62,7 +62,8 @@ def tab_drawer(ctx: AppContext, view: str, folds: bool):
 
         def drawing(again: bool) -> dict:
             link_form = None if again else requests.forms.get(view)     # a click since has the last word
-            updates, shown["form"] = wiring.drawing(workspace, workspace.language, link_form, again=again)
+            shown["lang"] = workspace.language
+            updates, shown["form"] = wiring.drawing(workspace, shown["lang"], link_form, again=again)
             if controls is not None and view in requests.folds:
                 updates[controls] = gr.Accordion(open=False)
             return updates
@@ -70,7 +71,8 @@ def tab_drawer(ctx: AppContext, view: str, folds: bool):
         def commit() -> None:
             requests.take_form(view)
             requests.take_fold(view)
-            workspace.remember(view, shown["form"], workspace.language)
+            # the language it was drawn in: a switch recorded meanwhile has the next draw draw it
+            workspace.remember(view, shown["form"], shown["lang"])
 
         return order_of(workspace, view).draw(drawing, commit) or gr.skip()     # skip: the page shows it already
 
@@ -132,6 +134,6 @@ def wire_language(ctx: AppContext, tab_components: Mapping[str, gr.Tab]) -> None
     # A language chosen while the last one is recorded runs once it has ended, with the language then
     # chosen (Gradio's default drops it).
     changed = ctx.language.input(on_language, [ctx.language], [*tab_components.values(), *notes.values()],
-                                 js=marking(SET_LOCALE_JS), trigger_mode="always_last", **LIGHT,
+                                 js=marking(SET_LOCALE_JS), trigger_mode="always_last", **LANGUAGE,
                                  show_progress="hidden", show_progress_on=[ctx.language], **PRIVATE)
     then_redraw(changed)
