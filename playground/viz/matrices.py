@@ -5,6 +5,11 @@ Panels sit side by side, each as wide as its number of columns, so a 4 x 16 Q an
 score matrix keep cells of one size. A panel whose rows are its left neighbour's (the same queries)
 leaves their labels to it: repeated, they ran into the neighbour's last column once figure text was
 enlarged for a projector.
+
+On a phone, panels side by side have a few dozen pixels each: their titles ran into each other and
+their numbers were hidden. A figure of panels side by side therefore carries, in `layout.meta`, the
+relayout that stacks them one above the other (NARROW_META); the page applies it to a figure drawn
+narrower than a phone's width (ui/page/phone.py).
 """
 from collections.abc import Sequence
 
@@ -24,6 +29,12 @@ CROWDED_COLUMNS = 9         # more columns across the figure: numbers in the sma
 SHORT_NUMBER_COLUMNS = 16   # more: one digit fewer in the cells
 ROW_PX = 30                 # a stacked panel's row: one line of numbers
 ROW_TITLE_STANDOFF = 24     # px between a mask row's token labels and its title: room for the labels at 18 px
+MASK_ROW_PX = 24            # a stacked mask panel's row
+NARROW_META = "narrow"      # layout.meta's key: the relayout that stacks a figure's panels
+NARROW_TITLE_CELLS = 40     # a figure title's line on a phone, in character cells
+NARROW_TITLE_LINE_PX = 22
+MULTILINE_SHIFT_EM = 0.65   # Plotly lifts a title by this much of its font size for each line after the first
+NARROW_LABEL_CELLS = 40     # column labels wider than this together are turned on a phone
 
 
 def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0,
@@ -47,6 +58,40 @@ def panel_title_lines(name: str) -> str:
         if found and head and rest:
             return f"{head}{colon.strip()}<br>{rest}"
     return name
+
+
+def stacked_domains(heights: Sequence[float], gap: float = 0.02) -> list[list[float]]:
+    """Vertical domains for panels one above the other, the first at the top, each as tall as its
+    share of `heights`."""
+    return column_domains(list(heights)[::-1], gap=gap)[::-1]
+
+
+def narrow_relayout(title: str, n_panels: int, y_domains: Sequence[Sequence[float]], annotations: list[dict],
+                    height: int, y_titles_cleared: bool = False) -> dict:
+    """A Plotly relayout that stacks a figure's `n_panels` panels (axes x/y, x2/y2, ...) at `y_domains`
+    across the whole width, each labelling its own rows, with `annotations` as their titles and the
+    figure's `title` wrapped to a phone's width."""
+    lines = theme.wrap(title, NARROW_TITLE_CELLS) if title else []
+    height += NARROW_TITLE_LINE_PX * max(0, len(lines) - 1)
+    # Plotly centres a title's lines on its anchor: lowered by half the extra lines, its first stays on the figure
+    lowered = MULTILINE_SHIFT_EM * theme.TITLE_SIZE * max(0, len(lines) - 1) / height
+    update: dict = {"height": height, "annotations": annotations, "title.text": "<br>".join(lines),
+                    "title.y": round(theme.TITLE_Y - lowered, 4), "margin.t": 50 + NARROW_TITLE_LINE_PX * len(lines)}
+    for k in range(n_panels):
+        suffix = "" if k == 0 else str(k + 1)
+        update[f"xaxis{suffix}.domain"] = [0.0, 1.0]
+        update[f"yaxis{suffix}.domain"] = [float(v) for v in y_domains[k]]
+        update[f"yaxis{suffix}.showticklabels"] = True
+        update[f"yaxis{suffix}.ticks"] = None                 # back to the template's tick marks
+        if y_titles_cleared:
+            update[f"yaxis{suffix}.title.text"] = ""
+    return update
+
+
+def stacked_title(text: str, y: float) -> dict:
+    """A stacked panel's title: at the left, its top at `y` (paper), above its column labels."""
+    return dict(text=f"<b>{text}</b>", x=0.0, y=y, xref="paper", yref="paper", xanchor="left", yanchor="top",
+                align="left", showarrow=False)
 
 
 def row_labels(shown: bool) -> dict:
@@ -76,11 +121,9 @@ def matrix_panels(
         if m.ndim != 2 or m.shape != (len(rows), len(cols)):
             raise ValueError(f"panel {name!r}: matrix of shape {m.shape} needs {m.shape[0:1]} row and column labels, "
                              f"got {len(rows)} rows and {len(cols)} columns")
+    stacked_y, stacked_title_ys = _stacked_panels(matrices)
     if stacked:
-        allotted = column_domains([m.shape[0] + 2 for m in matrices][::-1], gap=0.02)[::-1]   # top panel first
-        y_domains = [[y0, round(y0 + (y1 - y0) * m.shape[0] / (m.shape[0] + 2), 6)]   # the matrix below its labels
-                     for (y0, y1), m in zip(allotted, matrices)]
-        title_ys = [y1 for _, y1 in allotted]
+        y_domains, title_ys = stacked_y, stacked_title_ys
         domains = [[0.0, 1.0]] * len(matrices)
     else:
         domains = column_domains([max(m.shape[1], 2) for m in matrices])
@@ -119,17 +162,24 @@ def matrix_panels(
         axes[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", type="category", autorange="reversed", showgrid=False,
                                       tickmode="array", tickvals=row_cats, ticktext=row_text,
                                       domain=y_domain, **row_labels(not rows_as_left))
-        shown_name = name if stacked else panel_title_lines(name)
-        annotations.append(dict(text=f"<b>{shown_name}</b>", x=0.0 if stacked else sum(domain) / 2, y=title_y,
-                                xref="paper", yref="paper", xanchor="left" if stacked else "center",
-                                yanchor="top" if stacked else "bottom", showarrow=False))
-    if stacked:
-        default_height = 120 + ROW_PX * sum(m.shape[0] + 2 for m in matrices)
-    else:
-        default_height = 200 + 38 * max(m.shape[0] for m in matrices)
+        annotations.append(stacked_title(name, title_y) if stacked else
+                           dict(text=f"<b>{panel_title_lines(name)}</b>", x=sum(domain) / 2, y=title_y, xref="paper",
+                                yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
+    stacked_height = 120 + ROW_PX * sum(m.shape[0] + 2 for m in matrices)
+    default_height = stacked_height if stacked else 200 + 38 * max(m.shape[0] for m in matrices)
     layout = theme.base_layout(title, height=height or default_height, annotations=annotations,
                                plot_bgcolor=HIDDEN_COLOR, margin=dict(l=60, r=20, t=80, b=20), **axes)
+    if not stacked and len(panels) > 1:
+        titles = [stacked_title(name, y) for (name, _, _, _), y in zip(panels, stacked_title_ys)]
+        layout["meta"] = {NARROW_META: narrow_relayout(title, len(panels), stacked_y, titles, stacked_height)}
     return theme.figure(traces, layout)
+
+
+def _stacked_panels(matrices: Sequence[np.ndarray]) -> tuple[list[list[float]], list[float]]:
+    """Stacked panels' vertical domains (each matrix below its column labels) and their titles' tops."""
+    allotted = stacked_domains([m.shape[0] + 2 for m in matrices])             # top panel first
+    y_domains = [[y0, round(y0 + (y1 - y0) * m.shape[0] / (m.shape[0] + 2), 6)] for (y0, y1), m in zip(allotted, matrices)]
+    return y_domains, [y1 for _, y1 in allotted]
 
 
 def mask_grid(
@@ -196,4 +246,25 @@ def mask_grid(
                                         yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
     layout = theme.base_layout(title, height=height or int(min(760, 200 + n_rows * (70 + 20 * n_query))),
                                annotations=annotations, margin=dict(l=90, r=20, t=110, b=20), **axes)
+    if n_rows * n_cols > 1:
+        layout["meta"] = {NARROW_META: _narrow_mask_grid(title, row_titles, column_titles, n_query, key_tokens)}
     return theme.figure(traces, layout)
+
+
+def _narrow_mask_grid(title: str, row_titles: Sequence[str], column_titles: Sequence[str], n_query: int,
+                      key_tokens: Sequence[Sequence[str]]) -> dict:
+    """The relayout that stacks a mask grid's panels in one column, an input's masks together, each
+    titled with its mask and input (two lines) above its key labels, and its rows labelled by its own
+    queries."""
+    heads = []                                    # rows above each panel's matrix: its title, its key labels
+    for r in range(len(row_titles)):
+        shown = axis_categories(key_tokens[r])[1]
+        widths = [theme.display_width(token) for token in shown]
+        widest, turned = max(widths), sum(widths) + len(widths) > NARROW_LABEL_CELLS
+        heads += [2 + (1 + -(-widest * 7 // MASK_ROW_PX) if turned else 1)] * len(column_titles)
+    allotted = stacked_domains([n_query + head for head in heads], gap=0.01)
+    y_domains = [[y0, round(y0 + (y1 - y0) * n_query / (n_query + head), 6)] for (y0, y1), head in zip(allotted, heads)]
+    titles = [stacked_title(f"{column}<br>{row}", y1) for (row, column), (_, y1)
+              in zip(((r, c) for r in row_titles for c in column_titles), allotted)]
+    height = 60 + MASK_ROW_PX * sum(n_query + head for head in heads)
+    return narrow_relayout(title, len(heads), y_domains, titles, height, y_titles_cleared=True)

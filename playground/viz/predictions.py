@@ -1,5 +1,6 @@
 """What a model predicts: the candidates for each blank of a masked model, and teacher-forced
-against free-running decoding of one target."""
+against free-running decoding of one target. The blanks' panels sit side by side, and carry the
+relayout that stacks them on a phone (viz.matrices.NARROW_META)."""
 from collections.abc import Sequence
 
 import numpy as np
@@ -7,11 +8,12 @@ import plotly.graph_objects as go
 
 from playground.viz import theme
 from playground.viz.labels import as_float32, visible_token
-from playground.viz.matrices import column_domains
+from playground.viz.matrices import NARROW_META, column_domains, narrow_relayout, stacked_domains, stacked_title
 
 # Blue and orange: told apart by colour-blind viewers too (not green and red).
 MATCH_COLOR, MISS_COLOR, NONE_COLOR = "#8ec5ff", "#ffb870", "#ffffff"
 BLANKS_PER_ROW = 4
+BAR_ROW_PX = 30             # a stacked panel's bar
 
 
 def blank_candidates(
@@ -54,7 +56,23 @@ def blank_candidates(
                                 xanchor="center", yanchor="bottom", showarrow=False))
     layout = theme.base_layout(title, height=height or 150 + 260 * n_rows, annotations=annotations,
                                margin=dict(l=50, r=30, t=100, b=60), **axes)
+    if len(blanks) > 1:
+        layout["meta"] = {NARROW_META: _narrow_blanks(title, blanks, probability_label)}
     return theme.figure(traces, layout)
+
+
+def _narrow_blanks(title: str, blanks: Sequence[tuple[str, Sequence[str], Sequence[float]]],
+                   probability_label: str) -> dict:
+    """The relayout that stacks the blanks' panels: each its title, its bars, its percentage labels; the
+    axis title under the last one only."""
+    rows = [len(tokens) + 3 for _, tokens, _ in blanks]           # its title, its bars, its tick labels
+    allotted = stacked_domains(rows, gap=0.015)
+    y_domains = [[round(y0 + (y1 - y0) / n, 6), round(y1 - 1.6 * (y1 - y0) / n, 6)] for (y0, y1), n in zip(allotted, rows)]
+    titles = [stacked_title(name, y1) for (name, _, _), (_, y1) in zip(blanks, allotted)]
+    update = narrow_relayout(title, len(blanks), y_domains, titles, 110 + BAR_ROW_PX * sum(rows))
+    for k in range(len(blanks)):
+        update[f"xaxis{'' if k == 0 else k + 1}.title.text"] = probability_label if k == len(blanks) - 1 else ""
+    return update
 
 
 def two_decodings(

@@ -26,7 +26,8 @@ from playground.ui.page.present import PRESENT_FONT_PX
 from playground.ui.tabs import PAGE_NEEDS, VIEWS
 from playground.ui.text.i18n import STRINGS
 
-from .pages import VIEWPORT, WAIT_SECONDS, address, drawn, drawn_tab, figure, has_data, markdown, wait_until
+from .pages import (VIEWPORT, WAIT_SECONDS, address, apart, drawn, drawn_tab, figure, has_data, markdown, overlapping,
+                    wait_until)
 
 GPT = "untrained-gpt"                       # every installation has it: 2 layers x 4 heads
 ATTENTION_LINK = f"?view=attention&model={GPT}&text=abcabcab&kind=decoder&layer=1&head=2&lang=en"
@@ -58,6 +59,17 @@ _FONT_SIZES_JS = """(id) => Array.from(document.querySelectorAll(`#${id} .js-plo
 _INPUT_NAMES_JS = """() => Array.from(document.querySelectorAll('textarea, input:not([type=hidden])'))
   .filter((e) => e.offsetParent).map((e) => e.labels?.[0]?.innerText || e.getAttribute('aria-label') || '')"""
 # The right edge of every figure on screen.
+# Each figure of several panels on the tab: its width and top, its panels' plot areas, its panels' titles and its own
+# title, as boxes (left, top, right, bottom) on screen.
+_PANELS_JS = """(view) => Array.from(document.querySelectorAll(`#tab-${view} .js-plotly-plot`))
+  .filter((gd) => gd.querySelectorAll('.nsewdrag').length > 1 && gd.offsetParent !== null).map((gd) => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const figure = box(gd.querySelector('.main-svg'));
+    return {id: gd.closest('[id]').id, width: figure[2] - figure[0], top: figure[1], title: box(gd.querySelector('.gtitle')),
+            panels: Array.from(gd.querySelectorAll('.nsewdrag')).map(box),
+            titles: Array.from(gd.querySelectorAll('.annotation-text')).map(box)};
+  })"""
+
 _FIGURE_RIGHTS_JS = """() => Array.from(document.querySelectorAll('.tabitem .js-plotly-plot'))
   .filter((g) => g.offsetParent).map((g) => g.getBoundingClientRect().right)"""
 # Titles of figures on screen that run past their figure in a font larger than the smallest allowed.
@@ -185,7 +197,8 @@ def phone_screen(page, size: str, view: str, screenshots) -> dict:
     seen = {"widths": page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]"),
             "figure_rights": page.evaluate(_FIGURE_RIGHTS_JS),
             "overflowing_titles": overflowing_titles(page),
-            "crowded": page.locator(f"#tab-{view} .{CROWDED_CLASS}").count()}
+            "crowded": page.locator(f"#tab-{view} .{CROWDED_CLASS}").count(),
+            "panels": page.evaluate(_PANELS_JS, view)}
     page.evaluate("(id) => document.getElementById(id).scrollIntoView()", f"tab-{view}")
     page.screenshot(path=str(screenshots / f"phone-{size}-{view}.png"))
     return seen
@@ -263,6 +276,20 @@ def test_a_phone_never_scrolls_sideways_and_its_figures_fit(walk):
         assert seen["figure_rights"] and max(seen["figure_rights"]) <= PHONES[size]["width"] + 1, (size, view)
         assert seen["overflowing_titles"] == [], (size, view)
     assert walk.phone["390x844", "inside"]["crowded"] > 0      # the worked example's 16 numbers a row: colours alone
+
+
+def test_a_phone_stacks_panels_that_sit_side_by_side_with_their_titles_apart(walk):
+    # Inside's worked steps, masks and LayerNorm against BatchNorm had panels a few dozen pixels wide on a
+    # phone, their titles over each other and their numbers hidden
+    for size in PHONES:
+        figures = walk.phone[size, "inside"]["panels"]
+        assert {"inside-worked-steps", "inside-mask-padding", "inside-norm-batch"} <= {f["id"] for f in figures}
+        for fig in figures:
+            assert all(right - left > 0.6 * fig["width"] for left, _, right, _ in fig["panels"]), (size, fig["id"])
+            assert overlapping(fig["panels"]) == [], (size, fig["id"])
+            assert overlapping([*fig["titles"], fig["title"]]) == [], (size, fig["id"])
+            assert all(apart(title, panel) for title in fig["titles"] for panel in fig["panels"]), (size, fig["id"])
+            assert fig["title"][1] >= fig["top"] - 1, (size, fig["id"])                # its title's lines on it
 
 
 def test_the_keyboard_alone_answers_picks_a_tab_moves_a_slider_and_steps(desktop):

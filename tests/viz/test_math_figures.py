@@ -13,6 +13,8 @@ FIGURES = {
     "mask_grid": lambda: viz.mask_grid(np.stack([np.stack([CAUSAL, ~CAUSAL])] * 2), ["a", "b"], ["c", "d"],
                                        [list("xyz")] * 2, [list("xyz")] * 2),
     "matrix_panels": lambda: viz.matrix_panels([("Q", np.eye(2), ["a", "b"], ["0", "1"])]),
+    "matrix_side_by_side": lambda: viz.matrix_panels([("Q", np.eye(2), ["a", "b"], ["0", "1"]),
+                                                      ("K", np.ones((3, 2)), list("abc"), ["0", "1"])]),
     "matrix_stacked": lambda: viz.matrix_panels([("Q", np.eye(2), ["a", "b"], ["0", "1"]),
                                                  ("K", np.ones((3, 2)), list("abc"), ["0", "1"])], stacked=True),
     "layer_norm_vector": lambda: viz.layer_norm_vector({"x": [1.0, 2.0, 3.0], "y": [0.0, 1.0, 0.5]}),
@@ -74,6 +76,82 @@ def test_side_by_side_panel_titles_break_after_their_colon():
         "<b>a small batch x</b>", "<b>LayerNorm:<br>each row</b>", "<b>BatchNorm：<br>按列</b>"]
     stacked = viz.matrix_panels([(names[1], np.eye(2), ["a", "b"], ["0", "1"])], stacked=True)
     assert stacked.layout.annotations[0].text == "<b>LayerNorm: each row</b>"       # a full-width line each
+
+
+def relaid(fig: go.Figure) -> dict:
+    """The figure's layout after Plotly.relayout of the narrow relayout it carries (dotted keys set,
+    None resetting to the default), as the page does on a phone."""
+    layout = fig.to_dict()["layout"]
+    update = layout.pop("meta")[viz.matrices.NARROW_META]
+    for key, value in update.items():
+        *path, leaf = key.split(".")
+        place = layout
+        for part in path:
+            place = place.setdefault(part, {})
+        if value is None:
+            place.pop(leaf, None)
+        else:
+            place[leaf] = value
+    return layout
+
+
+def panel_boxes(layout: dict) -> list[tuple[list, list]]:
+    """Each panel's (x domain, y domain), in axis order."""
+    names = sorted((key for key in layout if key.startswith("xaxis")), key=lambda k: int(k[5:] or 1))
+    return [(layout[name]["domain"], layout["y" + name[1:]]["domain"]) for name in names]
+
+
+def test_panels_side_by_side_carry_the_relayout_that_stacks_them_as_the_stacked_figure_does():
+    # a phone: Inside's worked steps at 390 px had panels a few dozen pixels wide, titles over each other
+    panels = [("scores: Q K^T", np.ones((3, 3)), list("abc"), list("abc")), ("softmax", np.eye(3), list("abc"), list("abc")),
+              ("V", np.ones((2, 4)), list("xy"), list("0123"))]
+    side, stacked = viz.matrix_panels(panels), viz.matrix_panels(panels, stacked=True)
+    narrow, target = relaid(side), stacked.to_dict()["layout"]
+    assert panel_boxes(narrow) == panel_boxes(target)
+    assert [(b[0], b[1][1]) for b in panel_boxes(narrow)] == [([0.0, 1.0], top) for top in
+                                                               sorted((b[1][1] for b in panel_boxes(narrow)), reverse=True)]
+    assert narrow["annotations"] == target["annotations"] and narrow["height"] == target["height"]
+    assert [narrow[f"yaxis{s}"].get("showticklabels") for s in ("", "2", "3")] == [True, True, True]
+    assert "ticks" not in narrow["yaxis2"]                  # the tick marks the shared rows had dropped are back
+    go.Layout(narrow)                                       # valid Plotly once relaid
+    assert "meta" not in stacked.to_dict()["layout"] and "meta" not in FIGURES["matrix_panels"]().to_dict()["layout"]
+
+
+def test_a_mask_grid_stacks_on_a_phone_each_panel_titled_with_its_mask_and_input():
+    masks = np.ones((2, 3, 10, 10), dtype=bool)
+    tokens = [list("abcdefghij"), list("abcd") + ["<pad>"] * 6]
+    title = "Causal self-attention on the batch padded on the left: rows with no visible key"
+    grid = viz.mask_grid(masks, ["input 1", "input 2"], ["padding", "causal", "combined"], tokens, tokens, title=title)
+    narrow = relaid(grid)
+    boxes = panel_boxes(narrow)
+    assert len(boxes) == 6 and all(x == [0.0, 1.0] for x, _ in boxes)
+    for (_, upper), (_, lower) in zip(boxes, boxes[1:]):
+        assert lower[1] < upper[0]                          # one below the other, apart, in reading order
+    titles = [note["text"] for note in narrow["annotations"]]
+    assert titles == [f"<b>{mask}<br>{row}</b>" for row in ("input 1", "input 2") for mask in ("padding", "causal", "combined")]
+    room = [note["y"] - box[1][1] for note, box in zip(narrow["annotations"], boxes)]     # above its panel
+    assert min(room) > 0 and min(room[3:]) > 1.5 * max(room[:3])     # turned <pad> labels get more room under the title
+    names = [f"yaxis{s}" for s in ("", "2", "3", "4", "5", "6")]
+    assert all(narrow[n]["showticklabels"] and narrow[n]["title"]["text"] == "" for n in names)
+    lines = narrow["title"]["text"].split("<br>")
+    assert " ".join(lines) == title and len(lines) > 1 and all(len(line) <= 40 for line in lines)
+    assert narrow["height"] > grid.layout.height
+    go.Layout(narrow)
+
+
+def test_the_blanks_bar_panels_stack_on_a_phone_with_the_axis_title_under_the_last():
+    fig = viz.blank_candidates([(f"blank {k}", ["e", "a", "o"], [0.6, 0.3, 0.1]) for k in range(5)],
+                               probability_label="probability")
+    narrow = relaid(fig)
+    boxes = panel_boxes(narrow)
+    assert len(boxes) == 5 and all(x == [0.0, 1.0] for x, _ in boxes)
+    for (_, upper), (_, lower) in zip(boxes, boxes[1:]):
+        assert lower[1] < upper[0]
+    assert [note["text"] for note in narrow["annotations"]] == [f"<b>blank {k}</b>" for k in range(5)]
+    assert all(note["y"] > box[1][1] for note, box in zip(narrow["annotations"], boxes))
+    x_titles = [narrow[f"xaxis{s}"]["title"]["text"] for s in ("", "2", "3", "4", "5")]
+    assert x_titles == ["", "", "", "", "probability"]
+    go.Layout(narrow)
 
 
 def test_two_decodings_marks_matches_misses_and_where_they_part():

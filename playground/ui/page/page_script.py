@@ -5,7 +5,7 @@ hides (hiding.HIDE_JS), asks again for a draw that never ended (drawing.watch_js
 the page draws usable by everyone: whenever the page changes (a figure drawn, a tab shown, the
 language switched), at most once per SETTLE_MS, it adds the SVG button to new figure toolbars
 (export.py), names Gradio's controls in the page's language (accessibility.py), fits the figures'
-text to the screen (phone.py), lays legends and axes out at presenter mode's size and, when a link
+figures and their text to the screen (phone.py), lays legends and axes out at presenter mode's size and, when a link
 opens, scrolls to the figure it names (present.py). One observer of the whole page does all five; it
 also runs them when a panel stops being busy (drawing.BUSY), which may end a draw with no other change
 to the page (the link's scroll waits for it).
@@ -30,7 +30,8 @@ def page_js(tabs: Iterable[PageNeeds]) -> str:
   ({FOLLOW_SETTINGS_JS})();
   ({hiding.HIDE_JS})();
   ({drawing.watch_js()})();
-  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()}, {phone.FIT_FIGURES_JS},
+  const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()},
+                  {phone.NARROW_FIGURES_JS}, {phone.FIT_FIGURES_JS},
                   {present.FIGURES_AT_PRESENT_SIZE_JS}, {present.scroll_to_named_js(tabs)}];
   let pending = null;
   const run = () => {{

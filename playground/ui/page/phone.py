@@ -9,7 +9,10 @@ CSS goes in the page's <head> (launch's `head`): Gradio scopes the `css` it is g
 blocks, and inside a media query keeps only the scoped copy, which cannot reach the page's outer
 padding.
 
-Figures are drawn for the width they get. On a phone a touch screen cannot hover, so Plotly shows
+Figures are drawn for the width they get. Panels side by side (worked attention's steps, LayerNorm
+against BatchNorm, a grid of masks) would have a few dozen pixels each: on a phone, NARROW_FIGURES_JS
+stacks them one above the other, by the relayout the figure carries (viz.matrices.NARROW_META).
+On a phone a touch screen cannot hover, so Plotly shows
 every figure's toolbar all the time, over the title: there it keeps only its first group (save as
 PNG, as SVG). FIT_FIGURES_JS (run by the page script whenever the page changes) fits each figure's
 text to a phone: a title or note wider than its figure gets a smaller font (down to
@@ -21,6 +24,8 @@ shows its colours alone (a hover or a tap on a cell still shows its text). In pr
 figure text goes below PRESENT_FONT_PX: a title keeps it, cell text too small is hidden.
 """
 from __future__ import annotations
+
+from playground.viz.matrices import NARROW_META
 
 from .present import PRESENT_FONT_PX
 
@@ -58,6 +63,21 @@ def phone_css() -> str:
     crowded = f".js-plotly-plot .{CROWDED_CLASS} .heatmap-label {{ display: none; }}\n"
     return f"@media (max-width: {PHONE_MAX_PX}px) {{\n{_RULES}}}\n{crowded}"
 
+
+# Page js `(lang) => ...`: on a phone, a figure of panels side by side that carries the relayout stacking
+# them (layout.meta) is laid out by it, once per figure drawn (a new figure from the server comes without
+# the mark).
+NARROW_FIGURES_JS = f"""
+(lang) => {{
+  if (innerWidth > {PHONE_MAX_PX} || !window.Plotly) return;
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
+    const meta = gd.layout && gd.layout.meta;
+    const narrow = meta && meta.{NARROW_META};
+    if (!narrow || meta.narrowed) continue;
+    window.Plotly.relayout(gd, {{...narrow, 'meta.narrowed': true}});
+  }}
+}}
+"""
 
 # Page js `(lang) => ...`: on a phone, each figure's title and notes (annotations) fit their figure, the
 # title beside the toolbar (wider, the title alone, down to MIN_TITLE_FONT_PX); at any width (presenter mode's larger text too), heatmap cell text made
