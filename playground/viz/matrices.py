@@ -11,6 +11,7 @@ their numbers were hidden. A figure of panels side by side therefore carries, in
 relayout that stacks them one above the other (NARROW_META); the page applies it to a figure drawn
 narrower than a phone's width (ui/page/phone.py).
 """
+import html
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,6 +32,9 @@ ROW_PX = 30                 # a stacked panel's row: one line of numbers
 ROW_TITLE_STANDOFF = 24     # px between a mask row's token labels and its title: room for the labels at 18 px
 MASK_ROW_PX = 24            # a stacked mask panel's row
 NARROW_META = "narrow"      # layout.meta's key: the relayout that stacks a figure's panels
+PRESENT_META = "present"    # layout.meta's key: the relayout that lays a grid out at presenter mode's text size
+PRESENT_FIGURE_PX = 1150    # a full-width figure's width in presenter mode (1280 px, the page's margins off)
+PRESENT_CHAR_EM = 0.6       # a label's character, in ems: the room a turned label needs
 NARROW_TITLE_CELLS = 40     # a figure title's line on a phone, in character cells
 NARROW_TITLE_LINE_PX = 22
 MULTILINE_SHIFT_EM = 0.65   # Plotly lifts a title by this much of its font size for each line after the first
@@ -92,6 +96,11 @@ def stacked_title(text: str, y: float) -> dict:
     """A stacked panel's title: at the left, its top at `y` (paper), above its column labels."""
     return dict(text=f"<b>{text}</b>", x=0.0, y=y, xref="paper", yref="paper", xanchor="left", yanchor="top",
                 align="left", showarrow=False)
+
+
+def label_widths(tokens: Sequence[str]) -> list[int]:
+    """The width of each token's axis label as drawn, in character cells."""
+    return [theme.display_width(html.unescape(label)) for label in axis_categories(tokens)[1]]
 
 
 def row_labels(shown: bool) -> dict:
@@ -246,9 +255,37 @@ def mask_grid(
                                         yref="paper", xanchor="center", yanchor="bottom", showarrow=False))
     layout = theme.base_layout(title, height=height or int(min(760, 200 + n_rows * (70 + 20 * n_query))),
                                annotations=annotations, margin=dict(l=90, r=20, t=110, b=20), **axes)
+    layout["meta"] = {PRESENT_META: _present_mask_grid(layout, x_domains, key_tokens, n_cols)}
     if n_rows * n_cols > 1:
-        layout["meta"] = {NARROW_META: _narrow_mask_grid(title, row_titles, column_titles, n_query, key_tokens)}
+        layout["meta"][NARROW_META] = _narrow_mask_grid(title, row_titles, column_titles, n_query, key_tokens)
     return theme.figure(traces, layout)
+
+
+def _present_mask_grid(layout: dict, x_domains: Sequence[Sequence[float]], key_tokens: Sequence[Sequence[str]],
+                       n_cols: int) -> dict:
+    """The relayout that lays a mask grid's key labels out at presenter mode's text size: upright where
+    they would not fit side by side, each row of panels lowered to leave them room under the titles
+    above (laid out at the small size and enlarged, turned labels ran into each other)."""
+    size, margin = theme.PRESENT_FONT_SIZE, layout["margin"]
+    plot_px = layout["height"] - margin["t"] - margin["b"]
+    panel_px = PRESENT_FIGURE_PX * (x_domains[0][1] - x_domains[0][0])
+    rooms, angles = [], []
+    for tokens in key_tokens:
+        widths = label_widths(tokens)
+        upright = max(widths) * PRESENT_CHAR_EM * size + 4 > panel_px / len(widths)
+        angles.append(-90 if upright else 0)
+        rooms.append((max(widths) * PRESENT_CHAR_EM * size if upright else size) + 22)      # labels, ticks, a gap
+    cell = (plot_px - sum(rooms)) / len(key_tokens)
+    update, top = {}, plot_px
+    for r, (room, angle) in enumerate(zip(rooms, angles)):
+        top -= room
+        for c in range(n_cols):
+            suffix = "" if r == 0 and c == 0 else str(r * n_cols + c + 1)
+            update[f"yaxis{suffix}.domain"] = [round(max(0.0, top - cell) / plot_px, 6), round(top / plot_px, 6)]
+            update[f"xaxis{suffix}.tickfont.size"] = size
+            update[f"xaxis{suffix}.tickangle"] = angle
+        top -= cell
+    return update
 
 
 def _narrow_mask_grid(title: str, row_titles: Sequence[str], column_titles: Sequence[str], n_query: int,
@@ -258,8 +295,7 @@ def _narrow_mask_grid(title: str, row_titles: Sequence[str], column_titles: Sequ
     queries."""
     heads = []                                    # rows above each panel's matrix: its title, its key labels
     for r in range(len(row_titles)):
-        shown = axis_categories(key_tokens[r])[1]
-        widths = [theme.display_width(token) for token in shown]
+        widths = label_widths(key_tokens[r])
         widest, turned = max(widths), sum(widths) + len(widths) > NARROW_LABEL_CELLS
         heads += [2 + (1 + -(-widest * 7 // MASK_ROW_PX) if turned else 1)] * len(column_titles)
     allotted = stacked_domains([n_query + head for head in heads], gap=0.01)

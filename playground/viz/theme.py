@@ -12,6 +12,7 @@ FONT_FAMILY = "Inter, Noto Sans CJK SC, Microsoft YaHei, sans-serif"
 FONT_SIZE = 15
 TITLE_SIZE = 20
 SMALL_FONT_SIZE = 12
+PRESENT_FONT_SIZE = 18      # figure text in presenter mode (a projector in a lit room)
 TEXT_COLOR = "#111111"
 GRID_COLOR = "#d0d0d0"
 

@@ -3,7 +3,8 @@ upright, and every tick label and the key axis's title are drawn inside the figu
 fold, in English and in Chinese; lesson 7's legends, laid out at presenter mode's text size, keep their
 entries apart (and keep the figures' own size outside presenter mode); axes laid out at that size keep
 their tick labels apart, clear of their title and inside the figure (long category names, a log axis
-of many decades), while a grid of panels keeps its labels off its panels' titles. Screenshots go to
+of many decades), while a grid of panels keeps its labels off its panels' titles and its key labels,
+laid out at that size, apart. Screenshots go to
 tests/e2e/screenshots/."""
 import time
 from urllib.parse import quote
@@ -156,7 +157,8 @@ def test_presenter_lays_axes_out_at_its_text_size_so_their_labels_stay_apart_and
 
 
 # The figure in `id`: the size its first axis's tick labels were laid out at, and the boxes of its tick labels,
-# of its notes (a grid's panel titles), of its row labels, of its row titles and of its panels on screen.
+# of its notes (a grid's panel titles), of its row labels, of its column labels, of its row titles and of its
+# panels on screen.
 _PANELS_JS = """(id) => {
   const g = document.querySelector(`#${id} .js-plotly-plot`);
   if (!g || !g._fullLayout) return null;
@@ -166,6 +168,7 @@ _PANELS_JS = """(id) => {
                             box).filter((b) => b[2] > b[0]),
           notes: Array.from(g.querySelectorAll('.annotation-text'), box).filter((b) => b[2] > b[0]),
           rows: Array.from(g.querySelectorAll('[class^="y"][class$="tick"] text'), box).filter((b) => b[2] > b[0]),
+          columns: Array.from(g.querySelectorAll('[class^="x"][class$="tick"] text'), box).filter((b) => b[2] > b[0]),
           row_titles: Array.from(g.querySelectorAll('[class^="g-y"][class$="title"] text'), box)
             .filter((b) => b[2] > b[0]),
           panels: Array.from(g.querySelectorAll('.nsewdrag'), box)};
@@ -181,8 +184,13 @@ def test_presenter_leaves_a_grid_of_panels_in_place_with_no_label_on_a_panels_ti
                and shown["x"]["size"] == PRESENT_FONT_PX, "the one-plot figures laid out at presenter mode's size")
     panels = wait_until(lambda: page.evaluate(_PANELS_JS, "inside-mask-site-1"), "the masks drawn")
     page.locator("#inside-mask-site-1").screenshot(path=str(screenshots / "presenter-panels-masks-en.png"))
-    assert panels["notes"] and panels["ticks"] and panels["size"] < PRESENT_FONT_PX
+    assert panels["notes"] and panels["ticks"]
     assert all(apart(note, tick) for note in panels["notes"] for tick in panels["ticks"])
+    # the key labels laid out at presenter mode's size (upright where they would not fit), apart from each other
+    # and from every panel: laid out at the small size and enlarged, the turned <pad> labels ran together
+    assert panels["size"] == PRESENT_FONT_PX and len(panels["columns"]) == 66
+    assert overlapping(panels["columns"]) == []
+    assert all(apart(label, panel) for label in panels["columns"] for panel in panels["panels"])
     # a row's queries are labelled once, at its left, clear of every panel and of the row's title
     assert len(panels["rows"]) == 22 and len(panels["row_titles"]) == 2 and len(panels["panels"]) == 6
     assert all(apart(label, panel) for label in panels["rows"] for panel in panels["panels"])

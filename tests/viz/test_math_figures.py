@@ -139,6 +139,21 @@ def test_a_mask_grid_stacks_on_a_phone_each_panel_titled_with_its_mask_and_input
     go.Layout(narrow)
 
 
+def test_a_mask_grid_lays_its_key_labels_out_upright_at_presenter_size_with_room_above_each_row():
+    tokens = [["<bos>"] + list("abcdefghij"), ["<bos>"] + list("abcd") + ["<pad>"] * 6]
+    grid = viz.mask_grid(np.ones((2, 3, 11, 11), dtype=bool), ["input 1", "input 2"], list("abc"), tokens, tokens)
+    present = grid.layout.meta[viz.matrices.PRESENT_META]
+    axes = [f"xaxis{s}" for s in ("", "2", "3", "4", "5", "6")]
+    assert {present[f"{x}.tickfont.size"] for x in axes} == {viz.theme.PRESENT_FONT_SIZE}
+    assert {present[f"{x}.tickangle"] for x in axes} == {-90}          # "<bos>" at 18 px is wider than a column
+    plot_px = grid.layout.height - grid.layout.margin.t - grid.layout.margin.b
+    top_row, bottom_row = present["yaxis.domain"], present["yaxis4.domain"]
+    assert (1 - top_row[1]) * plot_px >= 5 * 0.6 * 18 and (top_row[0] - bottom_row[1]) * plot_px >= 5 * 0.6 * 18
+    assert top_row[1] - top_row[0] == pytest.approx(bottom_row[1] - bottom_row[0])
+    short = viz.mask_grid(np.ones((1, 1, 3, 3), dtype=bool), ["input 1"], ["causal"], [list("abc")], [list("abc")])
+    assert short.layout.meta[viz.matrices.PRESENT_META]["xaxis.tickangle"] == 0      # three letters fit side by side
+
+
 def test_the_blanks_bar_panels_stack_on_a_phone_with_the_axis_title_under_the_last():
     fig = viz.blank_candidates([(f"blank {k}", ["e", "a", "o"], [0.6, 0.3, 0.1]) for k in range(5)],
                                probability_label="probability")

@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Iterable
 
+from playground.viz.matrices import PRESENT_META
+from playground.viz.theme import PRESENT_FONT_SIZE
+
 if TYPE_CHECKING:
     from .page_needs import PageNeeds
 
-PRESENT_FONT_PX = 18         # the smallest figure text, for a projector in a lit room
+PRESENT_FONT_PX = PRESENT_FONT_SIZE      # the smallest figure text, for a projector in a lit room
 
 # Outside presenter mode (where the controls and examples come first) a link to a tab whose
 # PageNeeds.scrolls_to_figure scrolls to its named figure once it is drawn (scroll_to_named_js).
@@ -60,13 +63,20 @@ def present_css(tabs: Iterable[PageNeeds]) -> str:
 # legend entries ran into each other, and tick labels into their neighbours, their axis's title and the
 # figure's edge; laid out at the size they are drawn, Plotly turns crowded labels and widens the margins
 # (automargin) to hold them. A figure of several panels (a grid of heatmaps) places them at fixed shares
-# of the figure, with their titles above them, so turned labels would run into those: its axes are left.
+# of the figure, with their titles above them, so turned labels would run into those: its axes are left,
+# unless it carries its own relayout for presenter mode (layout.meta, viz.matrices.PRESENT_META: a masks
+# grid with room above each row for its key labels turned upright at that size).
 FIGURES_AT_PRESENT_SIZE_JS = f"""
 (lang) => {{
   if (!document.body.classList.contains('present') || !window.Plotly) return;
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {{
     const full = gd._fullLayout;
     if (!full) continue;
+    const meta = gd.layout && gd.layout.meta;
+    if (meta && meta.{PRESENT_META}) {{                    // a grid that says how to lay itself out at that size
+      if (!meta.presented) window.Plotly.relayout(gd, {{...meta.{PRESENT_META}, 'meta.presented': true}});
+      continue;
+    }}
     const update = {{}};
     if (full.showlegend && full.legend && full.legend.font.size < {PRESENT_FONT_PX}) {{
       update['legend.font.size'] = {PRESENT_FONT_PX};
