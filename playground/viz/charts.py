@@ -6,13 +6,14 @@ import numpy as np
 import plotly.graph_objects as go
 
 from playground.viz import theme
-from playground.viz.matrices import column_domains
+from playground.viz.matrices import NARROW_META, column_domains, narrow_relayout
 
 LEGEND_ABOVE = dict(orientation="h", yanchor="bottom", y=1.02, x=0, xanchor="left")
 TOP_WITH_LEGEND = 120        # px above the plot for a title line and a legend line under it
 MAX_DECADE_TICKS = 6         # a log axis labels at most about this many powers of ten (more would crowd at 18 px)
 MAX_LABELLED_BARS = 16       # more bars than this and their values show on hover only (labels would collide)
 COUNT_LINE_PX = 22           # px per line of text written above a plot (as a legend spaces its rows)
+LEGEND_ENTRY_PX = 23         # a legend entry's row on a phone (a phone has room for one entry a row)
 
 
 def _finite(values, name: str) -> np.ndarray:
@@ -182,4 +183,10 @@ def activation_comparison(
         yaxis=dict(title=dict(text=f"{output_label} / {slope_label}")),
         xaxis2=dict(domain=domains[1], anchor="y2", title=dict(text=largest_label), zeroline=True),
         yaxis2=dict(anchor="x2", title=dict(text=units_label)))
+    # On a phone: the functions above the histogram, which keeps its counts over it (the gap holds the upper
+    # panel's axis title and the counts), the legend above both, an entry a row.
+    legend_px = LEGEND_ENTRY_PX * len(traces)
+    narrow = narrow_relayout(title, 2, [[0.6, 1.0], [0.0, 0.4]], annotations, 760 + legend_px)
+    layout["meta"] = {NARROW_META: {**narrow, "margin.t": narrow["margin.t"] + legend_px,
+                                    "legend.traceorder": "normal"}}       # no gap between groups
     return theme.figure(traces, layout)

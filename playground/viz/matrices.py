@@ -38,7 +38,7 @@ PRESENT_CHAR_EM = 0.6       # a label's character, in ems: the room a turned lab
 NARROW_TITLE_CELLS = 40     # a figure title's line on a phone, in character cells
 NARROW_TITLE_LINE_PX = 22
 MULTILINE_SHIFT_EM = 0.65   # Plotly lifts a title by this much of its font size for each line after the first
-NARROW_LABEL_CELLS = 40     # column labels wider than this together are turned on a phone
+NARROW_PLOT_PX = 230        # a stacked mask panel's width on a 360 px phone (the figure's margins off)
 
 
 def column_domains(widths: Sequence[float], gap: float = 0.04, left: float = 0.0,
@@ -296,7 +296,9 @@ def _narrow_mask_grid(title: str, row_titles: Sequence[str], column_titles: Sequ
     heads = []                                    # rows above each panel's matrix: its title, its key labels
     for r in range(len(row_titles)):
         widths = label_widths(key_tokens[r])
-        widest, turned = max(widths), sum(widths) + len(widths) > NARROW_LABEL_CELLS
+        widest, column_px = max(widths), NARROW_PLOT_PX / len(widths)
+        turned = any((a + b) / 2 * PRESENT_CHAR_EM * theme.SMALL_FONT_SIZE + 4 > column_px      # as Plotly turns them:
+                     for a, b in zip(widths, widths[1:]))                                         # neighbours overlap
         heads += [2 + (1 + -(-widest * 7 // MASK_ROW_PX) if turned else 1)] * len(column_titles)
     allotted = stacked_domains([n_query + head for head in heads], gap=0.01)
     y_domains = [[y0, round(y0 + (y1 - y0) * n_query / (n_query + head), 6)] for (y0, y1), head in zip(allotted, heads)]

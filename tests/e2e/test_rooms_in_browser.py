@@ -59,16 +59,29 @@ _FONT_SIZES_JS = """(id) => Array.from(document.querySelectorAll(`#${id} .js-plo
 _INPUT_NAMES_JS = """() => Array.from(document.querySelectorAll('textarea, input:not([type=hidden])'))
   .filter((e) => e.offsetParent).map((e) => e.labels?.[0]?.innerText || e.getAttribute('aria-label') || '')"""
 # The right edge of every figure on screen.
-# Each figure of several panels on the tab: its width and top, its panels' plot areas, its panels' titles and its own
-# title, as boxes (left, top, right, bottom) on screen.
+# Each figure of several panels on the tab: its width and top, its panels' plot areas, its panels' titles, its own
+# title, its legend and its column labels, as boxes (left, top, right, bottom) on screen.
 _PANELS_JS = """(view) => Array.from(document.querySelectorAll(`#tab-${view} .js-plotly-plot`))
   .filter((gd) => gd.querySelectorAll('.nsewdrag').length > 1 && gd.offsetParent !== null).map((gd) => {
     const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
     const figure = box(gd.querySelector('.main-svg'));
     return {id: gd.closest('[id]').id, width: figure[2] - figure[0], top: figure[1], title: box(gd.querySelector('.gtitle')),
             panels: Array.from(gd.querySelectorAll('.nsewdrag')).map(box),
-            titles: Array.from(gd.querySelectorAll('.annotation-text')).map(box)};
+            titles: Array.from(gd.querySelectorAll('.annotation-text')).map(box),
+            legend: gd.querySelector('.legend') ? box(gd.querySelector('.legend')) : null,
+            ticks: Array.from(gd.querySelectorAll('[class^="x"][class$="tick"] text')).map(box).filter((b) => b[2] > b[0])};
   })"""
+
+# Each table shown in a tab: whether it fits the screen or scrolls inside its own box, and the cells whose
+# text breaks over lines (a number split mid-digit).
+_TABLES_JS = """(view) => Array.from(document.querySelectorAll(`#tab-${view} .prose table`)).filter((t) => t.offsetParent)
+  .map((t) => { const r = t.getBoundingClientRect(), style = getComputedStyle(t);
+    const broken = Array.from(t.querySelectorAll('td')).filter((td) => {
+      const range = document.createRange(); range.selectNodeContents(td);
+      return new Set(Array.from(range.getClientRects()).map((b) => Math.round(b.top))).size > 1; })
+      .map((td) => td.innerText);
+    return {fits: r.right <= innerWidth + 1 && (t.scrollWidth <= t.clientWidth + 1 || ['auto', 'scroll'].includes(style.overflowX)),
+            broken}; })"""
 
 _FIGURE_RIGHTS_JS = """() => Array.from(document.querySelectorAll('.tabitem .js-plotly-plot'))
   .filter((g) => g.offsetParent).map((g) => g.getBoundingClientRect().right)"""
@@ -278,6 +291,20 @@ def test_a_phone_never_scrolls_sideways_and_its_figures_fit(walk):
     assert walk.phone["390x844", "inside"]["crowded"] > 0      # the worked example's 16 numbers a row: colours alone
 
 
+def stacked_on_a_phone(fig: dict, where) -> None:
+    """A figure of several panels on a phone: each panel across most of its width, apart from the others,
+    the panels' titles, the figure's title and its legend apart from each other and from the panels, and
+    the panels' titles clear of the column labels (turned ones too)."""
+    assert all(right - left > 0.6 * fig["width"] for left, _, right, _ in fig["panels"]), (where, fig["id"])
+    assert overlapping(fig["panels"]) == [], (where, fig["id"])
+    texts = [*fig["titles"], fig["title"], *([fig["legend"]] if fig["legend"] else [])]
+    assert overlapping(texts) == [], (where, fig["id"])
+    assert all(apart(text, panel) for text in texts for panel in fig["panels"]), (where, fig["id"])
+    crossing = [(title, label) for title in fig["titles"] for label in fig["ticks"] if not apart(title, label)]
+    assert crossing == [], (where, fig["id"])
+    assert fig["title"][1] >= fig["top"] - 1, (where, fig["id"])                # its title's lines on it
+
+
 def test_a_phone_stacks_panels_that_sit_side_by_side_with_their_titles_apart(walk):
     # Inside's worked steps, masks and LayerNorm against BatchNorm had panels a few dozen pixels wide on a
     # phone, their titles over each other and their numbers hidden
@@ -285,11 +312,7 @@ def test_a_phone_stacks_panels_that_sit_side_by_side_with_their_titles_apart(wal
         figures = walk.phone[size, "inside"]["panels"]
         assert {"inside-worked-steps", "inside-mask-padding", "inside-norm-batch"} <= {f["id"] for f in figures}
         for fig in figures:
-            assert all(right - left > 0.6 * fig["width"] for left, _, right, _ in fig["panels"]), (size, fig["id"])
-            assert overlapping(fig["panels"]) == [], (size, fig["id"])
-            assert overlapping([*fig["titles"], fig["title"]]) == [], (size, fig["id"])
-            assert all(apart(title, panel) for title in fig["titles"] for panel in fig["panels"]), (size, fig["id"])
-            assert fig["title"][1] >= fig["top"] - 1, (size, fig["id"])                # its title's lines on it
+            stacked_on_a_phone(fig, size)
 
 
 def test_the_keyboard_alone_answers_picks_a_tab_moves_a_slider_and_steps(desktop):
@@ -388,3 +411,21 @@ def test_a_lesson_works_end_to_end_on_a_phone(phone, screenshots):
     page.locator("#lesson-next").tap()
     wait_until(lambda: markdown(page, "lesson-position") != position, "the next lesson")
     assert "2" in markdown(page, "lesson-position")
+
+
+@pytest.mark.parametrize("lesson, figures", [("attention", 2), ("masks", 3), ("block", 2)])
+def test_a_lessons_figures_of_several_panels_stack_on_a_phone(phone, screenshots, lesson, figures):
+    # lessons 4, 6 and 7 show Inside's figures, and lesson 7 ReLU against GELU beside its histogram
+    page = phone
+    page.set_viewport_size(PHONES["390x844"])
+    page.goto(f"{page.url.split('?')[0]}?view=lessons&lesson={lesson}&lang=zh-CN")
+    page.wait_for_selector("#tab-lessons:not([aria-busy]) #lesson-figure-0 .js-plotly-plot .main-svg",
+                           timeout=2 * WAIT_SECONDS * 1000)
+    shown = wait_until(lambda: (panels := page.evaluate(_PANELS_JS, "lessons")) and len(panels) >= figures
+                       and all(right - left > 0.6 * fig["width"] for fig in panels for left, _, right, _ in fig["panels"])
+                       and panels, "the panels stacked")
+    for fig in shown:
+        stacked_on_a_phone(fig, lesson)
+    tables = page.evaluate(_TABLES_JS, "lessons")         # lesson 7's LayerNorm table: 7 columns of numbers
+    assert all(table["fits"] and table["broken"] == [] for table in tables), tables
+    page.screenshot(path=str(screenshots / f"phone-390x844-lesson-{lesson}.png"), full_page=True)

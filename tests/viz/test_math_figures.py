@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import pytest
 
 from playground import viz
+from playground.viz import charts
 
 CAUSAL = np.tril(np.ones((3, 3), dtype=bool))
 FIGURES = {
@@ -223,6 +224,36 @@ def test_the_dead_unit_counts_stand_above_the_histogram_first_model_on_top_clear
     for count in (relu, gelu):
         assert (count.xref, count.yref, count.y, count.yanchor) == ("x2 domain", "y2 domain", 1, "bottom")
     assert relu.yshift > gelu.yshift > 0
+
+
+def test_relu_against_gelu_stacks_on_a_phone_functions_above_the_histogram_a_legend_entry_a_row():
+    # lesson 7 on a phone: the functions and the histogram side by side were a few dozen pixels each
+    z = [-1.0, 0.0, 1.0]
+    fig = viz.activation_comparison(z, {"ReLU": z, "GELU": z}, {"ReLU": z, "GELU": z},
+                                    {"ReLU": [-5.0, 2.0, 11.0], "GELU": [-3.0, 4.0, 9.0]}, {"ReLU": 123, "GELU": 71},
+                                    "ReLU vs GELU: 256 feed-forward units each, after 40 steps at learning rate 0.05")
+    narrow = relaid(fig)
+    (functions_x, functions_y), (histogram_x, histogram_y) = panel_boxes(narrow)
+    assert functions_x == histogram_x == [0.0, 1.0] and histogram_y[1] < functions_y[0]
+    counts = [note for note in narrow["annotations"] if "ReLU:" in note["text"] or "GELU:" in note["text"]]
+    assert len(counts) == 2 and all(note["yref"] == "y2 domain" and note["yanchor"] == "bottom" for note in counts)
+    entries = len(fig.data)
+    assert narrow["margin"]["t"] >= charts.LEGEND_ENTRY_PX * entries     # the legend's rows above the functions
+    assert narrow["height"] > fig.layout.height and narrow["legend"]["traceorder"] == "normal"
+    assert all(len(line) <= 40 for line in narrow["title"]["text"].split("<br>"))
+    go.Layout(narrow)
+
+
+def test_a_mask_grid_on_a_phone_turns_key_labels_only_where_neighbours_would_touch():
+    # single characters side by side fit a 230 px panel of 9 columns; "<pad>" beside "<pad>" does not
+    letters, padded = list("abcdefghi"), list("abcd") + ["<pad>"] * 5
+    grid = viz.mask_grid(np.ones((2, 1, 9, 9), dtype=bool), ["input 1", "input 2"], ["causal"],
+                         [letters, padded], [letters, padded])
+    narrow = relaid(grid)
+    (_, upright), (_, turned) = panel_boxes(narrow)
+    titles = [note["y"] for note in narrow["annotations"]]
+    assert titles[1] - turned[1] > 1.5 * (titles[0] - upright[1])       # room under the title for turned labels
+    go.Layout(narrow)
 
 
 def test_a_log_axis_labels_powers_of_ten_every_decade_or_every_few_when_the_values_span_many():

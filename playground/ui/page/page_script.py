@@ -1,14 +1,15 @@
 """The page's own script (launch's `js`), run once when the page opens.
 
-It follows the Settings menu's language (language.FOLLOW_SETTINGS_JS), marks the parts a link
-hides (hiding.HIDE_JS), asks again for a draw that never ended (drawing.watch_js), and keeps what
-the page draws usable by everyone: whenever the page changes (a figure drawn, a tab shown, the
-language switched), at most once per SETTLE_MS, it adds the SVG button to new figure toolbars
-(export.py), names Gradio's controls in the page's language (accessibility.py), fits the figures'
-figures and their text to the screen (phone.py), lays legends and axes out at presenter mode's size and, when a link
-opens, scrolls to the figure it names (present.py). One observer of the whole page does all five; it
-also runs them when a panel stops being busy (drawing.BUSY), which may end a draw with no other change
-to the page (the link's scroll waits for it).
+It follows the Settings menu's language (language.FOLLOW_SETTINGS_JS), marks the parts a link hides
+(hiding.HIDE_JS), asks again for a draw that never ended (drawing.watch_js), and keeps what the page
+draws usable by everyone: whenever the page changes (a figure drawn, a tab shown, the language
+switched), at most once per SETTLE_MS, it adds the SVG button to new figure toolbars (export.py),
+names Gradio's controls in the page's language (accessibility.py), fits the figures and their text
+to the screen and lets a table that scrolls take the keyboard's focus (phone.py), lays legends and
+axes out at presenter mode's size and, when a link opens, scrolls to the figure it names
+(present.py). One observer of the whole page does all of these; it also runs them when a panel stops
+being busy (drawing.BUSY), which may end a draw with no other change to the page (the link's scroll
+waits for it).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def page_js(tabs: Iterable[PageNeeds]) -> str:
   ({hiding.HIDE_JS})();
   ({drawing.watch_js()})();
   const passes = [{export.add_svg_buttons_js(svg_titles)}, {accessibility.names_js()},
-                  {phone.NARROW_FIGURES_JS}, {phone.FIT_FIGURES_JS},
+                  {phone.NARROW_FIGURES_JS}, {phone.FIT_FIGURES_JS}, {phone.SCROLLING_TABLES_JS},
                   {present.FIGURES_AT_PRESENT_SIZE_JS}, {present.scroll_to_named_js(tabs)}];
   let pending = null;
   const run = () => {{

@@ -1,13 +1,14 @@
 """The page on a phone (PHONE_MAX_PX wide or less, e.g. 390x844 and 360x740).
 
-The title keeps its words whole on one or two lines; the header's buttons and the language sit
-under it; every tab's name shows in the tab row, wrapped onto as many lines as it needs (the
-Tabs' `overflow_behavior="wrap"` in app.py), so each is one tap away; rows of controls stack;
-nothing is wider than the screen, so the page never scrolls sideways (a wide table scrolls inside
-its own box); a slider takes a line of its own, so its label and note do not break mid-word. The
-CSS goes in the page's <head> (launch's `head`): Gradio scopes the `css` it is given to its own
-blocks, and inside a media query keeps only the scoped copy, which cannot reach the page's outer
-padding.
+The title keeps its words whole on one or two lines; the header's buttons and the language sit under
+it; every tab's name shows in the tab row, wrapped onto as many lines as it needs (the Tabs'
+`overflow_behavior="wrap"` in app.py), so each is one tap away; rows of controls stack; nothing is
+wider than the screen, so the page never scrolls sideways (a wide table scrolls inside its own box,
+its cells on one line each, so a number is never split); a slider takes a line of its own, so its
+label and note do not break mid-word. The CSS goes in the page's <head> (launch's `head`): Gradio
+scopes the `css` it is given to its own blocks, and inside a media query keeps only the scoped copy,
+which cannot reach the page's outer padding. A table that scrolls takes the keyboard's focus
+(SCROLLING_TABLES_JS), so it can be scrolled without a pointer.
 
 Figures are drawn for the width they get. Panels side by side (worked attention's steps, LayerNorm
 against BatchNorm, a grid of masks) would have a few dozen pixels each: on a phone, NARROW_FIGURES_JS
@@ -51,9 +52,10 @@ _RULES = """
 .column > * { max-width: 100%; }
 .js-plotly-plot, .plot-container { max-width: 100%; }
 .js-plotly-plot .modebar-group:not(:first-child) { display: none !important; }
-.table-wrap, .prose table { overflow-x: auto; max-width: 100%; }
+.table-wrap, .prose table { display: block; overflow-x: auto; max-width: 100%; }
 .prose pre, .prose code { white-space: pre-wrap; overflow-wrap: anywhere; }
 .prose { overflow-wrap: break-word; }
+.prose td, .prose th { white-space: nowrap; }
 """
 
 
@@ -77,6 +79,18 @@ NARROW_FIGURES_JS = f"""
     window.Plotly.relayout(gd, {{...narrow, 'meta.narrowed': true}});
   }}
 }}
+"""
+
+# Page js `(lang) => ...`: a table wider than its box (on a phone) scrolls inside it, so the keyboard can
+# reach it (focusable, arrow keys scroll it); one that fits is left out of the tab order.
+SCROLLING_TABLES_JS = """
+(lang) => {
+  for (const table of document.querySelectorAll('.prose table')) {
+    const scrolls = table.scrollWidth > table.clientWidth + 1;
+    if (scrolls && !table.hasAttribute('tabindex')) table.setAttribute('tabindex', '0');
+    else if (!scrolls && table.getAttribute('tabindex') === '0') table.removeAttribute('tabindex');
+  }
+}
 """
 
 # Page js `(lang) => ...`: on a phone, each figure's title and notes (annotations) fit their figure, the
